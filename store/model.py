@@ -1,0 +1,64 @@
+"""The values everything else passes around: a parsed `Paper`, a `Collection` of them, a `Triage` state."""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+
+def normalise(text: str) -> str:
+    """Whitespace collapsed and case folded: the form a paper's identity is computed from."""
+    return " ".join(text.split()).casefold()
+
+
+def paper_id(text: str) -> str:
+    """A short stable id for an abstract: the same text (up to whitespace and case) gives the same id."""
+    return hashlib.blake2b(normalise(text).encode("utf-8"), digest_size=5).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Paper:
+    """One abstract as read from a source file. Immutable; triage state lives in `Triage`."""
+
+    id: str
+    text: str
+    """The abstract exactly as the source has it (outer whitespace trimmed)."""
+    title: str = ""
+    """The true title when the source has one, else a title derived from the text."""
+    name: str = ""
+    """The short name of the method or benchmark the abstract introduces, when one is found."""
+    venue: str = ""
+    year: int | None = None
+    authors: tuple[str, ...] = ()
+    links: tuple[str, ...] = ()
+    source: str = ""
+    """Path of the file the paper was read from."""
+    line: int = 0
+    """1-based line in `source` where the paper's record starts."""
+    position: int = 0
+    """0-based index in the collection (file order)."""
+    key: str = ""
+    """The citation key when the source had one (BibTeX)."""
+
+
+@dataclass(slots=True)
+class Collection:
+    """What a reader returns: the papers of one or more files, in file order."""
+
+    papers: list[Paper]
+    header: str = ""
+    venue: str = ""
+    year: int | None = None
+    sources: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Triage:
+    """A user's marks on one paper. Priority: 0 none, 1 highest … 5 lowest."""
+
+    read: bool = False
+    starred: bool = False
+    priority: int = 0
+    note: str = ""
+    tags: tuple[str, ...] = ()
+    updated: float = 0.0
