@@ -38,6 +38,8 @@ class Paper:
     """0-based index in the collection (file order)."""
     key: str = ""
     """The citation key when the source had one (BibTeX)."""
+    fields: tuple[tuple[str, str], ...] = ()
+    """Other fields of the source record, as (name, value) pairs: BibTeX's doi, journal, booktitle, pages…"""
 
 
 @dataclass(slots=True)
