@@ -22,6 +22,8 @@ class Paper:
     id: str
     text: str
     """The abstract exactly as the source has it (outer whitespace trimmed)."""
+    plain: str = ""
+    """The display text without markup (what search runs over); see `store.text`."""
     title: str = ""
     """The true title when the source has one, else a title derived from the text."""
     name: str = ""

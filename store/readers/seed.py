@@ -6,7 +6,7 @@ import re
 from store.errors import ReadError
 from store.model import Collection, Paper, paper_id
 from store.names import derive_title
-from store.text import find_links
+from store.text import find_links, inert
 
 _VENUE_YEAR = re.compile(r"\b([A-Za-z][A-Za-z&\-]{1,15})\s*'?((?:19|20)\d\d)\b")
 MAX_HEADER = 120
@@ -59,7 +59,7 @@ def parse(data: bytes, path: str) -> Collection:
         title, name = derive_title(abstract)
         papers.append(
             Paper(
-                id=pid, text=abstract, title=title, name=name, venue=venue, year=year,
+                id=pid, text=abstract, plain=inert(abstract), title=title, name=name, venue=venue, year=year,
                 links=find_links(abstract), source=path, line=block_line, position=len(papers),
             )
         )
