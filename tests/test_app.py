@@ -1,0 +1,68 @@
+"""The app in a Pilot: the list beside the full abstract, vim-style movement, quit."""
+from __future__ import annotations
+
+from textual.widgets import Static
+
+from store import read_path
+from tui.app import TriageApp
+from tui.widgets.paper_list import PaperList
+
+
+def shown_text(app: TriageApp) -> str:
+    return str(app.query_one("#detail-body", Static).content)
+
+
+async def test_first_abstract_in_full_then_j_shows_the_second(seed_path):
+    papers = read_path(seed_path).papers
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert shown_text(app) == papers[0].text
+        await pilot.press("j")
+        await pilot.pause()
+        assert shown_text(app) == papers[1].text
+        await pilot.press("k", "k")
+        await pilot.pause()
+        assert shown_text(app) == papers[0].text
+
+
+async def test_g_and_G_jump_to_the_ends(seed_path):
+    papers = read_path(seed_path).papers
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("G")
+        await pilot.pause()
+        assert shown_text(app) == papers[-1].text
+        assert app.query_one(PaperList).cursor == len(papers) - 1
+        await pilot.press("g")
+        await pilot.pause()
+        assert shown_text(app) == papers[0].text
+
+
+async def test_clicking_a_row_shows_that_paper(seed_path):
+    papers = read_path(seed_path).papers
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.click(PaperList, offset=(5, 4))
+        await pilot.pause()
+        assert shown_text(app) == papers[4].text
+
+
+async def test_markup_in_an_abstract_stays_letters(tmp_path):
+    path = tmp_path / "evil.txt"
+    path.write_text("X 2024 list\n\n[@click=app.quit]quit[/] and [bold]not bold[/bold] \x1b[31mred\x1b[0m.\n", encoding="utf-8")
+    app = TriageApp(read_path(path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert shown_text(app) == "[@click=app.quit]quit[/] and [bold]not bold[/bold] red."
+        await pilot.click("#detail-body", offset=(2, 0))
+        await pilot.pause()
+        assert app.is_running
+
+
+async def test_q_quits(seed_path):
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0

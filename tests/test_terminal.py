@@ -1,0 +1,32 @@
+"""The installed `triage` in a real 120x40 terminal (tmux)."""
+from __future__ import annotations
+
+import pytest
+
+from store import read_path
+from tests.tmux import Tmux, triage_command
+
+
+@pytest.fixture
+def terminal(tmp_path):
+    term = Tmux(f"{triage_command()} --db {tmp_path / 'db.json'}")
+    yield term
+    term.kill()
+
+
+def detail_text(screen: str) -> str:
+    """The words of the right-hand pane, joined: what a reader sees of the abstract."""
+    right = [line.split("▕", 1)[1] for line in screen.splitlines() if "▕" in line]
+    return " ".join(" ".join(right).split())
+
+
+def test_list_and_full_abstract_then_j_then_q(terminal, seed_path):
+    papers = read_path(seed_path).papers
+    first = " ".join(papers[0].text.split())
+    screen = terminal.wait_for(lambda s: first in detail_text(s))
+    assert "ICLR 2024" in screen
+    second = " ".join(papers[1].text.split())
+    terminal.send("j")
+    terminal.wait_for(lambda s: second in detail_text(s))
+    terminal.send("q")
+    terminal.wait_for(lambda s: "EXIT=0" in s)

@@ -1,0 +1,55 @@
+"""Drive the installed `triage` command in a real terminal: a private tmux server per test."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+
+def triage_command() -> str:
+    """The `triage` installed beside the running Python (the venv's), else the one on PATH."""
+    beside = Path(sys.executable).parent / "triage"
+    found = str(beside) if beside.exists() else shutil.which("triage")
+    if not found:
+        pytest.skip("the triage command is not installed (pip install -e .)")
+    return found
+
+
+class Tmux:
+    """One tmux server and session running a command at a fixed size."""
+
+    def __init__(self, command: str, width: int = 120, height: int = 40, env: dict[str, str] | None = None) -> None:
+        if not shutil.which("tmux"):
+            pytest.skip("tmux is not installed")
+        self.socket = f"triage-test-{uuid.uuid4().hex[:8]}"
+        exports = " ".join(f"{k}={v!r}" for k, v in (env or {}).items())
+        self._tmux("new-session", "-d", "-s", "t", "-x", str(width), "-y", str(height),
+                   f"env -u COLUMNS -u LINES {exports} TERM=xterm-256color {command}; echo EXIT=$?; sleep 60")
+
+    def _tmux(self, *args: str) -> str:
+        return subprocess.run(["tmux", "-L", self.socket, *args], check=True, capture_output=True, text=True).stdout
+
+    def screen(self) -> str:
+        return self._tmux("capture-pane", "-p", "-t", "t")
+
+    def send(self, *keys: str) -> None:
+        self._tmux("send-keys", "-t", "t", *keys)
+
+    def wait_for(self, predicate, timeout: float = 30.0) -> str:
+        """Poll the screen until `predicate(screen)` holds; fail with the last screen if it never does."""
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            if predicate(screen):
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the screen never showed what was expected:\n{screen}")
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)

@@ -1,0 +1,1 @@
+"""The terminal layer: the Textual app and the `triage` command line."""

@@ -1,0 +1,45 @@
+"""The detail pane: the title, where the paper comes from, and the full abstract, wrapped and scrollable."""
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.widgets import Static
+
+from store import Paper
+
+
+class DetailPane(VerticalScroll, can_focus=True):
+    """Shows one paper in full. Text is set as `Content`, never parsed as markup."""
+
+    DEFAULT_CSS = """
+    DetailPane {
+        padding: 0 1;
+        background: $surface;
+        #detail-title { text-style: bold; color: $accent; margin-bottom: 1; }
+        #detail-meta { color: $text-muted; margin-bottom: 1; }
+        #detail-body { margin-bottom: 1; }
+        #detail-links { color: $text-secondary; }
+    }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="detail-title")
+        yield Static(id="detail-meta")
+        yield Static(id="detail-body")
+        yield Static(id="detail-links")
+
+    def show(self, paper: Paper | None) -> None:
+        """Show `paper` from its top (or an empty pane for None)."""
+        if paper is None:
+            parts = ("", "", "Nothing to show.", "")
+        else:
+            meta = " · ".join(str(part) for part in (paper.venue, paper.year, paper.id) if part)
+            if paper.authors:
+                meta = ", ".join(paper.authors) + "\n" + meta
+            parts = (paper.title, meta, paper.plain or paper.text, "\n".join(paper.links))
+        for widget_id, text in zip(("title", "meta", "body", "links"), parts):
+            widget = self.query_one(f"#detail-{widget_id}", Static)
+            widget.update(Content(text))
+            widget.display = bool(text)
+        self.scroll_home(animate=False)
