@@ -66,3 +66,8 @@ class Triage:
     note: str = ""
     tags: tuple[str, ...] = ()
     updated: float = 0.0
+
+    @property
+    def blank(self) -> bool:
+        """No mark at all: such a state is not stored."""
+        return not (self.read or self.starred or self.priority or self.note or self.tags)

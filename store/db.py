@@ -1,0 +1,191 @@
+"""`TriageStore`: the user's marks on papers, on TinyDB with a journaled storage (see `store.journal`).
+
+One document per paper, keyed by the paper's id: read, starred, priority, note, tags, updated and
+`fp`, a fingerprint of the abstract. When a source list fixes a typo in an abstract its id
+changes; `attach()` finds the old state again by fuzzy-matching fingerprints (rapidfuzz ratio
+≥ 90) of states whose paper is not in the list against papers that have no state.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from rapidfuzz import fuzz, process
+from tinydb import TinyDB
+from tinydb.table import Table
+
+from store.journal import MIN_COMPACT_BYTES, JournalStorage
+from store.model import Paper, Triage, normalise
+
+TABLE = "triage"
+MATCH_CUTOFF = 90
+FP_HALF = 120
+ANCHOR = 60
+FULL_SCAN_PAIRS = 200_000
+
+
+def db_path(option: str | os.PathLike[str] | None = None) -> Path:
+    """The database file: `--db PATH`, else `$TRIAGE_DB`, else `triage.json` in the user data folder."""
+    if option:
+        return Path(option)
+    env = os.environ.get("TRIAGE_DB")
+    if env:
+        return Path(env)
+    return Path(platformdirs.user_data_dir("paper-triage", appauthor=False)) / "triage.json"
+
+
+def fingerprint(text: str) -> str:
+    """Normalised text, or its first and last 120 characters when longer (a small edit keeps most of it)."""
+    flat = normalise(text)
+    if len(flat) <= 2 * FP_HALF:
+        return flat
+    return flat[:FP_HALF] + "…" + flat[-FP_HALF:]
+
+
+class _Table(Table):
+    """TinyDB table keyed by paper id, with a write of many documents as one journal line."""
+
+    document_id_class = str
+
+    def replace_many(self, docs: Mapping[str, dict[str, Any]], remove: Iterable[str]) -> None:
+        def updater(table: dict[str, Any]) -> None:
+            for key in remove:
+                table.pop(key, None)
+            table.update(docs)
+
+        self._update_table(updater)
+
+
+class _TinyDB(TinyDB):
+    table_class = _Table
+
+
+def to_doc(state: Triage, fp: str) -> dict[str, Any]:
+    return {
+        "read": state.read,
+        "starred": state.starred,
+        "priority": state.priority,
+        "note": state.note,
+        "tags": list(state.tags),
+        "updated": state.updated,
+        "fp": fp,
+    }
+
+
+def from_doc(doc: Mapping[str, Any]) -> Triage:
+    return Triage(
+        read=bool(doc.get("read", False)),
+        starred=bool(doc.get("starred", False)),
+        priority=int(doc.get("priority", 0)),
+        note=str(doc.get("note", "")),
+        tags=tuple(doc.get("tags", ())),
+        updated=float(doc.get("updated", 0.0)),
+    )
+
+
+class TriageStore:
+    """The durable triage state. Every method is safe across threads and processes.
+
+    `notices` lists what the user must be told after opening (a database moved aside…).
+    Raises `ReadError` when the database was written by a newer schema.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, compact_bytes: int = MIN_COMPACT_BYTES) -> None:
+        self.path = db_path(path)
+        self._db = _TinyDB(self.path, storage=JournalStorage, compact_bytes=compact_bytes)
+        self._storage: JournalStorage = self._db.storage  # type: ignore[assignment]
+        self._table: _Table = self._db.table(TABLE)  # type: ignore[assignment]
+        self._fps: dict[str, str] = {}
+
+    @property
+    def notices(self) -> list[str]:
+        return self._storage.notices
+
+    def attach(self, papers: Iterable[Paper]) -> dict[str, Triage]:
+        """The stored state of each paper that has one, re-finding states of slightly edited abstracts.
+
+        A re-found state moves to the paper's new id (durably). The papers' fingerprints are
+        remembered so later `put`s store them.
+        """
+        papers = list(papers)
+        for paper in papers:
+            self._fps[paper.id] = fingerprint(paper.text)
+        with self._storage.locked():
+            stored = {doc.doc_id: doc for doc in self._table}
+            wanted = {paper.id for paper in papers}
+            orphans = {key: doc.get("fp", "") for key, doc in stored.items() if key not in wanted}
+            homeless = [paper.id for paper in papers if paper.id not in stored]
+            moves = _rematch({pid: self._fps[pid] for pid in homeless}, orphans)
+            if moves:
+                docs = {new: {**stored[old], "fp": self._fps[new]} for new, old in moves.items()}
+                self._table.replace_many(docs, moves.values())
+                stored.update(docs)
+        return {pid: from_doc(stored[pid]) for pid in wanted if pid in stored}
+
+    def get(self, pid: str) -> Triage:
+        doc = self._table.get(doc_id=pid)
+        return from_doc(doc) if doc is not None else Triage()
+
+    def ids(self) -> list[str]:
+        """Ids of every paper that has a stored state."""
+        return [doc.doc_id for doc in self._table]
+
+    def put(self, states: Mapping[str, Triage]) -> None:
+        """Store these states as one durable write; a state with no marks is removed."""
+        with self._storage.locked():
+            old = {}
+            if any(pid not in self._fps for pid in states):
+                old = {doc.doc_id: doc.get("fp", "") for doc in self._table.get(doc_ids=list(states))}
+            keep = {
+                pid: to_doc(state, self._fps.get(pid) or old.get(pid, ""))
+                for pid, state in states.items()
+                if not state.blank
+            }
+            self._table.replace_many(keep, [pid for pid, state in states.items() if state.blank])
+
+    def update(self, pid: str, change: Callable[[Triage], Triage]) -> Triage:
+        """Read-modify-write one paper's state under the lock (safe against other processes); the new state."""
+        with self._storage.locked():
+            state = change(self.get(pid))
+            self.put({pid: state})
+        return state
+
+    def external_changes(self) -> dict[str, Triage]:
+        """States other processes changed since the last call (a removed state comes back blank)."""
+        keys = [key for table, key in self._storage.take_external_changes() if table == TABLE]
+        return {key: self.get(key) for key in keys}
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def _rematch(homeless: dict[str, str], orphans: dict[str, str]) -> dict[str, str]:
+    """new id → old id for papers without a state whose fingerprint is ≥ 90 similar to an orphan's.
+
+    Few pairs are compared exhaustively; many only where the first or last 60 characters agree
+    (a small edit leaves at least one end alone).
+    """
+    if not homeless or not orphans:
+        return {}
+    if len(homeless) * len(orphans) <= FULL_SCAN_PAIRS:
+        candidates = {pid: list(orphans) for pid in homeless}
+    else:
+        by_end: dict[str, list[str]] = {}
+        for key, fp in orphans.items():
+            by_end.setdefault("<" + fp[:ANCHOR], []).append(key)
+            by_end.setdefault(">" + fp[-ANCHOR:], []).append(key)
+        candidates = {
+            pid: by_end.get("<" + fp[:ANCHOR], []) + by_end.get(">" + fp[-ANCHOR:], []) for pid, fp in homeless.items()
+        }
+    moves: dict[str, str] = {}
+    taken: set[str] = set()
+    for pid, keys in candidates.items():
+        choices = {key: orphans[key] for key in keys if key not in taken}
+        best = process.extractOne(homeless[pid], choices, scorer=fuzz.ratio, score_cutoff=MATCH_CUTOFF)
+        if best is not None:
+            moves[pid] = best[2]
+            taken.add(best[2])
+    return moves

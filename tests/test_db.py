@@ -1,0 +1,354 @@
+"""The triage store on a real TinyDB file: durable, shared between processes, recoverable."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from tinydb import TinyDB, where
+from tinydb.operations import increment
+
+from store.db import TriageStore, db_path
+from store.errors import ReadError
+from store.history import History
+from store.journal import JournalStorage
+from store.model import Paper, Triage, paper_id
+
+ABSTRACT = (
+    "We introduce Glimmer, a method for sparse attention that learns which tokens to keep. "
+    "On long-document benchmarks Glimmer matches dense attention at a tenth of the memory, "
+    "and it transfers to vision transformers without retraining. Code is released."
+)
+
+
+def paper(text: str) -> Paper:
+    return Paper(id=paper_id(text), text=text)
+
+
+def test_marks_survive_a_restart(tmp_path):
+    path = tmp_path / "triage.json"
+    store = TriageStore(path)
+    store.put({"a": Triage(read=True, priority=2, note="see §3", tags=("nlp", "to-cite"))})
+    store.put({"b": Triage(starred=True)})
+    store.close()
+    again = TriageStore(path)
+    assert again.get("a") == Triage(read=True, priority=2, note="see §3", tags=("nlp", "to-cite"))
+    assert again.get("b").starred
+    assert again.get("never-marked") == Triage()
+
+
+def test_unclosed_store_keeps_every_acknowledged_write(tmp_path):
+    """No close (as after a crash): the journal alone carries the writes."""
+    path = tmp_path / "triage.json"
+    store = TriageStore(path)
+    for i in range(50):
+        store.put({f"p{i}": Triage(read=True, priority=i % 6)})
+    del store
+    again = TriageStore(path)
+    assert all(again.get(f"p{i}") == Triage(read=True, priority=i % 6) for i in range(50))
+
+
+def test_clearing_every_mark_removes_the_state(tmp_path):
+    store = TriageStore(tmp_path / "t.json")
+    store.put({"a": Triage(read=True), "b": Triage(starred=True)})
+    store.put({"a": Triage()})
+    assert store.ids() == ["b"]
+
+
+def test_snapshot_is_readable_sorted_json_with_a_schema(tmp_path):
+    path = tmp_path / "t.json"
+    store = TriageStore(path)
+    store.put({"a": Triage(starred=True, note="ünïcode")})
+    store.close()
+    text = path.read_text(encoding="utf-8")
+    data = json.loads(text)
+    assert data["schema"] == 1
+    assert data["tables"]["triage"]["a"]["note"] == "ünïcode"
+    assert text == json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+    assert (tmp_path / "t.json.journal").stat().st_size == 0
+
+
+def test_the_storage_serves_plain_tinydb_operations(tmp_path):
+    """Inserts, in-place updates, upserts and removals all reach the journal."""
+    path = tmp_path / "plain.json"
+    db = TinyDB(path, storage=JournalStorage)
+    db.insert_multiple([{"n": 1}, {"n": 2}, {"n": 3}])
+    db.update({"seen": True}, where("n") == 2)
+    db.update(increment("n"), where("n") == 3)
+    db.upsert({"n": 9}, where("n") == 1)
+    db.remove(where("n") == 2)
+    db.table("other").insert({"x": "y"})
+    expected = (sorted(map(dict, db.all()), key=str), db.table("other").all())
+    del db  # not closed: the journal alone must carry it
+    again = TinyDB(path, storage=JournalStorage)
+    assert (sorted(map(dict, again.all()), key=str), again.table("other").all()) == expected
+    assert sorted(d["n"] for d in again.all()) == [4, 9]
+
+
+def test_a_torn_last_journal_line_is_ignored_and_cut_off(tmp_path):
+    path = tmp_path / "t.json"
+    store = TriageStore(path)
+    store.put({"a": Triage(read=True)})
+    with open(tmp_path / "t.json.journal", "ab") as f:
+        f.write(b'{"g": 0, "tables": {"triage": {"put": {"b": {"rea')
+    again = TriageStore(path)
+    assert again.ids() == ["a"]
+    assert again.notices == []
+    again.put({"c": Triage(starred=True)})
+    third = TriageStore(path)
+    assert sorted(third.ids()) == ["a", "c"]
+
+
+def test_small_threshold_compacts_often_and_loses_nothing(tmp_path):
+    path = tmp_path / "t.json"
+    store = TriageStore(path, compact_bytes=512)
+    for i in range(200):
+        store.put({f"p{i % 40}": Triage(priority=i % 5 + 1, note=str(i))})
+    assert json.loads(path.read_text())["generation"] > 1
+    again = TriageStore(path)
+    assert {pid: again.get(pid).note for pid in again.ids()} == {f"p{i}": str(160 + i) for i in range(40)}
+
+
+def test_journal_left_over_from_a_finished_compaction_replays_nothing(tmp_path):
+    """A crash after the snapshot replace but before the journal is emptied."""
+    path = tmp_path / "t.json"
+    journal = tmp_path / "t.json.journal"
+    store = TriageStore(path)
+    store.put({"a": Triage(read=True)})
+    store.put({"a": Triage()})
+    stale = journal.read_bytes()
+    store.close()
+    journal.write_bytes(stale)
+    again = TriageStore(path)
+    assert again.ids() == []
+
+
+def test_a_second_store_sees_the_first_ones_writes(tmp_path):
+    path = tmp_path / "t.json"
+    one, two = TriageStore(path, compact_bytes=256), TriageStore(path, compact_bytes=256)
+    one.put({"a": Triage(read=True)})
+    assert two.get("a").read
+    assert two.external_changes() == {"a": Triage(read=True)}
+    assert two.external_changes() == {}
+    for i in range(30):  # enough for `one` to compact: `two` reloads the new snapshot
+        one.put({f"p{i}": Triage(starred=True)})
+    one.put({"a": Triage()})
+    changed = two.external_changes()
+    assert changed["a"] == Triage()
+    assert set(changed) == {"a"} | {f"p{i}" for i in range(30)}
+    assert one.external_changes() == {}
+
+
+def test_update_is_a_locked_read_modify_write(tmp_path):
+    store = TriageStore(tmp_path / "t.json")
+    store.update("a", lambda t: replace(t, tags=(*t.tags, "x")))
+    assert store.update("a", lambda t: replace(t, tags=(*t.tags, "y"))).tags == ("x", "y")
+
+
+# --- an edited abstract keeps its marks ------------------------------------------------------
+
+
+def test_an_edited_abstract_finds_its_state_again(tmp_path):
+    path = tmp_path / "t.json"
+    old = paper(ABSTRACT)
+    store = TriageStore(path)
+    store.attach([old])
+    store.put({old.id: Triage(starred=True, note="promising")})
+    edited = paper(ABSTRACT.replace("retraining", "re-training"))
+    other = paper("A completely different abstract about protein folding with diffusion models.")
+    again = TriageStore(path)
+    states = again.attach([edited, other])
+    assert states == {edited.id: Triage(starred=True, note="promising")}
+    assert TriageStore(path).ids() == [edited.id]
+
+
+def test_refinding_works_among_many_orphans(tmp_path):
+    """Thousands of unrelated stored states: the anchored search still finds the edited one."""
+    path = tmp_path / "t.json"
+    store = TriageStore(path)
+    others = [paper(f"Unrelated abstract number {i} about topic {i * 7} and results {i * 13}.") for i in range(600)]
+    target = paper(ABSTRACT)
+    store.attach([*others, target])
+    store.put({p.id: Triage(read=True) for p in others} | {target.id: Triage(priority=1)})
+    edited = paper("We introduce Glimmer, " + ABSTRACT[len("We introduce Glimmer, ") :].replace("tenth", "10th"))
+    fresh = [paper(f"New abstract {i} on a topic nobody stored before, {i * 3}.") for i in range(600)]
+    states = TriageStore(path).attach([*fresh, edited])
+    assert states == {edited.id: Triage(priority=1)}
+
+
+def test_a_different_abstract_does_not_steal_a_state(tmp_path):
+    store = TriageStore(tmp_path / "t.json")
+    old = paper(ABSTRACT)
+    store.attach([old])
+    store.put({old.id: Triage(starred=True)})
+    assert store.attach([paper(ABSTRACT[:80] + " And then something else entirely, about graphs.")]) == {}
+
+
+# --- an unreadable database ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"\x00\x01garbage\xff", b'{"schema": 1, "generation": 0, "tables": {"triage": {"a": {"read": tr', b"", b"[1, 2]"],
+    ids=["garbage", "truncated", "empty", "not-ours"],
+)
+def test_an_unreadable_database_is_moved_aside_and_work_goes_on(tmp_path, content):
+    path = tmp_path / "triage.json"
+    path.write_bytes(content)
+    store = TriageStore(path)
+    aside = list(tmp_path.glob("triage.json.corrupt-*"))
+    assert len(aside) == 1 and aside[0].read_bytes() == content
+    assert len(store.notices) == 1 and aside[0].name in store.notices[0]
+    assert store.ids() == []
+    store.put({"a": Triage(read=True)})
+    assert TriageStore(path).get("a").read
+
+
+def test_a_folder_in_place_of_the_database_is_moved_aside(tmp_path):
+    path = tmp_path / "triage.json"
+    path.mkdir()
+    (path / "keep.txt").write_text("mine")
+    store = TriageStore(path)
+    (aside,) = tmp_path.glob("triage.json.corrupt-*")
+    assert (aside / "keep.txt").read_text() == "mine"
+    assert "folder" in store.notices[0]
+    store.put({"a": Triage(read=True)})
+    assert TriageStore(path).get("a").read
+
+
+def test_a_database_from_a_newer_schema_is_refused_untouched(tmp_path):
+    path = tmp_path / "triage.json"
+    content = b'{"schema": 99, "tables": {}}'
+    path.write_bytes(content)
+    with pytest.raises(ReadError, match="newer"):
+        TriageStore(path)
+    assert path.read_bytes() == content
+    assert not list(tmp_path.glob("*.corrupt-*"))
+
+
+def test_a_damaged_journal_line_is_skipped_and_kept(tmp_path):
+    path = tmp_path / "t.json"
+    store = TriageStore(path)
+    store.put({"a": Triage(read=True)})
+    del store
+    good = {"g": 0, "tables": {"triage": {"put": {"b": {"read": True}}, "del": []}}}
+    with open(tmp_path / "t.json.journal", "ab") as f:
+        f.write(b"this line is damaged\n" + json.dumps(good).encode() + b"\n")
+    again = TriageStore(path)
+    assert sorted(again.ids()) == ["a", "b"]
+    assert "1 damaged line" in again.notices[0]
+    (copy,) = tmp_path.glob("t.json.journal.corrupt-*")
+    assert b"this line is damaged" in copy.read_bytes()
+
+
+# --- the database path ------------------------------------------------------------------------
+
+
+def test_db_path_prefers_the_option_then_the_environment(tmp_path, monkeypatch):
+    assert db_path(tmp_path / "x.json") == tmp_path / "x.json"
+    assert db_path() == Path(os.environ["TRIAGE_DB"])
+    monkeypatch.delenv("TRIAGE_DB")
+    assert db_path().name == "triage.json" and "paper-triage" in str(db_path())
+
+
+# --- undo / redo --------------------------------------------------------------------------------
+
+
+def test_history_undoes_and_redoes_many_levels():
+    h = History()
+    h.record({"a": Triage()}, {"a": Triage(read=True)})
+    h.record({"a": Triage(read=True)}, {"a": Triage(read=True, starred=True)})
+    assert h.undo() == {"a": Triage(read=True)}
+    assert h.undo() == {"a": Triage()}
+    assert h.undo() is None
+    assert h.redo() == {"a": Triage(read=True)}
+    h.record({"b": Triage()}, {"b": Triage(priority=3)})
+    assert h.redo() is None
+    assert h.undo() == {"b": Triage()}
+
+
+# --- crashes and concurrency ------------------------------------------------------------------
+
+
+def _writer(path: Path, start: int, ack: int) -> None:
+    """Child of the fault-injection test: writes forever, acknowledging each write on a pipe."""
+    store = TriageStore(path, compact_bytes=2048)
+    i = start
+    while True:
+        store.put({f"k{i}": Triage(read=True, priority=i % 5 + 1, note=f"note {i}")})
+        os.write(ack, f"{i}\n".encode())
+        i += 1
+        if i % 7 == 0:  # closing compacts; reopening loads: both happen under fire too
+            store.close()
+            store = TriageStore(path, compact_bytes=2048)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_sigkill_at_random_moments_never_loses_an_acknowledged_write(tmp_path):
+    import random
+    import signal
+    import time
+
+    path = tmp_path / "triage.json"
+    rng = random.Random(20240505)
+    acked: set[int] = set()
+    start = 0
+    for _trial in range(200):
+        r, w = os.pipe()
+        child = os.fork()
+        if child == 0:  # pragma: no cover - the child is killed
+            os.close(r)
+            try:
+                _writer(path, start, w)
+            finally:
+                os._exit(1)
+        os.close(w)
+        buf = b""
+        want = rng.randint(0, 10)
+        while buf.count(b"\n") < want:
+            buf += os.read(r, 4096)
+        time.sleep(rng.uniform(0, 0.004))  # the random moment of the kill
+        os.kill(child, signal.SIGKILL)
+        os.waitpid(child, 0)
+        while chunk := os.read(r, 4096):
+            buf += chunk
+        os.close(r)
+        done = [int(x) for x in buf.split(b"\n")[:-1]]
+        acked.update(done)
+        start = max(acked, default=-1) + 1 if done else start + 1000
+        store = TriageStore(path)
+        assert store.notices == []
+        for i in done:
+            assert store.get(f"k{i}") == Triage(read=True, priority=i % 5 + 1, note=f"note {i}")
+    final = TriageStore(path)
+    assert {f"k{i}" for i in acked} <= set(final.ids())
+    assert not list(tmp_path.glob("*.corrupt-*"))
+
+
+def test_two_processes_share_one_database(tmp_path):
+    path = tmp_path / "triage.json"
+    script = textwrap.dedent(
+        """
+        import sys
+        from dataclasses import replace
+        from store.db import TriageStore
+        from store.model import Triage
+        name, path = sys.argv[1], sys.argv[2]
+        store = TriageStore(path, compact_bytes=4096)
+        for i in range(300):
+            store.put({f"{name}{i}": Triage(read=True, priority=i % 5 + 1)})
+            store.update("shared", lambda t: replace(t, tags=(*t.tags, f"{name}{i}")))
+        """
+    )
+    procs = [subprocess.Popen([sys.executable, "-c", script, n, str(path)]) for n in ("a", "b")]
+    assert [p.wait(timeout=120) for p in procs] == [0, 0]
+    store = TriageStore(path)
+    expected = {f"{n}{i}" for n in "ab" for i in range(300)}
+    assert expected <= set(store.ids())
+    assert all(store.get(pid) == Triage(read=True, priority=int(pid[1:]) % 5 + 1) for pid in expected)
+    assert set(store.get("shared").tags) == expected
