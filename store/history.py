@@ -22,16 +22,16 @@ class History:
 
     def undo(self) -> dict[str, Triage] | None:
         """The states that undo the last action (None when there is nothing to undo)."""
-        if not self._undo:
-            return None
-        action = self._undo.pop()
-        self._redo.append(action)
-        return dict(action[0])
+        return self._move(self._undo, self._redo, 0)
 
     def redo(self) -> dict[str, Triage] | None:
         """The states that redo the last undone action (None when there is nothing to redo)."""
-        if not self._redo:
+        return self._move(self._redo, self._undo, 1)
+
+    @staticmethod
+    def _move(source: list[Action], target: list[Action], side: int) -> dict[str, Triage] | None:
+        if not source:
             return None
-        action = self._redo.pop()
-        self._undo.append(action)
-        return dict(action[1])
+        action = source.pop()
+        target.append(action)
+        return dict(action[side])
