@@ -46,9 +46,19 @@ def fingerprint(text: str) -> str:
 
 
 class _Table(Table):
-    """TinyDB table keyed by paper id, with a write of many documents as one journal line."""
+    """TinyDB table keyed by paper id, with a write of many documents as one journal line.
+
+    Ids are strings already, so an update changes the storage's tables in place (which
+    `JournalStorage` tracks) instead of TinyDB's copy of the whole table in each direction.
+    """
 
     document_id_class = str
+
+    def _update_table(self, updater: Callable[[dict[str, Any]], None]) -> None:
+        tables = self._storage.read()
+        updater(tables.setdefault(self.name, {}))
+        self._storage.write(tables)
+        self.clear_cache()
 
     def replace_many(self, docs: Mapping[str, dict[str, Any]], remove: Iterable[str]) -> None:
         def updater(table: dict[str, Any]) -> None:
@@ -136,15 +146,16 @@ class TriageStore:
     def put(self, states: Mapping[str, Triage]) -> None:
         """Store these states as one durable write; a state with no marks is removed."""
         with self._storage.locked():
-            old = {}
-            if any(pid not in self._fps for pid in states):
-                old = {doc.doc_id: doc.get("fp", "") for doc in self._table.get(doc_ids=list(states))}
             keep = {
-                pid: to_doc(state, self._fps.get(pid) or old.get(pid, ""))
+                pid: to_doc(state, self._fps.get(pid) or self._stored_fp(pid))
                 for pid, state in states.items()
                 if not state.blank
             }
             self._table.replace_many(keep, [pid for pid, state in states.items() if state.blank])
+
+    def _stored_fp(self, pid: str) -> str:
+        doc = self._table.get(doc_id=pid)
+        return doc.get("fp", "") if doc is not None else ""
 
     def update(self, pid: str, change: Callable[[Triage], Triage]) -> Triage:
         """Read-modify-write one paper's state under the lock (safe against other processes); the new state."""

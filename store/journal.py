@@ -21,7 +21,7 @@ import json
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,50 +37,60 @@ LOCK_POLL = 0.001
 Tables = dict[str, dict[str, dict[str, Any]]]
 
 
-class _Doc(dict):
-    """A stored document that reports in-place changes (TinyDB's `update` mutates documents)."""
+class _Tracked(dict):
+    """A table (`key` None) or a document that records which documents changed in place.
 
-    __slots__ = ("_touched", "_where")
+    TinyDB's operations mutate tables and documents; recording `(table, key)` of each change
+    lets a write journal only what changed instead of comparing every document.
+    """
 
-    def __init__(self, data: dict[str, Any], touched: set[tuple[str, str]], where: tuple[str, str]) -> None:
+    __slots__ = ("_touched", "_name", "_key")
+
+    def __init__(self, data: dict[str, Any], touched: set[tuple[str, str]], name: str, key: str | None = None) -> None:
         super().__init__(data)
         self._touched = touched
-        self._where = where
+        self._name = name
+        self._key = key
 
-    def _mark(self) -> None:
-        self._touched.add(self._where)
+    def _mark(self, keys: Iterable[str]) -> None:
+        if self._key is not None:
+            self._touched.add((self._name, self._key))
+        else:
+            self._touched.update((self._name, key) for key in keys)
 
     def __setitem__(self, key: str, value: Any) -> None:
-        self._mark()
+        self._mark((key,))
         super().__setitem__(key, value)
 
     def __delitem__(self, key: str) -> None:
-        self._mark()
+        self._mark((key,))
         super().__delitem__(key)
 
     def update(self, *args: Any, **kwargs: Any) -> None:
-        self._mark()
-        super().update(*args, **kwargs)
+        other = dict(*args, **kwargs)
+        self._mark(other)
+        super().update(other)
 
-    def pop(self, *args: Any) -> Any:
-        self._mark()
-        return super().pop(*args)
+    def pop(self, key: str, *default: Any) -> Any:
+        self._mark((key,))
+        return super().pop(key, *default)
 
     def popitem(self) -> tuple[str, Any]:
-        self._mark()
-        return super().popitem()
+        item = super().popitem()
+        self._mark((item[0],))
+        return item
 
     def setdefault(self, key: str, default: Any = None) -> Any:
-        self._mark()
+        self._mark((key,))
         return super().setdefault(key, default)
 
     def clear(self) -> None:
-        self._mark()
+        self._mark(tuple(self))
         super().clear()
 
-    def __ior__(self, other: Any) -> _Doc:
-        self._mark()
-        return super().__ior__(other)
+    def __ior__(self, other: Any) -> _Tracked:
+        self.update(other)
+        return self
 
 
 def _file_id(path: Path) -> tuple[int, int, int] | None:
@@ -134,20 +144,34 @@ class JournalStorage(Storage):
         self._generation = 0
         self._snapshot_id: tuple[int, int, int] | None = None
         self._offset = 0
-        self._journal = None
-        with self.locked():
+        self._depth = 0
+        with self.locked(catch_up=False):
             self._load()
 
     # --- locking -------------------------------------------------------------------------
 
     @contextlib.contextmanager
-    def locked(self) -> Iterator[None]:
-        """Hold this process's thread lock and the cross-process file lock (both re-entrant)."""
+    def locked(self, catch_up: bool = True) -> Iterator[None]:
+        """Hold this process's thread lock and the cross-process file lock; re-entrant.
+
+        The outermost hold first applies what other processes wrote (unless `catch_up` is False).
+        """
         with self._thread_lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
             self._file_lock.acquire(poll_interval=LOCK_POLL)
+            self._depth = 1
             try:
+                if catch_up:
+                    self._catch_up()
                 yield
             finally:
+                self._depth = 0
                 self._file_lock.release()
 
     # --- loading -------------------------------------------------------------------------
@@ -210,11 +234,9 @@ class JournalStorage(Storage):
         return None
 
     def _set_tables(self, tables: Tables) -> None:
-        self._tables = {
-            name: {key: _Doc(doc, self._touched, (name, key)) for key, doc in docs.items()}
-            for name, docs in tables.items()
-        }
-        self._prev = dict(self._tables)
+        self._tables, self._prev = {}, {}
+        for name, docs in tables.items():
+            self._apply(name, docs, [])
 
     def _catch_up(self, record: bool = True) -> None:
         """Apply journal lines appended since our offset (by other processes). Caller holds the lock.
@@ -261,17 +283,19 @@ class JournalStorage(Storage):
             self._compact()
 
     def _apply(self, name: str, put: dict[str, dict[str, Any]], removed: list[str]) -> None:
-        docs = self._tables.setdefault(name, {})
+        """Bring table `name` up to date with a change already on disk (recording nothing)."""
+        docs = self._tables.get(name)
+        if not isinstance(docs, _Tracked):
+            docs = self._tables[name] = _Tracked({}, self._touched, name)
         for key in removed:
-            docs.pop(key, None)
+            dict.pop(docs, key, None)
         for key, doc in put.items():
-            docs[key] = _Doc(doc, self._touched, (name, key))
+            dict.__setitem__(docs, key, _Tracked(doc, self._touched, name, key))
         self._prev[name] = docs
 
     def take_external_changes(self) -> set[tuple[str, str]]:
         """(table, key) of documents other processes changed since the last call; picks up their writes first."""
         with self.locked():
-            self._catch_up()
             changed, self._external = self._external, set()
         return changed
 
@@ -279,24 +303,24 @@ class JournalStorage(Storage):
 
     def read(self) -> Tables:
         with self.locked():
-            self._catch_up()
             return self._tables
 
     def write(self, data: Tables) -> None:
         """Append the documents that changed since the last read as one fsynced journal line."""
-        with self.locked():
+        with self.locked(catch_up=False):
             changes = self._changes(data)
+            dropped = self._prev.keys() - data.keys()
             self._touched.clear()
-            self._tables = data
+            self._tables = dict(self._prev)
             try:
                 self._catch_up()
                 if not changes:
                     return
                 for name, change in changes.items():
                     self._apply(name, change["put"], change["del"])
-                for name in list(self._tables):
-                    if name not in data:
-                        del self._tables[name]
+                for name in dropped:
+                    self._tables.pop(name, None)
+                    self._prev.pop(name, None)
                 line = json.dumps({"g": self._generation, "tables": changes}, ensure_ascii=False) + "\n"
                 self._append(line.encode("utf-8"))
             except BaseException:
@@ -306,19 +330,19 @@ class JournalStorage(Storage):
                 self._compact()
 
     def _changes(self, data: Tables) -> dict[str, dict[str, Any]]:
+        """Per table, the documents `data` has new or changed (`put`) and those it lost (`del`)."""
         changes: dict[str, dict[str, Any]] = {}
         for name in self._prev.keys() | data.keys():
-            old = self._prev.get(name, {})
-            new = data.get(name, {})
-            put = {key: doc for key, doc in new.items() if old.get(key) is not doc}
-            put.update((key, new[key]) for table, key in self._touched if table == name and key in new)
-            removed = sorted(old.keys() - new.keys())
-            if put or removed:
-                changes[name] = {"put": {key: dict(doc) for key, doc in put.items()}, "del": removed}
-        for name, docs in data.items():
-            for key, doc in changes.get(name, {}).get("put", {}).items():
-                docs[key] = _Doc(doc, self._touched, (name, key))
-        self._prev = dict(data)
+            old, new = self._prev.get(name, {}), data.get(name, {})
+            keys = {key for table, key in self._touched if table == name}
+            if new is not old:  # the table was rebuilt (TinyDB's own Table does that) or dropped
+                keys.update(key for key, doc in new.items() if old.get(key) is not doc)
+                keys.update(old.keys() - new.keys())
+            if keys:
+                changes[name] = {
+                    "put": {key: dict(new[key]) for key in keys if key in new},
+                    "del": sorted(key for key in keys if key not in new),
+                }
         return changes
 
     def _append(self, line: bytes) -> None:
