@@ -1,0 +1,300 @@
+"""Citations of papers: BibTeX (written through bibtexparser, so it always parses), plain text, Markdown.
+
+A paper read from BibTeX keeps its key, authors and fields; a bare abstract still cites with its
+venue, year, derived title and first link. Keys are readable (`iclr2024hdgnn`) and unique within
+the papers they are assigned over.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+
+import bibtexparser
+from bibtexparser.middlewares import AddEnclosingMiddleware
+from bibtexparser.model import Entry, Field
+
+from store.model import Paper
+from store.text import inert
+
+CONFERENCES = {
+    "iclr": "International Conference on Learning Representations",
+    "icml": "International Conference on Machine Learning",
+    "neurips": "Advances in Neural Information Processing Systems",
+    "nips": "Advances in Neural Information Processing Systems",
+    "cvpr": "IEEE/CVF Conference on Computer Vision and Pattern Recognition",
+    "iccv": "IEEE/CVF International Conference on Computer Vision",
+    "eccv": "European Conference on Computer Vision",
+    "acl": "Annual Meeting of the Association for Computational Linguistics",
+    "emnlp": "Conference on Empirical Methods in Natural Language Processing",
+    "aaai": "AAAI Conference on Artificial Intelligence",
+    "ijcai": "International Joint Conference on Artificial Intelligence",
+    "kdd": "ACM SIGKDD Conference on Knowledge Discovery and Data Mining",
+}
+_JOURNAL = re.compile(r"journal|transactions|letters|review|\b(?:jmlr|tmlr|tpami|nature|science)\b", re.I)
+_STOPWORDS = frozenset("a an the on of in for to and with via from towards toward we this is are our".split())
+_KEY_CHARS = re.compile(r"[^\s,{}()\"#%'=~\\]+")
+_FIELD_NAME = re.compile(r"[a-z][a-z0-9_\-:]*")
+VERBATIM_FIELDS = frozenset({"url", "doi", "eprint", "file", "isbn", "issn"})
+"""Fields written as they are (no LaTeX escaping): identifiers and addresses."""
+GENERATED_FIELDS = frozenset({"author", "title", "year", "abstract", "entrytype", "id", "key"})
+
+# --- LaTeX escaping -----------------------------------------------------------------------
+
+_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "~": r"\textasciitilde{}",
+    "^": r"\string^",
+    "`": r"\textasciigrave{}",
+}
+_SPECIAL_RE = re.compile("|".join(re.escape(c) for c in _SPECIAL))
+# Ligatures LaTeX would form: `--` (dash) and `''` (closing quote); an empty group keeps them apart.
+_LIGATURE = re.compile(r"-(?=-)|'(?=')")
+# Inline math such as `$\geq 50$` or `$x^2$` is kept as LaTeX; a `$` in prose ("$5 and $10") is not math.
+_MATH = re.compile(r"(?<!\\)\$([^$%]*[\\^_][^$%]*)(?<!\\)\$")
+
+
+def _plain_math(text: str) -> bool:
+    """Math a LaTeX decoder keeps as it is: braces balanced, backslashes only start macro names."""
+    if re.search(r"\\(?![A-Za-z])", text):
+        return False
+    depth = 0
+    for match in re.finditer(r"[{}]", text):
+        depth += {"{": 1, "}": -1}.get(match.group(), 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _escape_prose(text: str) -> str:
+    return _LIGATURE.sub(r"\g<0>{}", _SPECIAL_RE.sub(lambda m: _SPECIAL[m.group()], text))
+
+
+def latex_escape(text: str) -> str:
+    """`text` as a BibTeX field value that LaTeX prints, and a LaTeX decoder reads back, as the same text.
+
+    Whitespace is collapsed and control characters removed; Unicode is kept (the file is UTF-8);
+    inline math with balanced braces is kept as math.
+    """
+    flat = " ".join(inert(text).split())
+    out: list[str] = []
+    last = 0
+    for match in _MATH.finditer(flat):
+        if not _plain_math(match.group(1)):
+            continue
+        out.append(_escape_prose(flat[last : match.start()]))
+        out.append(match.group())
+        last = match.end()
+    out.append(_escape_prose(flat[last:]))
+    return "".join(out)
+
+
+def _verbatim(value: str) -> str:
+    """A URL or identifier as a field value: kept as is, but braces and backslashes percent-encoded."""
+    flat = "".join(inert(value).split())
+    return flat.replace("\\", "%5C").replace("{", "%7B").replace("}", "%7D")
+
+
+# --- keys -------------------------------------------------------------------------------------
+
+
+def _slug(text: str) -> str:
+    """Lower-case ASCII letters and digits only: 'Müller' → 'muller'."""
+    folded = unicodedata.normalize("NFKD", text.casefold())
+    return re.sub(r"[^a-z0-9]", "", folded)
+
+
+def _venue_slug(paper: Paper) -> str:
+    words = re.findall(r"[A-Za-z]+", paper.venue)
+    return _slug(words[0]) if words else ""
+
+
+def base_key(paper: Paper) -> str:
+    """The readable key before de-duplication: venue, year and the method's name or first title word."""
+    if paper.key and _KEY_CHARS.fullmatch(paper.key):
+        return paper.key
+    stem = _slug(paper.name)
+    if not stem:
+        words = [_slug(w) for w in paper.title.split()]
+        content = [w for w in words if w and w not in _STOPWORDS]
+        stem = content[0] if content else "paper"
+    if paper.authors:
+        first = paper.authors[0]
+        prefix = _slug(first.split(",")[0] if "," in first else (first.split() or [""])[-1])
+    else:
+        prefix = _venue_slug(paper)
+    return f"{prefix}{paper.year or ''}{stem[:24]}" or paper.id
+
+
+def citation_keys(papers: Iterable[Paper]) -> dict[str, str]:
+    """Paper id → a unique key. Assign over the whole collection so a paper's key is the same
+    whether it is cited alone or exported with others; the first of equal keys keeps it plain,
+    later ones get `b`, `c`, … appended."""
+    keys: dict[str, str] = {}
+    taken: set[str] = set()
+    for paper in papers:
+        if paper.id in keys:
+            continue
+        base = base_key(paper)
+        key, n = base, 1
+        while key.casefold() in taken:
+            key = f"{base}{_suffix(n)}"
+            n += 1
+        taken.add(key.casefold())
+        keys[paper.id] = key
+    return keys
+
+
+def _suffix(n: int) -> str:
+    """1 → 'b', 2 → 'c', … 25 → 'z', 26 → 'ba' (base-26 letters; the plain key is 'a')."""
+    letters = ""
+    while True:
+        n, r = divmod(n, 26)
+        letters = chr(ord("a") + r) + letters
+        if not n:
+            return letters
+
+
+# --- BibTeX -----------------------------------------------------------------------------------
+
+
+def entry_type(paper: Paper) -> str:
+    names = {name.casefold() for name, _ in paper.fields}
+    if "journal" in names:
+        return "article"
+    if "booktitle" in names:
+        return "inproceedings"
+    if paper.venue:
+        return "article" if _JOURNAL.search(paper.venue) else "inproceedings"
+    return "misc"
+
+
+def _venue_field(paper: Paper, kind: str) -> tuple[str, str] | None:
+    names = {name.casefold() for name, _ in paper.fields}
+    if not paper.venue or names & {"journal", "booktitle"}:
+        return None
+    if kind == "article":
+        return "journal", paper.venue
+    long = CONFERENCES.get(_venue_slug(paper))
+    return "booktitle", f"{long} ({paper.venue})" if long else paper.venue
+
+
+def entry(paper: Paper, key: str, abstract: bool = False) -> Entry:
+    """The bibtexparser `Entry` for `paper` (values escaped; the title's case protected by braces)."""
+    kind = entry_type(paper)
+    fields: list[Field] = []
+    if paper.authors:
+        fields.append(Field("author", " and ".join(_author(a) for a in paper.authors)))
+    fields.append(Field("title", "{" + (latex_escape(paper.title) or latex_escape(paper.name) or paper.id) + "}"))
+    venue = _venue_field(paper, kind)
+    if venue:
+        fields.append(Field(venue[0], latex_escape(venue[1])))
+    if paper.year:
+        fields.append(Field("year", str(paper.year)))
+    seen = {f.key for f in fields}
+    for name, value in paper.fields:
+        name = name.casefold()
+        if name in seen or name in GENERATED_FIELDS or not _FIELD_NAME.fullmatch(name) or not value.strip():
+            continue
+        seen.add(name)
+        fields.append(Field(name, _verbatim(value) if name in VERBATIM_FIELDS else latex_escape(value)))
+    if "url" not in seen and paper.links:
+        fields.append(Field("url", _verbatim(paper.links[0])))
+    if abstract and paper.text:
+        fields.append(Field("abstract", latex_escape(paper.plain or paper.text)))
+    return Entry(kind, key, fields)
+
+
+def _author(name: str) -> str:
+    escaped = latex_escape(name)
+    # A name containing the word "and" would be split into two authors: braces keep it one.
+    return "{" + escaped + "}" if re.search(r"\band\b", escaped, re.I) else escaped
+
+
+_UNPARSE = [AddEnclosingMiddleware(reuse_previous_enclosing=False, enclose_integers=False, default_enclosing="{")]
+
+
+def bibtex(papers: Sequence[Paper], keys: Mapping[str, str] | None = None, abstract: bool = False) -> str:
+    """A BibTeX database of `papers`, one entry each, in order. `keys` defaults to keys assigned over `papers`."""
+    keys = keys if keys is not None else citation_keys(papers)
+    library = bibtexparser.Library([entry(p, keys[p.id], abstract) for p in papers])
+    fmt = bibtexparser.BibtexFormat()
+    fmt.indent = "  "
+    fmt.block_separator = "\n"
+    return bibtexparser.write_string(library, unparse_stack=_UNPARSE, bibtex_format=fmt)
+
+
+# --- plain text and Markdown ------------------------------------------------------------------
+
+
+def authors_line(authors: Sequence[str]) -> str:
+    """'A', 'A and B', 'A, B and C', or 'A et al.' for more than three."""
+    if len(authors) > 3:
+        return f"{authors[0]} et al."
+    if len(authors) > 1:
+        return ", ".join(authors[:-1]) + " and " + authors[-1]
+    return authors[0] if authors else ""
+
+
+def _where(paper: Paper) -> str:
+    year = str(paper.year) if paper.year else ""
+    return " ".join(part for part in (paper.venue, year if year not in paper.venue else "") if part)
+
+
+def plain(paper: Paper) -> str:
+    """One line: 'Authors. Title. ICLR 2024. https://…' (parts the paper lacks left out)."""
+    parts = [authors_line(paper.authors), paper.title or paper.name, _where(paper)]
+    line = " ".join(p if p[-1] in ".!?…" else p + "." for p in parts if p)
+    link = dict(paper.fields).get("url") or (paper.links[0] if paper.links else "")
+    return inert(f"{line} {link}".strip())
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
+
+
+def _md(text: str) -> str:
+    return _MD_SPECIAL.sub(r"\\\1", " ".join(inert(text).split()))
+
+
+def markdown(paper: Paper) -> str:
+    """'[Title](url) — Authors, *ICLR 2024*', the title plain when there is no link."""
+    title = _md(paper.title or paper.name)
+    link = dict(paper.fields).get("url") or (paper.links[0] if paper.links else "")
+    href = _verbatim(link).replace("(", "%28").replace(")", "%29")
+    head = f"[{title}]({href})" if link else title
+    tail = ", ".join(p for p in (_md(authors_line(paper.authors)), f"*{_md(_where(paper))}*" if _where(paper) else "") if p)
+    return f"{head} — {tail}" if tail else head
+
+
+# --- one name for every copyable format -------------------------------------------------------
+
+FORMATS = {
+    "bibtex": "BibTeX",
+    "plain": "plain text",
+    "markdown": "Markdown",
+    "abstract": "abstract text",
+    "id": "id",
+}
+"""Citation format → the name a user sees ("BibTeX copied")."""
+
+
+def render(papers: Sequence[Paper], fmt: str, keys: Mapping[str, str] | None = None, abstract: bool = False) -> str:
+    """`papers` in citation format `fmt` (one of `FORMATS`), ending in a newline."""
+    if fmt == "bibtex":
+        return bibtex(papers, keys, abstract)
+    if fmt == "plain":
+        return "\n".join(plain(p) for p in papers) + "\n"
+    if fmt == "markdown":
+        return "\n".join(f"- {markdown(p)}" if len(papers) > 1 else markdown(p) for p in papers) + "\n"
+    if fmt == "abstract":
+        return "\n\n".join(inert(p.text) for p in papers) + "\n"
+    if fmt == "id":
+        return "\n".join(p.id for p in papers) + "\n"
+    raise ValueError(f"unknown citation format {fmt!r} (expected one of {', '.join(FORMATS)})")
