@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import version
 
-from store import Collection, Paper, ReadError, read_path
+from store import Collection, Paper, ReadError, Triage, read_path
 
 DESCRIPTION = """\
 Triage research-paper abstracts from the keyboard: filter, read, mark, star, prioritise.
@@ -20,11 +20,14 @@ Triage research-paper abstracts from the keyboard: filter, read, mark, star, pri
   triage [FILES...]                 open the app (the bundled ICLR 2024 list when no file is given)
   triage list [FILES...] [--format table|jsonl]
                                     print the papers without opening the app
+  triage cite ID [FILES...] [--format bibtex|plain|markdown|abstract|id] [--copy]
+                                    print (and copy) the citation of one paper, by id or key
+  triage export [FILES...] [--format bibtex|markdown|csv|jsonl] [-o FILE] [--force]
+                                    write the papers with their marks: a .bib, a reading list…
 
 Exit codes: 0 ok, 1 nothing matched, 2 bad input (the message names the file and line).
 """
 
-SUBCOMMANDS = ("list",)
 
 
 def default_files() -> list[str]:
@@ -90,6 +93,102 @@ def run_list(argv: Sequence[str]) -> int:
     return 0 if papers else 1
 
 
+def cite_parser() -> argparse.ArgumentParser:
+    from store.cite import FORMATS
+
+    parser = argparse.ArgumentParser(prog="triage cite", description="Print the citation of one paper of FILES.")
+    parser.add_argument("id", metavar="ID", help="the paper's id (as `triage list` shows it) or citation key")
+    add_common(parser)
+    parser.add_argument("--format", choices=FORMATS, default="bibtex", help="citation format (default: bibtex)")
+    parser.add_argument("--abstract", action="store_true", help="include the abstract in BibTeX")
+    parser.add_argument("--copy", action="store_true", help="also put it on the clipboard (system clipboard, else OSC 52)")
+    return parser
+
+
+def send_osc52_to_terminal(text: str) -> None:
+    from tui.clipboard import osc52
+
+    with open("/dev/tty", "w", encoding="ascii") as tty:
+        tty.write(osc52(text))
+
+
+def run_cite(argv: Sequence[str]) -> int:
+    from store import cite
+
+    args = cite_parser().parse_args(argv)
+    collection = load(args.files)
+    keys = cite.citation_keys(collection.papers)
+    by_key = {key: pid for pid, key in keys.items()}
+    wanted = by_key.get(args.id, args.id)
+    paper = next((p for p in collection.papers if p.id == wanted), None)
+    if paper is None:
+        print(f"triage: no paper with id or key {args.id!r} in {', '.join(collection.sources)}", file=sys.stderr)
+        return 1
+    text = cite.render([paper], args.format, keys, args.abstract)
+    sys.stdout.write(text)
+    if args.copy:
+        from tui.clipboard import ClipboardError, copy
+
+        try:
+            how = copy(text, send_osc52_to_terminal)
+        except ClipboardError as exc:
+            print(f"triage: not copied: {exc}", file=sys.stderr)
+            return 2
+        print(f"{cite.FORMATS[args.format]} copied ({how})", file=sys.stderr)
+    return 0
+
+
+EXPORT_SUFFIXES = {".bib": "bibtex", ".md": "markdown", ".csv": "csv", ".jsonl": "jsonl"}
+
+
+def export_parser() -> argparse.ArgumentParser:
+    from store.export import FORMATS
+
+    parser = argparse.ArgumentParser(
+        prog="triage export",
+        description="Write the papers of FILES with their marks. Markdown is a reading list grouped by priority, with notes.",
+    )
+    add_common(parser)
+    parser.add_argument("--format", choices=FORMATS, help="output format (default: from -o's extension .bib/.md/.csv/.jsonl, else bibtex)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    parser.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+    parser.add_argument("--abstract", action="store_true", help="include abstracts in BibTeX")
+    return parser
+
+
+def run_export(argv: Sequence[str]) -> int:
+    from pathlib import Path
+
+    from store import cite, export
+
+    args = export_parser().parse_args(argv)
+    fmt = args.format or EXPORT_SUFFIXES.get(Path(args.output or "").suffix.lower(), "bibtex")
+    papers = load(args.files).papers
+    text = export.render(papers, fmt, stored_states(args.db, papers), cite.citation_keys(papers), args.abstract)
+    if args.output:
+        export.write(args.output, text, force=args.force)
+        print(f"{len(papers)} papers written to {args.output} ({fmt})", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0 if papers else 1
+
+
+def stored_states(db: str | None, papers: Sequence[Paper]) -> dict[str, Triage]:
+    """The marks stored for `papers` (notices such as a database moved aside go to stderr)."""
+    from store.db import TriageStore
+
+    store = TriageStore(db)
+    try:
+        for notice in store.notices:
+            print(f"triage: {notice}", file=sys.stderr)
+        return store.attach(papers)
+    finally:
+        store.close()
+
+
+SUBCOMMANDS = {"list": run_list, "cite": run_cite, "export": run_export}
+
+
 def run_app(argv: Sequence[str]) -> int:
     args = app_parser().parse_args(argv)
     collection = load(args.files)
@@ -103,7 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         if argv and argv[0] in SUBCOMMANDS:
-            return run_list(argv[1:])
+            return SUBCOMMANDS[argv[0]](argv[1:])
         return run_app(argv)
     except ReadError as exc:
         print(f"triage: {exc}", file=sys.stderr)
