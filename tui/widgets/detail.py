@@ -2,20 +2,31 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
 from store import Paper
+from tui.keys import READ
 
 
 class DetailPane(VerticalScroll, can_focus=True):
-    """Shows one paper in full. Text is set as `Content`, never parsed as markup."""
+    """Shows one paper in full. Text is set as `Content`, never parsed as markup.
+
+    Focused (`enter` / `l` from the list), it scrolls with `j` / `k` as well as the arrows and page keys.
+    """
+
+    BINDINGS = [
+        Binding("j", "scroll_down", "Scroll down", show=False, group=READ, tooltip="Detail one line down (while reading it)"),
+        Binding("k", "scroll_up", "Scroll up", show=False, group=READ, tooltip="Detail one line up (while reading it)"),
+    ]
 
     DEFAULT_CSS = """
     DetailPane {
         padding: 0 1;
         background: $surface;
+        &:focus { background-tint: $foreground 4%; }
         #detail-title { text-style: bold; color: $accent; margin-bottom: 1; }
         #detail-meta { color: $text-muted; margin-bottom: 1; }
         #detail-body { margin-bottom: 1; }

@@ -16,10 +16,12 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from store import Paper
+from tui.keys import MOVE
 
 
-class PaperList(ScrollView, can_focus=True):
-    """A cursor over a list of papers.
+class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
+    """A cursor over a list of papers. The page keys of a ScrollView are not inherited: the app gives
+    PgUp/PgDn to the detail pane, so the list pages with ctrl+f / ctrl+b.
 
     | Key | Action |
     | :- | :- |
@@ -27,16 +29,16 @@ class PaperList(ScrollView, can_focus=True):
     | `k` / `up` | Previous paper |
     | `g` / `home` | First paper |
     | `G` / `end` | Last paper |
-    | `pagedown` / `pageup` | A page down / up |
+    | `ctrl+f` / `ctrl+b` | A page down / up |
     """
 
     BINDINGS = [
-        Binding("j,down", "cursor_down", "Down", key_display="j/↓"),
-        Binding("k,up", "cursor_up", "Up", key_display="k/↑"),
-        Binding("g,home", "first", "First", show=False),
-        Binding("G,end", "last", "Last", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
+        Binding("j,down", "cursor_down", "Down", key_display="j/↓", group=MOVE, tooltip="Next paper"),
+        Binding("k,up", "cursor_up", "Up", key_display="k/↑", group=MOVE, tooltip="Previous paper"),
+        Binding("g,home", "first", "First", show=False, group=MOVE, tooltip="First paper"),
+        Binding("G,end", "last", "Last", show=False, group=MOVE, tooltip="Last paper"),
+        Binding("ctrl+f", "page_down", "Page down", show=False, group=MOVE, tooltip="List a page down"),
+        Binding("ctrl+b", "page_up", "Page up", show=False, group=MOVE, tooltip="List a page up"),
     ]
 
     COMPONENT_CLASSES = {"paper-list--cursor", "paper-list--empty"}
@@ -44,6 +46,7 @@ class PaperList(ScrollView, can_focus=True):
     DEFAULT_CSS = """
     PaperList {
         background: $surface;
+        overflow-x: hidden;
         & > .paper-list--cursor { background: $panel; text-style: bold; }
         &:focus > .paper-list--cursor { background: $block-cursor-background; color: $block-cursor-foreground; }
         & > .paper-list--empty { color: $text-muted; }

@@ -1,0 +1,1 @@
+"""Screens pushed over the main view: help, and the pickers and editors of other features."""
