@@ -21,6 +21,8 @@ from store.journal import MIN_COMPACT_BYTES, JournalStorage
 from store.model import Paper, Triage, normalise
 
 TABLE = "triage"
+SETTINGS = "settings"
+"""Documents that are not marks on a paper: the theme, each source file's session (cursor, query, view, sort)."""
 MATCH_CUTOFF = 90
 FP_HALF = 120
 ANCHOR = 60
@@ -108,6 +110,7 @@ class TriageStore:
         self._db = _TinyDB(self.path, storage=JournalStorage, compact_bytes=compact_bytes)
         self._storage: JournalStorage = self._db.storage  # type: ignore[assignment]
         self._table: _Table = self._db.table(TABLE)  # type: ignore[assignment]
+        self._settings: _Table = self._db.table(SETTINGS)  # type: ignore[assignment]
         self._fps: dict[str, str] = {}
 
     @property
@@ -168,6 +171,18 @@ class TriageStore:
         """States other processes changed since the last call (a removed state comes back blank)."""
         keys = [key for table, key in self._storage.take_external_changes() if table == TABLE]
         return {key: self.get(key) for key in keys}
+
+    def setting(self, key: str) -> dict[str, Any]:
+        """The settings document stored under `key` (a copy; empty when there is none)."""
+        with self._storage.locked():
+            doc = self._settings.get(doc_id=key)
+        return dict(doc) if doc is not None else {}
+
+    def put_setting(self, key: str, value: Mapping[str, Any]) -> None:
+        """Store the settings document `key` as one durable write (nothing is written when it is unchanged)."""
+        with self._storage.locked():
+            if self._settings.get(doc_id=key) != value:
+                self._settings.replace_many({key: dict(value)}, ())
 
     def close(self) -> None:
         self._db.close()

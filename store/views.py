@@ -1,0 +1,70 @@
+"""Views (which papers a tab shows) and sorts (in which order), over papers and their triage states."""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from store.model import Paper, Triage
+
+_NONE = Triage()
+
+VIEWS: dict[str, str] = {"all": "All", "unread": "Unread", "starred": "Starred", "prioritised": "Prioritised"}
+"""View name → its tab label, in tab order."""
+
+_IN_VIEW: dict[str, Callable[[Triage], bool]] = {
+    "all": lambda state: True,
+    "unread": lambda state: not state.read,
+    "starred": lambda state: state.starred,
+    "prioritised": lambda state: state.priority > 0,
+}
+
+SORTS: dict[str, str] = {
+    "file": "file order",
+    "priority": "priority",
+    "starred": "starred first",
+    "recent": "recently changed",
+    "score": "match score",
+}
+"""Sort name → how the header names it, in the order `S` cycles through them."""
+
+SCORE_SORT = "score"
+"""Offered only while a query is active: the order of its hits, best first."""
+
+
+def in_view(view: str, state: Triage) -> bool:
+    return _IN_VIEW[view](state)
+
+
+def view_counts(papers: Sequence[Paper], states: Mapping[str, Triage]) -> dict[str, int]:
+    """How many of `papers` each view shows."""
+    counts = dict.fromkeys(VIEWS, 0)
+    for paper in papers:
+        state = states.get(paper.id, _NONE)
+        for view, test in _IN_VIEW.items():
+            counts[view] += test(state)
+    return counts
+
+
+def next_sort(sort: str, querying: bool) -> str:
+    """The sort after `sort` in the cycle; match score is skipped when no query is active."""
+    names = [name for name in SORTS if querying or name != SCORE_SORT]
+    return names[(names.index(sort) + 1) % len(names)] if sort in names else names[0]
+
+
+def arrange(papers: Sequence[Paper], states: Mapping[str, Triage], view: str, sort: str, ranked: bool = False) -> list[Paper]:
+    """The papers `view` shows, in `sort` order; ties keep the order of `papers`.
+
+    `papers` is in file order, or best first when `ranked` (the hits of a query): the score sort keeps
+    that order, and is file order when there is no query.
+    """
+    shown = [paper for paper in papers if in_view(view, states.get(paper.id, _NONE))]
+    if sort in ("file", SCORE_SORT):
+        return sorted(shown, key=lambda paper: paper.position) if ranked and sort == "file" else shown
+    key = _SORT_KEYS[sort]
+    return sorted(shown, key=lambda paper: key(states.get(paper.id, _NONE)))
+
+
+_SORT_KEYS: dict[str, Callable[[Triage], float]] = {
+    "priority": lambda state: state.priority or 6,
+    "starred": lambda state: not state.starred,
+    "recent": lambda state: -state.updated,
+}

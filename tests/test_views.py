@@ -1,0 +1,57 @@
+"""Views and sorts over the seed list with some marks: which papers, in which order."""
+from __future__ import annotations
+
+import pytest
+
+from store import Triage, read_path
+from store.views import SORTS, arrange, next_sort, view_counts
+
+
+@pytest.fixture
+def marked(seed_path):
+    papers = read_path(seed_path).papers
+    ids = [paper.id for paper in papers]
+    states = {
+        ids[3]: Triage(read=True, priority=2, updated=30.0),
+        ids[5]: Triage(starred=True, updated=10.0),
+        ids[8]: Triage(read=True, starred=True, priority=1, updated=20.0),
+        ids[9]: Triage(priority=2, updated=40.0),
+    }
+    return papers, ids, states
+
+
+def test_views_pick_papers_and_count_them(marked):
+    papers, ids, states = marked
+    assert [p.id for p in arrange(papers, states, "starred", "file")] == [ids[5], ids[8]]
+    assert [p.id for p in arrange(papers, states, "prioritised", "file")] == [ids[3], ids[8], ids[9]]
+    assert len(arrange(papers, states, "unread", "file")) == len(papers) - 2
+    assert arrange(papers, states, "all", "file") == papers
+    assert view_counts(papers, states) == {"all": 19, "unread": 17, "starred": 2, "prioritised": 3}
+
+
+def test_sorts_order_papers_and_ties_keep_file_order(marked):
+    papers, ids, states = marked
+    by = lambda sort: [p.id for p in arrange(papers, states, "all", sort)]  # noqa: E731
+    assert by("priority")[:4] == [ids[8], ids[3], ids[9], ids[0]]
+    assert by("starred")[:3] == [ids[5], ids[8], ids[0]]
+    assert by("recent")[:5] == [ids[9], ids[3], ids[8], ids[5], ids[0]]
+    assert by("file") == ids
+
+
+def test_score_sort_keeps_the_rank_and_file_sort_undoes_it(marked):
+    papers, ids, states = marked
+    ranked = [papers[9], papers[2], papers[5]]
+    assert arrange(ranked, states, "all", "score", ranked=True) == ranked
+    assert arrange(ranked, states, "all", "file", ranked=True) == [papers[2], papers[5], papers[9]]
+    assert arrange(ranked, states, "starred", "score", ranked=True) == [papers[5]]
+
+
+def test_the_sort_cycle_offers_match_score_only_while_querying():
+    cycle, sort = [], "file"
+    for _ in range(4):
+        sort = next_sort(sort, querying=False)
+        cycle.append(sort)
+    assert cycle == ["priority", "starred", "recent", "file"]
+    assert next_sort("recent", querying=True) == "score"
+    assert next_sort("score", querying=False) == "file"
+    assert set(SORTS) == {"file", "priority", "starred", "recent", "score"}
