@@ -27,3 +27,15 @@ def test_help_screen(snap_compare, seed_path):
     """120x40 after `?`: a box titled Keys over the dimmed app, with the keys grouped in bordered
     panels (Move, Read, General …), each key in bold accent beside what it does."""
     assert snap_compare(TriageApp(read_path(seed_path)), press=["question_mark"], terminal_size=(120, 40))
+
+
+def test_light_theme_after_a_switch(snap_compare, seed_path):
+    """120x40, the theme switched to textual-light after the first paint, then `j` and `enter`: every row
+    is redrawn in the light colours, the second row keeps a visible (blurred) cursor while the detail
+    pane has the focus, the title is dark amber, readable on the light background."""
+
+    async def switch(pilot) -> None:
+        await pilot.pause()
+        pilot.app.theme = "textual-light"
+
+    assert snap_compare(TriageApp(read_path(seed_path)), press=["j", "enter"], terminal_size=(120, 40), run_before=switch)

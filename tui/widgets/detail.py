@@ -27,7 +27,7 @@ class DetailPane(VerticalScroll, can_focus=True):
         padding: 0 1;
         background: $surface;
         &:focus { background-tint: $foreground 4%; }
-        #detail-title { text-style: bold; color: $accent; margin-bottom: 1; }
+        #detail-title { text-style: bold; color: $text-accent; margin-bottom: 1; }
         #detail-meta { color: $text-muted; margin-bottom: 1; }
         #detail-body { margin-bottom: 1; }
         #detail-links { color: $text-secondary; }

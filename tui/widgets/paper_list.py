@@ -47,7 +47,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
     PaperList {
         background: $surface;
         overflow-x: hidden;
-        & > .paper-list--cursor { background: $panel; text-style: bold; }
+        & > .paper-list--cursor { background: $block-cursor-blurred-background; color: $block-cursor-blurred-foreground; text-style: $block-cursor-blurred-text-style; }
         &:focus > .paper-list--cursor { background: $block-cursor-background; color: $block-cursor-foreground; }
         & > .paper-list--empty { color: $text-muted; }
     }
@@ -118,6 +118,11 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
             for key in [k for k in self._cache.keys() if k[0] == index]:
                 self._cache.discard(key)
             self.refresh_lines(index - self.scroll_offset.y)
+
+    def notify_style_update(self) -> None:
+        """The theme or the CSS changed: rows drawn in the old colours are stale."""
+        self._cache.clear()
+        super().notify_style_update()
 
     def on_resize(self) -> None:
         self.virtual_size = Size(self.size.width, len(self.papers))

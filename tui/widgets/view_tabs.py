@@ -1,0 +1,87 @@
+"""The tab bar of views (All / Unread / Starred / Prioritised) with live counts, and the sort in use."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.content import Content
+from textual.events import Click
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from store.views import SORTS, VIEWS
+
+
+class ViewTab(Static):
+    """One view's tab; a click selects it."""
+
+    def __init__(self, view: str) -> None:
+        super().__init__(id=f"view-{view}", classes="view-tab", markup=False)
+        self.view = view
+
+    def on_click(self, event: Click) -> None:
+        event.stop()
+        self.post_message(ViewTabs.Selected(self.view))
+
+
+class ViewTabs(Horizontal):
+    """One line: a tab per view with the number of papers it would show, then the sort's name.
+
+    The app owns `view` and `sort` and pushes the counts down; a click on a tab posts `Selected`.
+    """
+
+    DEFAULT_CSS = """
+    ViewTabs {
+        height: 1;
+        background: $panel;
+        & > .view-tab { width: auto; padding: 0 1; color: $text-muted; }
+        & > .view-tab:hover { background: $boost; color: $text; }
+        & > .view-tab.-active { background: $accent; color: $text; text-style: bold; }
+        & > #sort-name { width: 1fr; content-align-horizontal: right; padding: 0 1; color: $text-muted; }
+    }
+    """
+
+    view: reactive[str] = reactive("all")
+    """The view shown (a key of `store.views.VIEWS`)."""
+    sort: reactive[str] = reactive("file")
+    """The sort in use (a key of `store.views.SORTS`)."""
+
+    class Selected(Message):
+        """A tab was clicked."""
+
+        def __init__(self, view: str) -> None:
+            super().__init__()
+            self.view = view
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._counts: dict[str, int] = dict.fromkeys(VIEWS, 0)
+
+    def compose(self) -> ComposeResult:
+        for view in VIEWS:
+            yield ViewTab(view)
+        yield Static(id="sort-name", markup=False)
+
+    def on_mount(self) -> None:
+        self._draw()
+
+    def set_counts(self, counts: Mapping[str, int]) -> None:
+        """Show how many papers each view would show."""
+        self._counts = dict(counts)
+        self._draw()
+
+    def watch_view(self) -> None:
+        self._draw()
+
+    def watch_sort(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        if not self.is_mounted:
+            return
+        for tab in self.query(ViewTab):
+            tab.update(Content(f"{VIEWS[tab.view]} {self._counts.get(tab.view, 0)}"))
+            tab.set_class(tab.view == self.view, "-active")
+        self.query_one("#sort-name", Static).update(Content(f"sorted by {SORTS[self.sort]}"))
