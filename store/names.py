@@ -1,22 +1,252 @@
-"""A display title for an abstract that has none."""
+"""A display title for an abstract that has none: the contribution it names, else its first sentence.
+
+`derive_title(plain)` works on the display text (`Paper.plain`: markup removed, so
+`**BEND**` reads `BEND`). Candidates for the contribution's name are
+
+- an acronym in parentheses after its expansion: "Hybrid Directional Graph Neural Network (HDGNN)";
+- a name after a contribution phrase: "we propose ToolChain*, ...", "this paper presents DreamLLM";
+- a name after a naming word: "called Think-on-Graph", "a strategy we refer to as “BatchPrompt”",
+  "an innovative concept called *refresh learning*,";
+- a lowercase name set off after a generic noun: "a new prompting approach, analogical prompting,".
+
+Each candidate is scored: introduced by a contribution phrase in its own sentence, named by a
+naming word, mentioned again later; generic acronyms (LLMs, CNN) and background terms of the
+first sentence score low. The best candidate above a threshold gives the title
+"NAME — Expansion" or "NAME — appositive" ("FairTune — a framework to ..."), else the name alone.
+"""
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
+
+MAX_TITLE = 90
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(])")
-MAX_TITLE = 90
+_CONTRIBUTION = re.compile(
+    r"(?:[Ww]e|[Tt]his (?:paper|work|study|article|research)|[Oo]ur (?:paper|work|study|framework|method))"
+    r"(?: (?:\w+ly|also|further|then|thus|therefore|first|here|hence|now))?"
+    r" (?:propos|introduc|present|develop|design|construct|build|buil|creat|devis|releas|curat|establish|offer"
+    r"|contribut|formulat|implement|put forward|mak|provid|describ|coin|call|nam|dub|term|refer to)\w*"
+)
+_CONTRIBUTION_ANCHORS = ("we ", "We ", "this ", "This ", "our ", "Our ")
+_NAMING_ANCHORS = (
+    "called ", "named ", "dubbed ", "termed ", "coined ", "namely ", "known as ", "to as ",
+    "we call ", "We call ", "we name ", "we dub ", "we term ", "we coin ",
+)
+_ACRONYM = re.compile(r"\(([^\s()]{2,32})\)")
+_WORD = re.compile(r"[^\s]+")
+_APPOSITIVE_NOUN = re.compile(r", ([a-z][\w-]*(?: [a-z][\w-]*){0,2}),")
+_GENERIC_NOUNS = {
+    "approach", "method", "framework", "technique", "algorithm", "paradigm", "strategy", "model", "benchmark",
+    "dataset", "metric", "loss", "objective", "architecture", "module", "mechanism", "pipeline", "scheme",
+    "principle", "concept", "procedure", "regularizer", "attack", "defense",
+}
+_LOWER_NAME = re.compile(r"(?:the |a |an )?([a-z][\w-]*(?: [a-z][\w-]*){0,2})(?=[,.;:)]|$)")
+_APPOSITIVE = re.compile(r"[)\"”’']?\s*(?:,|—|–|--| -|:)\s*((?:a|an|the|our)\s[^,;:.—–()]{3,120})")
+_VERSION = re.compile(r" ?(?:v?\d+(?:\.\d+)+|v\d+)(?![\w.])")
+_NAMEY = re.compile(r"[^\W\d_][A-Z]|\d|[*+]$")
+_QUOTES = "\"'“”‘’`«»"
+_EDGE = _QUOTES + ".,;:!?()[]{}"
+_SKIPPABLE = re.compile(r"[a-z][a-z\-]*,?|and|or|a|an|the")
+_STOP = {"a", "an", "the", "of", "for", "and", "or", "to", "in", "on", "with", "via", "by", "from", "as", "at"}
+_GENERIC = {
+    name.casefold()
+    for name in (
+        "AI ML NLP CV RL DL LLM LM VLM MLLM LVLM CNN RNN GNN DNN NN MLP GAN VAE SGD GPU TPU QA VQA OOD IID "
+        "MDP PDE ODE SDE KG LoRA BERT GPT ViT CLIP NeRF CoT ICL TTA FL NAS SOTA SoTA API APIs IoT HPO DNA RNA "
+        "SNN DM DDPM MoE RAG RLHF DPO PPO KL MSE MAE IR OCR ASR TTS NER MT SSL SFT PEFT TD ERM BO GP GPs MCMC "
+        "2D 3D 4D 1D CT MRI EEG fMRI ECG EHR US UK EU"
+    ).split()
+}
+
+
+class _Candidate(NamedTuple):
+    score: float
+    position: int
+    name: str
+    expansion: str
+    end: int
 
 
 def first_sentence(text: str, limit: int = MAX_TITLE) -> str:
     """The first sentence of `text`, cut at a word boundary to at most `limit` characters."""
     flat = " ".join(text.split())
-    sentence = _SENTENCE_END.split(flat, maxsplit=1)[0].rstrip(".")
-    if len(sentence) <= limit:
-        return sentence
-    cut = sentence[: limit - 1].rsplit(" ", 1)[0]
-    return cut.rstrip(",;:") + "…"
+    return _shorten(_SENTENCE_END.split(flat, maxsplit=1)[0].rstrip("."), limit)
+
+
+def _shorten(text: str, limit: int = MAX_TITLE) -> str:
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1].rsplit(" ", 1)[0]
+    return cut.rstrip(",;:-—– ") + "…"
+
+
+def is_name(token: str) -> bool:
+    """Whether a word looks like a coined name: CamelCase, ACRONYM, digits in letters, a trailing * or +."""
+    return 2 <= len(token) <= 40 and _NAMEY.search(token) is not None and token.upper() != token.lower()
+
+
+def _initials(word: str) -> str:
+    """The letters of `word` an acronym is made from: its start, starts after hyphens, capitals, digits."""
+    out = [word[0]]
+    for before, char in zip(word, word[1:]):
+        if char.isupper() or char.isdigit() or (before in "-/" and char.isalpha()):
+            out.append(char)
+    return "".join(out).lower()
+
+
+def _anchored(text: str, anchors: tuple[str, ...], pattern: re.Pattern[str] | None = None) -> list[int]:
+    """End offsets of `pattern` matched where a word starts with one of `anchors` (str.find is fast)."""
+    ends = []
+    for anchor in anchors:
+        at = text.find(anchor)
+        while at != -1:
+            if at == 0 or not text[at - 1].isalnum():
+                if pattern is None:
+                    ends.append(at + len(anchor))
+                else:
+                    match = pattern.match(text, at)
+                    if match:
+                        ends.append(match.end())
+            at = text.find(anchor, at + 1)
+    return sorted(ends)
+
+
+def _covers(acronym: str, letters: str) -> int:
+    """How many of `acronym`'s letters appear in order in `letters`."""
+    found, at = 0, 0
+    for char in acronym:
+        at = letters.find(char, at)
+        if at == -1:
+            break
+        found, at = found + 1, at + 1
+    return found
+
+
+def _expansion(text: str, start: int, acronym: str) -> str:
+    """The words before `text[start]` that `acronym` abbreviates, or ''."""
+    clause = text[max(0, start - 160) : start]
+    for stop in ".;:,(":
+        clause = clause[clause.rfind(stop) + 1 :]
+    words = [w for w in (w.strip(_QUOTES) for w in clause.split()[-12:]) if w]
+    letters = "".join(c.lower() for c in acronym if c.isalnum())
+    if not letters or not words:
+        return ""
+    initials = [_initials(word) for word in words]
+    best, best_cover = "", 0.0
+    for k in range(1, len(words) + 1):
+        first = words[-k]
+        if first.lower() in _STOP or first[0].lower() != letters[0]:
+            continue
+        cover = _covers(letters, "".join(initials[-k:])) / len(letters)
+        if cover > best_cover:
+            best, best_cover = " ".join(words[-k:]), cover
+    if best_cover >= 0.75:
+        return best
+    capitalised = []
+    for word in reversed(words):
+        if not word[0].isupper():
+            break
+        capitalised.insert(0, word)
+    return " ".join(capitalised) if len(capitalised) >= 2 else ""
+
+
+def _clean(token: str) -> str:
+    token = token.strip(_EDGE)
+    return token[:-1] if token.endswith("'s") or token.endswith("’s") else token
+
+
+def _score(text: str, name: str, position: int, triggers: list[int], naming: list[int], first_end: int) -> float:
+    sentence_start = max(text.rfind(". ", 0, position), position - 240)
+    score = 0.0
+    if any(sentence_start < t <= position for t in triggers):
+        score += 3
+    if any(position - 45 <= t <= position for t in naming):
+        score += 1 if score else 3.5
+    score += 0.5 * min(text.count(name) - 1, 4)
+    folded = name.casefold()
+    if folded in _GENERIC or (folded.endswith("s") and folded[:-1] in _GENERIC) or (
+        name.endswith("s") and name[:-1].isupper() and len(name) > 2
+    ):
+        score -= 3
+    if position < first_end and score < 3:
+        score -= 1
+    return score
+
+
+def _candidates(text: str) -> list[_Candidate]:
+    triggers = _anchored(text, _CONTRIBUTION_ANCHORS, _CONTRIBUTION)
+    naming = _anchored(text, _NAMING_ANCHORS)
+    first_end = text.find(". ")
+    first_end = len(text) if first_end == -1 else first_end
+    found: list[_Candidate] = []
+    spans: list[tuple[int, int]] = []
+
+    def add(name: str, position: int, expansion: str, base: float, end: int) -> None:
+        score = base + _score(text, name, position, triggers, naming, first_end)
+        found.append(_Candidate(score, position, name, expansion, end))
+
+    for match in _ACRONYM.finditer(text):
+        name = _clean(match.group(1))
+        if not is_name(name) or name.isdigit():
+            continue
+        # An acronym that cannot reach the threshold even with an expansion is not worth expanding.
+        if _score(text, name, match.start(), triggers, naming, first_end) + 2 < 3:
+            continue
+        expansion = _expansion(text, match.start(), name)
+        begin = match.start() - len(expansion) - 1 if expansion else match.start()
+        spans.append((begin, match.end()))
+        add(name, begin, expansion, 2 if expansion else 0.5, match.end())
+
+    for end in triggers + naming:
+        window = text[end : end + 160]
+        after_naming = end in naming
+        if after_naming:
+            lower = _LOWER_NAME.match(window.lstrip(" " + _QUOTES))
+            if lower and not window.lstrip(" " + _QUOTES).startswith(lower.group(0) + " ("):
+                offset = end + window.index(lower.group(1))
+                add(lower.group(1), offset, "", 1, offset + len(lower.group(1)))
+                continue
+        for skipped, word in enumerate(_WORD.finditer(window)):
+            raw = word.group()
+            token = _clean(raw)
+            if skipped > 8 or not token:
+                break
+            position = end + word.start() + raw.find(token[0])
+            if any(a <= position < b for a, b in spans):
+                break
+            following = window[word.end() : word.end() + 3]
+            set_off = raw[-1] in ",:—–(" + _QUOTES or following.startswith((" (", " —", " –", " --", "—", ","))
+            if is_name(token) or (token[0].isupper() and (set_off or after_naming)):
+                version = _VERSION.match(window, word.end()) if raw == token else None
+                if version:
+                    token += version.group()
+                add(token, position, "", 1, position + len(token))
+                break
+            if not _SKIPPABLE.fullmatch(raw):
+                break
+
+    for match in _APPOSITIVE_NOUN.finditer(text):
+        if text[text.rfind(" ", 0, match.start()) + 1 : match.start()] in _GENERIC_NOUNS:
+            add(match.group(1), match.start(1), "", 0.5, match.end(1))
+    return found
 
 
 def derive_title(text: str) -> tuple[str, str]:
-    """(title, name) for a bare abstract: for now its trimmed first sentence and no name."""
-    return first_sentence(text), ""
+    """(title, name) for an abstract without a title; `text` is its display text (`Paper.plain`).
+
+    The name is the method, model, benchmark or dataset the abstract introduces ('' when it
+    names none); the title is "NAME — what it is" when the text says, the name alone, or the
+    trimmed first sentence when no name is found.
+    """
+    flat = " ".join(text.split())
+    candidates = [c for c in _candidates(flat) if c.score >= 3]
+    if not candidates:
+        return first_sentence(flat), ""
+    best = max(candidates, key=lambda c: (c.score, -c.position))
+    if best.expansion and best.expansion.casefold() != best.name.casefold():
+        return _shorten(f"{best.name} — {best.expansion}"), best.name
+    appositive = _APPOSITIVE.match(flat, best.end)
+    if appositive:
+        return _shorten(f"{best.name} — {appositive.group(1).strip()}"), best.name
+    return _shorten(best.name), best.name

@@ -1,26 +1,233 @@
-"""Abstract text for display and search: links found, control characters made inert."""
+"""Abstract text for display and search: markup read into styled spans over a plain string.
+
+`display(text)` turns an abstract as a source has it into a `Display`: the plain text a
+reader sees (and search runs over) plus style spans over it. Understood:
+
+- `**bold**`, `*italic*`, `` `code` ``; `[text](url)` becomes `text` with a link span;
+- `$...$` / `$$...$$` math and LaTeX outside math (`\\textbf{x}`, `{\\em x}`, `\\%`,
+  accents such as `{\\"o}`, brace protection such as `{B}ayesian`) rendered to Unicode
+  through pylatexenc, which only ever sees those short segments (cached);
+- URLs with or without a scheme (`github.com/a/b`) become link spans; trailing punctuation is
+  not part of a URL. A URL found without a scheme is linked as `https://` + the text.
+
+Everything else stays literal: square brackets are never markup, and control characters,
+terminal escape sequences and invisible format characters are removed (`inert`).
+"""
 from __future__ import annotations
 
 import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
 
-_URL = re.compile(r"https?://[^\s<>\"'`]+")
-_TRAILING = ".,;:!?)]}*_'\""
+from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
-
-def find_links(text: str) -> tuple[str, ...]:
-    """URLs in `text`, in order, without trailing punctuation, each once."""
-    seen: dict[str, None] = {}
-    for match in _URL.finditer(text):
-        url = match.group().rstrip(_TRAILING)
-        if url.count("(") > url.count(")") and match.group()[len(url) : len(url) + 1] == ")":
-            url += ")"
-        seen.setdefault(url, None)
-    return tuple(seen)
+_CONTROL = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?"
+    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]"
+)
 
 
-_CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL_START = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
 
 
 def inert(text: str) -> str:
-    """`text` with terminal escape sequences and control characters removed (tabs and newlines kept)."""
-    return _CONTROL.sub("", text)
+    """`text` with terminal escape sequences, control characters and invisible format characters
+    (zero-width, bidi overrides) removed; tabs and newlines kept."""
+    return _CONTROL.sub("", text) if _CONTROL_START.search(text) else text
+
+
+class Span(NamedTuple):
+    """A styled stretch `plain[start:end]`; `kind` is bold, italic, code, math or link (with its `url`)."""
+
+    start: int
+    end: int
+    kind: str
+    url: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Display:
+    """What an abstract shows: `plain` text without markup and the style spans over it, in order."""
+
+    plain: str
+    spans: tuple[Span, ...] = ()
+
+    @property
+    def links(self) -> tuple[str, ...]:
+        """The URLs of the link spans, in order, each once."""
+        return tuple(dict.fromkeys(span.url for span in self.spans if span.kind == "link"))
+
+
+_TRAILING = ".,;:!?)]}*_'\"”’>"
+_URL_BODY = r"[^\s<>\"'`{}\[\]|\\^“”‘’]+"
+_URL = re.compile(rf"https?://{_URL_BODY}")
+_MARKUP_CHARS = "\\$*`[{"
+_MARKUP_START = re.compile(r"[\\$*`\[{]")
+_MARKUP = re.compile(
+    r"(?P<link>\[(?P<ltext>[^\[\]\n]+)\]\((?P<lurl>(?:https?://|www\.)[^\s()]+(?:\([^\s()]*\)[^\s()]*)*)\))"
+    r"|(?P<code>`(?P<ctext>[^`\n]+)`)"
+    r"|(?P<math>\$\$(?P<m2>[^$]+)\$\$|\$(?P<m1>(?:[^\s$\\]|\\.)(?:(?:[^$\\\n]|\\.)*?(?:[^\s$\\]|\\.))??)\$(?!\d))"
+    r"|(?P<bold>\*\*(?P<btext>[^\s*](?:[^\n]*?[^\s])??)\*\*)"
+    r"|(?P<italic>(?<![\w*\\])\*(?P<itext>[^\s*](?:[^*\n]*?[^\s*])??)\*(?![\w*]))"
+    r"|(?P<group>\{\\(?P<gname>[A-Za-z]*)(?P<gbody>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\})"
+    r"|(?P<cmd>\\(?P<cname>[A-Za-z]+)\*?(?:\{(?P<carg>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\}(?:\{[^{}]*\})?)?)"
+    r"|(?P<accent>\\['\"`^~=.](?:\{[A-Za-z]?\}|[A-Za-z]))"
+    r"|(?P<escape>\\[ %&_#$\{\}])"
+    r"|(?P<brace>\{(?P<btbody>[^{}\\$]*)\})"
+)
+_TLDS = ("com", "org", "net", "io", "ai", "edu", "dev", "app", "gov", "co", "me", "info", "site", "page")
+_BARE = re.compile(
+    r"(?<![\w@./:-])(?:www\.[\w-]+(?:\.[\w-]+)+|(?:[A-Za-z0-9][\w-]*\.)+(?:" + "|".join(_TLDS) + r"))"
+    rf"(?![\w-])(?:/{_URL_BODY})?"
+)
+
+_STYLE = {
+    "textbf": "bold", "bf": "bold", "mathbf": "bold", "bfseries": "bold", "boldsymbol": "bold",
+    "textit": "italic", "emph": "italic", "em": "italic", "it": "italic", "textsl": "italic", "itshape": "italic",
+    "texttt": "code", "tt": "code", "mathtt": "code", "ttfamily": "code",
+}
+
+_OPERATORS = ("log", "ln", "exp", "sin", "cos", "tan", "min", "max", "arg", "sup", "inf", "lim", "det", "dim", "Pr")
+_LATEX_CONTEXT = get_default_latex_context_db()
+_LATEX_CONTEXT.add_context_category(
+    "paper-triage",
+    prepend=True,
+    macros=[
+        MacroTextSpec("texttt", simplify_repl="%(1)s"),
+        MacroTextSpec("mathtt", simplify_repl="%(1)s"),
+        MacroTextSpec("LaTeX", simplify_repl="LaTeX"),
+        MacroTextSpec("TeX", simplify_repl="TeX"),
+        *(MacroTextSpec(name, simplify_repl=" " + name) for name in _OPERATORS),
+    ],
+)
+_LATEX = LatexNodes2Text(latex_context=_LATEX_CONTEXT, math_mode="text", strict_latex_spaces="based-on-source")
+
+
+@lru_cache(maxsize=65536)
+def latex(segment: str) -> str:
+    """A short LaTeX segment (`$\\geq 50$`, `\\textbf{x}`, `{\\"o}`) as Unicode text; never raises."""
+    try:
+        return _LATEX.latex_to_text(segment)
+    except Exception:  # pylatexenc on malformed input: show the source rather than fail
+        return segment
+
+
+def latex_text(value: str) -> str:
+    """A BibTeX field value (title, author, venue) as one line of Unicode text."""
+    if "\\" in value or "{" in value or "$" in value or "~" in value:
+        value = latex(value)
+    return " ".join(inert(value).split())
+
+
+def _trim_url(raw: str) -> str:
+    url = raw.rstrip(_TRAILING)
+    while url.count("(") > url.count(")") and raw.startswith(")", len(url)):
+        url += ")"
+    return url
+
+
+def _absolute(url: str) -> str:
+    return url if "://" in url else "https://" + url
+
+
+def _bare_urls(text: str) -> list[tuple[int, re.Match[str] | None, str]]:
+    """URLs without a scheme: a domain with a known TLD followed by a path, or starting with www."""
+    starts = []
+    slash = text.find("/")
+    while slash != -1:
+        head = text[max(0, slash - 6) : slash]
+        dot = head.rfind(".")
+        if dot != -1 and head[dot + 1 :] in _TLDS:
+            start = slash - len(head) + dot
+            while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "-_."):
+                start -= 1
+            starts.append(start)
+        slash = text.find("/", slash + 1)
+    www = text.find("www.")
+    while www != -1:
+        starts.append(www)
+        www = text.find("www.", www + 4)
+    found = []
+    for start in sorted(set(starts)):
+        match = _BARE.match(text, start)
+        if match and not (found and start < found[-1][0] + len(found[-1][2])):
+            found.append((start, None, _trim_url(match.group())))
+    return found
+
+
+def _tokens(text: str) -> list[tuple[int, re.Match[str] | None, str]]:
+    """Markup and URLs in `text` as (start, markup match or None, url), by position; may overlap."""
+    tokens = _bare_urls(text) if "/" in text or "www." in text else []
+    if "://" in text:
+        tokens += [(m.start(), None, _trim_url(m.group())) for m in _URL.finditer(text)]
+    start = _MARKUP_START.search(text) if any(c in text for c in _MARKUP_CHARS) else None
+    while start:
+        match = _MARKUP.match(text, start.start())
+        if match:
+            tokens.append((match.start(), match, ""))
+        start = _MARKUP_START.search(text, match.end() if match else start.end())
+    tokens.sort(key=lambda token: token[0])
+    return tokens
+
+
+def _render(text: str, out: list[str], spans: list[Span], offset: int, tokens: list | None = None) -> int:
+    """Append the plain form of `text` to `out` and its spans (shifted by `offset`); return the new length.
+
+    `tokens` are `_tokens(text)` when the caller has them already."""
+    pos = 0
+    length = offset
+
+    def emit(piece: str, kind: str = "", url: str = "") -> None:
+        nonlocal length
+        out.append(piece)
+        if kind and piece:
+            spans.append(Span(length, length + len(piece), kind, url))
+        length += len(piece)
+
+    for start, match, url in _tokens(text) if tokens is None else tokens:
+        if start < pos:
+            continue
+        emit(text[pos:start])
+        if match is None:
+            emit(url, "link", _absolute(url))
+            pos = start + len(url)
+            continue
+        pos = match.end()
+        kind = match.lastgroup
+        if kind in ("link", "bold", "italic"):
+            begin = length
+            length = _render(match.group({"link": "ltext", "bold": "btext", "italic": "itext"}[kind]), out, spans, length)
+            url = _absolute(match.group("lurl")) if kind == "link" else ""
+            if length > begin:
+                spans.append(Span(begin, length, kind, url))
+        elif kind == "code":
+            emit(match.group("ctext"), "code")
+        elif kind == "escape":
+            emit(match.group()[1:])
+        else:
+            style = {"math": "math", "group": _STYLE.get(match.group("gname") or "", ""),
+                     "cmd": _STYLE.get(match.group("cname") or "", "")}.get(kind, "")
+            rendered = latex(match.group())
+            emit(rendered.strip() if kind in ("math", "group") else rendered, style)
+    emit(text[pos:])
+    return length
+
+
+def display(text: str) -> Display:
+    """The display form of an abstract: plain text and style spans (see the module docstring)."""
+    clean = unicodedata.normalize("NFC", inert(text)).replace("\t", " ")
+    tokens = _tokens(clean)
+    if not tokens:
+        return Display(clean)
+    out: list[str] = []
+    spans: list[Span] = []
+    _render(clean, out, spans, 0, tokens)
+    spans.sort(key=lambda span: (span.start, -span.end))
+    return Display("".join(out), tuple(spans))
+
+
+def find_links(text: str) -> tuple[str, ...]:
+    """URLs in `text`, in order, each once, without trailing punctuation; scheme-less ones get https://."""
+    return display(text).links

@@ -51,7 +51,7 @@ def test_same_abstract_twice_is_one_paper(tmp_path):
 
 @pytest.mark.parametrize(
     "content, message",
-    [(None, "no such file"), (b"", "no abstracts"), (b"\x00\x01\x02binary", "binary")],
+    [(None, "no such file"), (b"", "empty file"), (b"\n\n  \n", "empty file"), (b"\x00\x01\x02binary", "binary")],
 )
 def test_bad_input_names_the_file(tmp_path, content, message):
     path = tmp_path / "input.txt"

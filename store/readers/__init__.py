@@ -1,23 +1,114 @@
-"""Readers: one module per input format, each turning a file into a `Collection`."""
+"""Readers: one module per input format, each turning a file into a `Collection`.
+
+`read_path` reads one file, choosing the format by extension and, for `.txt` and unknown
+extensions, by content. `read_paths` reads files and directories (recursively, files with a
+known extension, hidden ones skipped) into one collection where the same abstract in two
+files is one paper."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from store.errors import ReadError
 from store.model import Collection
-from store.readers import seed
+from store.readers import bibtex, seed, tabular
+from store.readers.encoding import decode
+from store.readers.records import unique
+
+Parser = Callable[[str, str], Collection]
+PARSERS: dict[str, Parser] = {
+    ".bib": bibtex.parse,
+    ".bibtex": bibtex.parse,
+    ".json": tabular.parse_json,
+    ".jsonl": tabular.parse_jsonl,
+    ".ndjson": tabular.parse_jsonl,
+    ".csv": tabular.parse_csv,
+    ".tsv": tabular.parse_csv,
+}
+KNOWN_EXTENSIONS = (".txt", ".md", *PARSERS)
+
+
+def _by_content(text: str, path: str) -> Collection:
+    """A `.txt` or unknown file: JSON, JSONL or BibTeX when it reads as such, else the seed format."""
+    start = text.lstrip()[:1]
+    guesses: list[Parser] = []
+    if start == "[":
+        guesses.append(tabular.parse_json)
+    elif start == "{":
+        guesses += [tabular.parse_jsonl, tabular.parse_json]
+    elif bibtex.looks_like_bibtex(text[:65536]):
+        guesses.append(bibtex.parse)
+    for parse in guesses:
+        try:
+            collection = parse(text, path)
+        except ReadError:
+            continue
+        if not collection.warnings:
+            return collection
+    return seed.parse(text, path)
 
 
 def read_path(path: str | os.PathLike[str]) -> Collection:
     """Read one file into a `Collection`; raise `ReadError` naming the file when it cannot be read."""
+    name = str(path)
     p = Path(path)
     if not p.exists():
-        raise ReadError(str(path), "no such file")
+        raise ReadError(name, "no such file")
     if p.is_dir():
-        raise ReadError(str(path), "is a directory")
+        raise ReadError(name, "is a directory")
     try:
         data = p.read_bytes()
     except OSError as exc:
-        raise ReadError(str(path), exc.strerror or str(exc)) from None
-    return seed.parse(data, str(path))
+        raise ReadError(name, exc.strerror or str(exc)) from None
+    text = decode(data, name)
+    return PARSERS.get(p.suffix.lower(), _by_content)(text, name)
+
+
+def _files(directory: Path) -> list[Path]:
+    found = []
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found += [Path(root, f) for f in sorted(files) if not f.startswith(".") and Path(f).suffix.lower() in KNOWN_EXTENSIONS]
+    return found
+
+
+def read_paths(paths: Iterable[str | os.PathLike[str]]) -> Collection:
+    """Read files and directories into one `Collection`, papers deduplicated by id in reading order.
+
+    A named file that cannot be read raises `ReadError`. A file found inside a directory that
+    cannot be read is skipped with a warning; a directory that yields no paper raises `ReadError`.
+    Warnings of all files (skipped records, broken entries) are collected in order."""
+    parts: list[Collection] = []
+    warnings: list[str] = []
+    for path in paths:
+        p = Path(path)
+        if not p.is_dir():
+            part = read_path(path)
+            parts.append(part)
+            warnings += part.warnings
+            continue
+        found = 0
+        for file in _files(p):
+            try:
+                part = read_path(file)
+            except ReadError as exc:
+                warnings.append(f"skipped {exc}")
+                continue
+            parts.append(part)
+            warnings += part.warnings
+            found += 1
+        if not found:
+            raise ReadError(str(path), f"no readable lists in this directory ({', '.join(KNOWN_EXTENSIONS)})")
+    if len(parts) == 1:
+        only = parts[0]
+        return Collection(only.papers, only.header, only.venue, only.year, only.sources, warnings)
+    venues = {(part.venue, part.year) for part in parts}
+    venue, year = venues.pop() if len(venues) == 1 else ("", None)
+    return Collection(
+        papers=unique(paper for part in parts for paper in part.papers),
+        venue=venue,
+        year=year,
+        sources=[source for part in parts for source in part.sources],
+        warnings=warnings,
+    )

@@ -1,24 +1,19 @@
-"""The seed format: a header line, a blank line, then one abstract per paragraph."""
+"""The seed format: an optional header line and a blank line, then one abstract per paragraph.
+
+A paragraph may be hard-wrapped over many lines; paragraphs are separated by one or more
+blank lines. The header is a short first line (not ending in a full stop) followed by a
+blank line, in any language; venue and year are read from it when it names them
+("ICLR 2024 论文列表")."""
 from __future__ import annotations
 
 import re
 
 from store.errors import ReadError
-from store.model import Collection, Paper, paper_id
-from store.names import derive_title
-from store.text import find_links, inert
+from store.model import Collection
+from store.readers.records import make_paper, unique
 
 _VENUE_YEAR = re.compile(r"\b([A-Za-z][A-Za-z&\-]{1,15})\s*'?((?:19|20)\d\d)\b")
 MAX_HEADER = 120
-
-
-def decode(data: bytes, path: str) -> str:
-    if b"\x00" in data:
-        raise ReadError(path, "binary file, not a text list of abstracts")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise ReadError(path, f"not UTF-8 text (byte {exc.start})") from None
 
 
 def venue_year(header: str) -> tuple[str, int | None]:
@@ -29,40 +24,30 @@ def venue_year(header: str) -> tuple[str, int | None]:
     return match.group(1), int(match.group(2))
 
 
-def parse(data: bytes, path: str) -> Collection:
-    text = decode(data, path).replace("\r\n", "\n").replace("\r", "\n")
-    lines = text.split("\n")
+def parse(text: str, path: str) -> Collection:
+    """The papers of a seed-format text (already decoded); `ReadError` when it holds no paragraph."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     header = ""
     start = 0
-    if len(lines) > 1 and lines[0].strip() and not lines[1].strip() and len(lines[0].strip()) <= MAX_HEADER:
-        header = lines[0].strip()
-        start = 1
+    first = lines[0].strip()
+    if first and len(first) <= MAX_HEADER and first[-1] != "." and len(lines) > 2 and not lines[1].strip():
+        if any(line.strip() for line in lines[2:]):
+            header, start = first, 1
     venue, year = venue_year(header)
-    papers: list[Paper] = []
-    seen: set[str] = set()
+    papers = []
     block: list[str] = []
     block_line = 0
     for number, line in enumerate(lines[start:] + [""], start=start + 1):
-        if line.strip():
+        stripped = line.strip()
+        if stripped:
             if not block:
                 block_line = number
-            block.append(line.strip())
-            continue
-        if not block:
-            continue
-        abstract = " ".join(block)
-        block = []
-        pid = paper_id(abstract)
-        if pid in seen:
-            continue
-        seen.add(pid)
-        title, name = derive_title(abstract)
-        papers.append(
-            Paper(
-                id=pid, text=abstract, plain=inert(abstract), title=title, name=name, venue=venue, year=year,
-                links=find_links(abstract), source=path, line=block_line, position=len(papers),
+            block.append(stripped)
+        elif block:
+            papers.append(
+                make_paper(" ".join(block), source=path, line=block_line, position=len(papers), venue=venue, year=year)
             )
-        )
+            block = []
     if not papers:
         raise ReadError(path, "no abstracts found (expected one paragraph per abstract)")
-    return Collection(papers=papers, header=header, venue=venue, year=year, sources=[path])
+    return Collection(papers=unique(papers), header=header, venue=venue, year=year, sources=[path])

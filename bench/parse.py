@@ -1,0 +1,72 @@
+"""Parse time and peak memory of `store.readers.read_paths` on real and synthetic abstract lists.
+
+Rows: the 2,260-abstract ICLR 2024 file from ../shared/corpora and N synthetic abstracts made
+by ../shared/tools/make_corpus.py (seed format, and JSONL with titles). Each file is parsed in
+a fresh interpreter, so the pylatexenc cache starts cold and the peak RSS is that one parse's
+(the "baseline" column is the interpreter with `store` imported, before parsing).
+
+    python bench/parse.py [-n 100000] [--repeat 3]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+
+
+def child(path: str) -> None:
+    sys.path.insert(0, str(ROOT))
+    from store.readers import read_paths
+
+    baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    start = time.perf_counter()
+    collection = read_paths([path])
+    elapsed = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    named = sum(1 for p in collection.papers if p.name)
+    print(json.dumps({"papers": len(collection.papers), "named": named, "seconds": elapsed,
+                      "baseline_mb": baseline / 1024, "peak_mb": peak / 1024}))
+
+
+def measure(path: Path, repeat: int) -> dict:
+    runs = []
+    for _ in range(repeat):
+        out = subprocess.run([sys.executable, __file__, "--child", str(path)], capture_output=True, text=True, check=True)
+        runs.append(json.loads(out.stdout))
+    best = min(runs, key=lambda run: run["seconds"])
+    return {**best, "size_mb": path.stat().st_size / 1e6}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-n", type=int, default=100_000, help="number of synthetic abstracts")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per file; the fastest is shown")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child)
+        return
+    files = [("ICLR 2024 (seed format)", SHARED / "corpora" / "iclr-2024-abstracts.txt")]
+    with tempfile.TemporaryDirectory() as tmp:
+        make = SHARED / "tools" / "make_corpus.py"
+        for fmt in ("txt", "jsonl"):
+            out = Path(tmp, f"synthetic.{fmt}")
+            subprocess.run([sys.executable, str(make), str(args.n), "--format", fmt, "-o", str(out)], check=True)
+            files.append((f"{args.n:,} synthetic ({fmt})", out))
+        print(f"{'file':28} {'MB':>6} {'papers':>8} {'named':>7} {'parse s':>8} {'µs/paper':>9} {'baseline MB':>12} {'peak MB':>8}")
+        for label, path in files:
+            row = measure(path, args.repeat)
+            print(f"{label:28} {row['size_mb']:6.1f} {row['papers']:8d} {row['named']:7d} {row['seconds']:8.2f} "
+                  f"{row['seconds'] / row['papers'] * 1e6:9.1f} {row['baseline_mb']:12.0f} {row['peak_mb']:8.0f}")
+
+
+if __name__ == "__main__":
+    main()

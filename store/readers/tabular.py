@@ -1,0 +1,168 @@
+"""JSON (an array, or an object holding one), JSON Lines and CSV/TSV: one record per paper.
+
+Keys and column names are matched case-insensitively, ignoring spaces, dashes and underscores,
+with common aliases (`summary`, `abstract note`, `author`, `link`, `booktitle`, `publication
+year`...). OpenReview exports work as they are: a record's `content` object is read too, and
+`{"value": ...}` wrappers are unwrapped. A record without title and abstract, or a JSONL line
+that is not JSON, is skipped with a warning naming its line; the rest load."""
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections.abc import Iterable, Iterator
+
+from store.errors import ReadError
+from store.model import Collection, Paper
+from store.readers.records import make_paper, unique, year_of
+
+_ALIASES = {
+    "title": ("title", "papertitle", "name"),
+    "abstract": ("abstract", "summary", "abstractnote", "description", "text", "content"),
+    "authors": ("authors", "author", "creators", "creator", "authornames"),
+    "year": ("year", "publicationyear", "date", "published", "publicationdate", "pubyear"),
+    "venue": ("venue", "booktitle", "journal", "conference", "publicationtitle", "proceedings", "publication"),
+    "url": ("url", "link", "href", "pdfurl", "pdf", "forum", "paperurl", "doi"),
+    "key": ("key", "citationkey", "citekey", "bibtexkey", "id"),
+}
+_NORMAL = re.compile(r"[\s_\-]+")
+
+
+def _normal(key: str) -> str:
+    return _NORMAL.sub("", key).casefold()
+
+
+def _flat(value: object) -> object:
+    if isinstance(value, dict) and "value" in value:
+        return value["value"]
+    return value
+
+
+def _text(value: object) -> str:
+    value = _flat(value)
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return "; ".join(_text(v) for v in value)
+    return str(value)
+
+
+def _authors(value: object) -> list[str]:
+    value = _flat(value)
+    if isinstance(value, list):
+        return [" ".join(_text(v).split()) for v in value]
+    text = _text(value)
+    for separator in (";", " and ", ","):
+        if separator in text:
+            return [" ".join(part.split()) for part in text.split(separator) if part.strip()]
+    return [text.strip()] if text.strip() else []
+
+
+def _paper(record: dict, path: str, line: int) -> Paper | None:
+    if isinstance(record.get("content"), dict):
+        record = {**record, **record["content"]}
+    by_name: dict[str, object] = {}
+    for key, value in record.items():
+        by_name.setdefault(_normal(str(key)), value)
+    found: dict[str, object] = {}
+    used: set[str] = set()
+    for field, aliases in _ALIASES.items():
+        for alias in aliases:
+            value = _flat(by_name.get(alias))
+            if value not in (None, "", []) and not isinstance(value, dict):
+                found[field] = value
+                used.add(alias)
+                break
+    title = " ".join(_text(found.get("title")).split())
+    abstract = _text(found.get("abstract"))
+    if not title and not abstract.strip():
+        return None
+    url = _text(found.get("url")).strip()
+    if url and "://" not in url and url.startswith("10."):
+        url = f"https://doi.org/{url}"
+    return make_paper(
+        abstract,
+        source=path,
+        line=line,
+        title=title,
+        authors=_authors(found.get("authors")),
+        venue=" ".join(_text(found.get("venue")).split()),
+        year=year_of(found["year"]) if "year" in found else None,
+        urls=[url] if url.startswith(("http://", "https://")) else [],
+        key=_text(found.get("key")),
+        fields=tuple(
+            (str(k), _text(v)) for k, v in record.items()
+            if _normal(str(k)) not in used and k != "content" and not isinstance(_flat(v), dict) and _text(v)
+        ),
+    )
+
+
+def _collect(records: Iterable[tuple[int, str, object]], path: str, warnings: list[str]) -> Collection:
+    """Papers from (line, where, record) triples; `where` names the record in a warning."""
+    papers = []
+    for line, where, record in records:
+        paper = _paper(record, path, line) if isinstance(record, dict) else None
+        if paper is None:
+            what = "has no title or abstract" if isinstance(record, dict) else "is not an object"
+            warnings.append(f"{where}: skipped a record that {what}")
+        else:
+            papers.append(paper)
+    if not papers:
+        raise ReadError(path, "no records with a title or abstract" + (f" ({len(warnings)} skipped)" if warnings else ""))
+    return Collection(papers=unique(papers), sources=[path], warnings=warnings)
+
+
+def parse_json(text: str, path: str) -> Collection:
+    """A JSON array of records, or an object with one list of records (`{"notes": [...]}`)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        if exc.lineno > 1 and text.lstrip().startswith("{"):
+            return parse_jsonl(text, path)
+        raise ReadError(path, f"not valid JSON: {exc.msg}", exc.lineno) from None
+    if isinstance(data, dict):
+        lists = [v for v in data.values() if isinstance(v, list) and v and isinstance(v[0], dict)]
+        data = lists[0] if len(lists) == 1 else [data]
+    if not isinstance(data, list):
+        raise ReadError(path, "JSON holds no list of records")
+    return _collect(((0, f"{path}: record {i}", record) for i, record in enumerate(data, start=1)), path, [])
+
+
+def parse_jsonl(text: str, path: str) -> Collection:
+    """One JSON object per line; a line that is not JSON is skipped with a warning."""
+    warnings: list[str] = []
+
+    def records() -> Iterator[tuple[int, str, object]]:
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                yield number, f"{path}:{number}", json.loads(line)
+            except json.JSONDecodeError as exc:
+                warnings.append(f"{path}:{number}: skipped a line that is not JSON ({exc.msg})")
+
+    return _collect(records(), path, warnings)
+
+
+def parse_csv(text: str, path: str) -> Collection:
+    """A CSV or TSV table with a header row naming at least a title or an abstract column."""
+    sample = text[:65536]
+    delimiter = "\t" if path.lower().endswith(".tsv") or sample.count("\t") > sample.count(",") else ","
+    csv.field_size_limit(1 << 28)
+    reader = csv.reader(text.splitlines(keepends=True), delimiter=delimiter)
+    try:
+        header = next(reader, None)
+        names = {_normal(name) for name in header or ()}
+        if not names & set(_ALIASES["title"] + _ALIASES["abstract"]):
+            raise ReadError(path, "no title or abstract column in the header row", 1)
+
+        def records() -> Iterator[tuple[int, str, object]]:
+            start = reader.line_num + 1
+            for row in reader:
+                if any(cell.strip() for cell in row):
+                    yield start, f"{path}:{start}", dict(zip(header, row))
+                start = reader.line_num + 1
+
+        return _collect(records(), path, [])
+    except csv.Error as exc:
+        raise ReadError(path, f"not valid CSV: {exc}", reader.line_num) from None

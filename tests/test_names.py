@@ -1,0 +1,44 @@
+"""Titles for bare abstracts: the contribution's name when the abstract names one."""
+from __future__ import annotations
+
+from store import read_path
+from store.names import derive_title, first_sentence
+from store.text import display
+
+SEED_NAMES = {
+    "refresh learning", "HDGNN", "LLM-KICK", "ToolChain*", "MDM", "CDRL", "FV", "RASP-Generalization", "FairTune",
+    "KoLA", "AbdomenAtlas 1.1", "BatchPrompt", "OMNI", "analogical prompting", "DSD",
+}
+
+
+def test_at_least_14_seed_abstracts_are_titled_by_their_name(seed_path):
+    papers = read_path(seed_path).papers
+    named = {p.name for p in papers if p.name and p.title.startswith(p.name)}
+    assert named == SEED_NAMES
+    titles = {p.name: p.title for p in papers}
+    assert titles["HDGNN"] == "HDGNN — Hybrid Directional Graph Neural Network"
+    assert titles["KoLA"] == "KoLA — Knowledge-oriented LLM Assessment benchmark"
+    assert titles["FairTune"].startswith("FairTune — a framework to optimise the choice of PEFT parameters")
+
+
+def test_patterns_of_naming():
+    cases = {
+        "Prior work is slow. We present SOTOPIA, an open-ended environment to simulate social interactions.":
+            ("SOTOPIA — an open-ended environment to simulate social interactions", "SOTOPIA"),
+        "Agents are hard. To this end, we introduce a novel approach called Think-on-Graph (ToG), where agents search.":
+            ("ToG — Think-on-Graph", "ToG"),
+        "Prompts cost tokens. We batch them, a strategy we refer to as “BatchPrompt”. BatchPrompt is fast.":
+            ("BatchPrompt", "BatchPrompt"),
+        "Large language models (LLMs) are big. LLMs are used widely by everyone.": (
+            "Large language models (LLMs) are big", ""),
+    }
+    for text, expected in cases.items():
+        assert derive_title(display(text).plain) == expected
+
+
+def test_without_a_name_the_title_is_the_trimmed_first_sentence():
+    text = "Critical learning periods are periods early in development where temporary sensory deficits can have a permanent effect. More."
+    title, name = derive_title(text)
+    assert name == "" and len(title) <= 90 and title.endswith("…")
+    assert title == first_sentence(text)
+    assert derive_title("") == ("", "")

@@ -1,0 +1,179 @@
+"""Every list format and encoding a researcher has, read into papers; bad input named clearly."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from store import ReadError, read_path, read_paths
+
+ABSTRACT_1 = "We propose FairTune, a framework to optimise fairness. FairTune works."
+ABSTRACT_2 = "Vision tasks are local. We introduce the Dynamic Signal Distribution (DSD) task."
+SEED = f"ICLR 2024 论文列表\n\n{ABSTRACT_1}\n\n{ABSTRACT_2}\n"
+
+
+def write(tmp_path, name, content):
+    path = tmp_path / name
+    path.write_bytes(content) if isinstance(content, bytes) else path.write_text(content, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    "encoding", ["utf-8", "utf-8-sig", "utf-16", "gb18030", "gbk"],
+)
+def test_seed_in_every_encoding_reads_without_mojibake(tmp_path, encoding):
+    collection = read_path(write(tmp_path, "list.txt", SEED.encode(encoding)))
+    assert collection.header == "ICLR 2024 论文列表"
+    assert [p.text for p in collection.papers] == [ABSTRACT_1, ABSTRACT_2]
+
+
+def test_latin1_and_windows_1252_accents_read_right(tmp_path):
+    text = "Workshop 2023\n\nWe thank Jürgen Müller from Tübingen for the café naïve résumé data.\n\nSecond – with élan.\n"
+    for encoding in ("latin-1", "cp1252"):
+        data = text.encode(encoding, errors="replace") if encoding == "latin-1" else text.encode(encoding)
+        papers = read_path(write(tmp_path, f"{encoding}.txt", data)).papers
+        assert papers[0].text == "We thank Jürgen Müller from Tübingen for the café naïve résumé data."
+    assert read_path(tmp_path / "cp1252.txt").papers[1].text == "Second – with élan."
+
+
+def test_crlf_cr_tabs_trailing_spaces_blank_runs_and_hard_wraps(tmp_path):
+    raw = "ICLR 2024\r\n\r\nWe propose FairTune, a framework   \r\n\tto optimise fairness.  \r\n\r\n\r\n \t \r\n" \
+          "Second abstract\rwrapped here.\r\r"
+    collection = read_path(write(tmp_path, "messy.txt", raw.encode()))
+    assert [p.text for p in collection.papers] == [
+        "We propose FairTune, a framework to optimise fairness.", "Second abstract wrapped here."]
+    assert [p.line for p in collection.papers] == [3, 8]
+    assert collection.papers[0].title.startswith("FairTune")
+
+
+def test_no_header_when_the_first_paragraph_is_an_abstract(tmp_path):
+    collection = read_path(write(tmp_path, "plain.txt", f"{ABSTRACT_1}\n\n{ABSTRACT_2}\n"))
+    assert collection.header == "" and len(collection.papers) == 2
+
+
+def test_bibtex_fields_strings_months_comments_and_preamble(tmp_path):
+    bib = r"""% a comment line
+@preamble{"\newcommand{\noop}[1]{}"}
+@string{nips = "Advances in Neural Information Processing Systems"}
+@comment{jabref-meta: databaseType:bibtex;}
+@inproceedings{muller2024,
+  title = {{B}ayesian {M}{\"u}ller Nets: $\mathbb{D}^2$ Pruning},
+  author = {M{\"u}ller, J{\"u}rgen and Garc{\'\i}a, Ana},
+  booktitle = nips,
+  year = 2024, month = jan,
+  abstract = {We propose \textbf{MNet}, a net.
+     It uses $\geq 50$\% sparsity.},
+  doi = {10.1000/xyz123},
+  pages = {1--10},
+}
+
+@article{noabstract, title = "Only a Title", journal = {J. Stuff}, year = {2020}}
+"""
+    papers = read_path(write(tmp_path, "refs.bib", bib)).papers
+    first, second = papers
+    assert first.title == "Bayesian Müller Nets: 𝔻^2 Pruning"
+    assert first.authors == ("Müller, Jürgen", "García, Ana")
+    assert (first.venue, first.year, first.key) == ("Advances in Neural Information Processing Systems", 2024, "muller2024")
+    assert first.plain == "We propose MNet, a net. It uses ≥ 50% sparsity."
+    assert first.links == ("https://doi.org/10.1000/xyz123",)
+    assert ("month", "jan") in first.fields and ("pages", "1--10") in first.fields
+    assert (second.title, second.text, second.venue, second.year) == ("Only a Title", "", "J. Stuff", 2020)
+
+
+def test_a_broken_bibtex_entry_is_skipped_with_its_line(tmp_path):
+    bib = "@article{a, title={First}, abstract={One.}}\n\n@article{b, title={Broken, abstract = {x\n}\n\n" \
+          "@article{c,\n title = {Third}}\n"
+    collection = read_path(write(tmp_path, "broken.bib", bib))
+    assert [p.title for p in collection.papers] == ["First", "Third"]
+    assert len(collection.warnings) == 1 and "broken.bib:3:" in collection.warnings[0]
+
+
+def test_real_bibtex_files_load(corpora):
+    for path in sorted((corpora / "bib").rglob("*.bib")):
+        if path.name in {"common_strings.bib", "multiline_comments.bib", "wrong.bib"}:
+            with pytest.raises(ReadError):
+                read_path(path)
+            continue
+        papers = read_path(path).papers
+        assert papers and all(p.title for p in papers), path
+    cpal = read_path(corpora / "bib" / "pmlr" / "cpal2026-v328-CPAL26.bib").papers
+    assert len(cpal) == 54 and all(p.text and p.authors and p.year == 2026 for p in cpal)
+    assert {p.venue for p in cpal} == {"Conference on Parsimony and Learning"}
+    jabref = read_path(corpora / "bib" / "jabref" / "jabref-authors.bib").papers
+    assert any("Håkan" in " ".join(p.authors) for p in jabref)
+
+
+def test_json_jsonl_csv_with_aliases_and_case(tmp_path):
+    records = [
+        {"Title": "FairTune: Fair Tuning", "Summary": ABSTRACT_1, "Author": "Ana García; Bo Li", "Year": "2024",
+         "Link": "https://openreview.net/forum?id=x", "keywords": ["fair"]},
+        {"content": {"title": {"value": "DSD"}, "abstract": {"value": ABSTRACT_2}, "venue": {"value": "ICLR 2024"}}},
+    ]
+    from_json = read_path(write(tmp_path, "a.json", json.dumps(records))).papers
+    from_jsonl = read_path(write(tmp_path, "a.jsonl", "\n".join(json.dumps(r) for r in records))).papers
+    csv_text = "TITLE,Abstract Note,Authors,Publication Year,URL\n" \
+               f"\"FairTune: Fair Tuning\",\"{ABSTRACT_1}\",\"Ana García; Bo Li\",2024,https://openreview.net/forum?id=x\n"
+    from_csv = read_path(write(tmp_path, "a.csv", csv_text)).papers
+    for papers in (from_json, from_jsonl, from_csv):
+        first = papers[0]
+        assert (first.title, first.name, first.text, first.year) == ("FairTune: Fair Tuning", "FairTune", ABSTRACT_1, 2024)
+        assert first.authors == ("Ana García", "Bo Li")
+        assert first.links == ("https://openreview.net/forum?id=x",)
+    assert (from_json[1].title, from_json[1].venue) == ("DSD", "ICLR 2024")
+    assert ("keywords", "fair") in from_json[0].fields
+
+
+def test_bad_records_are_skipped_with_warnings(tmp_path):
+    lines = [json.dumps({"abstract": ABSTRACT_1}), "{not json", json.dumps({"year": 2020}), json.dumps([1])]
+    collection = read_path(write(tmp_path, "some-bad.jsonl", "\n".join(lines) + "\n"))
+    assert [p.text for p in collection.papers] == [ABSTRACT_1]
+    assert [w.split(": ", 1)[0] for w in collection.warnings] == [f"{tmp_path}/some-bad.jsonl:{n}" for n in (2, 3, 4)]
+
+
+def test_format_is_found_by_content_when_the_extension_does_not_say(tmp_path):
+    assert read_path(write(tmp_path, "x.txt", "@article{k, title={By Content}}\n")).papers[0].title == "By Content"
+    assert read_path(write(tmp_path, "y.txt", json.dumps([{"title": "T", "abstract": "A."}]))).papers[0].title == "T"
+
+
+def test_directories_recursively_and_the_same_abstract_twice_is_one_paper(tmp_path):
+    write(tmp_path, "a.txt", SEED)
+    (tmp_path / "sub").mkdir()
+    write(tmp_path / "sub", "b.jsonl", json.dumps({"title": "Dup", "abstract": "  " + ABSTRACT_1.upper()}) + "\n")
+    write(tmp_path / "sub", "notes.pdf", b"%PDF-1.4 \x00\x01")
+    write(tmp_path / "sub", "empty.bib", "")
+    collection = read_paths([tmp_path])
+    assert [p.text for p in collection.papers] == [ABSTRACT_1, ABSTRACT_2]
+    assert [p.position for p in collection.papers] == [0, 1]
+    assert collection.warnings == [f"skipped {tmp_path}/sub/empty.bib: empty file"]
+    both = read_paths([tmp_path / "a.txt", tmp_path / "sub" / "b.jsonl"])
+    assert len(both.papers) == 2 and both.sources == [str(tmp_path / "a.txt"), str(tmp_path / "sub" / "b.jsonl")]
+
+
+@pytest.mark.parametrize(
+    "name, content, message",
+    [
+        ("missing.txt", None, "no such file"),
+        ("empty.txt", b"", "empty file"),
+        ("blank.bib", b"  \n\n", "empty file"),
+        ("binary.txt", bytes(range(256)) * 4, "binary file"),
+        ("image.png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary file"),
+        ("bad.json", b'[{"title": "x",\n oops]', "not valid JSON"),
+        ("nothing.csv", b"a,b\n1,2\n", "no title or abstract column"),
+        ("nothing.bib", b"@comment{just a comment}\n", "no BibTeX entries"),
+    ],
+)
+def test_bad_files_raise_one_clear_error_naming_the_file(tmp_path, name, content, message):
+    path = tmp_path / name
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(ReadError) as info:
+        read_path(path)
+    assert str(info.value).startswith(str(path)) and message in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_a_directory_with_nothing_readable_is_an_error(tmp_path):
+    write(tmp_path, "readme.pdf", b"%PDF")
+    with pytest.raises(ReadError) as info:
+        read_paths([tmp_path])
+    assert str(tmp_path) in str(info.value) and "no readable lists" in str(info.value)

@@ -1,0 +1,60 @@
+"""Display text: what a reader sees of an abstract's markup, and what search runs over."""
+from __future__ import annotations
+
+from store.text import display, find_links, inert
+
+
+def styled(text):
+    shown = display(text)
+    return shown.plain, [(shown.plain[s.start : s.end], s.kind, s.url) for s in shown.spans]
+
+
+def test_latex_math_and_escapes_read_as_unicode():
+    assert display(r"pruned LLMs even at $\geq 50$\% sparsity").plain == "pruned LLMs even at ≥ 50% sparsity"
+    assert display(r"CNNs require $\tilde{O}(k+d)$ samples, \emph{not} $\Omega(kd)$").plain == (
+        "CNNs require Õ(k+d) samples, not Ω(kd)"
+    )
+    assert display(r"$\texttt{NAISR}$: shapes, Rockl{\"o}v and {B}ayesian \& co").plain == (
+        "NAISR: shapes, Rocklöv and Bayesian & co"
+    )
+
+
+def test_markdown_bold_italic_code_become_spans_without_markers():
+    plain, spans = styled("We introduce **K**nowledge-**I**ntensive **C**ompressed LLM **(LLM-KICK)**, *training-free* `x=1`")
+    assert plain == "We introduce Knowledge-Intensive Compressed LLM (LLM-KICK), training-free x=1"
+    assert ("K", "bold", "") in spans and ("(LLM-KICK)", "bold", "") in spans
+    assert ("training-free", "italic", "") in spans and ("x=1", "code", "") in spans
+
+
+def test_latex_styles_become_spans():
+    _, spans = styled(r"we present $\textbf{Matcher}$ and \textbf{FROSTER} and {\em DistillSpec} in \texttt{jax}")
+    assert ("Matcher", "math", "") in spans
+    assert ("FROSTER", "bold", "") in spans and ("DistillSpec", "italic", "") in spans and ("jax", "code", "") in spans
+
+
+def test_an_asterisk_inside_a_name_is_not_markup():
+    assert display("we propose ToolChain*, an efficient A$^*$ search").plain == "we propose ToolChain*, an efficient A^* search"
+
+
+def test_links_with_and_without_scheme_exclude_trailing_punctuation():
+    plain, spans = styled("Code: github.com/microsoft/BatchPrompt. See https://x.org/a_(b)), [the repo](https://a.b/c) or www.site.org.")
+    assert plain == "Code: github.com/microsoft/BatchPrompt. See https://x.org/a_(b)), the repo or www.site.org."
+    assert [s for s in spans if s[1] == "link"] == [
+        ("github.com/microsoft/BatchPrompt", "link", "https://github.com/microsoft/BatchPrompt"),
+        ("https://x.org/a_(b)", "link", "https://x.org/a_(b)"),
+        ("the repo", "link", "https://a.b/c"),
+        ("www.site.org", "link", "https://www.site.org"),
+    ]
+    assert find_links("at https://github.com/ajy112/HDGNN.") == ("https://github.com/ajy112/HDGNN",)
+
+
+def test_square_brackets_and_escape_sequences_stay_inert():
+    assert display("[@click=app.quit] and [b]bold[/b] [1]").plain == "[@click=app.quit] and [b]bold[/b] [1]"
+    assert display("\x1b[31mred\x1b[0m\x07 text\u200b\u202e!").plain == "red text!"
+    assert inert("a\tb\nc\x1b]8;;http://x\x07d") == "a\tb\ncd"
+
+
+def test_unclosed_markup_is_left_as_text():
+    for text in ["**unclosed", "$unclosed math", "*unclosed", "`unclosed", "[unclosed](", "{unclosed", "costs $5 and $10"]:
+        assert display(text).plain == text
+    assert "unclosed" in display(r"\textbf{unclosed").plain
