@@ -17,13 +17,13 @@ async def test_first_abstract_in_full_then_j_shows_the_second(seed_path):
     app = TriageApp(read_path(seed_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        assert shown_text(app) == papers[0].text
+        assert shown_text(app) == papers[0].plain
         await pilot.press("j")
         await pilot.pause()
-        assert shown_text(app) == papers[1].text
+        assert shown_text(app) == papers[1].plain
         await pilot.press("k", "k")
         await pilot.pause()
-        assert shown_text(app) == papers[0].text
+        assert shown_text(app) == papers[0].plain
 
 
 async def test_g_and_G_jump_to_the_ends(seed_path):
@@ -32,11 +32,11 @@ async def test_g_and_G_jump_to_the_ends(seed_path):
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("G")
         await pilot.pause()
-        assert shown_text(app) == papers[-1].text
+        assert shown_text(app) == papers[-1].plain
         assert app.query_one(PaperList).cursor == len(papers) - 1
         await pilot.press("g")
         await pilot.pause()
-        assert shown_text(app) == papers[0].text
+        assert shown_text(app) == papers[0].plain
 
 
 async def test_clicking_a_row_shows_that_paper(seed_path):
@@ -45,7 +45,7 @@ async def test_clicking_a_row_shows_that_paper(seed_path):
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.click(PaperList, offset=(5, 4))
         await pilot.pause()
-        assert shown_text(app) == papers[4].text
+        assert shown_text(app) == papers[4].plain
 
 
 async def test_markup_in_an_abstract_stays_letters(tmp_path):

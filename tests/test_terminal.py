@@ -22,10 +22,10 @@ def detail_text(screen: str) -> str:
 
 def test_list_and_full_abstract_then_j_then_q(terminal, seed_path):
     papers = read_path(seed_path).papers
-    first = " ".join(papers[0].text.split())
+    first = " ".join(papers[0].plain.split())
     screen = terminal.wait_for(lambda s: first in detail_text(s))
     assert "ICLR 2024" in screen
-    second = " ".join(papers[1].text.split())
+    second = " ".join(papers[1].plain.split())
     terminal.send("j")
     terminal.wait_for(lambda s: second in detail_text(s))
     terminal.send("q")
