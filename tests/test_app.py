@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from textual.widgets import Static
+from textual.widgets._toast import Toast
 
 from store import read_path
 from tui.app import TriageApp
@@ -66,3 +67,21 @@ async def test_q_quits(seed_path):
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code == 0
+
+
+async def test_the_app_says_how_many_records_were_skipped_and_why(tmp_path):
+    from store import read_paths
+
+    path = tmp_path / "list.jsonl"
+    path.write_text('{"abstract": "One abstract here."}\nnot json\n{"year": 2020}\n', encoding="utf-8")
+    app = TriageApp(read_paths([path]))
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        for _ in range(50):  # the toast is mounted a few refreshes after the notification
+            await pilot.pause()
+            if app.screen.query(Toast):
+                break
+        [toast] = app.screen.query(Toast)
+        shown = " ".join(str(toast.render()).split())
+        assert shown.startswith("Some records were skipped 2 skipped: ")
+        assert f"{path}:2: skipped a line that is not JSON" in shown
+        assert f"{path}:3: skipped a record that has no title or abstract" in shown

@@ -47,3 +47,28 @@ def test_subcommands_do_not_import_textual():
     code = "import sys; from tui import cli; cli.main(['list', '--format', 'jsonl']); print('textual' in sys.modules, file=sys.stderr)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stderr.strip() == "False"
+
+
+def test_several_files_and_directories_are_one_list_and_skipped_records_are_named(tmp_path, seed_path):
+    (tmp_path / "more").mkdir()
+    (tmp_path / "more" / "extra.jsonl").write_text(
+        json.dumps({"title": "Extra: One More", "abstract": "A new abstract about Extra."}) + "\n{broken\n", encoding="utf-8"
+    )
+    (tmp_path / "more" / "copy.txt").write_bytes(seed_path.read_bytes())
+    result = triage("list", "--format", "jsonl", str(seed_path), str(tmp_path / "more"))
+    assert result.returncode == 0, result.stderr
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(rows) == 20 and rows[-1]["title"] == "Extra: One More"
+    assert result.stderr.strip() == f"triage: 1 skipped: {tmp_path / 'more' / 'extra.jsonl'}:2: skipped a line that is not JSON (Expecting property name enclosed in double quotes)"
+
+
+def test_bad_files_exit_2_with_one_line(tmp_path):
+    cases = {"empty.txt": b"", "binary.txt": bytes(range(256)), "bad.json": b"[1,"}
+    for name, data in cases.items():
+        (tmp_path / name).write_bytes(data)
+        result = triage("list", str(tmp_path / name))
+        assert result.returncode == 2 and len(result.stderr.splitlines()) == 1, result.stderr
+        assert result.stderr.startswith(f"triage: {tmp_path / name}")
+    (tmp_path / "dir").mkdir()
+    result = triage(str(tmp_path / "dir"))
+    assert result.returncode == 2 and "no readable lists" in result.stderr and "Traceback" not in result.stderr

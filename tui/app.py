@@ -10,7 +10,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer, Header
 
-from store import Collection
+from store import Collection, describe_skipped
 from tui.keys import MOVE, READ, declared_bindings, is_enabled, key_display
 from tui.screens.help import HelpScreen
 from tui.widgets.detail import DetailPane
@@ -65,6 +65,9 @@ class TriageApp(App[None]):
         paper_list = self.query_one(PaperList)
         paper_list.set_papers(c.papers)
         paper_list.focus()
+        if c.warnings:
+            self.notify(describe_skipped(c.warnings), title="Some records were skipped", severity="warning",
+                        timeout=12, markup=False)
 
     def on_paper_list_highlighted(self, message: PaperList.Highlighted) -> None:
         self.query_one(DetailPane).show(message.paper)

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import version
 
-from store import Collection, Paper, ReadError, Triage, read_path
+from store import Collection, Paper, ReadError, Triage, describe_skipped, read_paths
 
 DESCRIPTION = """\
 Triage research-paper abstracts from the keyboard: filter, read, mark, star, prioritise.
@@ -36,12 +36,22 @@ def default_files() -> list[str]:
     return [str(DEFAULT)]
 
 
-def load(files: Sequence[str]) -> Collection:
-    return read_path(files[0] if files else default_files()[0])
+def load(files: Sequence[str], report_skipped: bool = True) -> Collection:
+    """The papers of FILES (files and directories; the bundled list when none is given).
+
+    Records that were skipped (a broken BibTeX entry, a JSONL line that is not JSON) are
+    reported in one line on stderr unless the caller reports them itself (the app does)."""
+    collection = read_paths(files or default_files())
+    if report_skipped and collection.warnings:
+        print(f"triage: {describe_skipped(collection.warnings)}", file=sys.stderr)
+    return collection
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="*", metavar="FILES", help="abstract lists to read (default: the bundled ICLR 2024 list)")
+    parser.add_argument(
+        "files", nargs="*", metavar="FILES",
+        help="abstract lists or directories of them to read (default: the bundled ICLR 2024 list)",
+    )
     parser.add_argument("--db", metavar="PATH", help="triage database (default: $TRIAGE_DB, else the platform data folder)")
 
 
@@ -191,7 +201,7 @@ SUBCOMMANDS = {"list": run_list, "cite": run_cite, "export": run_export}
 
 def run_app(argv: Sequence[str]) -> int:
     args = app_parser().parse_args(argv)
-    collection = load(args.files)
+    collection = load(args.files, report_skipped=False)
     from tui.app import TriageApp
 
     TriageApp(collection, db_path=args.db).run()

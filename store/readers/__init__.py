@@ -112,3 +112,10 @@ def read_paths(paths: Iterable[str | os.PathLike[str]]) -> Collection:
         sources=[source for part in parts for source in part.sources],
         warnings=warnings,
     )
+
+
+def describe_skipped(warnings: list[str], limit: int = 3) -> str:
+    """One line saying how many records were skipped and why: the first `limit` reasons, then a count."""
+    shown = "; ".join(warnings[:limit])
+    more = f" (and {len(warnings) - limit} more)" if len(warnings) > limit else ""
+    return f"{len(warnings)} skipped: {shown}{more}" if warnings else ""
