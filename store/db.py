@@ -169,8 +169,9 @@ class TriageStore:
 
     def external_changes(self) -> dict[str, Triage]:
         """States other processes changed since the last call (a removed state comes back blank)."""
-        keys = [key for table, key in self._storage.take_external_changes() if table == TABLE]
-        return {key: self.get(key) for key in keys}
+        with self._storage.locked():
+            keys = [key for table, key in self._storage.take_external_changes() if table == TABLE]
+            return {key: self.get(key) for key in keys}
 
     def setting(self, key: str) -> dict[str, Any]:
         """The settings document stored under `key` (a copy; empty when there is none)."""

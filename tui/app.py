@@ -1,8 +1,13 @@
-"""The Textual app: a paper list beside (or above) a detail pane."""
+"""The Textual app: a paper list beside (or above) a detail pane, and the triage keys."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+import asyncio
+import time
+from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from functools import partial
+from typing import Any
 
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
@@ -10,11 +15,23 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer, Header
 
-from store import Collection, describe_skipped
-from tui.keys import MOVE, READ, declared_bindings, is_enabled, key_display
+from store import Collection, Triage, describe_skipped
+from store.db import TriageStore
+from store.history import History
+from tui.keys import MOVE, READ, TRIAGE, declared_bindings, is_enabled, key_display
+from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
 from tui.screens.help import HelpScreen
 from tui.widgets.detail import DetailPane
 from tui.widgets.paper_list import PaperList
+
+
+NO_MARKS = Triage()
+POLL_SECONDS = 0.5
+"""How often marks made by another process on the same database are picked up."""
+TRIAGE_ACTIONS = {
+    "read_next", "toggle_read", "toggle_star", "priority", "next_unread", "previous_unread",
+    "undo", "redo", "edit_note", "edit_tags", "read_all",
+}
 
 
 class TriageApp(App[None]):
@@ -28,6 +45,28 @@ class TriageApp(App[None]):
     | `pagedown` / `pageup` | Detail a page down / up |
     | `?` | Help |
     | `q` | Quit |
+    | `space` | Mark read, go to the next unread |
+    | `r` | Toggle read |
+    | `s` | Toggle star |
+    | `1`–`5` / `0` | Priority (1 highest … 5 lowest) / clear it |
+    | `n` / `N` | Next / previous unread |
+    | `u` / `ctrl+r` | Undo / redo |
+    | `e` | Edit the note |
+    | `t` | Edit the tags |
+    | `R` | Mark all papers shown as read (asks first) |
+
+    A mark shows at once; the durable write follows on a writer thread, in order.
+    | `space` | Mark read, go to the next unread |
+    | `r` | Toggle read |
+    | `s` | Toggle star |
+    | `1`–`5` / `0` | Priority (1 highest … 5 lowest) / clear it |
+    | `n` / `N` | Next / previous unread |
+    | `u` / `ctrl+r` | Undo / redo |
+    | `e` | Edit the note |
+    | `t` | Edit the tags |
+    | `R` | Mark all papers shown as read (asks first) |
+
+    A mark shows at once; the durable write follows on a writer thread, in order.
     """
 
     CSS_PATH = "app.tcss"
@@ -44,12 +83,38 @@ class TriageApp(App[None]):
         Binding("pageup", "scroll_detail(-1)", "Detail page up", group=READ, show=False),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "quit", "Quit"),
+        Binding("space", "read_next", "Read+next", group=TRIAGE, tooltip="Mark read, go to the next unread"),
+        Binding("r", "toggle_read", "Read/unread", group=TRIAGE, tooltip="Toggle read"),
+        Binding("s", "toggle_star", "Star", group=TRIAGE, tooltip="Toggle star"),
+        *(
+            Binding(str(n), f"priority({n})", f"Priority {n}", show=False, group=TRIAGE, tooltip=f"Priority {n} ({label})")
+            for n, label in zip(range(1, 6), ("highest", "high", "medium", "low", "lowest"))
+        ),
+        Binding("0", "priority(0)", "No priority", show=False, group=TRIAGE, tooltip="Clear the priority"),
+        Binding("n", "next_unread", "Next unread", group=TRIAGE, tooltip="Go to the next unread paper"),
+        Binding("N", "previous_unread", "Previous unread", show=False, group=TRIAGE, tooltip="Go to the previous unread paper"),
+        Binding("u", "undo", "Undo", group=TRIAGE, tooltip="Undo the last triage action"),
+        Binding("ctrl+r", "redo", "Redo", show=False, group=TRIAGE, tooltip="Redo what was undone"),
+        Binding("e", "edit_note", "Note", group=TRIAGE, tooltip="Edit the note (ctrl+s saves, esc cancels)"),
+        Binding("t", "edit_tags", "Tags", group=TRIAGE, tooltip="Edit the tags"),
+        Binding("R", "read_all", "All read", show=False, group=TRIAGE, tooltip="Mark all papers shown as read"),
     ]
 
     def __init__(self, collection: Collection, db_path: str | None = None) -> None:
         super().__init__()
         self.collection = collection
         self.db_path = db_path
+        self.store = TriageStore(db_path)
+        self.states: dict[str, Triage] = self.store.attach(collection.papers)
+        """Marks by paper id, as shown (absent: no marks); the store follows on the writer thread."""
+        self.history = History()
+        self._ids = frozenset(paper.id for paper in collection.papers)
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="triage-store")
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._version = 0
+        self._changed_at: dict[str, int] = {}
+        self._counted: object = None
+        self._counts = {"read": 0, "starred": 0, "prioritised": 0}
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -59,20 +124,35 @@ class TriageApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        c = self.collection
-        where = " ".join(str(part) for part in (c.venue, c.year) if part) or c.header
-        self.sub_title = f"{where} · {len(c.papers)} papers" if where else f"{len(c.papers)} papers"
+        self._loop = asyncio.get_running_loop()
         paper_list = self.query_one(PaperList)
-        paper_list.set_papers(c.papers)
+        paper_list.states = self.states
+        paper_list.set_papers(self.collection.papers)
         paper_list.focus()
+        c = self.collection
         if c.warnings:
             self.notify(describe_skipped(c.warnings), title="Some records were skipped", severity="warning",
                         timeout=12, markup=False)
+        self._recount()
+        for notice in self.store.notices:
+            self.notify(notice, title="Triage database", severity="warning", timeout=20, markup=False)
+        self.set_interval(POLL_SECONDS, self._poll_other_processes)
+
+    def on_unmount(self) -> None:
+        self._writer.shutdown(wait=True)
+        self.store.close()
 
     def on_paper_list_highlighted(self, message: PaperList.Highlighted) -> None:
-        self.query_one(DetailPane).show(message.paper)
+        detail = self.query_one(DetailPane)
+        detail.show(message.paper)
+        if message.paper is not None:
+            detail.show_state(self.state_of(message.paper.id))
+        if message.paper_list.papers is not self._counted:
+            self._recount()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in TRIAGE_ACTIONS and isinstance(self.screen, (NoteEditor, TagEditor, Confirm)):
+            return False
         if action == "focus_detail":
             return self.default_screen.focused is self.query_one(PaperList)
         if action == "focus_papers":
@@ -103,3 +183,186 @@ class TriageApp(App[None]):
                 title = binding.tooltip or binding.description
                 yield SystemCommand(title, f"key: {key_display(self, binding)}", partial(self.run_action, binding.action, node))
         yield from textual_commands
+
+    # --- state shown: rows, header counts, detail ------------------------------------------------
+
+    def state_of(self, paper_id: str) -> Triage:
+        return self.states.get(paper_id, NO_MARKS)
+
+    def _recount(self) -> None:
+        """Count the marks of the papers shown (when the list shown changes)."""
+        paper_list = self.query_one(PaperList)
+        self._counted = paper_list.papers
+        self._counts = dict.fromkeys(self._counts, 0)
+        for paper_id, state in self.states.items():
+            if paper_list.index_of(paper_id) is not None:
+                self._tally(state, 1)
+        self._show_counts()
+
+    def _tally(self, state: Triage, sign: int) -> None:
+        self._counts["read"] += sign * state.read
+        self._counts["starred"] += sign * state.starred
+        self._counts["prioritised"] += sign * bool(state.priority)
+
+    def _show_counts(self) -> None:
+        c = self.collection
+        shown = len(self.query_one(PaperList).papers)
+        where = " ".join(str(part) for part in (c.venue, c.year) if part) or c.header
+        counts = (
+            f"{shown} shown · {shown - self._counts['read']} unread · "
+            f"{self._counts['starred']} ★ · {self._counts['prioritised']} prioritised"
+        )
+        self.sub_title = f"{where} · {counts}" if where else counts
+
+    def _show(self, states: Mapping[str, Triage]) -> None:
+        """Make `states` the marks shown: rows, counts and detail change now."""
+        paper_list = self.query_one(PaperList)
+        for paper_id, state in states.items():
+            if paper_list.index_of(paper_id) is not None:
+                self._tally(self.state_of(paper_id), -1)
+                self._tally(state, 1)
+            if state.blank:
+                self.states.pop(paper_id, None)
+            else:
+                self.states[paper_id] = state
+        paper_list.refresh_papers(states)
+        self._show_counts()
+        current = paper_list.current
+        if current is not None and current.id in states:
+            self.query_one(DetailPane).show_state(self.state_of(current.id))
+
+    # --- durable writes, on the writer thread ------------------------------------------------------
+
+    def change(self, states: Mapping[str, Triage]) -> None:
+        """A triage action: show the new states at once, remember them for undo, store them durably."""
+        stamp = time.time()
+        new = {pid: replace(state, updated=stamp) for pid, state in states.items() if state != self.state_of(pid)}
+        if new:
+            self.history.record({pid: self.state_of(pid) for pid in new}, new)
+            self._show(new)
+            self._store(new)
+
+    def _store(self, states: dict[str, Triage]) -> None:
+        self._version += 1
+        for paper_id in states:
+            self._changed_at[paper_id] = self._version
+        self._writer.submit(self._on_writer, self.store.put, states)
+
+    def _on_writer(self, job: Callable[..., Any], *args: Any) -> None:
+        """Run a store job on the writer thread; a failure becomes a notification, never a crash."""
+        try:
+            job(*args)
+        except Exception as exc:  # noqa: BLE001 - any failure to save must reach the user
+            self._from_writer(partial(self.notify, f"Marks not saved: {exc}", severity="error", timeout=20))
+
+    def _from_writer(self, callback: Callable[[], None]) -> None:
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(callback)
+
+    def _poll_other_processes(self) -> None:
+        self._writer.submit(self._on_writer, self._pick_up, self._version)
+
+    def _pick_up(self, version: int) -> None:
+        changes = {pid: state for pid, state in self.store.external_changes().items() if pid in self._ids}
+        if changes:
+            self._from_writer(partial(self._merge, changes, version))
+
+    def _merge(self, changes: dict[str, Triage], version: int) -> None:
+        """Show marks another process stored, except where a newer mark of ours is still on its way."""
+        if self.is_running:
+            self._show({pid: state for pid, state in changes.items() if self._changed_at.get(pid, 0) <= version})
+
+    # --- actions ------------------------------------------------------------------------------------
+
+
+    def _current(self) -> tuple[str, Triage] | None:
+        paper = self.query_one(PaperList).current
+        return (paper.id, self.state_of(paper.id)) if paper is not None else None
+
+    def _set_current(self, **marks: Any) -> None:
+        current = self._current()
+        if current is not None:
+            self.change({current[0]: replace(current[1], **marks)})
+
+    def action_toggle_read(self) -> None:
+        current = self._current()
+        if current is not None:
+            self._set_current(read=not current[1].read)
+
+    def action_toggle_star(self) -> None:
+        current = self._current()
+        if current is not None:
+            self._set_current(starred=not current[1].starred)
+
+    def action_priority(self, priority: int) -> None:
+        self._set_current(priority=priority)
+
+    def action_read_next(self) -> None:
+        self._set_current(read=True)
+        self.action_next_unread()
+
+    def _go_to_unread(self, step: int) -> None:
+        paper_list = self.query_one(PaperList)
+        papers = paper_list.papers
+        for k in range(1, len(papers) + 1):
+            index = (paper_list.cursor + step * k) % len(papers)
+            if not self.state_of(papers[index].id).read:
+                paper_list.cursor = index
+                return
+        self.notify("No unread papers shown.")
+
+    def action_next_unread(self) -> None:
+        self._go_to_unread(1)
+
+    def action_previous_unread(self) -> None:
+        self._go_to_unread(-1)
+
+    def _restore(self, states: dict[str, Triage] | None, what: str) -> None:
+        if states is None:
+            self.notify(f"Nothing to {what}.")
+            return
+        self._show(states)
+        self._store(states)
+        if len(states) == 1:
+            index = self.query_one(PaperList).index_of(next(iter(states)))
+            if index is not None:
+                self.query_one(PaperList).cursor = index
+
+    def action_undo(self) -> None:
+        self._restore(self.history.undo(), "undo")
+
+    def action_redo(self) -> None:
+        self._restore(self.history.redo(), "redo")
+
+    def action_edit_note(self) -> None:
+        paper = self.query_one(PaperList).current
+        if paper is not None:
+            self.push_screen(
+                NoteEditor(paper.title, self.state_of(paper.id).note),
+                lambda note: self._edited(paper.id, note=note),
+            )
+
+    def action_edit_tags(self) -> None:
+        paper = self.query_one(PaperList).current
+        if paper is not None:
+            self.push_screen(
+                TagEditor(paper.title, self.state_of(paper.id).tags),
+                lambda tags: self._edited(paper.id, tags=tags),
+            )
+
+    def _edited(self, paper_id: str, **marks: Any) -> None:
+        if None not in marks.values():
+            self.change({paper_id: replace(self.state_of(paper_id), **marks)})
+
+    def action_read_all(self) -> None:
+        papers = self.query_one(PaperList).papers
+        unread = [paper.id for paper in papers if not self.state_of(paper.id).read]
+        if not unread:
+            self.notify(f"All {len(papers)} papers shown are read.")
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.change({pid: replace(self.state_of(pid), read=True) for pid in unread})
+
+        self.push_screen(Confirm(f"Mark {len(unread)} unread of the {len(papers)} papers shown as read?"), answered)

@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import sys
+import time
 from collections.abc import Sequence
 from importlib.metadata import version
 
@@ -24,6 +25,8 @@ Triage research-paper abstracts from the keyboard: filter, read, mark, star, pri
                                     print (and copy) the citation of one paper, by id or key
   triage export [FILES...] [--format bibtex|markdown|csv|jsonl] [-o FILE] [--force]
                                     write the papers with their marks: a .bib, a reading list…
+  triage set ID [FILES...] [--read|--unread] [--star|--unstar] [--priority N] [--note TEXT] [--tag T]... [--untag T]...
+                                    mark one paper (ID or a unique prefix of it) without the app
 
 Exit codes: 0 ok, 1 nothing matched, 2 bad input (the message names the file and line).
 """
@@ -69,7 +72,11 @@ def list_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def paper_row(paper: Paper) -> dict[str, object]:
+def state_row(state: Triage) -> dict[str, object]:
+    return {"read": state.read, "starred": state.starred, "priority": state.priority, "note": state.note, "tags": list(state.tags)}
+
+
+def paper_row(paper: Paper, state: Triage) -> dict[str, object]:
     return {
         "id": paper.id,
         "title": paper.title,
@@ -80,6 +87,7 @@ def paper_row(paper: Paper) -> dict[str, object]:
         "source": paper.source,
         "line": paper.line,
         "text": paper.text,
+        **state_row(state),
     }
 
 
@@ -96,8 +104,9 @@ def run_list(argv: Sequence[str]) -> int:
     args = list_parser().parse_args(argv)
     papers = load(args.files).papers
     if args.format == "jsonl":
+        states = stored_states(args.db, papers)
         for paper in papers:
-            print(json.dumps(paper_row(paper), ensure_ascii=False))
+            print(json.dumps(paper_row(paper, states.get(paper.id, Triage())), ensure_ascii=False))
     else:
         print_table(papers)
     return 0 if papers else 1
@@ -196,7 +205,62 @@ def stored_states(db: str | None, papers: Sequence[Paper]) -> dict[str, Triage]:
         store.close()
 
 
-SUBCOMMANDS = {"list": run_list, "cite": run_cite, "export": run_export}
+def set_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="triage set",
+        description="Mark one paper without the app. Priority: 0 none, 1 highest … 5 lowest.",
+    )
+    parser.add_argument("id", metavar="ID", help="the paper's id (as `triage list` shows it) or a unique prefix of it")
+    add_common(parser)
+    read = parser.add_mutually_exclusive_group()
+    read.add_argument("--read", dest="read", action="store_const", const=True, help="mark read")
+    read.add_argument("--unread", dest="read", action="store_const", const=False, help="mark unread")
+    star = parser.add_mutually_exclusive_group()
+    star.add_argument("--star", dest="starred", action="store_const", const=True, help="star")
+    star.add_argument("--unstar", dest="starred", action="store_const", const=False, help="remove the star")
+    parser.add_argument("--priority", type=int, choices=range(6), metavar="N", help="0 none, 1 highest … 5 lowest")
+    parser.add_argument("--note", metavar="TEXT", help="replace the note ('' clears it)")
+    parser.add_argument("--tag", action="append", default=[], metavar="T", help="add a tag (repeatable)")
+    parser.add_argument("--untag", action="append", default=[], metavar="T", help="remove a tag (repeatable)")
+    return parser
+
+
+def run_set(argv: Sequence[str]) -> int:
+    """Change one paper's marks (a locked read-modify-write) and print the result as one JSON line."""
+    from dataclasses import replace
+
+    from store.db import TriageStore
+
+    args = set_parser().parse_args(argv)
+    collection = load(args.files)
+    store = TriageStore(args.db)
+    try:
+        for notice in store.notices:
+            print(f"triage: {notice}", file=sys.stderr)
+        store.attach(collection.papers)
+        known = dict.fromkeys([*(paper.id for paper in collection.papers), *store.ids()])
+        matches = [pid for pid in known if pid.startswith(args.id)] if args.id else []
+        if not matches:
+            print(f"triage: no paper with id {args.id!r} in {', '.join(collection.sources)} or the database", file=sys.stderr)
+            return 2
+        if len(matches) > 1:
+            print(f"triage: id prefix {args.id!r} matches {len(matches)} papers: {', '.join(matches[:5])}", file=sys.stderr)
+            return 2
+        given = {"read": args.read, "starred": args.starred, "priority": args.priority, "note": args.note}
+        marks = {name: value for name, value in given.items() if value is not None}
+
+        def change(state: Triage) -> Triage:
+            tags = tuple(t for t in dict.fromkeys([*state.tags, *args.tag]) if t not in args.untag)
+            return replace(state, **marks, tags=tags, updated=time.time())
+
+        state = store.update(matches[0], change)
+    finally:
+        store.close()
+    print(json.dumps({"id": matches[0], **state_row(state)}, ensure_ascii=False))
+    return 0
+
+
+SUBCOMMANDS = {"list": run_list, "cite": run_cite, "export": run_export, "set": run_set}
 
 
 def run_app(argv: Sequence[str]) -> int:

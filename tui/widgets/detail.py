@@ -7,7 +7,7 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from store import Paper
+from store import Paper, Triage
 from tui.keys import READ
 
 
@@ -29,6 +29,7 @@ class DetailPane(VerticalScroll, can_focus=True):
         &:focus { background-tint: $foreground 4%; }
         #detail-title { text-style: bold; color: $text-accent; margin-bottom: 1; }
         #detail-meta { color: $text-muted; margin-bottom: 1; }
+        #detail-state { color: $text-secondary; margin-bottom: 1; }
         #detail-body { margin-bottom: 1; }
         #detail-links { color: $text-secondary; }
     }
@@ -37,6 +38,7 @@ class DetailPane(VerticalScroll, can_focus=True):
     def compose(self) -> ComposeResult:
         yield Static(id="detail-title")
         yield Static(id="detail-meta")
+        yield Static(id="detail-state")
         yield Static(id="detail-body")
         yield Static(id="detail-links")
 
@@ -53,4 +55,17 @@ class DetailPane(VerticalScroll, can_focus=True):
             widget = self.query_one(f"#detail-{widget_id}", Static)
             widget.update(Content(text))
             widget.display = bool(text)
+        self.query_one("#detail-state", Static).display = paper is not None
         self.scroll_home(animate=False)
+
+    def show_state(self, state: Triage) -> None:
+        """Show the marks of the paper shown: read or not, star, priority, tags, note."""
+        marks = ["read" if state.read else "unread"]
+        if state.starred:
+            marks.append("★ starred")
+        if state.priority:
+            marks.append(f"priority {state.priority}")
+        if state.tags:
+            marks.append("tags: " + ", ".join(state.tags))
+        text = " · ".join(marks) + (f"\n\nNote: {state.note}" if state.note else "")
+        self.query_one("#detail-state", Static).update(Content(text))

@@ -1,10 +1,11 @@
 """The paper list: one line per paper, drawn line by line so 100,000 rows cost what 20 do."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from rich.cells import cell_len
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
 from textual.cache import LRUCache
@@ -15,12 +16,15 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from store import Paper
+from store import Paper, Triage
 from tui.keys import MOVE
+
+NO_MARKS = Triage()
 
 
 class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
-    """A cursor over a list of papers. The page keys of a ScrollView are not inherited: the app gives
+    """A cursor over a list of papers. Each row: `•` unread, `★` starred, the priority 1–5, the title.
+    The page keys of a ScrollView are not inherited: the app gives
     PgUp/PgDn to the detail pane, so the list pages with ctrl+f / ctrl+b.
 
     | Key | Action |
@@ -41,7 +45,14 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         Binding("ctrl+b", "page_up", "Page up", show=False, group=MOVE, tooltip="List a page up"),
     ]
 
-    COMPONENT_CLASSES = {"paper-list--cursor", "paper-list--empty"}
+    COMPONENT_CLASSES = {
+        "paper-list--cursor",
+        "paper-list--empty",
+        "paper-list--unread",
+        "paper-list--read",
+        "paper-list--star",
+        "paper-list--priority",
+    }
 
     DEFAULT_CSS = """
     PaperList {
@@ -50,6 +61,10 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         & > .paper-list--cursor { background: $block-cursor-blurred-background; color: $block-cursor-blurred-foreground; text-style: $block-cursor-blurred-text-style; }
         &:focus > .paper-list--cursor { background: $block-cursor-background; color: $block-cursor-foreground; }
         & > .paper-list--empty { color: $text-muted; }
+        & > .paper-list--unread { color: $accent; text-style: bold; }
+        & > .paper-list--read { color: $text-muted; }
+        & > .paper-list--star { color: $warning; }
+        & > .paper-list--priority { color: $error; text-style: bold; }
     }
     """
 
@@ -74,6 +89,8 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.papers: Sequence[Paper] = ()
+        self.states: Mapping[str, Triage] = {}
+        """Triage state by paper id (absent: no marks); call `refresh_papers` after changing it."""
         self._rows: dict[str, int] = {}
         self._cache: LRUCache[tuple[int, bool, int], Strip] = LRUCache(1024)
 
@@ -111,12 +128,21 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         elif index >= top + height:
             self.scroll_to(y=index - height + 1, animate=False, immediate=True)
 
-    def refresh_paper(self, paper_id: str) -> None:
-        """Redraw the row of one paper (its state changed)."""
-        index = self._rows.get(paper_id)
-        if index is not None:
-            for key in [k for k in self._cache.keys() if k[0] == index]:
-                self._cache.discard(key)
+    def index_of(self, paper_id: str) -> int | None:
+        """The row of a paper, None when it is not in the list."""
+        return self._rows.get(paper_id)
+
+    def refresh_papers(self, paper_ids: Iterable[str]) -> None:
+        """Redraw the rows of these papers (their state changed); many at once redraw the whole list."""
+        indices = {self._rows[pid] for pid in paper_ids if pid in self._rows}
+        if len(indices) > len(self._cache):
+            self._cache.clear()
+            self.refresh()
+            return
+        stale = [key for key in self._cache.keys() if key[0] in indices]
+        for key in stale:
+            self._cache.discard(key)
+        for index in indices:
             self.refresh_lines(index - self.scroll_offset.y)
 
     def notify_style_update(self) -> None:
@@ -154,9 +180,17 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         base = self.rich_style
         if selected:
             base = base + self.get_component_rich_style("paper-list--cursor")
-        row = Text(" " + paper.title, no_wrap=True, overflow="ellipsis", end="")
+        state = self.states.get(paper.id, NO_MARKS)
+
+        def part(name: str) -> Style:
+            return self.get_component_rich_style(name, partial=True)
+
+        row = Text(style=base, no_wrap=True, overflow="ellipsis", end="")
+        row.append(" •" if not state.read else "  ", part("paper-list--unread"))
+        row.append("★" if state.starred else " ", part("paper-list--star"))
+        row.append(str(state.priority) if state.priority else " ", part("paper-list--priority"))
+        row.append(" " + paper.title, part("paper-list--read") if state.read and not selected else None)
         row.truncate(width, overflow="ellipsis", pad=True)
-        row.stylize(base)
         return Strip(row.render(self.app.console), cell_len(row.plain)).crop(0, width)
 
     def on_click(self, event: Click) -> None:

@@ -1,0 +1,50 @@
+"""`triage set` and the marks in `triage list --format jsonl`, through the real command."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from store import read_path
+
+
+def triage(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tui", *args], capture_output=True, text=True)
+
+
+def test_set_by_unique_prefix_then_list_carries_the_marks(seed_path):
+    papers = read_path(seed_path).papers
+    target = papers[3].id
+    prefix = next(target[:n] for n in range(1, 11) if sum(p.id.startswith(target[:n]) for p in papers) == 1)
+    result = triage("set", prefix, "--star", "--priority", "2", "--tag", "nlp", "--tag", "later", "--note", "read §3")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {
+        "id": target, "read": False, "starred": True, "priority": 2, "note": "read §3", "tags": ["nlp", "later"],
+    }
+    assert triage("set", target, "--read", "--untag", "later").returncode == 0
+    rows = {row["id"]: row for row in map(json.loads, triage("list", "--format", "jsonl").stdout.splitlines())}
+    assert {k: rows[target][k] for k in ("read", "starred", "priority", "note", "tags")} == {
+        "read": True, "starred": True, "priority": 2, "note": "read §3", "tags": ["nlp"],
+    }
+    other = rows[papers[0].id]
+    assert (other["read"], other["starred"], other["priority"], other["note"], other["tags"]) == (False, False, 0, "", [])
+
+
+def test_set_an_unknown_or_ambiguous_id_is_exit_2_with_a_clear_line(seed_path):
+    unknown = triage("set", "zzzz", "--star")
+    assert unknown.returncode == 2
+    assert unknown.stderr.startswith("triage: no paper with id 'zzzz' in ") and "Traceback" not in unknown.stderr
+    first = read_path(seed_path).papers[0].id
+    shared = next(p for p in "0123456789abcdef" if sum(i.startswith(p) for i in (q.id for q in read_path(seed_path).papers)) > 1)
+    ambiguous = triage("set", shared, "--star")
+    assert ambiguous.returncode == 2 and "matches" in ambiguous.stderr
+    assert triage("set", first, "--priority", "7").returncode == 2
+
+
+def test_set_refuses_a_database_from_a_newer_version(tmp_path, seed_path):
+    db = tmp_path / "new.json"
+    db.write_text('{"schema": 99, "tables": {}}', encoding="utf-8")
+    result = triage("set", read_path(seed_path).papers[0].id, "--star", "--db", str(db))
+    assert result.returncode == 2
+    assert "newer paper-triage" in result.stderr and str(db) in result.stderr
+    assert db.read_text(encoding="utf-8") == '{"schema": 99, "tables": {}}'

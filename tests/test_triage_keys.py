@@ -1,0 +1,227 @@
+"""The triage keys in a Pilot: what the rows, header and detail show, and what the database keeps."""
+from __future__ import annotations
+
+import os
+
+from textual.widgets import Static
+
+from store import read_path
+from store.db import TriageStore
+from store.model import Triage
+from tui.app import TriageApp
+from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
+from tui.widgets.paper_list import PaperList
+
+SIZE = (120, 40)
+
+
+def row(app: TriageApp, index: int) -> str:
+    """The text of the list row of paper `index` (the list is scrolled to the top)."""
+    return app.query_one(PaperList).render_line(index).text
+
+
+def marks(app: TriageApp, index: int) -> str:
+    """The state columns of a row: unread dot, star, priority."""
+    return row(app, index)[:4]
+
+
+def stored(paper_id: str) -> Triage:
+    return TriageStore(os.environ["TRIAGE_DB"]).get(paper_id)
+
+
+def detail_state(app: TriageApp) -> str:
+    return str(app.query_one("#detail-state", Static).content)
+
+
+async def test_rows_start_unread_and_opening_a_paper_marks_nothing(seed_path):
+    papers = read_path(seed_path).papers
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("j", "j", "k")
+        await pilot.pause()
+        assert all(marks(app, i) == " •  " for i in range(5))
+        assert "19 shown · 19 unread · 0 ★ · 0 prioritised" in app.sub_title
+        assert detail_state(app) == "unread"
+    assert TriageStore(os.environ["TRIAGE_DB"]).ids() == []
+    assert papers
+
+
+async def test_s_stars_and_unstars_and_the_star_is_stored(seed_path):
+    papers = read_path(seed_path).papers
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        assert marks(app, 0) == " •★ "
+        assert "1 ★" in app.sub_title and "★ starred" in detail_state(app)
+        await pilot.press("j", "s", "s")
+        await pilot.pause()
+        assert marks(app, 1) == " •  "
+    assert stored(papers[0].id).starred and not stored(papers[1].id).starred
+
+
+async def test_digits_set_the_priority_and_0_clears_it(seed_path):
+    papers = read_path(seed_path).papers
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=SIZE) as pilot:
+        for key in "12345":
+            await pilot.press(key)
+            await pilot.pause()
+            assert marks(app, 0) == f" • {key}"
+        assert "1 prioritised" in app.sub_title and "priority 5" in detail_state(app)
+        await pilot.press("j", "2", "k", "0")
+        await pilot.pause()
+        assert marks(app, 0) == " •  " and marks(app, 1) == " • 2"
+        assert "1 prioritised" in app.sub_title
+    assert stored(papers[0].id) == Triage() and stored(papers[1].id).priority == 2
+
+
+async def test_r_toggles_read_and_space_marks_read_then_goes_to_the_next_unread(seed_path):
+    papers = read_path(seed_path).papers
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=SIZE) as pilot:
+        paper_list = app.query_one(PaperList)
+        await pilot.press("j", "r")  # paper 1 read
+        await pilot.press("k", "space")  # paper 0 read; paper 1 is read, so on to paper 2
+        await pilot.pause()
+        assert paper_list.cursor == 2
+        assert [marks(app, i)[1] for i in range(4)] == [" ", " ", "•", "•"]
+        assert "17 unread" in app.sub_title
+        await pilot.press("k", "r")  # paper 1 unread again
+        await pilot.pause()
+        assert marks(app, 1) == " •  "
+    assert stored(papers[0].id).read and not stored(papers[1].id).read
+
+
+async def test_n_and_N_go_to_the_next_and_previous_unread(seed_path):
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=SIZE) as pilot:
+        paper_list = app.query_one(PaperList)
+        await pilot.press("j", "r", "j", "r", "g")  # papers 1 and 2 read, back to the top
+        await pilot.press("n")
+        await pilot.pause()
+        assert paper_list.cursor == 3
+        await pilot.press("N")
+        await pilot.pause()
+        assert paper_list.cursor == 0
+        await pilot.press("N")  # wraps to the last unread
+        await pilot.pause()
+        assert paper_list.cursor == 18
+
+
+async def test_u_undoes_and_ctrl_r_redoes_many_levels(seed_path):
+    papers = read_path(seed_path).papers
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=SIZE) as pilot:
+        paper_list = app.query_one(PaperList)
+        await pilot.press("s", "1", "space", "s")  # paper 0: ★, p1, read; paper 1: ★
+        await pilot.pause()
+        assert (marks(app, 0), marks(app, 1)) == ("  ★1", " •★ ")
+        await pilot.press("u", "u")
+        await pilot.pause()
+        assert (marks(app, 0), marks(app, 1)) == (" •★1", " •  ")
+        assert paper_list.cursor == 0  # undo shows the paper it changed
+        await pilot.press("u", "u", "u")  # one more than there is: nothing breaks
+        await pilot.pause()
+        assert marks(app, 0) == " •  "
+        await pilot.press("ctrl+r", "ctrl+r")
+        await pilot.pause()
+        assert marks(app, 0) == " •★1"
+    assert stored(papers[0].id) == Triage(starred=True, priority=1, updated=stored(papers[0].id).updated)
+    assert stored(papers[1].id) == Triage()
+
+
+async def test_e_edits_the_note_ctrl_s_saves_esc_cancels(seed_path):
+    papers = read_path(seed_path).papers
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, NoteEditor)
+        await pilot.press(*"see p3", "enter", *"r", "ctrl+s")
+        await pilot.pause()
+        assert not isinstance(app.screen, NoteEditor)
+        assert "Note: see p3\nr" in detail_state(app)
+        assert marks(app, 0) == " •  "  # the `r` went into the note, not to the list
+        await pilot.press("e")
+        await pilot.pause()
+        await pilot.press(*" more", "escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, NoteEditor)
+    assert stored(papers[0].id).note == "see p3\nr"
+
+
+async def test_t_edits_the_tags(seed_path):
+    papers = read_path(seed_path).papers
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, TagEditor)
+        await pilot.press(*"nlp, to-read nlp", "enter")
+        await pilot.pause()
+        assert "tags: nlp, to-read" in detail_state(app)
+    assert stored(papers[0].id).tags == ("nlp", "to-read")
+
+
+async def test_R_asks_how_many_then_marks_all_shown_as_read(seed_path):
+    papers = read_path(seed_path).papers
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r", "R")
+        await pilot.pause()
+        assert isinstance(app.screen, Confirm)
+        assert "Mark 18 unread of the 19 papers shown as read?" in app.screen.question
+        await pilot.press("s", "n")  # `s` does nothing under the dialog; `n` answers no
+        await pilot.pause()
+        assert "18 unread" in app.sub_title and "0 ★" in app.sub_title
+        await pilot.press("R")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert "0 unread" in app.sub_title
+        assert all(marks(app, i)[1] == " " for i in range(19))
+    store = TriageStore(os.environ["TRIAGE_DB"])
+    assert all(store.get(p.id).read for p in papers)
+
+
+async def test_marks_made_in_one_run_show_in_the_next(seed_path):
+    first = TriageApp(read_path(seed_path))
+    async with first.run_test(size=SIZE) as pilot:
+        await pilot.press("s", "3", "j", "space")
+    second = TriageApp(read_path(seed_path))
+    async with second.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert (marks(second, 0), marks(second, 1)) == (" •★3", "    ")
+        assert "18 unread · 1 ★ · 1 prioritised" in second.sub_title
+
+
+async def test_marks_from_another_process_are_picked_up(seed_path):
+    papers = read_path(seed_path).papers
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        other = TriageStore(os.environ["TRIAGE_DB"])
+        other.put({papers[2].id: Triage(read=True, priority=4)})
+        for _ in range(200):
+            if marks(app, 2) == "   4":
+                break
+            await pilot.pause(0.02)
+        assert marks(app, 2) == "   4"
+        assert marks(app, 0) == " •★ "
+        assert "18 unread" in app.sub_title
+    assert TriageStore(os.environ["TRIAGE_DB"]).get(papers[0].id).starred
+
+
+async def test_an_unreadable_database_is_set_aside_and_the_app_says_so(seed_path, tmp_path):
+    db = tmp_path / "broken.json"
+    db.write_text("{ not json", encoding="utf-8")
+    app = TriageApp(read_path(seed_path), db_path=str(db))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert any("moved aside" in n.message for n in app._notifications)
+        await pilot.press("s")
+    (aside,) = tmp_path.glob("broken.json.corrupt-*")
+    assert aside.read_text(encoding="utf-8") == "{ not json"
+    assert len(TriageStore(db).ids()) == 1
