@@ -7,12 +7,17 @@ from textual.widgets import Static
 
 from store import read_path
 from store.db import TriageStore
-from store.model import Triage
+from store.model import Paper, Triage
 from tui.app import TriageApp
 from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
 from tui.widgets.paper_list import PaperList
 
 SIZE = (120, 40)
+
+
+def seed_app(seed_path) -> tuple[list[Paper], TriageApp]:
+    collection = read_path(seed_path)
+    return collection.papers, TriageApp(collection)
 
 
 def row(app: TriageApp, index: int) -> str:
@@ -29,16 +34,27 @@ def stored(paper_id: str) -> Triage:
     return TriageStore(os.environ["TRIAGE_DB"]).get(paper_id)
 
 
+async def press(pilot, *keys: str) -> None:
+    """Press the keys and let the app settle."""
+    await pilot.press(*keys)
+    await pilot.pause()
+
+
+async def see_dialog(pilot, *keys_then_screen) -> None:
+    """Press the keys; the dialog of the given class is then on top."""
+    *keys, screen_class = keys_then_screen
+    await press(pilot, *keys)
+    assert isinstance(pilot.app.screen, screen_class)
+
+
 def detail_state(app: TriageApp) -> str:
     return str(app.query_one("#detail-state", Static).content)
 
 
 async def test_rows_start_unread_and_opening_a_paper_marks_nothing(seed_path):
-    papers = read_path(seed_path).papers
-    app = TriageApp(read_path(seed_path))
+    papers, app = seed_app(seed_path)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("j", "j", "k")
-        await pilot.pause()
+        await press(pilot, "j", "j", "k")
         assert all(marks(app, i) == " •  " for i in range(5))
         assert "19 shown · 19 unread · 0 ★ · 0 prioritised" in app.sub_title
         assert detail_state(app) == "unread"
@@ -47,38 +63,31 @@ async def test_rows_start_unread_and_opening_a_paper_marks_nothing(seed_path):
 
 
 async def test_s_stars_and_unstars_and_the_star_is_stored(seed_path):
-    papers = read_path(seed_path).papers
-    app = TriageApp(read_path(seed_path))
+    papers, app = seed_app(seed_path)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("s")
-        await pilot.pause()
+        await press(pilot, "s")
         assert marks(app, 0) == " •★ "
         assert "1 ★" in app.sub_title and "★ starred" in detail_state(app)
-        await pilot.press("j", "s", "s")
-        await pilot.pause()
+        await press(pilot, "j", "s", "s")
         assert marks(app, 1) == " •  "
     assert stored(papers[0].id).starred and not stored(papers[1].id).starred
 
 
 async def test_digits_set_the_priority_and_0_clears_it(seed_path):
-    papers = read_path(seed_path).papers
-    app = TriageApp(read_path(seed_path))
+    papers, app = seed_app(seed_path)
     async with app.run_test(size=SIZE) as pilot:
         for key in "12345":
-            await pilot.press(key)
-            await pilot.pause()
+            await press(pilot, key)
             assert marks(app, 0) == f" • {key}"
         assert "1 prioritised" in app.sub_title and "priority 5" in detail_state(app)
-        await pilot.press("j", "2", "k", "0")
-        await pilot.pause()
+        await press(pilot, "j", "2", "k", "0")
         assert marks(app, 0) == " •  " and marks(app, 1) == " • 2"
         assert "1 prioritised" in app.sub_title
     assert stored(papers[0].id) == Triage() and stored(papers[1].id).priority == 2
 
 
 async def test_r_toggles_read_and_space_marks_read_then_goes_to_the_next_unread(seed_path):
-    papers = read_path(seed_path).papers
-    app = TriageApp(read_path(seed_path))
+    papers, app = seed_app(seed_path)
     async with app.run_test(size=SIZE) as pilot:
         paper_list = app.query_one(PaperList)
         await pilot.press("j", "r")  # paper 1 read
@@ -94,15 +103,13 @@ async def test_r_toggles_read_and_space_marks_read_then_goes_to_the_next_unread(
 
 
 async def test_n_and_N_go_to_the_next_and_previous_unread(seed_path):
-    app = TriageApp(read_path(seed_path))
+    _, app = seed_app(seed_path)
     async with app.run_test(size=SIZE) as pilot:
         paper_list = app.query_one(PaperList)
         await pilot.press("j", "r", "j", "r", "g")  # papers 1 and 2 read, back to the top
-        await pilot.press("n")
-        await pilot.pause()
+        await press(pilot, "n")
         assert paper_list.cursor == 3
-        await pilot.press("N")
-        await pilot.pause()
+        await press(pilot, "N")
         assert paper_list.cursor == 0
         await pilot.press("N")  # wraps to the last unread
         await pilot.pause()
@@ -110,75 +117,57 @@ async def test_n_and_N_go_to_the_next_and_previous_unread(seed_path):
 
 
 async def test_u_undoes_and_ctrl_r_redoes_many_levels(seed_path):
-    papers = read_path(seed_path).papers
-    app = TriageApp(read_path(seed_path))
+    papers, app = seed_app(seed_path)
     async with app.run_test(size=SIZE) as pilot:
         paper_list = app.query_one(PaperList)
         await pilot.press("s", "1", "space", "s")  # paper 0: ★, p1, read; paper 1: ★
         await pilot.pause()
         assert (marks(app, 0), marks(app, 1)) == ("  ★1", " •★ ")
-        await pilot.press("u", "u")
-        await pilot.pause()
+        await press(pilot, "u", "u")
         assert (marks(app, 0), marks(app, 1)) == (" •★1", " •  ")
         assert paper_list.cursor == 0  # undo shows the paper it changed
         await pilot.press("u", "u", "u")  # one more than there is: nothing breaks
         await pilot.pause()
         assert marks(app, 0) == " •  "
-        await pilot.press("ctrl+r", "ctrl+r")
-        await pilot.pause()
+        await press(pilot, "ctrl+r", "ctrl+r")
         assert marks(app, 0) == " •★1"
     assert stored(papers[0].id) == Triage(starred=True, priority=1, updated=stored(papers[0].id).updated)
     assert stored(papers[1].id) == Triage()
 
 
 async def test_e_edits_the_note_ctrl_s_saves_esc_cancels(seed_path):
-    papers = read_path(seed_path).papers
-    app = TriageApp(read_path(seed_path))
+    papers, app = seed_app(seed_path)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("e")
-        await pilot.pause()
-        assert isinstance(app.screen, NoteEditor)
-        await pilot.press(*"see p3", "enter", *"r", "ctrl+s")
-        await pilot.pause()
+        await see_dialog(pilot, "e", NoteEditor)
+        await press(pilot, *"see p3", "enter", *"r", "ctrl+s")
         assert not isinstance(app.screen, NoteEditor)
         assert "Note: see p3\nr" in detail_state(app)
         assert marks(app, 0) == " •  "  # the `r` went into the note, not to the list
-        await pilot.press("e")
-        await pilot.pause()
-        await pilot.press(*" more", "escape")
-        await pilot.pause()
+        await press(pilot, "e")
+        await press(pilot, *" more", "escape")
         assert not isinstance(app.screen, NoteEditor)
     assert stored(papers[0].id).note == "see p3\nr"
 
 
 async def test_t_edits_the_tags(seed_path):
-    papers = read_path(seed_path).papers
-    app = TriageApp(read_path(seed_path))
+    papers, app = seed_app(seed_path)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("t")
-        await pilot.pause()
-        assert isinstance(app.screen, TagEditor)
-        await pilot.press(*"nlp, to-read nlp", "enter")
-        await pilot.pause()
+        await see_dialog(pilot, "t", TagEditor)
+        await press(pilot, *"nlp, to-read nlp", "enter")
         assert "tags: nlp, to-read" in detail_state(app)
     assert stored(papers[0].id).tags == ("nlp", "to-read")
 
 
 async def test_R_asks_how_many_then_marks_all_shown_as_read(seed_path):
-    papers = read_path(seed_path).papers
-    app = TriageApp(read_path(seed_path))
+    papers, app = seed_app(seed_path)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("r", "R")
-        await pilot.pause()
-        assert isinstance(app.screen, Confirm)
+        await see_dialog(pilot, "r", "R", Confirm)
         assert "Mark 18 unread of the 19 papers shown as read?" in app.screen.question
         await pilot.press("s", "n")  # `s` does nothing under the dialog; `n` answers no
         await pilot.pause()
         assert "18 unread" in app.sub_title and "0 ★" in app.sub_title
-        await pilot.press("R")
-        await pilot.pause()
-        await pilot.press("y")
-        await pilot.pause()
+        await press(pilot, "R")
+        await press(pilot, "y")
         assert "0 unread" in app.sub_title
         assert all(marks(app, i)[1] == " " for i in range(19))
     store = TriageStore(os.environ["TRIAGE_DB"])
@@ -197,11 +186,9 @@ async def test_marks_made_in_one_run_show_in_the_next(seed_path):
 
 
 async def test_marks_from_another_process_are_picked_up(seed_path):
-    papers = read_path(seed_path).papers
-    app = TriageApp(read_path(seed_path))
+    papers, app = seed_app(seed_path)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("s")
-        await pilot.pause()
+        await press(pilot, "s")
         other = TriageStore(os.environ["TRIAGE_DB"])
         other.put({papers[2].id: Triage(read=True, priority=4)})
         for _ in range(200):

@@ -30,8 +30,9 @@ POLL_SECONDS = 0.5
 """How often marks made by another process on the same database are picked up."""
 TRIAGE_ACTIONS = {
     "read_next", "toggle_read", "toggle_star", "priority", "next_unread", "previous_unread",
-    "undo", "redo", "edit_note", "edit_tags", "read_all",
+    "undo", "redo", "edit", "read_all",
 }
+EDITORS = {"note": NoteEditor, "tags": TagEditor}
 
 
 class TriageApp(App[None]):
@@ -45,17 +46,6 @@ class TriageApp(App[None]):
     | `pagedown` / `pageup` | Detail a page down / up |
     | `?` | Help |
     | `q` | Quit |
-    | `space` | Mark read, go to the next unread |
-    | `r` | Toggle read |
-    | `s` | Toggle star |
-    | `1`–`5` / `0` | Priority (1 highest … 5 lowest) / clear it |
-    | `n` / `N` | Next / previous unread |
-    | `u` / `ctrl+r` | Undo / redo |
-    | `e` | Edit the note |
-    | `t` | Edit the tags |
-    | `R` | Mark all papers shown as read (asks first) |
-
-    A mark shows at once; the durable write follows on a writer thread, in order.
     | `space` | Mark read, go to the next unread |
     | `r` | Toggle read |
     | `s` | Toggle star |
@@ -95,8 +85,8 @@ class TriageApp(App[None]):
         Binding("N", "previous_unread", "Previous unread", show=False, group=TRIAGE, tooltip="Go to the previous unread paper"),
         Binding("u", "undo", "Undo", group=TRIAGE, tooltip="Undo the last triage action"),
         Binding("ctrl+r", "redo", "Redo", show=False, group=TRIAGE, tooltip="Redo what was undone"),
-        Binding("e", "edit_note", "Note", group=TRIAGE, tooltip="Edit the note (ctrl+s saves, esc cancels)"),
-        Binding("t", "edit_tags", "Tags", group=TRIAGE, tooltip="Edit the tags"),
+        Binding("e", "edit('note')", "Note", group=TRIAGE, tooltip="Edit the note (ctrl+s saves, esc cancels)"),
+        Binding("t", "edit('tags')", "Tags", group=TRIAGE, tooltip="Edit the tags"),
         Binding("R", "read_all", "All read", show=False, group=TRIAGE, tooltip="Mark all papers shown as read"),
     ]
 
@@ -334,25 +324,17 @@ class TriageApp(App[None]):
     def action_redo(self) -> None:
         self._restore(self.history.redo(), "redo")
 
-    def action_edit_note(self) -> None:
+    def action_edit(self, mark: str) -> None:
+        """Open the editor of the current paper's `note` or `tags`; saving it is a triage action."""
         paper = self.query_one(PaperList).current
-        if paper is not None:
-            self.push_screen(
-                NoteEditor(paper.title, self.state_of(paper.id).note),
-                lambda note: self._edited(paper.id, note=note),
-            )
+        if paper is None:
+            return
 
-    def action_edit_tags(self) -> None:
-        paper = self.query_one(PaperList).current
-        if paper is not None:
-            self.push_screen(
-                TagEditor(paper.title, self.state_of(paper.id).tags),
-                lambda tags: self._edited(paper.id, tags=tags),
-            )
+        def edited(value: object) -> None:
+            if value is not None:
+                self.change({paper.id: replace(self.state_of(paper.id), **{mark: value})})
 
-    def _edited(self, paper_id: str, **marks: Any) -> None:
-        if None not in marks.values():
-            self.change({paper_id: replace(self.state_of(paper_id), **marks)})
+        self.push_screen(EDITORS[mark](paper.title, getattr(self.state_of(paper.id), mark)), edited)
 
     def action_read_all(self) -> None:
         papers = self.query_one(PaperList).papers

@@ -26,24 +26,30 @@ DIALOG_CSS = """
 """
 
 
-class NoteEditor(ModalScreen[str | None]):
-    """Edit a paper's note: `ctrl+s` saves (returns the text), `esc` cancels (returns None)."""
+class _Editor(ModalScreen):
+    """Edits one value of a paper; `esc` cancels (the result is None)."""
 
-    DEFAULT_CSS = DIALOG_CSS.format(name="NoteEditor") + "NoteEditor TextArea { height: 12; }"
-    BINDINGS = [
-        Binding("ctrl+s", "save", "Save", priority=True),
-        Binding("escape", "cancel", "Cancel"),
-    ]
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, title: str, note: str) -> None:
+    def __init__(self, title: str, value: object) -> None:
         super().__init__()
         self.paper_title = title
-        self.note = note
+        self.value = value
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class NoteEditor(_Editor):
+    """Edit a paper's note: `ctrl+s` saves (the result is the text), `esc` cancels."""
+
+    DEFAULT_CSS = DIALOG_CSS.format(name="NoteEditor") + "NoteEditor TextArea { height: 12; }"
+    BINDINGS = [Binding("ctrl+s", "save", "Save", priority=True)]
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(Content("Note · " + self.paper_title), classes="dialog-title")
-            yield TextArea(self.note, id="note", soft_wrap=True)
+            yield TextArea(str(self.value), id="note", soft_wrap=True)
             yield Label("ctrl+s save · esc cancel", classes="dialog-hint")
 
     def on_mount(self) -> None:
@@ -54,38 +60,26 @@ class NoteEditor(ModalScreen[str | None]):
     def action_save(self) -> None:
         self.dismiss(self.query_one(TextArea).text.strip())
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
 
 def parse_tags(text: str) -> tuple[str, ...]:
     """Tags from what the user typed: separated by commas or spaces, each once, in order."""
     return tuple(dict.fromkeys(tag for tag in text.replace(",", " ").split()))
 
 
-class TagEditor(ModalScreen[tuple[str, ...] | None]):
-    """Edit a paper's tags on one line: `enter` saves, `esc` cancels (returns None)."""
+class TagEditor(_Editor):
+    """Edit a paper's tags on one line: `enter` saves (the result is a tuple of tags), `esc` cancels."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="TagEditor")
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
-
-    def __init__(self, title: str, tags: tuple[str, ...]) -> None:
-        super().__init__()
-        self.paper_title = title
-        self.tags = tags
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(Content("Tags · " + self.paper_title), classes="dialog-title")
-            yield Input(" ".join(self.tags), placeholder="tags, separated by spaces or commas", id="tags")
+            yield Input(" ".join(self.value), placeholder="tags, separated by spaces or commas", id="tags")
             yield Label("enter save · esc cancel", classes="dialog-hint")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.dismiss(parse_tags(event.value))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 class Confirm(ModalScreen[bool]):
