@@ -1,14 +1,19 @@
-"""Durable triage writes: the journaled store against TinyDB's stock JSONStorage, load time, bulk marks.
+"""Durable triage writes: the journaled store against TinyDB's stock JSONStorage, load time, bulk marks,
+and the UI-side cost of a triage key press in the app.
 
     python bench/state.py [--sizes 100,1000,10000] [--writes 300]
 
 Each write is one paper's state made durable (the call returns after fsync). The stock
-storage is timed on the same files system in the same run, with fewer writes at large
-sizes (it rewrites the whole file each time).
+storage is timed on the same file system in the same run, with fewer writes at large
+sizes (it rewrites the whole file each time). The key press is timed in a headless app
+showing as many papers as the largest size: what the UI thread does before the durable
+write is handed to the writer thread.
 """
 from __future__ import annotations
 
 import argparse
+import asyncio
+import os
 import statistics
 import tempfile
 import time
@@ -17,7 +22,7 @@ from pathlib import Path
 from tinydb import TinyDB
 
 from store.db import TriageStore, fingerprint, to_doc
-from store.model import Triage
+from store.model import Collection, Paper, Triage, paper_id
 
 TEXT = (
     "We study sparse attention for long documents and show that a learned token budget matches "
@@ -61,6 +66,28 @@ def stock(folder: Path, n: int, writes: int) -> list[float]:
     return samples
 
 
+async def key_presses(n: int, presses: int) -> tuple[list[float], float]:
+    """UI-side seconds per `s` press, and seconds until "mark all shown as read" is durable."""
+    from tui.app import TriageApp
+
+    texts = [f"{TEXT} Variant {i}." for i in range(n)]
+    papers = [Paper(id=paper_id(t), text=t, title=f"Paper {i}", position=i) for i, t in enumerate(texts)]
+    app = TriageApp(Collection(papers=papers))
+    samples = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        for _ in range(presses):
+            started = time.perf_counter()
+            app.action_toggle_star()
+            samples.append(time.perf_counter() - started)
+        await pilot.pause()
+        started = time.perf_counter()
+        app.change({p.id: Triage(read=True) for p in papers})
+        await asyncio.wrap_future(app._writer.submit(lambda: None))
+        bulk = time.perf_counter() - started
+    return samples, bulk
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100,1000,10000")
@@ -95,6 +122,12 @@ def main() -> None:
         print()
         print(f"{'load a ' + str(n) + '-state DB (median of 5)':<44} {statistics.median(loads) * 1e3:>8.1f} ms")
         print(f"{'mark ' + str(n) + ' papers read, one durable write':<44} {bulk_s * 1e3:>8.1f} ms")
+
+        os.environ["TRIAGE_DB"] = str(folder / "app.json")
+        presses, app_bulk = asyncio.run(key_presses(n, args.writes))
+        print(f"{'key press s, UI side, p50 / p95 (' + str(n) + ' papers)':<44} "
+              f"{statistics.median(presses) * 1e3:>8.3f} / {percentile(presses, 0.95) * 1e3:.3f} ms")
+        print(f"{'R in the app: ' + str(n) + ' shown read, until durable':<44} {app_bulk * 1e3:>8.1f} ms")
 
 
 if __name__ == "__main__":

@@ -48,3 +48,11 @@ def test_set_refuses_a_database_from_a_newer_version(tmp_path, seed_path):
     assert result.returncode == 2
     assert "newer paper-triage" in result.stderr and str(db) in result.stderr
     assert db.read_text(encoding="utf-8") == '{"schema": 99, "tables": {}}'
+
+
+def test_the_app_refuses_a_database_from_a_newer_version_before_drawing(tmp_path):
+    db = tmp_path / "new.json"
+    db.write_text('{"schema": 99, "tables": {}}', encoding="utf-8")
+    result = triage("--db", str(db))
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"triage: {db}: written by a newer paper-triage") and "Traceback" not in result.stderr
