@@ -1,0 +1,165 @@
+"""The query language of the filter bar and `--query`: a string → a `Query` value.
+
+    diffusion recovery     words: fuzzy, typo-tolerant, prefix-friendly; all must match
+    "exact phrase"  'word  literal match on the display text
+    !term  !"phrase"       must not match
+    a | b                  either (binds the atoms on each side of the bar)
+    is:read  is:unread  is:starred  p:1  p<=2  has:note  has:code  has:link  has:tag
+    tag:NAME  venue:iclr  year:2024  year>=2023        qualifiers; -is:read (or !is:read) negates
+
+Smart case: a word or phrase with a capital letter matches case-sensitively. Parsing never
+raises: what cannot be understood is dropped and described in `Query.problems`.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_QUALIFIER = re.compile(r"^([A-Za-z]+)(<=|>=|:|<|>|=)(.*)$", re.S)
+_STATES = ("read", "unread", "starred")
+_HAS = ("note", "code", "link", "tag")
+_NUMERIC = {"p": (0, 5), "year": (0, 9999)}
+QUALIFIERS = ("is", "p", "has", "tag", "venue", "year")
+_STATE_FIELDS = ("is", "p", "has", "tag")
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """Text to find. kind: 'word' (fuzzy), 'exact' (literal substring), 'phrase' (literal words)."""
+
+    text: str
+    kind: str = "word"
+    negated: bool = False
+
+    @property
+    def case_sensitive(self) -> bool:
+        """Smart case: any capital letter makes the match case-sensitive."""
+        return self.text != self.text.lower()
+
+
+@dataclass(frozen=True, slots=True)
+class Qualifier:
+    """A condition on a paper's fields or triage state, such as `p<=2` → ('p', '<=', 2)."""
+
+    field: str
+    op: str
+    value: str | int
+    negated: bool = False
+
+
+Atom = Term | Qualifier
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """A parsed query: every group must hold; a group holds when any of its atoms does."""
+
+    text: str
+    groups: tuple[tuple[Atom, ...], ...] = ()
+    problems: tuple[str, ...] = ()
+
+    @property
+    def hint(self) -> str:
+        """One line describing what was not understood ('' when the query is well-formed)."""
+        return "; ".join(self.problems)
+
+    @property
+    def needs_states(self) -> bool:
+        """Whether a qualifier asks about triage state (is:, p:, tag:, has:note, has:tag)."""
+        return any(isinstance(a, Qualifier) and a.field in _STATE_FIELDS and a.value not in ("code", "link")
+                   for group in self.groups for a in group)
+
+
+def _qualifier(token: str, negated: bool, problems: list[str]) -> Qualifier | None:
+    """The qualifier `token` spells, or None after noting in `problems` why it is not one."""
+    match = _QUALIFIER.match(token)
+    assert match is not None
+    name, op, value = match.group(1).lower(), match.group(2), match.group(3)
+    if name not in QUALIFIERS:
+        problems.append(f"unknown qualifier {name}: (use {', '.join(q + ':' for q in QUALIFIERS)})")
+        return None
+    if op == "=":
+        op = ":"
+    if name in _NUMERIC:
+        low, high = _NUMERIC[name]
+        if not value.isascii() or not value.isdigit() or not low <= int(value) <= high:
+            problems.append(f"{name}{op} needs a number" + (f" from {low} to {high}" if name == "p" else ""))
+            return None
+        return Qualifier(name, op, int(value), negated)
+    if op != ":":
+        problems.append(f"{name}: takes no comparison, write {name}:VALUE")
+        return None
+    value = value.lower()
+    choices = {"is": _STATES, "has": _HAS}.get(name)
+    if choices is not None:
+        found = [c for c in choices if c.startswith(value)] if value else []
+        if len(found) != 1:
+            problems.append(f"{name}: needs one of {', '.join(choices)}")
+            return None
+        value = found[0]
+    elif not value:
+        problems.append(f"{name}: needs a value")
+        return None
+    return Qualifier(name, op, value, negated)
+
+
+def _is_qualifier(token: str) -> bool:
+    match = _QUALIFIER.match(token)
+    if match is None or match.group(3).startswith("//"):  # a URL is text, not a qualifier
+        return False
+    return match.group(2) == ":" or match.group(1).lower() in QUALIFIERS
+
+
+def parse(text: str) -> Query:
+    """`text` → `Query`. Never raises; problems (unclosed quote, unknown qualifier…) are listed."""
+    groups: list[list[Atom]] = []
+    problems: list[str] = []
+    joining = False  # the previous token was a bar: the next atom joins the last group
+    i, n = 0, len(text)
+    while i < n:
+        if text[i].isspace():
+            i += 1
+            continue
+        if text[i] == "|":
+            if not groups or joining:
+                problems.append("| needs a term on each side")
+            joining = bool(groups)
+            i += 1
+            continue
+        negated = text[i] == "!"
+        if negated:
+            i += 1
+        atom: Atom | None = None
+        if i < n and text[i] == '"':
+            end = text.find('"', i + 1)
+            if end < 0:
+                problems.append("unclosed quote")
+                end = n
+            phrase = " ".join(text[i + 1 : end].split())
+            i = end + 1
+            if phrase:
+                atom = Term(phrase, "phrase", negated)
+        else:
+            start = i
+            while i < n and not text[i].isspace() and text[i] != "|":
+                i += 1
+            token = text[start:i]
+            if token.startswith("-") and _is_qualifier(token[1:]):
+                negated, token = True, token[1:]
+            if token.startswith("'"):
+                if token[1:]:
+                    atom = Term(token[1:], "exact", negated)
+            elif _is_qualifier(token):
+                atom = _qualifier(token, negated, problems)
+            elif token:
+                atom = Term(token, "word", negated)
+        if atom is None:
+            continue
+        if joining:
+            groups[-1].append(atom)
+        else:
+            groups.append([atom])
+        joining = False
+    if joining:
+        problems.append("| needs a term on each side")
+    return Query(text, tuple(tuple(g) for g in groups), tuple(dict.fromkeys(problems)))

@@ -1,0 +1,527 @@
+"""Search as you type over many abstracts: an inverted index with typo-tolerant word lookup.
+
+Brute-force fuzzy matching of whole abstracts is far too slow for 100,000 papers, so the
+index works on words, as typo-tolerant search engines do: each query word is looked up in
+the corpus's vocabulary (exactly, as a prefix of longer words, and within one or two edits
+by rapidfuzz), the matching words' posting lists give the papers, and papers are ranked by a
+BM25 weight times the quality of the word match. Exact phrases are verified on the
+candidates the index leaves. Title (and name) matches rank above body matches; ties keep
+file order.
+"""
+from __future__ import annotations
+
+import math
+import re
+from array import array
+from bisect import bisect_left
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import overload
+
+import numpy as np
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from store.model import Paper, Triage
+from store.query import Qualifier, Query, Term, parse
+
+WORD = re.compile(r"[\w\u0300-\u036f]+")
+"""A word, for the index and for query words alike (combining accents stay in their word)."""
+CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "sr.ht")
+"""Hosts whose links count as a code link for `has:code`."""
+
+Span = tuple[int, int]
+"""A [start, end) slice of a text that matched."""
+
+TITLE_WEIGHT = 2.0
+"""A title match (quality ≥ 0.5) is worth more than any body score (< 1): titles rank first."""
+_K1, _B = 1.2, 0.75  # BM25 constants
+_TF_BITS = 4  # a posting is (paper index << 4) | min(term frequency, 15)
+_TF_MAX = (1 << _TF_BITS) - 1
+
+
+def typos_allowed(word: str) -> int:
+    """Edits a query word may be away from a vocabulary word: none below 5 letters, 2 from 9."""
+    return 0 if len(word) < 5 else 1 if len(word) < 9 else 2
+
+
+def merge(spans: Iterable[Span]) -> tuple[Span, ...]:
+    """`spans` sorted, with overlapping or touching spans joined."""
+    out: list[list[int]] = []
+    for start, end in sorted(spans):
+        if out and start <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], end)
+        else:
+            out.append([start, end])
+    return tuple((s, e) for s, e in out)
+
+
+def context(text: str, spans: Sequence[Span], width: int) -> tuple[str, tuple[Span, ...]]:
+    """A window of about `width` characters of `text` around its densest cluster of `spans`.
+
+    Returns the window (with '…' where text was cut; whitespace flattened) and the spans
+    shifted into it. Without spans, the start of the text.
+    """
+    flat = re.sub(r"\s", " ", text)
+    if not spans:
+        start = 0
+    else:
+        best = max(range(len(spans)), key=lambda k: sum(1 for s, e in spans[k:] if e <= spans[k][0] + width))
+        start = max(0, spans[best][0] - width // 4)
+        if start:
+            space = flat.rfind(" ", max(0, start - 15), start)
+            start = space + 1 if space >= 0 else start
+    end = min(len(flat), start + width - (1 if start else 0))
+    if end < len(flat):
+        space = flat.rfind(" ", start, end)
+        end = space if space > start + width // 2 else end - 1
+    prefix = "…" if start else ""
+    window = prefix + flat[start:end] + ("…" if end < len(flat) else "")
+    shift = len(prefix) - start
+    inside = tuple((max(s, start) + shift, min(e, end) + shift) for s, e in spans if e > start and s < end)
+    return window, inside
+
+
+class _Highlighter:
+    """Finds, in any text, the spans a query matched: its words and its literal phrases."""
+
+    def __init__(self, words: dict[str, int], patterns: list[re.Pattern[str]]) -> None:
+        self.words = words  # matched vocabulary word → how many of its letters to mark
+        self.patterns = patterns
+
+    def spans(self, text: str) -> tuple[Span, ...]:
+        found: list[Span] = []
+        if self.words:
+            for m in WORD.finditer(text):
+                mark = self.words.get(m.group())
+                if mark:
+                    found.append((m.start(), m.start() + min(mark, m.end() - m.start())))
+        for pattern in self.patterns:
+            found += [m.span() for m in pattern.finditer(text) if m.end() > m.start()]
+        return merge(found)
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One matching paper: its id, its score (higher is better) and where it matched."""
+
+    paper: Paper
+    score: float
+    _highlighter: _Highlighter
+
+    @property
+    def paper_id(self) -> str:
+        return self.paper.id
+
+    @property
+    def title_spans(self) -> tuple[Span, ...]:
+        """Matched spans of `paper.title` (computed on access)."""
+        return self._highlighter.spans(self.paper.title)
+
+    @property
+    def text_spans(self) -> tuple[Span, ...]:
+        """Matched spans of `paper.plain`, the display text (computed on access)."""
+        return self._highlighter.spans(self.paper.plain)
+
+
+class Hits(Sequence[Hit]):
+    """The ranked result of a search, best first. Hits are made when read, so a result of
+    100,000 papers costs nothing until a list shows its visible rows."""
+
+    def __init__(self, query: Query, papers: list[Paper], order: np.ndarray, scores: np.ndarray,
+                 highlighter: _Highlighter) -> None:
+        self.query = query
+        self._papers = papers
+        self._order = order
+        self._scores = scores
+        self._highlighter = highlighter
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    @overload
+    def __getitem__(self, k: int) -> Hit: ...
+    @overload
+    def __getitem__(self, k: slice) -> list[Hit]: ...
+    def __getitem__(self, k: int | slice) -> Hit | list[Hit]:
+        if isinstance(k, slice):
+            return [self._hit(i, s) for i, s in zip(self._order[k].tolist(), self._scores[k].tolist())]
+        return self._hit(int(self._order[k]), float(self._scores[k]))
+
+    def _hit(self, i: int, score: float) -> Hit:
+        return Hit(self._papers[i], score, self._highlighter)
+
+    @property
+    def ids(self) -> list[str]:
+        """The matching paper ids, best first."""
+        papers = self._papers
+        return [papers[i].id for i in self._order.tolist()]
+
+    def __repr__(self) -> str:
+        return f"<Hits {len(self)} for {self.query.text!r}>"
+
+
+@dataclass(slots=True)
+class _Match:
+    """What a term matched, one value per paper: whether it matched, its best title quality
+    (0 when not in the title) and its BM25 body weight."""
+
+    papers: np.ndarray
+    title: np.ndarray
+    body: np.ndarray
+
+
+class SearchIndex:
+    """An index over `papers` (in file order) answering `search(query, states)` per keystroke."""
+
+    def __init__(self, papers: Iterable[Paper]) -> None:
+        self.papers = list(papers)
+        self._position = {p.id: i for i, p in enumerate(self.papers)}
+        body: dict[str, array[int]] = {}
+        title: dict[str, array[int]] = {}
+        lengths = array("I")
+        for i, paper in enumerate(self.papers):
+            words = WORD.findall(paper.plain)
+            lengths.append(len(words))
+            base = i << _TF_BITS
+            for word, tf in Counter(words).items():
+                postings = body.get(word)
+                if postings is None:
+                    postings = body[word] = array("I")
+                postings.append(base | (tf if tf < _TF_MAX else _TF_MAX))
+            for word in set(WORD.findall(f"{paper.title} {paper.name}")):
+                postings = title.get(word)
+                if postings is None:
+                    postings = title[word] = array("I")
+                postings.append(i)
+        self._body = body
+        self._title = title
+        size = np.frombuffer(lengths, dtype=np.uint32).astype(np.float64)
+        self._norm = _K1 * (1 - _B + _B * size / (size.mean() if len(size) and size.mean() else 1.0))
+        surfaces = set(body) | set(title)
+        folded: defaultdict[str, list[str]] = defaultdict(list)
+        for word in surfaces:
+            folded[word.casefold()].append(word)
+        self._folded = dict(folded)
+        self._vocab = {False: _Vocabulary(self._folded), True: _Vocabulary(surfaces)}
+        self._code = self._where(lambda p: any(h in link for link in p.links for h in CODE_HOSTS))
+        self._linked = self._where(lambda p: bool(p.links))
+        self._venues = _grouped(p.venue.casefold() for p in self.papers)
+        self._years = _grouped(p.year for p in self.papers)
+        self._lower: list[str] | None = None
+
+    def __len__(self) -> int:
+        return len(self.papers)
+
+    def _where(self, test: Callable[[Paper], bool]) -> np.ndarray:
+        return np.fromiter((test(p) for p in self.papers), dtype=bool, count=len(self.papers))
+
+    def _none(self) -> np.ndarray:
+        return np.zeros(len(self.papers), dtype=bool)
+
+    def search(self, query: str | Query, states: Mapping[str, Triage] | None = None) -> Hits:
+        """Papers matching `query`, best first (ties in file order). `states` maps paper id →
+        `Triage` for the is:/p:/has:note/has:tag/tag: qualifiers; missing ids count as untouched."""
+        if isinstance(query, str):
+            query = parse(query)
+        states = states or {}
+        words: dict[str, int] = {}
+        patterns: list[re.Pattern[str]] = []
+        selected = np.ones(len(self.papers), dtype=bool)
+        title = np.zeros(len(self.papers))
+        body = np.zeros(len(self.papers))
+        scored = False
+        for group in query.groups:
+            inside, outside, match = self._group(group, states, words, patterns)
+            selected &= inside if outside is None else ~outside
+            if match is not None:
+                title += match.title
+                body += match.body
+                scored = True
+        order = np.flatnonzero(selected)
+        if not scored:
+            return Hits(query, self.papers, order, np.zeros(len(order)), _Highlighter(words, patterns))
+        b = body[order]
+        scores = TITLE_WEIGHT * title[order] + b / (1 + b)
+        rank = np.argsort(-scores, kind="stable")  # stable: ties stay in file order
+        return Hits(query, self.papers, order[rank], scores[rank], _Highlighter(words, patterns))
+
+    # --- one OR group -------------------------------------------------------------------
+
+    def _group(self, atoms: tuple[Term | Qualifier, ...], states: Mapping[str, Triage], words: dict[str, int],
+               patterns: list[re.Pattern[str]]) -> tuple[np.ndarray, np.ndarray | None, _Match | None]:
+        """(papers matched, papers ruled out or None, the best term scores or None) of an OR
+        group. A group with a negated atom is described by what it rules out: `a | !b` rules
+        out the papers with b but without a."""
+        inside = self._none()
+        excluded: list[np.ndarray] = []
+        best: _Match | None = None
+        for atom in atoms:
+            if isinstance(atom, Qualifier):
+                found = self._qualified(atom, states)
+            elif atom.kind == "word" and not WORD.search(atom.text):
+                excluded.append(self._none())  # nothing to look for (a lone `-`): holds for every paper
+                continue
+            elif atom.negated:
+                found = self._excluded(atom)
+            else:
+                match = self._word(atom, words) if atom.kind == "word" else self._literal(atom, patterns)
+                inside |= match.papers
+                if best is None:
+                    best = match
+                else:
+                    np.maximum(best.title, match.title, out=best.title)
+                    np.maximum(best.body, match.body, out=best.body)
+                continue
+            if atom.negated:
+                excluded.append(found)
+            else:
+                inside |= found
+        if not excluded:
+            return inside, None, best
+        outside = excluded[0]
+        for found in excluded[1:]:
+            outside = outside & found
+        return inside, outside & ~inside, best
+
+    # --- words --------------------------------------------------------------------------
+
+    def _matches(self, word: str, fuzzy: bool) -> dict[str, tuple[float, int]]:
+        """Vocabulary words `word` (one word, smart case) matches → (quality 0..1, letters to highlight)."""
+        cased = word != word.lower()
+        vocab = self._vocab[cased]
+        key = word if cased else word.casefold()
+        found = {w: (1.0 if w == key else 0.75 + 0.2 * len(key) / len(w), len(key)) for w in vocab.starting(key)}
+        if fuzzy:
+            for w, distance in vocab.near(key, typos_allowed(key)):
+                found.setdefault(w, (0.7 - 0.15 * (distance - 1), len(w)))
+        if cased:
+            return found
+        return {s: v for w, v in found.items() for s in self._folded[w]}
+
+    def _word(self, term: Term, words: dict[str, int]) -> _Match:
+        """Papers a fuzzy word matches. A query word holding several (`self-supervised`)
+        needs each of them; it counts as a title match when all of them are in the title."""
+        parts = [self._one_word(part, words) for part in WORD.findall(term.text)]
+        match = parts[0]
+        for part in parts[1:]:
+            match.papers &= part.papers
+            np.minimum(match.title, part.title, out=match.title)
+            match.body += part.body
+        if len(parts) > 1:
+            match.title *= match.papers
+            match.body *= match.papers
+        return match
+
+    def _one_word(self, word: str, words: dict[str, int]) -> _Match:
+        title = np.zeros(len(self.papers))
+        body = np.zeros(len(self.papers))
+        total = len(self.papers)
+        for surface, (quality, mark) in self._matches(word, fuzzy=True).items():
+            words[surface] = max(words.get(surface, 0), mark)
+            if surface in self._title:
+                docs = np.frombuffer(self._title[surface], dtype=np.uint32)
+                title[docs] = np.maximum(title[docs], quality)
+            if surface in self._body:
+                postings = np.frombuffer(self._body[surface], dtype=np.uint32)
+                docs = postings >> _TF_BITS
+                tf = (postings & _TF_MAX).astype(np.float64)
+                df = len(postings)
+                weight = quality * math.log(1 + (total - df + 0.5) / (df + 0.5)) * (_K1 + 1)
+                body[docs] = np.maximum(body[docs], weight * tf / (tf + self._norm[docs]))
+        return _Match((title > 0) | (body > 0), title, body)
+
+    # --- literal text -------------------------------------------------------------------
+
+    def _literal(self, term: Term, patterns: list[re.Pattern[str]]) -> _Match:
+        """Papers whose title or display text contains `term` literally (smart case)."""
+        patterns.append(_pattern(term))
+        fold = not term.case_sensitive
+        pattern = _pattern(Term(term.text.lower(), term.kind)) if fold else patterns[-1]
+        in_body, in_title = self._candidates(term)
+        candidates = np.flatnonzero(in_title).tolist()
+        heads = [f"{self.papers[i].title}\n{self.papers[i].name}" for i in candidates]
+        title = np.zeros(len(self.papers))
+        counts = np.zeros(len(self.papers))
+        title[candidates] = _occurrences(pattern, [h.lower() for h in heads] if fold else heads) > 0
+        candidates = np.flatnonzero(in_body).tolist()
+        texts = self._lowered() if fold else [p.plain for p in self.papers]
+        counts[candidates] = _occurrences(pattern, [texts[i] for i in candidates])
+        papers = (title > 0) | (counts > 0)
+        df = int(papers.sum()) or 1
+        weight = math.log(1 + (len(self.papers) - df + 0.5) / (df + 0.5)) * (_K1 + 1)
+        return _Match(papers, title, weight * counts / (counts + self._norm))
+
+    def _lowered(self) -> list[str]:
+        """The display texts lower-cased, made on the first case-insensitive phrase and kept."""
+        if self._lower is None:
+            self._lower = [p.plain.lower() for p in self.papers]
+        return self._lower
+
+    def _candidates(self, term: Term) -> tuple[np.ndarray, np.ndarray]:
+        """Papers whose (display text, title) may contain `term` literally, narrowed by the
+        words it spans: the first may end a longer word, the last may start one, those
+        between are whole words."""
+        cased = term.case_sensitive
+        keys = WORD.findall(term.text if cased else term.text.casefold())
+        in_body = np.ones(len(self.papers), dtype=bool)
+        in_title = in_body.copy()
+        vocab = self._vocab[cased]
+        for k, key in enumerate(keys):
+            first, last = k == 0, k == len(keys) - 1
+            if first and last:
+                matched = vocab.containing(key)
+            elif first:
+                matched = vocab.ending(key)
+            elif last:
+                matched = list(vocab.starting(key))
+            else:
+                matched = [key] if key in vocab else []
+            words = matched if cased else [s for w in matched for s in self._folded[w]]
+            in_body &= self._papers_with(words, self._body, _TF_BITS)
+            in_title &= self._papers_with(words, self._title, 0)
+        return in_body, in_title
+
+    def _papers_with(self, words: Iterable[str], postings: dict[str, array[int]], shift: int) -> np.ndarray:
+        """Papers where any of `words` occurs, from the `postings` of the body or of the titles."""
+        papers = self._none()
+        for word in words:
+            if word in postings:
+                papers[np.frombuffer(postings[word], dtype=np.uint32) >> shift] = True
+        return papers
+
+    def _excluded(self, term: Term) -> np.ndarray:
+        """Papers a negated term rules out: a literal match, or a word it spells or begins
+        (no typo tolerance, so `!graph` keeps papers about grapes)."""
+        if term.kind != "word":
+            return self._literal(term, []).papers
+        found = np.ones(len(self.papers), dtype=bool)
+        for part in WORD.findall(term.text):
+            words = self._matches(part, fuzzy=False)
+            found &= self._papers_with(words, self._body, _TF_BITS) | self._papers_with(words, self._title, 0)
+        return found
+
+    # --- qualifiers ---------------------------------------------------------------------
+
+    def _qualified(self, q: Qualifier, states: Mapping[str, Triage]) -> np.ndarray:
+        """Papers a qualifier holds for (before its own negation is applied by the caller)."""
+        if q.field == "has" and q.value in ("code", "link"):
+            return (self._code if q.value == "code" else self._linked).copy()
+        found = self._none()
+        if q.field in ("venue", "year"):
+            holds = _compare(q.op, int(q.value)) if q.field == "year" else (lambda v: str(q.value) in v)
+            for value, docs in (self._venues if q.field == "venue" else self._years).items():
+                if value is not None and holds(value):
+                    found[docs] = True
+            return found
+        state = _state_test(q)
+        default = state(Triage())  # untouched papers qualify too (is:unread, p:0)
+        if default:
+            found[:] = True
+        for pid, triage in states.items():
+            if pid in self._position:
+                found[self._position[pid]] = state(triage)
+        return found
+
+
+def _occurrences(pattern: re.Pattern[str], texts: list[str]) -> np.ndarray:
+    """How often the literal `pattern` (see `_pattern`) occurs in each of `texts`. One pass
+    over all the texts, jumping with `str.find` from one occurrence of the pattern's first
+    word to the next: far faster than a regex search per text."""
+    joined = "\x00".join(texts)
+    ends = np.cumsum([len(t) + 1 for t in texts])
+    lead = re.sub(r"\\(.)", r"\1", pattern.pattern.split(r"\s+")[0])  # the first word, unescaped
+    found = []
+    at = joined.find(lead)
+    while at >= 0:
+        match = pattern.match(joined, at)
+        if match:
+            found.append(at)
+        at = joined.find(lead, match.end() if match else at + 1)
+    return np.bincount(np.searchsorted(ends, found, side="right"), minlength=len(texts))[: len(texts)]
+
+
+def _grouped(values: Iterable[object]) -> dict[object, np.ndarray]:
+    """value → the indices where it occurs."""
+    where: defaultdict[object, list[int]] = defaultdict(list)
+    for i, value in enumerate(values):
+        where[value].append(i)
+    return {value: np.array(indices, dtype=np.intp) for value, indices in where.items()}
+
+
+class _Vocabulary:
+    """The distinct words of the corpus (case-folded or as written), sorted for prefix lookup
+    and grouped by length for edit-distance lookup."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        self.sorted = sorted(words)
+        self._set = set(self.sorted)
+        self._reversed = sorted(w[::-1] for w in self.sorted)
+        self.by_length: defaultdict[int, list[str]] = defaultdict(list)
+        for word in self.sorted:
+            self.by_length[len(word)].append(word)
+
+    def __contains__(self, word: str) -> bool:
+        return word in self._set
+
+    def starting(self, prefix: str) -> Iterable[str]:
+        """Words that begin with `prefix` (the word itself included)."""
+        words = self.sorted
+        for k in range(bisect_left(words, prefix), len(words)):
+            if not words[k].startswith(prefix):
+                break
+            yield words[k]
+
+    def near(self, word: str, typos: int) -> list[tuple[str, int]]:
+        """Words within `typos` edits of `word` (a swap of two letters is one edit), with the distance."""
+        if not typos:
+            return []
+        found = []
+        for length in range(max(1, len(word) - typos), len(word) + typos + 1):
+            # processor=None on purpose: both sides are already case-folded (or smart-case exact).
+            found += [(w, int(d)) for w, d, _ in process.extract(
+                word, self.by_length.get(length, ()), scorer=OSA.distance, processor=None,
+                score_cutoff=typos, limit=None) if d]
+        return found
+
+    def containing(self, part: str) -> list[str]:
+        return [w for w in self.sorted if part in w]
+
+    def ending(self, suffix: str) -> list[str]:
+        reverse = suffix[::-1]
+        words = self._reversed
+        found = []
+        for k in range(bisect_left(words, reverse), len(words)):
+            if not words[k].startswith(reverse):
+                break
+            found.append(words[k][::-1])
+        return found
+
+
+def _pattern(term: Term) -> re.Pattern[str]:
+    """The literal text of a phrase or 'exact term as a regex; any run of spaces matches any."""
+    body = r"\s+".join(re.escape(part) for part in term.text.split())
+    return re.compile(body, 0 if term.case_sensitive else re.IGNORECASE)
+
+
+def _compare(op: str, value: int) -> Callable[[int], bool]:
+    return {
+        ":": lambda x: x == value, "<": lambda x: x < value, "<=": lambda x: x <= value,
+        ">": lambda x: x > value, ">=": lambda x: x >= value,
+    }[op]
+
+
+def _state_test(q: Qualifier) -> Callable[[Triage], bool]:
+    """The test an is:/p:/has:note/has:tag/tag: qualifier applies to one paper's `Triage`."""
+    if q.field == "is":
+        return {"read": lambda t: t.read, "unread": lambda t: not t.read, "starred": lambda t: t.starred}[str(q.value)]
+    if q.field == "has":
+        return (lambda t: bool(t.note.strip())) if q.value == "note" else (lambda t: bool(t.tags))
+    if q.field == "tag":
+        name = str(q.value)
+        return lambda t: any(tag.casefold() == name for tag in t.tags)
+    priority = _compare(q.op, int(q.value))
+    if q.op == ":":
+        return lambda t: priority(t.priority)
+    return lambda t: t.priority > 0 and priority(t.priority)  # p<=2 means set and at most 2

@@ -1,0 +1,84 @@
+"""The query language: every element parses to what the README promises; nothing raises."""
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from store.query import Qualifier, Term, parse
+
+
+def test_words_are_fuzzy_terms_that_all_must_match():
+    assert parse("difusion  recovry").groups == ((Term("difusion"),), (Term("recovry"),))
+
+
+def test_quotes_make_phrases_and_a_leading_apostrophe_an_exact_word():
+    query = parse("\"Knowledge-Intensive   Compressed\" 'kick")
+    assert query.groups == ((Term("Knowledge-Intensive Compressed", "phrase"),), (Term("kick", "exact"),))
+    assert not query.problems
+
+
+def test_bang_negates_words_phrases_and_qualifiers():
+    query = parse('!graph !"language model" !is:read')
+    assert query.groups == (
+        (Term("graph", negated=True),), (Term("language model", "phrase", negated=True),),
+        (Qualifier("is", ":", "read", negated=True),),
+    )
+
+
+def test_bar_joins_the_atoms_on_each_side_into_one_group():
+    query = parse("llm a|b | c is:read")
+    assert query.groups == ((Term("llm"),), (Term("a"), Term("b"), Term("c")), (Qualifier("is", ":", "read"),))
+
+
+def test_qualifiers_and_their_negation():
+    query = parse("is:unread -is:starred p:1 p<=2 has:note has:code tag:ToRead venue:ICLR year:2024 year>=2023")
+    assert [atom for (atom,) in query.groups] == [
+        Qualifier("is", ":", "unread"), Qualifier("is", ":", "starred", negated=True), Qualifier("p", ":", 1),
+        Qualifier("p", "<=", 2), Qualifier("has", ":", "note"), Qualifier("has", ":", "code"),
+        Qualifier("tag", ":", "toread"), Qualifier("venue", ":", "iclr"), Qualifier("year", ":", 2024),
+        Qualifier("year", ">=", 2023),
+    ]
+    assert not query.problems
+
+
+def test_a_unique_prefix_of_a_qualifier_value_is_enough():
+    assert parse("is:st has:c").groups == ((Qualifier("is", ":", "starred"),), (Qualifier("has", ":", "code"),))
+
+
+def test_smart_case():
+    assert Term("GitHub").case_sensitive
+    assert not Term("github").case_sensitive
+
+
+def test_a_url_is_text_and_a_lone_dash_word_is_a_word():
+    query = parse("https://github.com/ajy112/HDGNN -based")
+    assert query.groups == ((Term("https://github.com/ajy112/HDGNN"),), (Term("-based"),))
+    assert not query.problems
+
+
+def test_malformed_queries_keep_what_they_can_and_say_what_is_wrong():
+    assert parse('graph "neural net').hint == "unclosed quote"
+    assert parse('graph "neural net').groups == ((Term("graph"),), (Term("neural net", "phrase"),))
+    unknown = parse("foo:bar graph")
+    assert unknown.groups == ((Term("graph"),),)
+    assert unknown.hint.startswith("unknown qualifier foo:")
+    assert parse("p:9").hint == "p: needs a number from 0 to 5"
+    assert parse("is:maybe").hint == "is: needs one of read, unread, starred"
+    assert parse("tag:").hint == "tag: needs a value"
+    assert parse("venue<iclr").hint == "venue: takes no comparison, write venue:VALUE"
+    assert parse("| graph").hint == parse("graph |").hint == "| needs a term on each side"
+
+
+def test_typing_a_lone_bang_or_apostrophe_is_not_an_error():
+    for text in ("", "  ", "!", "'", "graph !", "graph '"):
+        query = parse(text)
+        assert not query.problems
+        assert query.groups in ((), ((Term("graph"),),))
+
+
+@settings(max_examples=400)
+@given(st.text(alphabet=st.sampled_from(list("ab :!'\"|-<>=pisyhtgvenrcod0129\t")) | st.characters(), max_size=40))
+def test_the_parser_never_raises(text):
+    query = parse(text)
+    assert query.text == text
+    assert all(group for group in query.groups)

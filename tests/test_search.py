@@ -1,0 +1,163 @@
+"""Search over the seed: what each query element finds, in which order, and where it matched."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from store import SearchIndex, Triage, read_path
+from store.search import context
+
+REFRESH, HDGNN, LLM_KICK, TOOLCHAIN, PSIS, CDRL, SCL = (
+    "7d72a49aaf", "3d09c6c056", "105a096a2f", "0af57f21b8", "feead361c8", "b0630d65dd", "38521038a2")
+AUGMENT, FUNCTION_VECTORS, FAIRTUNE, KOLA = "f34362b76a", "cc913c6f01", "2d6a618095", "64859981a7"
+CRITICAL, BATCH, ZEROTH = "f3d370254f", "905739258d", "55c495c509"
+RASP, ANALOGICAL = "04783b2bf6", "0d26461475"
+
+
+@pytest.fixture(scope="module")
+def seed():
+    from tests.conftest import SEED
+
+    return read_path(SEED).papers
+
+
+@pytest.fixture(scope="module")
+def index(seed):
+    return SearchIndex(seed)
+
+
+def ids(index, query, states=None):
+    return index.search(query, states).ids
+
+
+def test_typos_are_forgiven(index):
+    assert ids(index, "difusion recovry") == [CDRL]
+
+
+def test_a_word_being_typed_matches_as_a_prefix(index):
+    assert ids(index, "contrast") == [SCL, KOLA, AUGMENT]  # SCL has "contrastive" in its title
+    assert ids(index, "hdg") == [HDGNN]
+
+
+def test_every_word_must_match(index):
+    assert ids(index, "critical learning periods") == [CRITICAL]
+    assert ids(index, "zeroth order") == [ZEROTH]
+    assert ids(index, "contrastive zeroth") == []
+
+
+def test_a_word_with_a_hyphen_needs_both_halves(index):
+    assert ids(index, "self-supervised") == [AUGMENT]
+
+
+def test_exact_word_is_a_literal_substring(index):
+    assert set(ids(index, "'github")) == {HDGNN, LLM_KICK, FAIRTUNE, BATCH}
+    assert ids(index, "'github.com/ajy112") == [HDGNN]
+    assert ids(index, "'githbu") == []  # no typo tolerance in a literal
+
+
+def test_phrase_matches_the_display_text_not_the_markdown_source(index):
+    # the source writes **K**nowledge-**I**ntensive **C**ompressed
+    assert ids(index, '"Knowledge-Intensive Compressed"') == [LLM_KICK]
+    assert ids(index, '"knowledge-intensive   compressed llm"') == [LLM_KICK]
+
+
+def test_phrase_matches_words_in_sequence(index):
+    found = ids(index, '"language models"')
+    assert LLM_KICK in found and AUGMENT not in found
+    assert ids(index, '"models language"') == []
+
+
+def test_negation_removes_papers(index):
+    with_llm = set(ids(index, "llm"))
+    language = set(ids(index, "language"))
+    assert set(ids(index, "language !llm")) == language - with_llm
+    assert ids(index, "language !llm") == [ANALOGICAL, RASP, AUGMENT]
+    assert set(ids(index, 'language !"large language"')) < language
+
+
+def test_bar_matches_either(index):
+    assert ids(index, "hdgnn | fairtune") == [HDGNN, FAIRTUNE]
+    assert set(ids(index, "hdgnn | fairtune | nothingatall")) == {HDGNN, FAIRTUNE}
+
+
+def test_smart_case(index):
+    assert ids(index, "GitHub") == []  # the seed writes github.com
+    assert set(ids(index, "github")) == {HDGNN, LLM_KICK, FAIRTUNE, BATCH}
+    assert ids(index, "Llm") == []
+    assert set(ids(index, "LLM")) <= set(ids(index, "llm"))
+
+
+def test_title_matches_rank_above_body_matches(index):
+    assert ids(index, "llm") == [LLM_KICK, KOLA, TOOLCHAIN, BATCH, FUNCTION_VECTORS]
+    found = index.search("knowledge")
+    assert found.ids[:2] == [KOLA, LLM_KICK]  # KoLA says "knowledge" more often
+    assert [bool(hit.title_spans) for hit in found] == [True, True] + [False] * (len(found) - 2)
+    assert ids(index, "graph neural") == [HDGNN]
+
+
+def test_paper_qualifiers(index):
+    assert ids(index, "has:code") == [HDGNN, LLM_KICK, FAIRTUNE, BATCH]
+    assert len(ids(index, "-has:code")) == 15
+    assert len(ids(index, "venue:iclr year:2024")) == 19
+    assert ids(index, "venue:neurips") == ids(index, "year<2024") == []
+
+
+def test_state_qualifiers(index, seed):
+    states = {
+        SCL: Triage(read=True, priority=2, tags=("todo",)),
+        CDRL: Triage(starred=True, priority=1, note="compare with DRL"),
+        HDGNN: Triage(read=True, note="  "),
+    }
+    assert ids(index, "is:read", states) == [HDGNN, SCL]
+    assert ids(index, "is:unread", states) == [p.id for p in seed if p.id not in (HDGNN, SCL)]
+    assert ids(index, "-is:read", states) == ids(index, "is:unread", states)
+    assert ids(index, "is:starred", states) == [CDRL]
+    assert ids(index, "p:1", states) == [CDRL]
+    assert ids(index, "p<=2", states) == [CDRL, SCL]
+    assert len(ids(index, "p:0", states)) == 17
+    assert ids(index, "has:note", states) == [CDRL]
+    assert ids(index, "tag:TODO", states) == ids(index, "has:tag", states) == [SCL]
+    assert ids(index, "is:starred | is:read", states) == [HDGNN, CDRL, SCL]
+    assert ids(index, "contrastive is:read", states) == [SCL]
+
+
+def test_ties_keep_file_order(tmp_path):
+    path = tmp_path / "list.txt"
+    path.write_text("TEST 2024\n\nalpha beta gamma delta.\n\nzeta eta theta.\n\ngamma beta alpha delta.\n", encoding="utf-8")
+    papers = read_path(path).papers
+    index = SearchIndex(papers)
+    assert index.search("beta").ids == [papers[0].id, papers[2].id]
+    assert index.search("").ids == [p.id for p in papers]
+
+
+def test_a_malformed_query_still_gives_results_and_a_hint(index):
+    found = index.search("difusion foo:bar")
+    assert found.ids == [CDRL]
+    assert found.query.hint.startswith("unknown qualifier foo:")
+
+
+def test_spans_point_at_the_matched_words(index):
+    hit = index.search("difusion recovry 'drl")[0]
+    marked = {hit.paper.plain[s:e].lower() for s, e in hit.text_spans}
+    assert {"diffusion", "recovery", "drl"} <= marked
+    hit = index.search("contrast")[0]
+    assert [hit.paper.title[s:e] for s, e in hit.title_spans] == ["contrast"]  # the typed prefix only
+
+
+def test_context_is_a_window_around_the_densest_matches():
+    text = "Intro words here. " * 10 + "We study diffusion recovery likelihood for EBMs. " + "Tail words. " * 10
+    spans = [(text.index("diffusion"), text.index("diffusion") + 9), (text.index("recovery"), text.index("recovery") + 8)]
+    window, inside = context(text, spans, 60)
+    assert window.startswith("…") and window.endswith("…") and len(window) <= 60
+    assert [window[s:e] for s, e in inside] == ["diffusion", "recovery"]
+    assert context("short text", [], 60) == ("short text", ())
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("lmnagrphdifuso :!'\"|-<>=p1 is:read")) | st.characters(), max_size=30))
+def test_search_never_raises_and_ranks_best_first(index, text):
+    found = index.search(text)
+    scores = [hit.score for hit in found]
+    assert scores == sorted(scores, reverse=True)
+    assert len(set(found.ids)) == len(found)
