@@ -10,20 +10,21 @@ import os
 import shutil
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib.metadata import version
 
-from store import Collection, Paper, ReadError, Triage, describe_skipped, read_paths
+from store import Collection, Paper, ReadError, SearchIndex, Triage, describe_skipped, read_paths
+from store.query import Query, parse
 
 DESCRIPTION = """\
 Triage research-paper abstracts from the keyboard: filter, read, mark, star, prioritise.
 
   triage [FILES...]                 open the app (the bundled ICLR 2024 list when no file is given)
-  triage list [FILES...] [--format table|jsonl]
-                                    print the papers without opening the app
+  triage list [FILES...] [--query Q] [--format table|jsonl]
+                                    print the papers (those matching Q, best first) without the app
   triage cite ID [FILES...] [--format bibtex|plain|markdown|abstract|id] [--copy]
                                     print (and copy) the citation of one paper, by id or key
-  triage export [FILES...] [--format bibtex|markdown|csv|jsonl] [-o FILE] [--force]
+  triage export [FILES...] [--query Q] [--format bibtex|markdown|csv|jsonl] [-o FILE] [--force]
                                     write the papers with their marks: a .bib, a reading list…
   triage set ID [FILES...] [--read|--unread] [--star|--unstar] [--priority N] [--note TEXT] [--tag T]... [--untag T]...
                                     mark one paper (ID or a unique prefix of it) without the app
@@ -58,6 +59,27 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", metavar="PATH", help="triage database (default: $TRIAGE_DB, else the platform data folder)")
 
 
+def add_query(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--query", "-q", metavar="Q", help="only the papers matching Q, best first (the app's filter syntax, see README)")
+
+
+def parse_query(text: str | None) -> Query | None:
+    """The parsed --query (None without one); what the parser did not understand is said on stderr."""
+    if text is None:
+        return None
+    query = parse(text)
+    if query.hint:
+        print(f"triage: query: {query.hint}", file=sys.stderr)
+    return query
+
+
+def matching(papers: Sequence[Paper], query: Query | None, states: Mapping[str, Triage]) -> list[tuple[Paper, float | None]]:
+    """`papers` with their scores: all in file order without a query, else those matching it, ranked as the app ranks them."""
+    if query is None:
+        return [(paper, None) for paper in papers]
+    return [(hit.paper, hit.score) for hit in SearchIndex(papers).search(query, states)]
+
+
 def app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="triage", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"%(prog)s {version('paper-triage')}")
@@ -66,8 +88,9 @@ def app_parser() -> argparse.ArgumentParser:
 
 
 def list_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="triage list", description="Print the papers of FILES, in file order.")
+    parser = argparse.ArgumentParser(prog="triage list", description="Print the papers of FILES, in file order, or those matching --query, best first.")
     add_common(parser)
+    add_query(parser)
     parser.add_argument("--format", choices=("table", "jsonl"), default="table", help="output format (default: table)")
     return parser
 
@@ -103,13 +126,17 @@ def print_table(papers: Sequence[Paper]) -> None:
 def run_list(argv: Sequence[str]) -> int:
     args = list_parser().parse_args(argv)
     papers = load(args.files).papers
+    query = parse_query(args.query)
+    needs_states = args.format == "jsonl" or (query is not None and query.needs_states)
+    states = stored_states(args.db, papers) if needs_states else {}
+    found = matching(papers, query, states)
     if args.format == "jsonl":
-        states = stored_states(args.db, papers)
-        for paper in papers:
-            print(json.dumps(paper_row(paper, states.get(paper.id, Triage())), ensure_ascii=False))
+        for paper, score in found:
+            row = paper_row(paper, states.get(paper.id, Triage()))
+            print(json.dumps(row if score is None else {**row, "score": round(score, 4)}, ensure_ascii=False))
     else:
-        print_table(papers)
-    return 0 if papers else 1
+        print_table([paper for paper, _ in found])
+    return 0 if found else 1
 
 
 def cite_parser() -> argparse.ArgumentParser:
@@ -168,6 +195,7 @@ def export_parser() -> argparse.ArgumentParser:
         description="Write the papers of FILES with their marks. Markdown is a reading list grouped by priority, with notes.",
     )
     add_common(parser)
+    add_query(parser)
     parser.add_argument("--format", choices=FORMATS, help="output format (default: from -o's extension .bib/.md/.csv/.jsonl, else bibtex)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
     parser.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
@@ -183,7 +211,11 @@ def run_export(argv: Sequence[str]) -> int:
     args = export_parser().parse_args(argv)
     fmt = args.format or EXPORT_SUFFIXES.get(Path(args.output or "").suffix.lower(), "bibtex")
     papers = load(args.files).papers
-    text = export.render(papers, fmt, stored_states(args.db, papers), cite.citation_keys(papers), args.abstract)
+    query = parse_query(args.query)
+    states = stored_states(args.db, papers)
+    keys = cite.citation_keys(papers)  # over the whole list, so a key does not depend on the query
+    papers = [paper for paper, _ in matching(papers, query, states)]
+    text = export.render(papers, fmt, states, keys, args.abstract)
     if args.output:
         export.write(args.output, text, force=args.force)
         print(f"{len(papers)} papers written to {args.output} ({fmt})", file=sys.stderr)

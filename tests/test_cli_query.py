@@ -1,0 +1,58 @@
+"""`triage list --query`: the app's search engine and order on the command line."""
+from __future__ import annotations
+
+import json
+import os
+
+from store import SearchIndex, Triage, read_path
+from store.db import TriageStore
+from tests.test_cli import triage
+
+CDRL, HDGNN, FAIRTUNE, SCL = "b0630d65dd", "3d09c6c056", "2d6a618095", "38521038a2"
+
+
+def rows(result) -> list[dict]:
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def test_query_finds_and_ranks_like_the_app(seed_path):
+    result = triage("list", "--query", "difusion recovry", "--format", "jsonl")
+    assert result.returncode == 0, result.stderr
+    [row] = rows(result)
+    assert row["id"] == CDRL and row["score"] > 0
+    result = triage("list", "-q", "llm", "--format", "jsonl")
+    assert [row["id"] for row in rows(result)] == SearchIndex(read_path(seed_path).papers).search("llm").ids
+
+
+def test_query_table_prints_matches_best_first():
+    result = triage("list", "--query", "hdgnn | fairtune")
+    assert [line.split()[0] for line in result.stdout.splitlines()] == [HDGNN, FAIRTUNE]
+
+
+def test_nothing_matched_exits_1():
+    result = triage("list", "--query", "zzzqqq")
+    assert (result.returncode, result.stdout) == (1, "")
+
+
+def test_a_malformed_query_says_why_and_still_lists():
+    result = triage("list", "--query", 'foo:bar "diffusion recovery', "--format", "jsonl")
+    assert result.returncode == 0
+    assert [row["id"] for row in rows(result)] == [CDRL]
+    assert result.stderr.startswith("triage: query: unknown qualifier foo:")
+    assert "unclosed quote" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_state_qualifiers_read_the_database(seed_path):
+    store = TriageStore(os.environ["TRIAGE_DB"])
+    store.attach(read_path(seed_path).papers)
+    store.put({SCL: Triage(starred=True, priority=2), CDRL: Triage(read=True)})
+    store.close()
+    assert [row["id"] for row in rows(triage("list", "-q", "is:starred", "--format", "jsonl"))] == [SCL]
+    unread = rows(triage("list", "-q", "is:unread diffusion", "--format", "jsonl"))
+    assert CDRL not in {row["id"] for row in unread}
+
+
+def test_export_takes_the_same_query():
+    result = triage("export", "--query", "hdgnn | fairtune", "--format", "jsonl")
+    assert result.returncode == 0, result.stderr
+    assert [row["id"] for row in rows(result)] == [HDGNN, FAIRTUNE]
