@@ -29,6 +29,10 @@ _CONTRIBUTION = re.compile(
     r"|contribut|formulat|implement|put forward|mak|provid|describ|coin|call|nam|dub|term|refer to)\w*"
 )
 _CONTRIBUTION_ANCHORS = ("we ", "We ", "this ", "This ", "our ", "Our ")
+# "... and propose X", "by presenting X": the three verbs that introduce a contribution without a subject.
+_VERB = re.compile(r"(?:[Pp]ropos|[Ii]ntroduc|[Pp]resent)(?:e|es|ed|ing|s)? ")
+_VERB_ANCHORS = ("propos", "Propos", "introduc", "Introduc", "present", "Present")
+_REPOSITORY = re.compile(r"github\.com/[\w.-]+/([\w.-]+)")
 _NAMING_ANCHORS = (
     "called ", "named ", "dubbed ", "termed ", "coined ", "namely ", "known as ", "to as ",
     "we call ", "We call ", "we name ", "we dub ", "we term ", "we coin ",
@@ -41,6 +45,10 @@ _GENERIC_NOUNS = {
     "dataset", "metric", "loss", "objective", "architecture", "module", "mechanism", "pipeline", "scheme",
     "principle", "concept", "procedure", "regularizer", "attack", "defense",
 }
+_DASH = re.compile(r"(?<=\w)[—–](?=\w)")
+_NOT_APPOSITIVE = r"(?!lot\b|few\b|number\b|variety\b|set of\b)"
+_NAME_APPOSITIVE = re.compile(r", an? " + _NOT_APPOSITIVE)
+_NAME_DASH_APPOSITIVE = re.compile(r"(?: ?[—–]| --) ?an? " + _NOT_APPOSITIVE)
 _LOWER_NAME = re.compile(r"(?:the |a |an )?([a-z][\w-]*(?: [a-z][\w-]*){0,2})(?=[,.;:)]|$)")
 _APPOSITIVE = re.compile(r"[)\"”’']?\s*(?:,|—|–|--| -|:)\s*((?:a|an|the|our)\s[^,;:.—–()]{3,120})")
 _VERSION = re.compile(r" ?(?:v?\d+(?:\.\d+)+|v\d+)(?![\w.])")
@@ -70,8 +78,7 @@ class _Candidate(NamedTuple):
 
 def first_sentence(text: str, limit: int = MAX_TITLE) -> str:
     """The first sentence of `text`, cut at a word boundary to at most `limit` characters."""
-    flat = " ".join(text.split())
-    return _shorten(_SENTENCE_END.split(flat, maxsplit=1)[0].rstrip("."), limit)
+    return _shorten(_SENTENCE_END.split(" ".join(text.split()), maxsplit=1)[0].rstrip("."), limit)
 
 
 def _shorten(text: str, limit: int = MAX_TITLE) -> str:
@@ -159,11 +166,17 @@ def _clean(token: str) -> str:
 def _score(text: str, name: str, position: int, triggers: list[int], naming: list[int], first_end: int) -> float:
     sentence_start = max(text.rfind(". ", 0, position), position - 240)
     score = 0.0
-    if any(sentence_start < t <= position for t in triggers):
-        score += 3
+    introduced = [position - t for t in triggers if sentence_start < t <= position]
+    if introduced:
+        # Right after "we propose" is the contribution; far into the sentence, often a part of it.
+        score += 3 if min(introduced) <= 60 else 1
+    elif text.find("our ", max(sentence_start, position - 60), position) != -1 or text.find(
+        "Our ", max(sentence_start, position - 60), position
+    ) != -1:
+        score += 2  # "our method, X", "our approach (X)"
     if any(position - 45 <= t <= position for t in naming):
         score += 1 if score else 3.5
-    score += 0.5 * min(text.count(name) - 1, 4)
+    score += 0.5 * min(text.count(name) - 1, 2)
     folded = name.casefold()
     if folded in _GENERIC or (folded.endswith("s") and folded[:-1] in _GENERIC) or (
         name.endswith("s") and name[:-1].isupper() and len(name) > 2
@@ -175,7 +188,7 @@ def _score(text: str, name: str, position: int, triggers: list[int], naming: lis
 
 
 def _candidates(text: str) -> list[_Candidate]:
-    triggers = _anchored(text, _CONTRIBUTION_ANCHORS, _CONTRIBUTION)
+    triggers = sorted(set(_anchored(text, _CONTRIBUTION_ANCHORS, _CONTRIBUTION) + _anchored(text, _VERB_ANCHORS, _VERB)))
     naming = _anchored(text, _NAMING_ANCHORS)
     first_end = text.find(". ")
     first_end = len(text) if first_end == -1 else first_end
@@ -207,6 +220,7 @@ def _candidates(text: str) -> list[_Candidate]:
                 offset = end + window.index(lower.group(1))
                 add(lower.group(1), offset, "", 1, offset + len(lower.group(1)))
                 continue
+        window = _DASH.sub(" ", window)
         for skipped, word in enumerate(_WORD.finditer(window)):
             raw = word.group()
             token = _clean(raw)
@@ -221,10 +235,27 @@ def _candidates(text: str) -> list[_Candidate]:
                 version = _VERSION.match(window, word.end()) if raw == token else None
                 if version:
                     token += version.group()
-                add(token, position, "", 1, position + len(token))
+                add(token, position, "", 2.5 if skipped <= 2 else 1, position + len(token))
                 break
             if not _SKIPPABLE.fullmatch(raw):
                 break
+
+    appositives = list(_NAME_APPOSITIVE.finditer(text))
+    if "—" in text or "–" in text or " -- " in text:
+        appositives += _NAME_DASH_APPOSITIVE.finditer(text)
+    for match in appositives:
+        start = max(text.rfind(" ", 0, match.start()), text.rfind("—", 0, match.start())) + 1
+        token = _clean(text[start : match.start()])
+        if start < 2 or text[start - 2] in ".!?" or any(a <= start < b for a, b in spans):
+            continue
+        if is_name(token) or (token[:1].isupper() and text.count(token) > 1):
+            add(token, start, "", 1.5, start + len(token))
+
+    if "github.com/" in text:
+        for match in _REPOSITORY.finditer(text):
+            repository = match.group(1).removesuffix(".git").rstrip(".")
+            if is_name(repository) and not repository.isdigit():
+                add(repository, match.start(1), "", 3, match.start(1) + len(repository))
 
     for match in _APPOSITIVE_NOUN.finditer(text):
         if text[text.rfind(" ", 0, match.start()) + 1 : match.start()] in _GENERIC_NOUNS:
@@ -242,7 +273,7 @@ def derive_title(text: str) -> tuple[str, str]:
     flat = " ".join(text.split())
     candidates = [c for c in _candidates(flat) if c.score >= 3]
     if not candidates:
-        return first_sentence(flat), ""
+        return _shorten(_SENTENCE_END.split(flat, maxsplit=1)[0].rstrip(".")), ""
     best = max(candidates, key=lambda c: (c.score, -c.position))
     if best.expansion and best.expansion.casefold() != best.name.casefold():
         return _shorten(f"{best.name} — {best.expansion}"), best.name
