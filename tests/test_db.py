@@ -330,7 +330,7 @@ def test_sigkill_at_random_moments_never_loses_an_acknowledged_write(tmp_path):
         assert store.notices == []
         for i in done:
             assert store.get(f"k{i}") == Triage(read=True, priority=i % 5 + 1, note=f"note {i}")
-    assert len(acked) > 500  # the writers did write: most trials acknowledged several writes
+    assert len(acked) > 300  # the writers did write: most trials acknowledged several writes
     final = TriageStore(path)
     assert {f"k{i}" for i in acked} <= set(final.ids())
     assert not list(tmp_path.glob("*.corrupt-*"))
