@@ -197,21 +197,20 @@ def _rematch(homeless: dict[str, str], orphans: dict[str, str]) -> dict[str, str
     """
     if not homeless or not orphans:
         return {}
-    if len(homeless) * len(orphans) <= FULL_SCAN_PAIRS:
-        candidates = {pid: list(orphans) for pid in homeless}
-    else:
-        by_end: dict[str, list[str]] = {}
+    full_scan = len(homeless) * len(orphans) <= FULL_SCAN_PAIRS
+    by_end: dict[str, list[str]] = {}
+    if not full_scan:
         for key, fp in orphans.items():
             by_end.setdefault("<" + fp[:ANCHOR], []).append(key)
             by_end.setdefault(">" + fp[-ANCHOR:], []).append(key)
-        candidates = {
-            pid: by_end.get("<" + fp[:ANCHOR], []) + by_end.get(">" + fp[-ANCHOR:], []) for pid, fp in homeless.items()
-        }
     moves: dict[str, str] = {}
     taken: set[str] = set()
-    for pid, keys in candidates.items():
+    for pid, fp in homeless.items():
+        keys = orphans.keys() if full_scan else by_end.get("<" + fp[:ANCHOR], []) + by_end.get(">" + fp[-ANCHOR:], [])
         choices = {key: orphans[key] for key in keys if key not in taken}
-        best = process.extractOne(homeless[pid], choices, scorer=fuzz.ratio, score_cutoff=MATCH_CUTOFF)
+        if not choices:
+            continue
+        best = process.extractOne(fp, choices, scorer=fuzz.ratio, score_cutoff=MATCH_CUTOFF)
         if best is not None:
             moves[pid] = best[2]
             taken.add(best[2])
