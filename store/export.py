@@ -18,9 +18,15 @@ from store.model import Paper, Triage
 from store.text import inert
 
 FORMATS = ("bibtex", "markdown", "csv", "jsonl")
+SUFFIXES = {".bib": "bibtex", ".md": "markdown", ".csv": "csv", ".jsonl": "jsonl"}
 COLUMNS = ("id", "key", "title", "name", "authors", "venue", "year", "links",
            "read", "starred", "priority", "note", "tags", "text")
 _NO_STATE = Triage()
+
+
+def format_for(path: str | os.PathLike[str] | None, default: str = "bibtex") -> str:
+    """The export format a file name asks for by its extension (`.bib`, `.md`, `.csv`, `.jsonl`)."""
+    return SUFFIXES.get(Path(path or "").suffix.lower(), default)
 
 
 def row(paper: Paper, state: Triage, key: str) -> dict:

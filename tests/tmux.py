@@ -53,3 +53,7 @@ class Tmux:
 
     def kill(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+
+    def command(self, *args: str) -> str:
+        """Run a tmux command on this server (`set -g set-clipboard on`, `show-buffer`…); its output."""
+        return self._tmux(*args)

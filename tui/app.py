@@ -2,24 +2,30 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import time
-from collections.abc import Callable, Iterable, Mapping
+import webbrowser
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from functools import partial
+from functools import cached_property, partial
 from typing import Any
 
+from textual import work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer, Header
 
-from store import Collection, Triage, describe_skipped
+from store import Collection, Paper, Triage, cite, describe_skipped, export
 from store.db import TriageStore
 from store.history import History
-from tui.keys import MOVE, READ, TRIAGE, declared_bindings, is_enabled, key_display
+from tui import clipboard
+from tui.keys import COPY, MOVE, READ, TRIAGE, declared_bindings, is_enabled, key_display
+from tui.screens.cite_picker import CitePicker
 from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
+from tui.screens.export_dialog import ExportDialog
 from tui.screens.help import HelpScreen
 from tui.widgets.detail import DetailPane
 from tui.widgets.paper_list import PaperList
@@ -32,6 +38,7 @@ TRIAGE_ACTIONS = {
     "read_next", "toggle_read", "toggle_star", "priority", "next_unread", "previous_unread",
     "undo", "redo", "edit", "read_all",
 }
+COPY_ACTIONS = {"copy_citation", "pick_citation", "copy_shown", "open_link", "export_shown"}
 EDITORS = {"note": NoteEditor, "tags": TagEditor}
 
 
@@ -55,6 +62,11 @@ class TriageApp(App[None]):
     | `e` | Edit the note |
     | `t` | Edit the tags |
     | `R` | Mark all papers shown as read (asks first) |
+    | `c` | Copy the paper's citation in the default format (BibTeX first) |
+    | `C` | Copy as… (BibTeX, plain, Markdown, abstract, id): the choice becomes the default, remembered |
+    | `Y` | Copy the citations of all papers shown |
+    | `o` | Open the paper's first link in the browser |
+    | `x` | Export the papers shown with their marks (asks for a file) |
 
     A mark shows at once; the durable write follows on a writer thread, in order.
     """
@@ -88,6 +100,11 @@ class TriageApp(App[None]):
         Binding("e", "edit('note')", "Note", group=TRIAGE, tooltip="Edit the note (ctrl+s saves, esc cancels)"),
         Binding("t", "edit('tags')", "Tags", group=TRIAGE, tooltip="Edit the tags"),
         Binding("R", "read_all", "All read", show=False, group=TRIAGE, tooltip="Mark all papers shown as read"),
+        Binding("c", "copy_citation", "Copy", group=COPY, tooltip="Copy the citation in the default format"),
+        Binding("C", "pick_citation", "Copy as…", show=False, group=COPY, tooltip="Copy as… (choose the default format)"),
+        Binding("Y", "copy_shown", "Copy all", show=False, group=COPY, tooltip="Copy the citations of all papers shown"),
+        Binding("o", "open_link", "Open link", show=False, group=COPY, tooltip="Open the paper's first link in the browser"),
+        Binding("x", "export_shown", "Export", show=False, group=COPY, tooltip="Export the papers shown to a file"),
     ]
 
     def __init__(self, collection: Collection, db_path: str | None = None) -> None:
@@ -98,6 +115,8 @@ class TriageApp(App[None]):
         self.states: dict[str, Triage] = self.store.attach(collection.papers)
         """Marks by paper id, as shown (absent: no marks); the store follows on the writer thread."""
         self.history = History()
+        self.cite_format: str = self.store.setting("cite").get("format", "bibtex")
+        """The format `c` and `Y` copy in (one of `store.cite.FORMATS`); `C` changes it, the store keeps it."""
         self._ids = frozenset(paper.id for paper in collection.papers)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="triage-store")
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -142,6 +161,8 @@ class TriageApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in TRIAGE_ACTIONS and isinstance(self.screen, (NoteEditor, TagEditor, Confirm)):
+            return False
+        if action in COPY_ACTIONS and self.screen is not self.default_screen:
             return False
         if action == "focus_detail":
             return self.default_screen.focused is self.query_one(PaperList)
@@ -348,3 +369,89 @@ class TriageApp(App[None]):
                 self.change({pid: replace(self.state_of(pid), read=True) for pid in unread})
 
         self.push_screen(Confirm(f"Mark {len(unread)} unread of the {len(papers)} papers shown as read?"), answered)
+
+    # --- copy, open, export -------------------------------------------------------------------------
+
+    @cached_property
+    def citation_keys(self) -> dict[str, str]:
+        """Paper id → citation key, assigned over the whole collection so keys never change with the filter."""
+        return cite.citation_keys(self.collection.papers)
+
+    @property
+    def shown(self) -> Sequence[Paper]:
+        """The papers the list shows, in its order."""
+        return self.query_one(PaperList).papers
+
+    def action_copy_citation(self) -> None:
+        paper = self.query_one(PaperList).current
+        if paper is None:
+            self.notify("Nothing to copy", severity="warning")
+            return
+        self.copy_papers([paper], self.cite_format)
+
+    def action_copy_shown(self) -> None:
+        if not self.shown:
+            self.notify("Nothing to copy", severity="warning")
+            return
+        self.copy_papers(list(self.shown), self.cite_format)
+
+    def action_pick_citation(self) -> None:
+        paper = self.query_one(PaperList).current
+        if paper is None:
+            self.notify("Nothing to copy", severity="warning")
+            return
+
+        def picked(fmt: str | None) -> None:
+            if fmt:
+                self.cite_format = fmt
+                self._writer.submit(self._on_writer, self.store.put_setting, "cite", {"format": fmt})
+                self.copy_papers([paper], fmt)
+
+        def preview(fmt: str) -> str:
+            return cite.render([paper], fmt, self.citation_keys)
+
+        self.push_screen(CitePicker(self.cite_format, preview), picked)
+
+    @work(thread=True, group="clipboard")
+    def copy_papers(self, papers: list[Paper], fmt: str) -> None:
+        """Put `papers` in format `fmt` on a clipboard (off the UI thread: a clipboard tool may be slow)."""
+        what = cite.FORMATS[fmt] if len(papers) == 1 else f"{cite.FORMATS[fmt]} of {len(papers)} papers"
+        self.copy_text(cite.render(papers, fmt, self.citation_keys), what)
+
+    def copy_text(self, text: str, what: str) -> None:
+        """Copy from a worker thread and tell the user what was copied and how ("BibTeX copied (OSC 52)")."""
+        try:
+            how = clipboard.copy(text, lambda t: self.call_from_thread(self.copy_to_clipboard, t))
+        except clipboard.ClipboardError as exc:
+            self.call_from_thread(self.notify, str(exc), severity="error", markup=False)
+            return
+        self.call_from_thread(self.notify, f"{what} copied ({how})", markup=False)
+
+    def action_open_link(self) -> None:
+        paper = self.query_one(PaperList).current
+        if paper is None or not paper.links:
+            self.notify("This paper has no link", severity="warning")
+            return
+        self.open_link(paper.links[0])
+
+    @work(thread=True, group="browser")
+    def open_link(self, url: str) -> None:
+        """Open `url` in the browser; with none (a server over SSH), copy the link instead."""
+        if webbrowser.open(url):
+            self.call_from_thread(self.notify, f"Opened {url}", markup=False)
+            return
+        self.copy_text(url, "No browser here: link")
+
+    def action_export_shown(self) -> None:
+        papers = list(self.shown)
+        if not papers:
+            self.notify("Nothing to export", severity="warning")
+            return
+
+        def write(path: str, force: bool) -> str:
+            path = os.path.expanduser(path)
+            fmt = export.format_for(path)
+            export.write(path, export.render(papers, fmt, self.states, self.citation_keys), force=force)
+            return f"{len(papers)} papers written to {path} ({fmt})"
+
+        self.push_screen(ExportDialog(len(papers), write), lambda done: done and self.notify(done, markup=False))

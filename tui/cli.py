@@ -184,9 +184,6 @@ def run_cite(argv: Sequence[str]) -> int:
     return 0
 
 
-EXPORT_SUFFIXES = {".bib": "bibtex", ".md": "markdown", ".csv": "csv", ".jsonl": "jsonl"}
-
-
 def export_parser() -> argparse.ArgumentParser:
     from store.export import FORMATS
 
@@ -204,12 +201,10 @@ def export_parser() -> argparse.ArgumentParser:
 
 
 def run_export(argv: Sequence[str]) -> int:
-    from pathlib import Path
-
     from store import cite, export
 
     args = export_parser().parse_args(argv)
-    fmt = args.format or EXPORT_SUFFIXES.get(Path(args.output or "").suffix.lower(), "bibtex")
+    fmt = args.format or export.format_for(args.output)
     papers = load(args.files).papers
     query = parse_query(args.query)
     states = stored_states(args.db, papers)

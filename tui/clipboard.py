@@ -7,7 +7,11 @@ Imports no Textual: the CLI's `--copy` uses it too, handing in its own way to se
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable
+import os
+import stat
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import pyperclip
 
@@ -18,6 +22,35 @@ class ClipboardError(Exception):
     """Nothing could take the text: no pyperclip backend and no terminal to send OSC 52 to."""
 
 
+@contextmanager
+def _output_pipes_hidden() -> Iterator[None]:
+    """Children started inside get /dev/null in place of our stdout/stderr when those are pipes.
+
+    xclip and xsel stay running as the clipboard's owner; holding our output pipe, they would keep
+    a reader such as `$(triage cite ID --copy)` waiting for the end of the output until the next copy.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:
+            stream.flush()
+    saved: list[tuple[int, int]] = []
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        for fd in (1, 2):
+            try:
+                mode = os.fstat(fd).st_mode
+            except OSError:
+                continue
+            if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+                saved.append((fd, os.dup(fd)))
+                os.dup2(devnull, fd)
+        yield
+    finally:
+        for fd, original in saved:
+            os.dup2(original, fd)
+            os.close(original)
+        os.close(devnull)
+
+
 def system_copy(text: str) -> str | None:
     """Copy through pyperclip's backend for this machine; its name ("xclip", "wl", "windows"…), or
     None when there is none or it did not take the text (read back to be sure: xclip with no
@@ -26,7 +59,8 @@ def system_copy(text: str) -> str | None:
         copy, paste = pyperclip.determine_clipboard()
         if not copy:
             return None
-        copy(text)
+        with _output_pipes_hidden():
+            copy(text)
         if paste() != text:
             return None
     except (pyperclip.PyperclipException, OSError):

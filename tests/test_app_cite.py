@@ -1,0 +1,120 @@
+"""Copy and export from the app (Pilot): c, C (the picker), Y, x, o. The clipboard is OSC 52 here:
+no X display, so pyperclip has no backend (tests/test_clipboard.py covers a real one)."""
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Checkbox, Input, OptionList, Static
+
+from store import Triage, cite, read_path
+from store.db import TriageStore
+from tui.app import TriageApp
+from tui.screens.cite_picker import CitePicker
+from tui.screens.export_dialog import ExportDialog
+
+
+@pytest.fixture(autouse=True)
+def _no_display(monkeypatch):
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+
+
+def messages(app: TriageApp) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+async def settle(app, pilot) -> None:
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_c_copies_the_bibtex_of_the_current_paper(seed_path):
+    collection = read_path(seed_path)
+    app = TriageApp(collection)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("j", "c")
+        await settle(app, pilot)
+        assert app.clipboard == cite.render([collection.papers[1]], "bibtex", cite.citation_keys(collection.papers))
+        assert "https://github.com/ajy112/HDGNN" in app.clipboard
+        assert messages(app)[-1] == "BibTeX copied (OSC 52)"
+
+
+async def test_C_picks_a_format_that_c_then_keeps(seed_path):
+    papers = read_path(seed_path).papers
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("C")
+        await pilot.pause()
+        picker = app.screen
+        assert isinstance(picker, CitePicker)
+        assert str(picker.query_one("#cite-preview", Static).content).startswith("@inproceedings{iclr2024")
+        await pilot.press("j")  # BibTeX → plain text
+        await pilot.pause()
+        assert str(picker.query_one("#cite-preview", Static).content) == cite.plain(papers[0])
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.clipboard == cite.plain(papers[0]) + "\n"
+        assert messages(app)[-1] == "plain text copied (OSC 52)"
+        await pilot.press("j", "c")
+        await settle(app, pilot)
+        assert app.clipboard == cite.plain(papers[1]) + "\n", "the picked format is the new default"
+        await pilot.press("C")
+        await pilot.pause()
+        assert app.screen.query_one(OptionList).highlighted == 1, "the picker opens on the default"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, CitePicker) and app.cite_format == "plain"
+
+
+async def test_Y_copies_every_paper_shown(seed_path):
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("Y")
+        await settle(app, pilot)
+        assert app.clipboard.count("@inproceedings{") == 19
+        assert messages(app)[-1] == "BibTeX of 19 papers copied (OSC 52)"
+
+
+async def test_x_exports_the_papers_shown_and_never_overwrites_unasked(seed_path, tmp_path):
+    papers = read_path(seed_path).papers
+    db = tmp_path / "db.json"
+    store = TriageStore(db)
+    store.attach(papers)
+    store.put({papers[2].id: Triage(priority=1, note="Check the N:M numbers.")})
+    store.close()
+    target = tmp_path / "list.md"
+    app = TriageApp(read_path(seed_path), db_path=str(db))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("x")
+        await pilot.pause()
+        assert isinstance(app.screen, ExportDialog)
+        app.screen.query_one(Input).value = str(target)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, ExportDialog)
+        text = target.read_text(encoding="utf-8")
+        assert text.startswith("# Reading list\n\n## Priority 1\n") and "  > Check the N:M numbers." in text
+        assert messages(app)[-1] == f"19 papers written to {target} (markdown)"
+
+        target.write_text("mine")
+        await pilot.press("x")
+        await pilot.pause()
+        dialog = app.screen
+        dialog.query_one(Input).value = str(target)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is dialog, "the dialog stays open and says why"
+        assert "already exists" in str(dialog.query_one("#export-error", Static).content)
+        assert target.read_text() == "mine"
+        dialog.query_one(Checkbox).value = True
+        dialog.query_one(Input).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert target.read_text(encoding="utf-8").startswith("# Reading list")
+
+
+async def test_o_on_a_paper_without_a_link_says_so(seed_path):
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("o")
+        await pilot.pause()
+        assert messages(app)[-1] == "This paper has no link"
