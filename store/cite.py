@@ -38,6 +38,15 @@ _FIELD_NAME = re.compile(r"[a-z][a-z0-9_\-:]*")
 VERBATIM_FIELDS = frozenset({"url", "doi", "eprint", "file", "isbn", "issn"})
 """Fields written as they are (no LaTeX escaping): identifiers and addresses."""
 GENERATED_FIELDS = frozenset({"author", "title", "year", "abstract", "entrytype", "id", "key"})
+STANDARD_FIELDS = frozenset(
+    "address annote booktitle chapter doi edition editor eprint archiveprefix primaryclass howpublished "
+    "institution isbn issn journal keywords month note number organization pages publisher school series "
+    "url volume".split()
+)
+"""The fields a paper read from JSON or CSV passes on (its other columns are no BibTeX)."""
+ENTRY_TYPE = "entrytype"
+"""The BibTeX reader keeps an entry's type as field ENTRYTYPE; that paper's other fields are raw BibTeX."""
+_DOI_LINK = "https://doi.org/"
 
 # --- LaTeX escaping -----------------------------------------------------------------------
 
@@ -61,32 +70,36 @@ _LIGATURE = re.compile(r"-(?=-)|'(?=')")
 _MATH = re.compile(r"(?<!\\)\$([^$%]*[\\^_][^$%]*)(?<!\\)\$")
 
 
-def _plain_math(text: str) -> bool:
-    """Math a LaTeX decoder keeps as it is: braces balanced, backslashes only start macro names."""
-    if re.search(r"\\(?![A-Za-z])", text):
-        return False
+def _balanced(text: str) -> bool:
+    """Braces balanced (escaped ones aside) and no trailing backslash: safe inside a braced value."""
     depth = 0
-    for match in re.finditer(r"[{}]", text):
+    for match in re.finditer(r"\\.|[{}]", text, re.S):
         depth += {"{": 1, "}": -1}.get(match.group(), 0)
         if depth < 0:
             return False
-    return depth == 0
+    return depth == 0 and not re.search(r"(?<!\\)(?:\\\\)*\\$", text)
+
+
+def _plain_math(text: str) -> bool:
+    """Math a LaTeX decoder keeps as it is: braces balanced, backslashes only start macro names."""
+    return not re.search(r"\\(?![A-Za-z])", text) and _balanced(text)
 
 
 def _escape_prose(text: str) -> str:
     return _LIGATURE.sub(r"\g<0>{}", _SPECIAL_RE.sub(lambda m: _SPECIAL[m.group()], text))
 
 
-def latex_escape(text: str) -> str:
+def latex_escape(text: str, math: bool = True) -> str:
     """`text` as a BibTeX field value that LaTeX prints, and a LaTeX decoder reads back, as the same text.
 
-    Whitespace is collapsed and control characters removed; Unicode is kept (the file is UTF-8);
-    inline math with balanced braces is kept as math.
+    Whitespace is collapsed and control characters removed; Unicode is kept (the file is UTF-8).
+    With `math`, inline math with balanced braces is kept as math (text from JSON, CSV or an
+    abstract); without, every `$` is a dollar sign (text a BibTeX reader already decoded).
     """
     flat = " ".join(inert(text).split())
     out: list[str] = []
     last = 0
-    for match in _MATH.finditer(flat):
+    for match in _MATH.finditer(flat) if math else ():
         if not _plain_math(match.group(1)):
             continue
         out.append(_escape_prose(flat[last : match.start()]))
@@ -97,9 +110,10 @@ def latex_escape(text: str) -> str:
 
 
 def _verbatim(value: str) -> str:
-    """A URL or identifier as a field value: kept as is, but braces and backslashes percent-encoded."""
-    flat = "".join(inert(value).split())
-    return flat.replace("\\", "%5C").replace("{", "%7B").replace("}", "%7D")
+    """A URL or identifier as a field value: kept as is (braces and backslashes percent-encoded
+    when they would unbalance the value)."""
+    flat = inert(value).strip()
+    return flat if _balanced(flat) else flat.replace("\\", "%5C").replace("{", "%7B").replace("}", "%7D")
 
 
 # --- keys -------------------------------------------------------------------------------------
@@ -165,8 +179,18 @@ def _suffix(n: int) -> str:
 # --- BibTeX -----------------------------------------------------------------------------------
 
 
+def _fields(paper: Paper) -> dict[str, str]:
+    """The paper's source fields by lower-case name (the first of repeated names)."""
+    fields: dict[str, str] = {}
+    for name, value in paper.fields:
+        fields.setdefault(name.casefold(), value)
+    return fields
+
+
 def entry_type(paper: Paper) -> str:
-    names = {name.casefold() for name, _ in paper.fields}
+    names = _fields(paper)
+    if _FIELD_NAME.fullmatch(names.get(ENTRY_TYPE, "").casefold()):
+        return names[ENTRY_TYPE].casefold()
     if "journal" in names:
         return "article"
     if "booktitle" in names:
@@ -177,43 +201,59 @@ def entry_type(paper: Paper) -> str:
 
 
 def _venue_field(paper: Paper, kind: str) -> tuple[str, str] | None:
-    names = {name.casefold() for name, _ in paper.fields}
-    if not paper.venue or names & {"journal", "booktitle"}:
+    if not paper.venue or _fields(paper).keys() & {"journal", "booktitle"}:
         return None
     if kind == "article":
         return "journal", paper.venue
-    long = CONFERENCES.get(_venue_slug(paper))
+    long = CONFERENCES.get(_venue_slug(paper)) if ENTRY_TYPE not in _fields(paper) else None
     return "booktitle", f"{long} ({paper.venue})" if long else paper.venue
+
+
+def _source_value(name: str, value: str, raw: bool) -> str:
+    if raw and _balanced(value):
+        return value
+    return _verbatim(value) if name in VERBATIM_FIELDS else latex_escape(value, math=not raw)
 
 
 def entry(paper: Paper, key: str, abstract: bool = False) -> Entry:
     """The bibtexparser `Entry` for `paper` (values escaped; the title's case protected by braces)."""
     kind = entry_type(paper)
+    source = _fields(paper)
+    raw = ENTRY_TYPE in source
+    math = not raw
     fields: list[Field] = []
     if paper.authors:
-        fields.append(Field("author", " and ".join(_author(a) for a in paper.authors)))
-    fields.append(Field("title", "{" + (latex_escape(paper.title) or latex_escape(paper.name) or paper.id) + "}"))
+        fields.append(Field("author", " and ".join(_author(a, math) for a in paper.authors)))
+    title = latex_escape(paper.title, math) or latex_escape(paper.name, math) or paper.id
+    fields.append(Field("title", "{" + title + "}"))
     venue = _venue_field(paper, kind)
     if venue:
-        fields.append(Field(venue[0], latex_escape(venue[1])))
+        fields.append(Field(venue[0], latex_escape(venue[1], math)))
     if paper.year:
         fields.append(Field("year", str(paper.year)))
     seen = {f.key for f in fields}
-    for name, value in paper.fields:
-        name = name.casefold()
-        if name in seen or name in GENERATED_FIELDS or not _FIELD_NAME.fullmatch(name) or not value.strip():
+    for name, value in source.items():
+        wanted = raw or name in STANDARD_FIELDS
+        if name in seen or name in GENERATED_FIELDS or not wanted or not _FIELD_NAME.fullmatch(name):
+            continue
+        if not raw and not value.strip():
             continue
         seen.add(name)
-        fields.append(Field(name, _verbatim(value) if name in VERBATIM_FIELDS else latex_escape(value)))
-    if "url" not in seen and paper.links:
-        fields.append(Field("url", _verbatim(paper.links[0])))
+        fields.append(Field(name, _source_value(name, value, raw)))
+    dois = [link for link in paper.links if link.startswith(_DOI_LINK)]
+    if "doi" not in seen and dois:
+        fields.append(Field("doi", _verbatim(dois[0].removeprefix(_DOI_LINK))))
+    urls = [link for link in paper.links if not link.startswith(_DOI_LINK)]
+    if "url" not in seen and urls:
+        fields.append(Field("url", _verbatim(urls[0])))
     if abstract and paper.text:
-        fields.append(Field("abstract", latex_escape(paper.plain or paper.text)))
+        text = paper.text if raw and _balanced(paper.text) else latex_escape(paper.plain or paper.text)
+        fields.append(Field("abstract", text))
     return Entry(kind, key, fields)
 
 
-def _author(name: str) -> str:
-    escaped = latex_escape(name)
+def _author(name: str, math: bool) -> str:
+    escaped = latex_escape(name, math)
     # A name containing the word "and" would be split into two authors: braces keep it one.
     return "{" + escaped + "}" if re.search(r"\band\b", escaped, re.I) else escaped
 

@@ -14,7 +14,7 @@ def test_main_view_side_by_side(snap_compare, seed_path):
     """120x40: the paper list on the left with the second paper highlighted, an unread dot on every
     row (a fresh database); the header counts "19 shown · 19 unread · 0 ★ · 0 prioritised"; its full
     abstract on the right (title in the accent colour, venue · year · id, "unread", the wrapped text);
-    the footer shows the list keys, help, quit and the triage keys."""
+    the footer shows the list keys, help, quit, the triage keys and c Copy."""
     assert snap_compare(TriageApp(read_path(seed_path)), press=["j"], terminal_size=(120, 40))
 
 
