@@ -118,3 +118,19 @@ async def test_o_on_a_paper_without_a_link_says_so(seed_path):
         await pilot.press("o")
         await pilot.pause()
         assert messages(app)[-1] == "This paper has no link"
+
+
+async def test_the_picked_format_is_remembered_across_restarts(seed_path, tmp_path):
+    papers = read_path(seed_path).papers
+    db = str(tmp_path / "db.json")
+    app = TriageApp(read_path(seed_path), db_path=db)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("C", "j", "j", "enter")  # BibTeX → plain → Markdown
+        await settle(app, pilot)
+        assert app.clipboard == cite.markdown(papers[0]) + "\n"
+    again = TriageApp(read_path(seed_path), db_path=db)
+    async with again.run_test(size=(120, 40)) as pilot:
+        await pilot.press("c")
+        await settle(again, pilot)
+        assert again.clipboard == cite.markdown(papers[0]) + "\n"
+        assert messages(again)[-1] == "Markdown copied (OSC 52)"

@@ -77,3 +77,19 @@ def test_export_never_overwrites_without_force(tmp_path):
 def test_export_formats_to_stdout():
     assert triage("export", "--format", "jsonl").stdout.count("\n") == 19
     assert triage("export", "--format", "csv").stdout.startswith("id,key,title,")
+
+
+def test_export_of_the_starred_is_a_bib_of_the_reading_list(seed_path, tmp_path):
+    papers = read_path(seed_path).papers
+    db = tmp_path / "marks.json"
+    store = TriageStore(db)
+    store.attach(papers)
+    store.put({papers[1].id: Triage(starred=True), papers[4].id: Triage(starred=True, priority=2)})
+    store.close()
+    out = tmp_path / "reading.bib"
+    assert triage("export", "--db", str(db), "--query", "is:starred", "-o", str(out)).returncode == 0
+    keys = cite.citation_keys(papers)
+    assert {e.key for e in bibtexparser.parse_file(str(out)).entries} == {keys[papers[1].id], keys[papers[4].id]}
+    nothing = triage("export", "--db", str(db), "--query", "is:starred zzzqqq", "-o", str(tmp_path / "none.bib"))
+    assert nothing.returncode == 1 and not (tmp_path / "none.bib").exists()
+    assert nothing.stderr.strip() == "triage: no paper matches 'is:starred zzzqqq': nothing exported"

@@ -210,13 +210,16 @@ def run_export(argv: Sequence[str]) -> int:
     states = stored_states(args.db, papers)
     keys = cite.citation_keys(papers)  # over the whole list, so a key does not depend on the query
     papers = [paper for paper, _ in matching(papers, query, states)]
+    if not papers:
+        print(f"triage: no paper matches {args.query!r}: nothing exported", file=sys.stderr)
+        return 1
     text = export.render(papers, fmt, states, keys, args.abstract)
     if args.output:
         export.write(args.output, text, force=args.force)
         print(f"{len(papers)} papers written to {args.output} ({fmt})", file=sys.stderr)
     else:
         sys.stdout.write(text)
-    return 0 if papers else 1
+    return 0
 
 
 def stored_states(db: str | None, papers: Sequence[Paper]) -> dict[str, Triage]:
