@@ -153,10 +153,15 @@ class Hits(Sequence[Hit]):
         return Hit(self._papers[i], score, self._highlighter)
 
     @property
+    def papers(self) -> list[Paper]:
+        """The matching papers, best first."""
+        papers = self._papers
+        return [papers[i] for i in self._order.tolist()]
+
+    @property
     def ids(self) -> list[str]:
         """The matching paper ids, best first."""
-        papers = self._papers
-        return [papers[i].id for i in self._order.tolist()]
+        return [paper.id for paper in self.papers]
 
     def __repr__(self) -> str:
         return f"<Hits {len(self)} for {self.query.text!r}>"

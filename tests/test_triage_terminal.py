@@ -5,7 +5,8 @@ from tests.tmux import Tmux, triage_command
 
 
 def first_row(screen: str) -> str:
-    return screen.splitlines()[1]
+    """The list's first row: under the header and the filter bar."""
+    return screen.splitlines()[2]
 
 
 def test_a_star_and_priority_survive_a_restart(tmp_path, seed_path):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 import time
 import webbrowser
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -17,17 +18,20 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer, Header
+from textual.worker import get_current_worker
 
-from store import Collection, Paper, Triage, cite, describe_skipped, export
+from store import Collection, Paper, SearchIndex, Triage, cite, describe_skipped, export
 from store.db import TriageStore
 from store.history import History
+from store.search import Hits
 from tui import clipboard
-from tui.keys import COPY, MOVE, READ, TRIAGE, declared_bindings, is_enabled, key_display
+from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, declared_bindings, is_enabled, key_display
 from tui.screens.cite_picker import CitePicker
 from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
 from tui.screens.export_dialog import ExportDialog
 from tui.screens.help import HelpScreen
 from tui.widgets.detail import DetailPane
+from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
 
 
@@ -67,6 +71,7 @@ class TriageApp(App[None]):
     | `Y` | Copy the citations of all papers shown |
     | `o` | Open the paper's first link in the browser |
     | `x` | Export the papers shown with their marks (asks for a file) |
+    | `/` | Filter: type a query; `enter` back to the list, `esc` clears it |
 
     A mark shows at once; the durable write follows on a writer thread, in order.
     """
@@ -105,6 +110,8 @@ class TriageApp(App[None]):
         Binding("Y", "copy_shown", "Copy all", show=False, group=COPY, tooltip="Copy the citations of all papers shown"),
         Binding("o", "open_link", "Open link", show=False, group=COPY, tooltip="Open the paper's first link in the browser"),
         Binding("x", "export_shown", "Export", show=False, group=COPY, tooltip="Export the papers shown to a file"),
+        Binding("slash", "focus_filter", "Filter", key_display="/", group=SEARCH,
+                tooltip="Filter the list: words (typos ok), \"phrase\", !not, a | b, is:unread, p<=2…"),
     ]
 
     def __init__(self, collection: Collection, db_path: str | None = None) -> None:
@@ -124,9 +131,15 @@ class TriageApp(App[None]):
         self._changed_at: dict[str, int] = {}
         self._counted: object = None
         self._counts = {"read": 0, "starred": 0, "prioritised": 0}
+        self._index: SearchIndex | None = None
+        self._index_lock = threading.Lock()
+        self._hits: Hits | None = None
+        """The search results shown (None when the list is not filtered)."""
+        self._search_serial = 0
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield FilterBar(id="filter")
         with Horizontal(id="panes"):
             yield PaperList(id="papers")
             yield DetailPane(id="detail")
@@ -146,6 +159,7 @@ class TriageApp(App[None]):
         for notice in self.store.notices:
             self.notify(notice, title="Triage database", severity="warning", timeout=20, markup=False)
         self.set_interval(POLL_SECONDS, self._poll_other_processes)
+        self.call_after_refresh(self.run_worker, self._search_index, thread=True, group="index")
 
     def on_unmount(self) -> None:
         self._writer.shutdown(wait=True)
@@ -153,7 +167,8 @@ class TriageApp(App[None]):
 
     def on_paper_list_highlighted(self, message: PaperList.Highlighted) -> None:
         detail = self.query_one(DetailPane)
-        detail.show(message.paper)
+        hits, cursor = self._hits, message.paper_list.cursor
+        detail.show(message.paper, hits[cursor] if hits is not None and message.paper is not None else None)
         if message.paper is not None:
             detail.show_state(self.state_of(message.paper.id))
         if message.paper_list.papers is not self._counted:
@@ -180,6 +195,9 @@ class TriageApp(App[None]):
         """Scroll the detail pane by a fraction of its height; the focus stays where it is."""
         detail = self.query_one(DetailPane)
         detail.scroll_relative(y=round(pages * max(1, detail.scrollable_content_region.height - 1)), animate=False)
+
+    def action_focus_filter(self) -> None:
+        self.query_one(FilterBar).focus_input()
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
@@ -241,6 +259,40 @@ class TriageApp(App[None]):
         current = paper_list.current
         if current is not None and current.id in states:
             self.query_one(DetailPane).show_state(self.state_of(current.id))
+
+    # --- search: the filter bar's query, run off the UI thread, newest wins ---------------------------
+
+    def _search_index(self) -> SearchIndex:
+        """The index of the collection, built once (at start, on a worker thread)."""
+        with self._index_lock:
+            if self._index is None:
+                self._index = SearchIndex(self.collection.papers)
+            return self._index
+
+    def on_filter_bar_changed(self, message: FilterBar.Changed) -> None:
+        self._search_serial += 1
+        self._search(message.value, self._search_serial, dict(self.states))
+
+    def on_filter_bar_done(self, message: FilterBar.Done) -> None:
+        self.query_one(PaperList).focus()
+
+    @work(thread=True, exclusive=True, group="search")
+    def _search(self, text: str, serial: int, states: dict[str, Triage]) -> None:
+        """Search on a worker thread (typing never waits); a newer keystroke cancels this one."""
+        hits = self._search_index().search(text, states)
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self._show_hits, hits, serial)
+
+    def _show_hits(self, hits: Hits, serial: int) -> None:
+        """Show the results of query number `serial`, unless a newer query was typed meanwhile."""
+        if serial != self._search_serial:
+            return
+        paper_list = self.query_one(PaperList)
+        filtered = bool(hits.query.groups)
+        self._hits = hits if filtered else None
+        keep = None if filtered or paper_list.current is None else paper_list.current.id
+        paper_list.set_papers(hits.papers, keep=keep, title_spans=(lambda i: hits[i].title_spans) if filtered else None)
+        self.query_one(FilterBar).show_result(len(hits), len(self.collection.papers), hits.query.hint)
 
     # --- durable writes, on the writer thread ------------------------------------------------------
 

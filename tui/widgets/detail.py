@@ -1,13 +1,16 @@
 """The detail pane: the title, where the paper comes from, and the full abstract, wrapped and scrollable."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
-from store import Paper, Triage
+from store import Hit, Paper, Triage
+from store.search import Span, context
 from tui.keys import READ
 
 
@@ -28,6 +31,7 @@ class DetailPane(VerticalScroll, can_focus=True):
         background: $surface;
         &:focus { background-tint: $foreground 4%; }
         #detail-title { text-style: bold; color: $text-accent; margin-bottom: 1; }
+        #detail-context { color: $text-muted; margin-bottom: 1; }
         #detail-meta { color: $text-muted; margin-bottom: 1; }
         #detail-state { color: $text-secondary; margin-bottom: 1; }
         #detail-body { margin-bottom: 1; }
@@ -37,24 +41,33 @@ class DetailPane(VerticalScroll, can_focus=True):
 
     def compose(self) -> ComposeResult:
         yield Static(id="detail-title")
+        yield Static(id="detail-context")
         yield Static(id="detail-meta")
         yield Static(id="detail-state")
         yield Static(id="detail-body")
         yield Static(id="detail-links")
 
-    def show(self, paper: Paper | None) -> None:
-        """Show `paper` from its top (or an empty pane for None)."""
+    def show(self, paper: Paper | None, hit: Hit | None = None) -> None:
+        """Show `paper` from its top (or an empty pane for None) with what `hit` matched marked in
+        its title and text, and, when the title has no match, a line of context around the best
+        match of the text under the title."""
+        title_spans = hit.title_spans if hit is not None else ()
+        text_spans = hit.text_spans if hit is not None else ()
         if paper is None:
-            parts = ("", "", "Nothing to show.", "")
+            parts = (Content(""), Content(""), Content(""), Content("Nothing to show."), Content(""))
         else:
             meta = " · ".join(str(part) for part in (paper.venue, paper.year, paper.id) if part)
             if paper.authors:
                 meta = ", ".join(paper.authors) + "\n" + meta
-            parts = (paper.title, meta, paper.plain or paper.text, "\n".join(paper.links))
-        for widget_id, text in zip(("title", "meta", "body", "links"), parts):
+            line = Content("")
+            if text_spans and not title_spans:
+                line = marked(*context(paper.plain, text_spans, max(20, self.scrollable_content_region.width - 1)))
+            body = marked(paper.plain, text_spans) if paper.plain else Content(paper.text)
+            parts = (marked(paper.title, title_spans), line, Content(meta), body, Content("\n".join(paper.links)))
+        for widget_id, content in zip(("title", "context", "meta", "body", "links"), parts):
             widget = self.query_one(f"#detail-{widget_id}", Static)
-            widget.update(Content(text))
-            widget.display = bool(text)
+            widget.update(content)
+            widget.display = bool(content.plain)
         self.query_one("#detail-state", Static).display = paper is not None
         self.scroll_home(animate=False)
 
@@ -69,3 +82,15 @@ class DetailPane(VerticalScroll, can_focus=True):
             marks.append("tags: " + ", ".join(state.tags))
         text = " · ".join(marks) + (f"\n\nNote: {state.note}" if state.note else "")
         self.query_one("#detail-state", Static).update(Content(text))
+
+
+MATCH = "bold $text-warning on $warning-muted"
+"""How a search match is marked in the detail pane (the list uses `paper-list--match`)."""
+
+
+def marked(text: str, spans: Sequence[Span]) -> Content:
+    """`text` as Content (never markup) with `spans` marked as matches."""
+    content = Content(text)
+    for start, end in spans:
+        content = content.stylize(MATCH, start, end)
+    return content

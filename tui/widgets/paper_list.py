@@ -1,7 +1,7 @@
 """The paper list: one line per paper, drawn line by line so 100,000 rows cost what 20 do."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -22,8 +22,13 @@ from tui.keys import MOVE
 NO_MARKS = Triage()
 
 
+TitleSpans = Callable[[int], Sequence[tuple[int, int]]]
+"""Row index → the [start, end) spans of its title that a search matched."""
+
+
 class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
-    """A cursor over a list of papers. Each row: `•` unread, `★` starred, the priority 1–5, the title.
+    """A cursor over a list of papers. Each row: `•` unread, `★` starred, the priority 1–5, the title
+    (with the spans a search matched highlighted).
     The page keys of a ScrollView are not inherited: the app gives
     PgUp/PgDn to the detail pane, so the list pages with ctrl+f / ctrl+b.
 
@@ -52,6 +57,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         "paper-list--read",
         "paper-list--star",
         "paper-list--priority",
+        "paper-list--match",
     }
 
     DEFAULT_CSS = """
@@ -65,6 +71,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         & > .paper-list--read { color: $text-muted; }
         & > .paper-list--star { color: $warning; }
         & > .paper-list--priority { color: $error; text-style: bold; }
+        & > .paper-list--match { color: $text-warning; background: $warning-muted; text-style: bold; }
     }
     """
 
@@ -92,6 +99,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         self.states: Mapping[str, Triage] = {}
         """Triage state by paper id (absent: no marks); call `refresh_papers` after changing it."""
         self._rows: dict[str, int] = {}
+        self._title_spans: TitleSpans | None = None
         self._cache: LRUCache[tuple[int, bool, int], Strip] = LRUCache(1024)
 
     @property
@@ -99,9 +107,11 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         """The paper under the cursor."""
         return self.papers[self.cursor] if self.papers else None
 
-    def set_papers(self, papers: Sequence[Paper], keep: str | None = None) -> None:
-        """Show `papers`; the cursor stays on paper id `keep` when it is among them, else goes to the top."""
+    def set_papers(self, papers: Sequence[Paper], keep: str | None = None, title_spans: TitleSpans | None = None) -> None:
+        """Show `papers`; the cursor stays on paper id `keep` when it is among them, else goes to the top.
+        `title_spans` gives the matched spans of a row's title, to highlight."""
         self.papers = papers
+        self._title_spans = title_spans
         self._rows = {paper.id: index for index, paper in enumerate(papers)}
         self._cache.clear()
         index = self._rows.get(keep, 0) if keep else 0
@@ -166,7 +176,8 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         key = (index, selected and self.has_focus, width)
         strip = self._cache.get(key)
         if strip is None:
-            strip = self._render_row(self.papers[index], selected, width)
+            spans = self._title_spans(index) if self._title_spans else ()
+            strip = self._render_row(self.papers[index], selected, width, spans)
             self._cache[key] = strip
         return strip
 
@@ -176,7 +187,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
     def on_blur(self) -> None:
         self.refresh_lines(self.cursor - self.scroll_offset.y)
 
-    def _render_row(self, paper: Paper, selected: bool, width: int) -> Strip:
+    def _render_row(self, paper: Paper, selected: bool, width: int, spans: Sequence[tuple[int, int]]) -> Strip:
         base = self.rich_style
         if selected:
             base = base + self.get_component_rich_style("paper-list--cursor")
@@ -189,7 +200,10 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         row.append(" •" if not state.read else "  ", part("paper-list--unread"))
         row.append("★" if state.starred else " ", part("paper-list--star"))
         row.append(str(state.priority) if state.priority else " ", part("paper-list--priority"))
+        start = len(row) + 1
         row.append(" " + paper.title, part("paper-list--read") if state.read and not selected else None)
+        for begin, end in spans:
+            row.stylize(part("paper-list--match"), start + begin, start + end)
         row.truncate(width, overflow="ellipsis", pad=True)
         return Strip(row.render(self.app.console), cell_len(row.plain)).crop(0, width)
 

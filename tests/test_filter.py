@@ -1,0 +1,122 @@
+"""The filter bar in a Pilot: results per keystroke, highlights, count, hint, esc and enter, newest query wins."""
+from __future__ import annotations
+
+import threading
+
+from textual.widgets import Input, Static
+
+import tui.app
+from store import SearchIndex, read_path
+from tui.app import TriageApp
+from tui.widgets.paper_list import PaperList
+
+CDRL, SCL = "b0630d65dd", "38521038a2"
+
+
+def shown(app: TriageApp) -> list[str]:
+    return [paper.id for paper in app.query_one(PaperList).papers]
+
+
+def text_of(app: TriageApp, widget_id: str) -> str:
+    return str(app.query_one(f"#{widget_id}", Static).content)
+
+
+def marked(app: TriageApp, widget_id: str) -> list[str]:
+    """The pieces of a detail-pane line marked as matches."""
+    content = app.query_one(f"#{widget_id}", Static).content
+    return [content.plain[span.start : span.end] for span in content.spans]
+
+
+async def settle(app: TriageApp, pilot) -> None:
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_typing_filters_ranks_counts_and_highlights(seed_path):
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash")
+        assert isinstance(app.focused, Input)
+        await pilot.press(*"difusion recovry")
+        await settle(app, pilot)
+        assert shown(app) == [CDRL]
+        assert text_of(app, "filter-count") == "1 of 19"
+        assert marked(app, "detail-title") == ["diffusion", "recovery"]  # CDRL — cooperative diffusion recovery…
+        assert {"diffusion", "recovery"} <= set(marked(app, "detail-body"))
+        row = "".join(segment.text for segment in app.query_one(PaperList).render_line(0))
+        match = [segment for segment in app.query_one(PaperList).render_line(0) if segment.text == "recovery"]
+        assert "CDRL" in row and match and match[0].style.bold
+
+
+async def test_a_body_match_gets_a_line_of_context_under_the_title(seed_path):
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"initializer")
+        await settle(app, pilot)
+        assert shown(app) == [CDRL]
+        assert not marked(app, "detail-title")
+        assert "initializer" in text_of(app, "detail-context") and "initializer" in marked(app, "detail-context")
+
+
+async def test_enter_keeps_the_filter_esc_clears_it(seed_path):
+    papers = read_path(seed_path).papers
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"contrast")
+        await settle(app, pilot)
+        assert shown(app)[0] == SCL
+        await pilot.press("enter")
+        assert isinstance(app.focused, PaperList) and shown(app)[0] == SCL
+        await pilot.press("j")
+        current = app.query_one(PaperList).current
+        await pilot.press("slash", "escape")
+        await settle(app, pilot)
+        assert shown(app) == [p.id for p in papers]
+        assert isinstance(app.focused, PaperList)
+        assert app.query_one(PaperList).current == current  # back where we were, in the whole list
+        assert text_of(app, "filter-count") == ""
+
+
+async def test_a_malformed_query_shows_a_hint_and_still_filters(seed_path):
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"x:y cdrl")
+        await settle(app, pilot)
+        assert shown(app) == [CDRL]
+        assert text_of(app, "filter-hint").startswith("unknown qualifier x:")
+        await pilot.press("ctrl+u")
+        await settle(app, pilot)
+        assert not app.query_one("#filter-hint", Static).display
+
+
+async def test_state_qualifiers_see_the_marks_made(seed_path):
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("j", "r", "s")  # the second paper: read and starred
+        await pilot.press("slash", *"is:starred")
+        await settle(app, pilot)
+        assert shown(app) == [read_path(seed_path).papers[1].id]
+
+
+async def test_a_slow_old_query_never_replaces_a_newer_result(seed_path, monkeypatch):
+    release = threading.Event()
+
+    class SlowOnD(SearchIndex):
+        """The real index, but a search for "d" waits until the test lets it go."""
+
+        def search(self, query, states=None):
+            if query == "d":
+                release.wait(10)
+            return super().search(query, states)
+
+    monkeypatch.setattr(tui.app, "SearchIndex", SlowOnD)
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", "d")  # its search hangs
+        await pilot.press(*"ifusion")  # "difusion" answers at once
+        while shown(app) != [CDRL]:
+            await pilot.pause(0.01)
+        release.set()  # now "d" finishes, late
+        await settle(app, pilot)
+        assert shown(app) == [CDRL]
+        assert text_of(app, "filter-count") == "1 of 19"

@@ -1,0 +1,95 @@
+"""The filter bar: the query typed, what was not understood in it, and how many papers match."""
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Input, Static
+
+from tui.keys import SEARCH
+
+PLACEHOLDER = 'filter: words (typos ok), "phrase", !not, a | b, is:unread, p<=2, has:code…'
+
+
+class FilterBar(Horizontal):
+    """A one-line query input with a hint and a count ("7 of 19").
+
+    | Key | Action |
+    | :- | :- |
+    | `enter` | Back to the list, keeping the filter |
+    | `esc` | Clear the filter and go back to the list |
+    """
+
+    BINDINGS = [
+        Binding("escape", "clear", "Clear filter", group=SEARCH, tooltip="Clear the filter, back to the list"),
+    ]
+
+    DEFAULT_CSS = """
+    FilterBar {
+        height: 1;
+        background: $panel;
+        & > #filter-prompt { width: auto; padding: 0 0 0 1; color: $text-muted; }
+        & > Input, & > Input:focus { width: 1fr; height: 1; border: none; padding: 0 1; background: $panel; }
+        & > Input:focus { background: $surface; }
+        & > #filter-hint { width: auto; max-width: 50%; padding: 0 1; color: $text-warning; }
+        & > #filter-count { width: auto; padding: 0 1; color: $text-muted; }
+    }
+    """
+
+    class Changed(Message):
+        """The query text changed (on every keystroke)."""
+
+        def __init__(self, filter_bar: FilterBar, value: str) -> None:
+            super().__init__()
+            self.filter_bar = filter_bar
+            self.value = value
+
+        @property
+        def control(self) -> FilterBar:
+            return self.filter_bar
+
+    class Done(Message):
+        """The user is done with the filter (`enter`, or `esc` after clearing it)."""
+
+        def __init__(self, filter_bar: FilterBar) -> None:
+            super().__init__()
+            self.filter_bar = filter_bar
+
+        @property
+        def control(self) -> FilterBar:
+            return self.filter_bar
+
+    def compose(self) -> ComposeResult:
+        yield Static("/", id="filter-prompt", markup=False)
+        yield Input(placeholder=PLACEHOLDER, id="filter-input", select_on_focus=False)
+        yield Static(id="filter-hint", markup=False)
+        yield Static(id="filter-count", markup=False)
+
+    @property
+    def value(self) -> str:
+        return self.query_one(Input).value
+
+    def focus_input(self) -> None:
+        self.query_one(Input).focus()
+
+    def show_result(self, shown: int, total: int, hint: str) -> None:
+        """Show how many papers match ("7 of 19"; nothing when the filter is empty) and the query's hint."""
+        count = f"{shown} of {total}" if self.value.strip() else ""
+        self.query_one("#filter-count", Static).update(Content(count))
+        hint_widget = self.query_one("#filter-hint", Static)
+        hint_widget.update(Content(hint))
+        hint_widget.display = bool(hint)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.post_message(self.Changed(self, event.value))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.post_message(self.Done(self))
+
+    def action_clear(self) -> None:
+        self.query_one(Input).value = ""
+        self.post_message(self.Done(self))
