@@ -32,13 +32,17 @@ async def settle(app: TriageApp, pilot) -> None:
     await pilot.pause()
 
 
+async def filter_by(app: TriageApp, pilot, query: str) -> None:
+    """Press `/`, type `query`, wait for its results."""
+    await pilot.press("slash", *query)
+    await settle(app, pilot)
+
+
 async def test_typing_filters_ranks_counts_and_highlights(seed_path):
     app = TriageApp(read_path(seed_path))
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("slash")
-        assert isinstance(app.focused, Input)
-        await pilot.press(*"difusion recovry")
-        await settle(app, pilot)
+        await filter_by(app, pilot, "difusion recovry")
+        assert isinstance(app.focused, Input) and app.focused.value == "difusion recovry"
         assert shown(app) == [CDRL]
         assert text_of(app, "filter-count") == "1 of 19"
         assert marked(app, "detail-title") == ["diffusion", "recovery"]  # CDRL — cooperative diffusion recovery…
@@ -51,8 +55,7 @@ async def test_typing_filters_ranks_counts_and_highlights(seed_path):
 async def test_a_body_match_gets_a_line_of_context_under_the_title(seed_path):
     app = TriageApp(read_path(seed_path))
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("slash", *"initializer")
-        await settle(app, pilot)
+        await filter_by(app, pilot, "initializer")
         assert shown(app) == [CDRL]
         assert not marked(app, "detail-title")
         assert "initializer" in text_of(app, "detail-context") and "initializer" in marked(app, "detail-context")
@@ -62,8 +65,7 @@ async def test_enter_keeps_the_filter_esc_clears_it(seed_path):
     papers = read_path(seed_path).papers
     app = TriageApp(read_path(seed_path))
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("slash", *"contrast")
-        await settle(app, pilot)
+        await filter_by(app, pilot, "contrast")
         assert shown(app)[0] == SCL
         await pilot.press("enter")
         assert isinstance(app.focused, PaperList) and shown(app)[0] == SCL
@@ -80,8 +82,7 @@ async def test_enter_keeps_the_filter_esc_clears_it(seed_path):
 async def test_a_malformed_query_shows_a_hint_and_still_filters(seed_path):
     app = TriageApp(read_path(seed_path))
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("slash", *"x:y cdrl")
-        await settle(app, pilot)
+        await filter_by(app, pilot, "x:y cdrl")
         assert shown(app) == [CDRL]
         assert text_of(app, "filter-hint").startswith("unknown qualifier x:")
         await pilot.press("ctrl+u")
@@ -93,8 +94,7 @@ async def test_state_qualifiers_see_the_marks_made(seed_path):
     app = TriageApp(read_path(seed_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("j", "r", "s")  # the second paper: read and starred
-        await pilot.press("slash", *"is:starred")
-        await settle(app, pilot)
+        await filter_by(app, pilot, "is:starred")
         assert shown(app) == [read_path(seed_path).papers[1].id]
 
 
