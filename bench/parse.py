@@ -3,7 +3,10 @@
 Rows: the 2,260-abstract ICLR 2024 file from ../shared/corpora and N synthetic abstracts made
 by ../shared/tools/make_corpus.py (seed format, and JSONL with titles). Each file is parsed in
 a fresh interpreter, so the pylatexenc cache starts cold and the peak RSS is that one parse's
-(the "baseline" column is the interpreter with `store` imported, before parsing).
+(the "baseline" column is the interpreter with `store` imported, before parsing). Lists of
+`store.readers.records.PARALLEL_FROM` abstracts or more are analysed in worker processes: "CPU s"
+adds their time to the parent's, "worker MB" is the largest worker's peak RSS. On a busy
+machine wall time says little; CPU s / cores is what an idle machine would take.
 
     python bench/parse.py [-n 100000] [--repeat 3]
 """
@@ -11,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -26,14 +30,16 @@ def child(path: str) -> None:
     sys.path.insert(0, str(ROOT))
     from store.readers import read_paths
 
-    baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    before = resource.getrusage(resource.RUSAGE_SELF)
     start = time.perf_counter()
     collection = read_paths([path])
     elapsed = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    me, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = me.ru_utime + me.ru_stime - before.ru_utime - before.ru_stime + workers.ru_utime + workers.ru_stime
     named = sum(1 for p in collection.papers if p.name)
-    print(json.dumps({"papers": len(collection.papers), "named": named, "seconds": elapsed,
-                      "baseline_mb": baseline / 1024, "peak_mb": peak / 1024}))
+    print(json.dumps({"papers": len(collection.papers), "named": named, "seconds": elapsed, "cpu": cpu,
+                      "baseline_mb": before.ru_maxrss / 1024, "peak_mb": me.ru_maxrss / 1024,
+                      "worker_mb": workers.ru_maxrss / 1024}))
 
 
 def measure(path: Path, repeat: int) -> dict:
@@ -61,11 +67,14 @@ def main() -> None:
             out = Path(tmp, f"synthetic.{fmt}")
             subprocess.run([sys.executable, str(make), str(args.n), "--format", fmt, "-o", str(out)], check=True)
             files.append((f"{args.n:,} synthetic ({fmt})", out))
-        print(f"{'file':28} {'MB':>6} {'papers':>8} {'named':>7} {'parse s':>8} {'µs/paper':>9} {'baseline MB':>12} {'peak MB':>8}")
+        print(f"cores: {os.cpu_count()}, load average before: {os.getloadavg()[0]:.1f}")
+        print(f"{'file':28} {'MB':>6} {'papers':>8} {'named':>7} {'wall s':>7} {'CPU s':>7} {'CPU µs/paper':>13}"
+              f" {'baseline MB':>12} {'peak MB':>8} {'worker MB':>10}")
         for label, path in files:
             row = measure(path, args.repeat)
-            print(f"{label:28} {row['size_mb']:6.1f} {row['papers']:8d} {row['named']:7d} {row['seconds']:8.2f} "
-                  f"{row['seconds'] / row['papers'] * 1e6:9.1f} {row['baseline_mb']:12.0f} {row['peak_mb']:8.0f}")
+            print(f"{label:28} {row['size_mb']:6.1f} {row['papers']:8d} {row['named']:7d} {row['seconds']:7.2f}"
+                  f" {row['cpu']:7.2f} {row['cpu'] / row['papers'] * 1e6:13.1f} {row['baseline_mb']:12.0f}"
+                  f" {row['peak_mb']:8.0f} {row['worker_mb']:10.0f}")
 
 
 if __name__ == "__main__":

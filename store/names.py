@@ -270,7 +270,8 @@ def derive_title(text: str) -> tuple[str, str]:
     names none); the title is "NAME — what it is" when the text says, the name alone, or the
     trimmed first sentence when no name is found.
     """
-    flat = " ".join(text.split())
+    spaced = "  " in text or "\n" in text or "\t" in text or "\r" in text
+    flat = " ".join(text.split()) if spaced else text.strip()
     candidates = [c for c in _candidates(flat) if c.score >= 3]
     if not candidates:
         return _shorten(_SENTENCE_END.split(flat, maxsplit=1)[0].rstrip(".")), ""

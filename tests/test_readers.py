@@ -177,3 +177,13 @@ def test_a_directory_with_nothing_readable_is_an_error(tmp_path):
     with pytest.raises(ReadError) as info:
         read_paths([tmp_path])
     assert str(tmp_path) in str(info.value) and "no readable lists" in str(info.value)
+
+
+def test_long_lists_parsed_in_worker_processes_give_the_same_papers(tmp_path, monkeypatch, seed_path):
+    from store.readers import records
+
+    serial = read_path(seed_path).papers
+    monkeypatch.setattr(records, "PARALLEL_FROM", 4)
+    monkeypatch.setattr(records, "CHUNK", 2)
+    monkeypatch.setattr(records.os, "cpu_count", lambda: 2)
+    assert read_path(seed_path).papers == serial

@@ -62,6 +62,7 @@ def read_path(path: str | os.PathLike[str]) -> Collection:
     except OSError as exc:
         raise ReadError(name, exc.strerror or str(exc)) from None
     text = decode(data, name)
+    del data  # a long list's bytes need not stay in memory while it is parsed
     return PARSERS.get(p.suffix.lower(), _by_content)(text, name)
 
 

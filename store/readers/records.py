@@ -1,9 +1,19 @@
-"""Turning one source record into a `Paper`, and papers into a `Collection`'s list (deduplicated)."""
+"""Turning source records into `Paper`s, and papers into a `Collection`'s list (deduplicated).
+
+What a paper's text needs computed — id, display text, derived title and name, links — is
+the bulk of parsing; for long lists (`PARALLEL_FROM` abstracts and more) it runs in worker
+processes, one per core, and the readers only assemble the results."""
 from __future__ import annotations
 
 import dataclasses
+import multiprocessing
+import os
 import re
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, NamedTuple
 
 from store.model import Paper, paper_id
 from store.names import derive_title
@@ -19,6 +29,55 @@ def year_of(value: object) -> int | None:
     return int(match.group(1)) if match else None
 
 
+class Analysis(NamedTuple):
+    """What is computed from an abstract's text alone."""
+
+    id: str
+    plain: str | None
+    """The display text, or None when it is the text itself."""
+    title: str
+    name: str
+    links: tuple[str, ...]
+
+
+PARALLEL_FROM = 20_000
+CHUNK = 2_000
+
+
+def analyse(texts: Sequence[str]) -> list[Analysis]:
+    """The analysis of each (stripped) abstract text, in one process."""
+    out = []
+    for text in texts:
+        shown = display(text)
+        title, name = derive_title(shown.plain) if text else ("", "")
+        out.append(Analysis(paper_id(text), None if shown.plain == text else shown.plain, title, name, shown.links))
+    return out
+
+
+def analyse_all(texts: Sequence[str]) -> list[Analysis]:
+    """`analyse(texts)`, split over worker processes when there are many texts and several cores."""
+    workers = min(os.cpu_count() or 1, len(texts) // CHUNK)
+    if len(texts) < PARALLEL_FROM or workers < 2:
+        return analyse(texts)
+    # fork is quick and shares the parent's memory, but only safe while no other thread runs.
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1 else "spawn"
+    chunks = [texts[i : i + CHUNK] for i in range(0, len(texts), CHUNK)]
+    try:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method)) as pool:
+            return [row for chunk in pool.map(analyse, chunks) for row in chunk]
+    except (OSError, BrokenProcessPool):  # no processes allowed here: do it in this one
+        return analyse(texts)
+
+
+def make_papers(records: Sequence[dict[str, Any]]) -> list[Paper]:
+    """Papers from records: each a dict of `make_paper`'s arguments, positions numbered in order."""
+    texts = [record["text"].strip() for record in records]
+    return [
+        make_paper(text, analysis=analysis, position=position, **{k: v for k, v in record.items() if k != "text"})
+        for position, (text, analysis, record) in enumerate(zip(texts, analyse_all(texts), records))
+    ]
+
+
 def make_paper(
     text: str,
     *,
@@ -32,25 +91,27 @@ def make_paper(
     urls: Iterable[str] = (),
     key: str = "",
     fields: Iterable[tuple[str, str]] = (),
+    analysis: Analysis | None = None,
 ) -> Paper:
     """A paper from its abstract `text` (may be empty when `title` is given) and what else the record says.
 
     A record without a true `title` gets one derived from its text; the name is taken from a
     true title of the form "NAME: ..." or else derived from the text. Links are the URLs in the
-    text followed by the record's own `urls`."""
+    text followed by the record's own `urls`. `analysis` is `analyse([text])[0]` when the caller
+    has it already."""
     text = text.strip()
-    shown = display(text)
-    derived, name = derive_title(shown.plain) if text else ("", "")
+    analysis = analysis or analyse([text])[0]
+    name = analysis.name
     if title:
         short = _SHORT_NAME.match(title)
         name = short.group(1) if short else name
-    links = dict.fromkeys(shown.links)
+    links = dict.fromkeys(analysis.links)
     links.update(dict.fromkeys(u.strip() for u in urls if u and u.strip()))
     return Paper(
-        id=paper_id(text or title or key),
+        id=analysis.id if text else paper_id(title or key),
         text=text,
-        plain=shown.plain,
-        title=title or derived,
+        plain=text if analysis.plain is None else analysis.plain,
+        title=title or analysis.title,
         name=name,
         venue=venue,
         year=year,

@@ -10,7 +10,7 @@ import re
 
 from store.errors import ReadError
 from store.model import Collection
-from store.readers.records import make_paper, unique
+from store.readers.records import make_papers, unique
 
 _VENUE_YEAR = re.compile(r"\b([A-Za-z][A-Za-z&\-]{1,15})\s*'?((?:19|20)\d\d)\b")
 MAX_HEADER = 120
@@ -34,7 +34,7 @@ def parse(text: str, path: str) -> Collection:
         if any(line.strip() for line in lines[2:]):
             header, start = first, 1
     venue, year = venue_year(header)
-    papers = []
+    records = []
     block: list[str] = []
     block_line = 0
     for number, line in enumerate(lines[start:] + [""], start=start + 1):
@@ -44,10 +44,8 @@ def parse(text: str, path: str) -> Collection:
                 block_line = number
             block.append(stripped)
         elif block:
-            papers.append(
-                make_paper(" ".join(block), source=path, line=block_line, position=len(papers), venue=venue, year=year)
-            )
+            records.append({"text": " ".join(block), "source": path, "line": block_line, "venue": venue, "year": year})
             block = []
-    if not papers:
+    if not records:
         raise ReadError(path, "no abstracts found (expected one paragraph per abstract)")
-    return Collection(papers=unique(papers), header=header, venue=venue, year=year, sources=[path])
+    return Collection(papers=unique(make_papers(records)), header=header, venue=venue, year=year, sources=[path])

@@ -11,10 +11,11 @@ import csv
 import json
 import re
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from store.errors import ReadError
-from store.model import Collection, Paper
-from store.readers.records import make_paper, unique, year_of
+from store.model import Collection
+from store.readers.records import make_papers, unique, year_of
 
 _ALIASES = {
     "title": ("title", "papertitle", "name"),
@@ -58,7 +59,8 @@ def _authors(value: object) -> list[str]:
     return [text.strip()] if text.strip() else []
 
 
-def _paper(record: dict, path: str, line: int) -> Paper | None:
+def _fields(record: dict, path: str, line: int) -> dict[str, Any] | None:
+    """`make_paper`'s arguments for one record, or None when it has neither title nor abstract."""
     if isinstance(record.get("content"), dict):
         record = {**record, **record["content"]}
     by_name: dict[str, object] = {}
@@ -80,8 +82,8 @@ def _paper(record: dict, path: str, line: int) -> Paper | None:
     url = _text(found.get("url")).strip()
     if url and "://" not in url and url.startswith("10."):
         url = f"https://doi.org/{url}"
-    return make_paper(
-        abstract,
+    return dict(
+        text=abstract,
         source=path,
         line=line,
         title=title,
@@ -99,17 +101,17 @@ def _paper(record: dict, path: str, line: int) -> Paper | None:
 
 def _collect(records: Iterable[tuple[int, str, object]], path: str, warnings: list[str]) -> Collection:
     """Papers from (line, where, record) triples; `where` names the record in a warning."""
-    papers = []
+    found = []
     for line, where, record in records:
-        paper = _paper(record, path, line) if isinstance(record, dict) else None
-        if paper is None:
+        fields = _fields(record, path, line) if isinstance(record, dict) else None
+        if fields is None:
             what = "has no title or abstract" if isinstance(record, dict) else "is not an object"
             warnings.append(f"{where}: skipped a record that {what}")
         else:
-            papers.append(paper)
-    if not papers:
+            found.append(fields)
+    if not found:
         raise ReadError(path, "no records with a title or abstract" + (f" ({len(warnings)} skipped)" if warnings else ""))
-    return Collection(papers=unique(papers), sources=[path], warnings=warnings)
+    return Collection(papers=unique(make_papers(found)), sources=[path], warnings=warnings)
 
 
 def parse_json(text: str, path: str) -> Collection:
