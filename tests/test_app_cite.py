@@ -134,3 +134,13 @@ async def test_the_picked_format_is_remembered_across_restarts(seed_path, tmp_pa
         await settle(again, pilot)
         assert again.clipboard == cite.markdown(papers[0]) + "\n"
         assert messages(again)[-1] == "Markdown copied (OSC 52)"
+
+
+async def test_o_without_a_browser_copies_the_link(seed_path, monkeypatch):
+    monkeypatch.delenv("BROWSER", raising=False)
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("j", "o")
+        await settle(app, pilot)
+        assert app.clipboard == "https://github.com/ajy112/HDGNN"
+        assert messages(app)[-1] == "No browser here: link copied (OSC 52)"

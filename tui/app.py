@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 import threading
 import time
 import webbrowser
@@ -488,8 +489,12 @@ class TriageApp(App[None]):
 
     @work(thread=True, group="browser")
     def open_link(self, url: str) -> None:
-        """Open `url` in the browser; with none (a server over SSH), copy the link instead."""
-        if webbrowser.open(url):
+        """Open `url` in the browser; with none (a server over SSH), copy the link instead.
+
+        Without a display only a console browser could open, and it would fight the app for the
+        terminal: then only a browser the user named in $BROWSER is tried."""
+        graphical = sys.platform in ("darwin", "win32") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+        if (graphical or os.environ.get("BROWSER")) and webbrowser.open(url):
             self.call_from_thread(self.notify, f"Opened {url}", markup=False)
             return
         self.copy_text(url, "No browser here: link")
