@@ -21,17 +21,18 @@ def test_cite_by_id_or_key_in_each_format(seed_path):
     key = cite.citation_keys(papers)[hdgnn.id]
     by_id = triage("cite", hdgnn.id)
     assert by_id.returncode == 0, by_id.stderr
-    assert by_id.stdout == triage("cite", key, str(seed_path)).stdout
+    assert by_id.stdout == triage("cite", key, str(seed_path)).stdout == triage("cite", hdgnn.id[:6]).stdout
     entry = bibtexparser.parse_string(by_id.stdout).entries[0]
     assert entry.key == key and entry["url"] == "https://github.com/ajy112/HDGNN"
     assert triage("cite", hdgnn.id, "--format", "plain").stdout.strip().endswith("ICLR 2024. https://github.com/ajy112/HDGNN")
     assert triage("cite", hdgnn.id, "--format", "markdown").stdout.startswith("[")
 
 
-def test_cite_unknown_id_is_exit_1_with_one_line(seed_path):
+def test_cite_unknown_or_ambiguous_id_is_exit_1_with_one_line(seed_path):
     result = triage("cite", "nosuchpaper")
     assert result.returncode == 1 and result.stdout == ""
-    assert result.stderr.strip() == f"triage: no paper with id or key 'nosuchpaper' in {seed_path}"
+    assert result.stderr.strip() == f"triage: 'nosuchpaper' is no paper's id, id prefix or key in {seed_path}"
+    assert triage("cite", "").stderr.strip() == f"triage: '' matches 19 papers in {seed_path}"
 
 
 def test_copy_with_no_clipboard_at_all_says_so(seed_path):

@@ -143,7 +143,7 @@ def cite_parser() -> argparse.ArgumentParser:
     from store.cite import FORMATS
 
     parser = argparse.ArgumentParser(prog="triage cite", description="Print the citation of one paper of FILES.")
-    parser.add_argument("id", metavar="ID", help="the paper's id (as `triage list` shows it) or citation key")
+    parser.add_argument("id", metavar="ID", help="the paper's id (as `triage list` shows it), a unique prefix of it, or its citation key")
     add_common(parser)
     parser.add_argument("--format", choices=FORMATS, default="bibtex", help="citation format (default: bibtex)")
     parser.add_argument("--abstract", action="store_true", help="include the abstract in BibTeX")
@@ -166,10 +166,12 @@ def run_cite(argv: Sequence[str]) -> int:
     keys = cite.citation_keys(collection.papers)
     by_key = {key: pid for pid, key in keys.items()}
     wanted = by_key.get(args.id, args.id)
-    paper = next((p for p in collection.papers if p.id == wanted), None)
-    if paper is None:
-        print(f"triage: no paper with id or key {args.id!r} in {', '.join(collection.sources)}", file=sys.stderr)
+    found = [p for p in collection.papers if p.id == wanted] or [p for p in collection.papers if p.id.startswith(args.id)]
+    if len(found) != 1:
+        what = f"matches {len(found)} papers" if found else "is no paper's id, id prefix or key"
+        print(f"triage: {args.id!r} {what} in {', '.join(collection.sources)}", file=sys.stderr)
         return 1
+    paper = found[0]
     text = cite.render([paper], args.format, keys, args.abstract)
     sys.stdout.write(text)
     if args.copy:
