@@ -2,6 +2,7 @@
 no X display, so pyperclip has no backend (tests/test_clipboard.py covers a real one)."""
 from __future__ import annotations
 
+import bibtexparser
 import pytest
 from textual.widgets import Checkbox, Input, OptionList, Static
 
@@ -144,3 +145,17 @@ async def test_o_without_a_browser_copies_the_link(seed_path, monkeypatch):
         await settle(app, pilot)
         assert app.clipboard == "https://github.com/ajy112/HDGNN"
         assert messages(app)[-1] == "No browser here: link copied (OSC 52)"
+
+
+async def test_Y_after_a_filter_copies_only_the_matches_with_their_usual_keys(seed_path):
+    papers = read_path(seed_path).papers
+    keys = cite.citation_keys(papers)
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"hdgnn | fairtune", "enter")
+        await settle(app, pilot)
+        await pilot.press("Y")
+        await settle(app, pilot)
+        assert messages(app)[-1] == "BibTeX of 2 papers copied (OSC 52)"
+        copied = {e.key for e in bibtexparser.parse_string(app.clipboard).entries}
+        assert copied == {keys[papers[1].id], keys[papers[10].id]} and "iclr2024hdgnn" in copied

@@ -37,7 +37,7 @@ class CitePicker(ModalScreen[str | None]):
         align: center middle;
         #cite-picker { width: 90; max-width: 95%; height: auto; border: round $accent; background: $surface; padding: 0 1; }
         #cite-picker-title { text-style: bold; margin-bottom: 1; }
-        OptionList { height: auto; border: none; }
+        OptionList, OptionList:focus { height: auto; border: none; padding: 0; }
         #cite-preview { color: $text-muted; margin-top: 1; height: auto; max-height: 14; }
     }
     """
