@@ -1,11 +1,4 @@
-"""The query language of the filter bar and `--query`: a string → a `Query` value.
-
-    diffusion recovery     words: fuzzy, typo-tolerant, prefix-friendly; all must match
-    "exact phrase"  'word  literal match on the display text
-    !term  !"phrase"       must not match
-    a | b                  either (binds the atoms on each side of the bar)
-    is:read  is:unread  is:starred  p:1  p<=2  has:note  has:code  has:link  has:tag
-    tag:NAME  venue:iclr  year:2024  year>=2023        qualifiers; -is:read (or !is:read) negates
+"""The query language of the filter bar and `--query`: a string → a `Query` value (see `SYNTAX`).
 
 Smart case: a word or phrase with a capital letter matches case-sensitively. Parsing never
 raises: what cannot be understood is dropped and described in `Query.problems`.
@@ -14,6 +7,21 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+SYNTAX = (
+    ("difusion recovry", "every word, typos forgiven; a word being typed matches longer words"),
+    ('"exact phrase"', "the exact words, in order, on the display text"),
+    ("'exact", "an exact piece of text, no typo tolerance"),
+    ('!word  !"phrase"', "must not match"),
+    ("a | b", "either (the bar joins the terms on each side)"),
+    ("is:unread is:starred", "by triage state (also is:read); -is:read or !is:read negates"),
+    ("p:1  p<=2  p:0", "by priority (also p>=3; p:0 is none)"),
+    ("has:note has:code", "a note, a code link (also has:tag, has:link)"),
+    ("tag:NAME", "by tag"),
+    ("venue:iclr year:2024", "by venue (part of its name) or year (also year>=2023)"),
+    ("Capital letters", "make a word or phrase match case-sensitively"),
+)
+"""(example, meaning) for each element of the language, for the help screen."""
 
 _QUALIFIER = re.compile(r"^([A-Za-z]+)(<=|>=|:|<|>|=)(.*)$", re.S)
 _STATES = ("read", "unread", "starred")

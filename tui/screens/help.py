@@ -1,6 +1,8 @@
 """The help screen (`?`): every key, grouped, generated from the bindings so it never goes stale."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, VerticalScroll
@@ -8,6 +10,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from store.query import SYNTAX
 from tui.keys import GENERAL, GROUPS, declared_bindings, key_display
 
 
@@ -41,6 +44,7 @@ class HelpScreen(ModalScreen[None]):
             border-title-style: bold;
             padding: 0 1;
         }
+        #help-syntax { height: auto; border: round $panel-lighten-2; border-title-color: $text-accent; border-title-style: bold; padding: 0 1; }
         #help-footnote { color: $text-muted; margin: 1 0 0 0; }
     }
     HelpScreen.-narrow #help-groups { grid-size: 1; }
@@ -55,6 +59,9 @@ class HelpScreen(ModalScreen[None]):
                     group = Static(rows, classes="help-group")
                     group.border_title = title
                     yield group
+            syntax = Static(self.table(SYNTAX), id="help-syntax")
+            syntax.border_title = "Filter (/) syntax"
+            yield syntax
             yield Static(
                 Content("esc, q or ? closes this screen · ctrl+p finds any command by name · the mouse works too"),
                 id="help-footnote",
@@ -67,17 +74,14 @@ class HelpScreen(ModalScreen[None]):
         for _, binding in declared_bindings(app):
             group = binding.group or GENERAL
             rows.setdefault(group.description, []).append((key_display(app, binding), binding.tooltip or binding.description))
-        tables = []
-        for title, entries in rows.items():
-            if not entries:
-                continue
-            width = max(len(keys) for keys, _ in entries)
-            lines = [
-                Content.assemble((keys.ljust(width), "bold $text-accent"), "  ", description)
-                for keys, description in entries
-            ]
-            tables.append((title, Content("\n").join(lines)))
-        return tables
+        return [(title, self.table(entries)) for title, entries in rows.items() if entries]
+
+    @staticmethod
+    def table(entries: Sequence[tuple[str, str]]) -> Content:
+        """Two columns: what to type (accented) and what it does."""
+        width = max(len(keys) for keys, _ in entries)
+        lines = [Content.assemble((keys.ljust(width), "bold $text-accent"), "  ", description) for keys, description in entries]
+        return Content("\n").join(lines)
 
     def on_resize(self) -> None:
         self.set_class(self.size.width < 100, "-narrow")
