@@ -53,6 +53,7 @@ _LOWER_NAME = re.compile(r"(?:the |a |an )?([a-z][\w-]*(?: [a-z][\w-]*){0,2})(?=
 _APPOSITIVE = re.compile(r"[)\"”’']?\s*(?:,|—|–|--| -|:)\s*((?:a|an|the|our)\s[^,;:.—–()]{3,120})")
 _VERSION = re.compile(r" ?(?:v?\d+(?:\.\d+)+|v\d+)(?![\w.])")
 _NAMEY = re.compile(r"[^\W\d_][A-Z]|\d|[*+]$")
+_COINED = re.compile(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]")
 _QUOTES = "\"'“”‘’`«»"
 _EDGE = _QUOTES + ".,;:!?()[]{}"
 _SKIPPABLE = re.compile(r"[a-z][a-z\-]*,?|and|or|a|an|the")
@@ -177,6 +178,8 @@ def _score(text: str, name: str, position: int, triggers: list[int], naming: lis
     if any(position - 45 <= t <= position for t in naming):
         score += 1 if score else 3.5
     score += 0.5 * min(text.count(name) - 1, 2)
+    if _COINED.search(name):
+        score += 1  # "SuRe", "FairTune": mixed case is coined, all capitals is often a field's acronym
     folded = name.casefold()
     if folded in _GENERIC or (folded.endswith("s") and folded[:-1] in _GENERIC) or (
         name.endswith("s") and name[:-1].isupper() and len(name) > 2
@@ -249,7 +252,7 @@ def _candidates(text: str) -> list[_Candidate]:
         if start < 2 or text[start - 2] in ".!?" or any(a <= start < b for a, b in spans):
             continue
         if is_name(token) or (token[:1].isupper() and text.count(token) > 1):
-            add(token, start, "", 1.5, start + len(token))
+            add(token, start, "", 2.5 if is_name(token) else 1.5, start + len(token))
 
     if "github.com/" in text:
         for match in _REPOSITORY.finditer(text):
@@ -267,18 +270,19 @@ def derive_title(text: str) -> tuple[str, str]:
     """(title, name) for an abstract without a title; `text` is its display text (`Paper.plain`).
 
     The name is the method, model, benchmark or dataset the abstract introduces ('' when it
-    names none); the title is "NAME — what it is" when the text says, the name alone, or the
-    trimmed first sentence when no name is found.
+    names none). The title is "NAME — what it is" when the text says ("HDGNN — Hybrid
+    Directional Graph Neural Network", "FairTune — a framework to ..."), else "NAME — first
+    sentence", and the trimmed first sentence alone when no name is found.
     """
     spaced = "  " in text or "\n" in text or "\t" in text or "\r" in text
     flat = " ".join(text.split()) if spaced else text.strip()
+    sentence = _SENTENCE_END.split(flat, maxsplit=1)[0].rstrip(".")
     candidates = [c for c in _candidates(flat) if c.score >= 3]
     if not candidates:
-        return _shorten(_SENTENCE_END.split(flat, maxsplit=1)[0].rstrip(".")), ""
+        return _shorten(sentence), ""
     best = max(candidates, key=lambda c: (c.score, -c.position))
     if best.expansion and best.expansion.casefold() != best.name.casefold():
         return _shorten(f"{best.name} — {best.expansion}"), best.name
     appositive = _APPOSITIVE.match(flat, best.end)
-    if appositive:
-        return _shorten(f"{best.name} — {appositive.group(1).strip()}"), best.name
-    return _shorten(best.name), best.name
+    what = appositive.group(1).strip() if appositive else sentence
+    return _shorten(f"{best.name} — {what}"), best.name

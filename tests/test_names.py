@@ -28,7 +28,7 @@ def test_patterns_of_naming():
         "Agents are hard. To this end, we introduce a novel approach called Think-on-Graph (ToG), where agents search.":
             ("ToG — Think-on-Graph", "ToG"),
         "Prompts cost tokens. We batch them, a strategy we refer to as “BatchPrompt”. BatchPrompt is fast.":
-            ("BatchPrompt", "BatchPrompt"),
+            ("BatchPrompt — Prompts cost tokens", "BatchPrompt"),
         "Large language models (LLMs) are big. LLMs are used widely by everyone.": (
             "Large language models (LLMs) are big", ""),
     }
