@@ -149,6 +149,16 @@ def test_directories_recursively_and_the_same_abstract_twice_is_one_paper(tmp_pa
     assert len(both.papers) == 2 and both.sources == [str(tmp_path / "a.txt"), str(tmp_path / "sub" / "b.jsonl")]
 
 
+def test_a_bare_abstract_also_in_a_bibtex_file_gets_its_title_and_authors(tmp_path):
+    write(tmp_path, "a.txt", SEED)
+    write(tmp_path, "b.bib", "@article{garcia24, title={Fair Tuning}, author={Garc{\\'\\i}a, Ana}, year=2024,\n"
+                              f"  abstract={{{ABSTRACT_1}}}}}\n")
+    first, second = read_paths([tmp_path / "a.txt", tmp_path / "b.bib"]).papers
+    assert (first.text, first.title, first.authors, first.key, first.venue) == (
+        ABSTRACT_1, "Fair Tuning", ("García, Ana",), "garcia24", "ICLR")
+    assert (first.source, first.position) == (str(tmp_path / "a.txt"), 0) and second.position == 1
+
+
 @pytest.mark.parametrize(
     "name, content, message",
     [

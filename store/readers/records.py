@@ -125,14 +125,31 @@ def make_paper(
     )
 
 
+def _richer(first: Paper, other: Paper) -> Paper:
+    """`first` with the record details of `other` when only `other` has them (a bare abstract
+    that a BibTeX or JSON file also lists gets that file's title, authors, key...)."""
+    if first.key or first.authors or not (other.key or other.authors):
+        return first
+    links = tuple(dict.fromkeys(first.links + other.links))
+    return dataclasses.replace(
+        other, text=first.text, plain=first.plain, links=links, source=first.source, line=first.line,
+        position=first.position, venue=other.venue or first.venue, year=other.year or first.year,
+    )
+
+
 def unique(papers: Iterable[Paper], start: int = 0) -> list[Paper]:
-    """`papers` without repeats of an id (the first one stays), numbered by position from `start`."""
-    seen: set[str] = set()
+    """`papers` without repeats of an id, numbered by position from `start`.
+
+    The first one stays where it is; a later repeat lends it its record details when it has
+    some and the first has none (see `_richer`)."""
+    at: dict[str, int] = {}
     out: list[Paper] = []
     for paper in papers:
-        if paper.id in seen:
+        if paper.id in at:
+            index = at[paper.id]
+            out[index] = _richer(out[index], paper)
             continue
-        seen.add(paper.id)
+        at[paper.id] = len(out)
         position = start + len(out)
         out.append(paper if paper.position == position else dataclasses.replace(paper, position=position))
     return out
