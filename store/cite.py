@@ -33,6 +33,7 @@ CONFERENCES = {
 }
 _JOURNAL = re.compile(r"journal|transactions|letters|review|\b(?:jmlr|tmlr|tpami|nature|science)\b", re.I)
 _STOPWORDS = frozenset("a an the on of in for to and with via from towards toward we this is are our".split())
+_NOT_SLUG = re.compile(r"[^a-z0-9]")
 _KEY_CHARS = re.compile(r"[^\s,{}()\"#%'=~\\]+")
 _FIELD_NAME = re.compile(r"[a-z][a-z0-9_\-:]*")
 VERBATIM_FIELDS = frozenset({"url", "doi", "eprint", "file", "isbn", "issn"})
@@ -121,8 +122,7 @@ def _verbatim(value: str) -> str:
 
 def _slug(text: str) -> str:
     """Lower-case ASCII letters and digits only: 'Müller' → 'muller'."""
-    folded = unicodedata.normalize("NFKD", text.casefold())
-    return re.sub(r"[^a-z0-9]", "", folded)
+    return _NOT_SLUG.sub("", unicodedata.normalize("NFKD", text.casefold()))
 
 
 def _venue_slug(paper: Paper) -> str:
@@ -134,11 +134,9 @@ def base_key(paper: Paper) -> str:
     """The readable key before de-duplication: venue, year and the method's name or first title word."""
     if paper.key and _KEY_CHARS.fullmatch(paper.key):
         return paper.key
-    stem = _slug(paper.name)
-    if not stem:
-        words = [_slug(w) for w in paper.title.split()]
-        content = [w for w in words if w and w not in _STOPWORDS]
-        stem = content[0] if content else "paper"
+    stem = _slug(paper.name) or next(
+        (word for word in map(_slug, paper.title.split()) if word and word not in _STOPWORDS), "paper"
+    )
     if paper.authors:
         first = paper.authors[0]
         prefix = _slug(first.split(",")[0] if "," in first else (first.split() or [""])[-1])
@@ -153,14 +151,16 @@ def citation_keys(papers: Iterable[Paper]) -> dict[str, str]:
     later ones get `b`, `c`, … appended."""
     keys: dict[str, str] = {}
     taken: set[str] = set()
+    tried: dict[str, int] = {}  # base → the next suffix to try, so many equal bases stay linear
     for paper in papers:
         if paper.id in keys:
             continue
         base = base_key(paper)
-        key, n = base, 1
+        key, n = base, tried.get(base.casefold(), 1)
         while key.casefold() in taken:
             key = f"{base}{_suffix(n)}"
             n += 1
+        tried[base.casefold()] = n
         taken.add(key.casefold())
         keys[paper.id] = key
     return keys

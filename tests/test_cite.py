@@ -184,3 +184,12 @@ def test_keys_are_unique_and_readable_over_a_real_conference(corpora):
     keys = cite.citation_keys(papers)
     assert len(set(keys.values())) == len(papers) == 2260
     assert all(k.startswith("iclr2024") and k.isalnum() for k in keys.values())
+
+
+def test_repeated_keys_get_suffixes_in_order_and_never_collide():
+    same = [bib_paper(f"abstract {i}", title="Large models", venue="ICLR", year=2024) for i in range(30)]
+    natural = bib_paper("other", title="x", name="largeb", venue="ICLR", year=2024)
+    keys = cite.citation_keys([same[0], natural, *same[1:]])
+    assert [keys[p.id] for p in same[:4]] == ["iclr2024large", "iclr2024largec", "iclr2024larged", "iclr2024largee"]
+    assert keys[natural.id] == "iclr2024largeb"
+    assert keys[same[-1].id] == "iclr2024largebe" and len(set(keys.values())) == 31
