@@ -33,10 +33,9 @@ _CONTRIBUTION_ANCHORS = ("we ", "We ", "this ", "This ", "our ", "Our ")
 _VERB = re.compile(r"(?:[Pp]ropos|[Ii]ntroduc|[Pp]resent)(?:e|es|ed|ing|s)? ")
 _VERB_ANCHORS = ("propos", "Propos", "introduc", "Introduc", "present", "Present")
 _REPOSITORY = re.compile(r"github\.com/[\w.-]+/([\w.-]+)")
-_NAMING_ANCHORS = (
-    "called ", "named ", "dubbed ", "termed ", "coined ", "namely ", "known as ", "to as ",
-    "we call ", "We call ", "we name ", "we dub ", "we term ", "we coin ",
-)
+_NAMING_PARTICIPLES = {"called", "named", "dubbed", "termed", "coined"}
+_NAMING_ANCHORS = ("namely ", "known as ", "to as ")
+_NAMING_VERBS = {"call", "name", "dub", "term", "coin"}
 _ACRONYM = re.compile(r"\(([^\s()]{2,32})\)")
 _WORD = re.compile(r"[^\s]+")
 _APPOSITIVE_NOUN = re.compile(r", ([a-z][\w-]*(?: [a-z][\w-]*){0,2}),")
@@ -131,6 +130,18 @@ def _covers(acronym: str, letters: str) -> int:
     return found
 
 
+def _naming(text: str, triggers: list[int]) -> list[int]:
+    """Offsets just after each naming word: "called", "dubbed", "namely", "referred to as", "we call"."""
+    ends = _anchored(text, _NAMING_ANCHORS)
+    at = text.find("ed ")  # one scan for the participles instead of one per word
+    while at != -1:
+        if text[text.rfind(" ", 0, at) + 1 : at + 2].lstrip(_EDGE) in _NAMING_PARTICIPLES:
+            ends.append(at + 3)
+        at = text.find("ed ", at + 3)
+    ends += [end + 1 for end in triggers if text[text.rfind(" ", 0, end) + 1 : end] in _NAMING_VERBS]
+    return sorted(ends)
+
+
 def _expansion(text: str, start: int, acronym: str) -> str:
     """The words before `text[start]` that `acronym` abbreviates, or ''."""
     clause = text[max(0, start - 160) : start]
@@ -192,7 +203,7 @@ def _score(text: str, name: str, position: int, triggers: list[int], naming: lis
 
 def _candidates(text: str) -> list[_Candidate]:
     triggers = sorted(set(_anchored(text, _CONTRIBUTION_ANCHORS, _CONTRIBUTION) + _anchored(text, _VERB_ANCHORS, _VERB)))
-    naming = _anchored(text, _NAMING_ANCHORS)
+    naming = _naming(text, triggers)
     first_end = text.find(". ")
     first_end = len(text) if first_end == -1 else first_end
     found: list[_Candidate] = []
