@@ -120,3 +120,10 @@ async def test_a_slow_old_query_never_replaces_a_newer_result(seed_path, monkeyp
         await settle(app, pilot)
         assert shown(app) == [CDRL]
         assert text_of(app, "filter-count") == "1 of 19"
+
+
+async def test_a_slash_typed_in_the_query_is_text(seed_path):
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await filter_by(app, pilot, "'github.com/ajy112")
+        assert shown(app) == ["3d09c6c056"]  # HDGNN's code link

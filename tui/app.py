@@ -18,7 +18,7 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, Header
+from textual.widgets import Footer, Header, Input
 from textual.worker import get_current_worker
 
 from store import Collection, Paper, SearchIndex, Triage, cite, describe_skipped, export
@@ -111,7 +111,8 @@ class TriageApp(App[None]):
         Binding("Y", "copy_shown", "Copy all", show=False, group=COPY, tooltip="Copy the citations of all papers shown"),
         Binding("o", "open_link", "Open link", show=False, group=COPY, tooltip="Open the paper's first link in the browser"),
         Binding("x", "export_shown", "Export", show=False, group=COPY, tooltip="Export the papers shown to a file"),
-        Binding("slash", "focus_filter", "Filter", key_display="/", group=SEARCH,
+        # priority: the keys typed right after / must already find the filter focused (see check_action)
+        Binding("slash", "focus_filter", "Filter", key_display="/", group=SEARCH, priority=True,
                 tooltip="Filter the list: words (typos ok), \"phrase\", !not, a | b, is:unread, p<=2…"),
     ]
 
@@ -181,6 +182,8 @@ class TriageApp(App[None]):
             return False
         if action in COPY_ACTIONS and self.screen is not self.default_screen:
             return False
+        if action == "focus_filter":  # a / typed in an input (the query itself, a note) stays a /
+            return self.screen is self.default_screen and not isinstance(self.focused, Input)
         if action == "focus_detail":
             return self.default_screen.focused is self.query_one(PaperList)
         if action == "focus_papers":

@@ -11,6 +11,7 @@ from textual.widgets import Input, Static
 from tui.keys import SEARCH
 
 PLACEHOLDER = 'filter: words (typos ok), "phrase", !not, a | b, is:unread, p<=2, has:code…'
+TYPING = "type a query · enter: back to the list · esc: clear · ? after leaving: the syntax"
 
 
 class FilterBar(Horizontal):
@@ -72,7 +73,9 @@ class FilterBar(Horizontal):
         return self.query_one(Input).value
 
     def focus_input(self) -> None:
-        self.query_one(Input).focus()
+        """Focus the input now, not after the queued events (`focus()` waits for them): the keys
+        typed right after `/` then go to the query, however fast they come."""
+        self.screen.set_focus(self.query_one(Input))
 
     def show_result(self, shown: int, total: int, hint: str) -> None:
         """Show how many papers match ("7 of 19"; nothing when the filter is empty) and the query's hint."""
@@ -81,6 +84,12 @@ class FilterBar(Horizontal):
         hint_widget = self.query_one("#filter-hint", Static)
         hint_widget.update(Content(hint))
         hint_widget.display = bool(hint)
+
+    def on_descendant_focus(self) -> None:
+        self.query_one(Input).placeholder = TYPING
+
+    def on_descendant_blur(self) -> None:
+        self.query_one(Input).placeholder = PLACEHOLDER
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
