@@ -4,15 +4,19 @@
 `**BEND**` reads `BEND`). Candidates for the contribution's name are
 
 - an acronym in parentheses after its expansion: "Hybrid Directional Graph Neural Network (HDGNN)";
-- a name after a contribution phrase: "we propose ToolChain*, ...", "this paper presents DreamLLM";
+- a name after a contribution phrase: "we propose ToolChain*, ...", "this paper presents DreamLLM",
+  "and introduce Rapper";
 - a name after a naming word: "called Think-on-Graph", "a strategy we refer to as “BatchPrompt”",
   "an innovative concept called *refresh learning*,";
-- a lowercase name set off after a generic noun: "a new prompting approach, analogical prompting,".
+- a name set off by an appositive: "ClimODE, a spatiotemporal ...", "our method, Magnushammer,";
+- a lowercase name set off after a generic noun: "a new prompting approach, analogical prompting,";
+- the name of the code repository: "github.com/user/RobustTSF".
 
-Each candidate is scored: introduced by a contribution phrase in its own sentence, named by a
-naming word, mentioned again later; generic acronyms (LLMs, CNN) and background terms of the
-first sentence score low. The best candidate above a threshold gives the title
-"NAME — Expansion" or "NAME — appositive" ("FairTune — a framework to ..."), else the name alone.
+Each candidate is scored: introduced by a contribution phrase close before it in its sentence,
+named by a naming word, mentioned again, coined (mixed case); generic acronyms (LLMs, CNN) and
+background terms of the first sentence score low. The best candidate above a threshold gives
+the title "NAME — Expansion" or "NAME — appositive" ("FairTune — a framework to ..."), else
+"NAME — first sentence"; without a candidate the title is the trimmed first sentence.
 """
 from __future__ import annotations
 
@@ -74,11 +78,6 @@ class _Candidate(NamedTuple):
     name: str
     expansion: str
     end: int
-
-
-def first_sentence(text: str, limit: int = MAX_TITLE) -> str:
-    """The first sentence of `text`, cut at a word boundary to at most `limit` characters."""
-    return _shorten(_SENTENCE_END.split(" ".join(text.split()), maxsplit=1)[0].rstrip("."), limit)
 
 
 def _shorten(text: str, limit: int = MAX_TITLE) -> str:

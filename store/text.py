@@ -226,8 +226,3 @@ def display(text: str) -> Display:
     _render(clean, out, spans, 0, tokens)
     spans.sort(key=lambda span: (span.start, -span.end))
     return Display("".join(out), tuple(spans))
-
-
-def find_links(text: str) -> tuple[str, ...]:
-    """URLs in `text`, in order, each once, without trailing punctuation; scheme-less ones get https://."""
-    return display(text).links

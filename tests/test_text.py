@@ -1,7 +1,7 @@
 """Display text: what a reader sees of an abstract's markup, and what search runs over."""
 from __future__ import annotations
 
-from store.text import display, find_links, inert
+from store.text import display, inert
 
 
 def styled(text):
@@ -45,7 +45,8 @@ def test_links_with_and_without_scheme_exclude_trailing_punctuation():
         ("the repo", "link", "https://a.b/c"),
         ("www.site.org", "link", "https://www.site.org"),
     ]
-    assert find_links("at https://github.com/ajy112/HDGNN.") == ("https://github.com/ajy112/HDGNN",)
+    assert display("at https://github.com/ajy112/HDGNN. Again: https://github.com/ajy112/HDGNN").links == (
+        "https://github.com/ajy112/HDGNN",)
 
 
 def test_square_brackets_and_escape_sequences_stay_inert():
