@@ -161,3 +161,12 @@ def test_search_never_raises_and_ranks_best_first(index, text):
     scores = [hit.score for hit in found]
     assert scores == sorted(scores, reverse=True)
     assert len(set(found.ids)) == len(found)
+
+
+def test_the_real_iclr_list(corpora):
+    papers = read_path(corpora / "iclr-2024-abstracts.txt").papers
+    index = SearchIndex(papers)
+    cdrl = next(p.id for p in papers if "cooperative diffusion recovery likelihood (CDRL)" in p.plain)
+    assert index.search("difusion recovry").ids[0] == cdrl
+    kick = index.search('"Knowledge-Intensive Compressed"').ids
+    assert len(kick) == 1 and "LLM-KICK" in next(p.plain for p in papers if p.id == kick[0])
