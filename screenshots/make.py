@@ -15,17 +15,22 @@ from tui.app import TriageApp
 
 HERE = Path(__file__).resolve().parent
 
-SHOTS: dict[str, tuple[tuple[int, int], tuple[str, ...]]] = {
-    "main": ((120, 40), ("j",)),
-    "help": ((120, 40), ("question_mark",)),
-    "small": ((80, 24), ("j", "j")),
+MARKS = ("s", "j", "2", "j", "r", "j", "j", "1", "j", "s", "3", "j")
+"""Star, prioritise and read a few papers, so the rows, tabs and header have something to show."""
+
+SHOTS: dict[str, tuple[tuple[int, int], str, tuple[str, ...]]] = {
+    "main": ((120, 40), "textual-dark", MARKS),
+    "help": ((120, 40), "textual-dark", ("question_mark",)),
+    "small": ((80, 24), "textual-dark", (*MARKS, "v", "v", "v", "S")),
+    "light": ((120, 40), "textual-light", (*MARKS, "enter")),
 }
-"""name → (terminal size, keys pressed before the shot)."""
+"""name → (terminal size, theme, keys pressed before the shot)."""
 
 
-async def shoot(name: str, size: tuple[int, int], keys: tuple[str, ...]) -> None:
+async def shoot(name: str, size: tuple[int, int], theme: str, keys: tuple[str, ...]) -> None:
     app = TriageApp(read_path(DEFAULT))
     async with app.run_test(size=size) as pilot:
+        app.theme = theme
         await pilot.pause()
         await pilot.press(*keys)
         await pilot.pause()
@@ -35,10 +40,10 @@ async def shoot(name: str, size: tuple[int, int], keys: tuple[str, ...]) -> None
 
 
 async def main() -> None:
-    for name, (size, keys) in SHOTS.items():
+    for name, (size, theme, keys) in SHOTS.items():
         with tempfile.TemporaryDirectory() as folder:
             os.environ["TRIAGE_DB"] = str(Path(folder) / "triage.json")
-            await shoot(name, size, keys)
+            await shoot(name, size, theme, keys)
 
 
 if __name__ == "__main__":

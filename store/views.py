@@ -36,12 +36,27 @@ def in_view(view: str, state: Triage) -> bool:
 
 def view_counts(papers: Sequence[Paper], states: Mapping[str, Triage]) -> dict[str, int]:
     """How many of `papers` each view shows."""
-    counts = dict.fromkeys(VIEWS, 0)
-    for paper in papers:
-        state = states.get(paper.id, _NONE)
-        for view, test in _IN_VIEW.items():
-            counts[view] += test(state)
-    return counts
+    return dict(Tally(papers, states).counts)
+
+
+class Tally:
+    """How many of a set of papers each view shows, kept current as marks change.
+
+    Built in one pass over the states (papers without marks count only as unread), so counting the
+    matches of a query over 100,000 papers costs a set of their ids, not four tests per paper.
+    """
+
+    def __init__(self, papers: Sequence[Paper], states: Mapping[str, Triage]) -> None:
+        self.ids = frozenset(paper.id for paper in papers)
+        self.counts = {view: (len(self.ids) if _IN_VIEW[view](_NONE) else 0) for view in VIEWS}
+        for paper_id, state in states.items():
+            self.change(paper_id, _NONE, state)
+
+    def change(self, paper_id: str, old: Triage, new: Triage) -> None:
+        """Count `paper_id` (if it is one of the set) with state `new` instead of `old`."""
+        if paper_id in self.ids:
+            for view, test in _IN_VIEW.items():
+                self.counts[view] += test(new) - test(old)
 
 
 def next_sort(sort: str, querying: bool) -> str:

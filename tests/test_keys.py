@@ -30,6 +30,8 @@ async def test_question_mark_lists_every_key_and_esc_closes_it(seed_path):
             assert f"{key_display(app, binding)}" in text
             assert (binding.tooltip or binding.description) in text
         assert "Next paper" in text and "Read the abstract" in text
+        syntax = str(app.screen.query_one("#help-syntax", Static).content)
+        assert "is:starred" in syntax and "p<=2" in syntax
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, HelpScreen)

@@ -11,22 +11,26 @@ from tui.app import TriageApp
 
 
 def test_main_view_side_by_side(snap_compare, seed_path):
-    """120x40: the paper list on the left with the second paper highlighted, an unread dot on every
-    row (a fresh database); the header counts "19 shown · 19 unread · 0 ★ · 0 prioritised"; its full
-    abstract on the right (title in the accent colour, venue · year · id, "unread", the wrapped text);
-    the footer shows the list keys, help, quit, the triage keys and c Copy."""
-    assert snap_compare(TriageApp(read_path(seed_path)), press=["j"], terminal_size=(120, 40))
+    """120x40 after `s j 2 j r j`: the header line names iclr2024.txt and reads "ICLR 2024 · 19 of 19
+    shown · 18 unread · 1 ★ · 1 prioritised", "1 read" and a bar at 5%; the tab bar has All 19 active,
+    Unread 18, Starred 1, Prioritised 1 and "sorted by file order" on the right. Rows: the first
+    starred, the second with priority 2, the third read (no dot); the fourth highlighted, its full
+    abstract on the right (title, venue · year · id, "unread", the wrapped text, fully visible)."""
+    assert snap_compare(TriageApp(read_path(seed_path)), press=["s", "j", "2", "j", "r", "j"], terminal_size=(120, 40))
 
 
-def test_stacked_at_80x24(snap_compare, seed_path):
-    """80x24: the list above (first paper highlighted, titles cut with an ellipsis, no horizontal
-    scrollbar), the detail pane below with the start of the first abstract, the footer at the bottom."""
-    assert snap_compare(TriageApp(read_path(seed_path)), terminal_size=(80, 24))
+def test_stacked_at_80x24_in_a_view_and_sort(snap_compare, seed_path):
+    """80x24 after giving papers 1 and 2 priorities 3 and 1, then `v v v` (Prioritised) and `S` (priority):
+    the header line fits without the file name ("… 2 prioritised" then a short bar at 0%), the
+    Prioritised 2 tab is active and "sorted by priority" shows; the list above holds only the two
+    papers, priority 1 first, no horizontal scrollbar; the detail pane below shows the highlighted one."""
+    press = ["3", "j", "1", "v", "v", "v", "S"]
+    assert snap_compare(TriageApp(read_path(seed_path)), press=press, terminal_size=(80, 24))
 
 
 def test_help_screen(snap_compare, seed_path):
     """120x40 after `?`: a box titled Keys over the dimmed app, with the keys grouped in bordered
-    panels (Move, Read, General …), each key in bold accent beside what it does."""
+    panels (Move, Read, Triage, Views and sorts, General …), each key in bold accent beside what it does."""
     assert snap_compare(TriageApp(read_path(seed_path)), press=["question_mark"], terminal_size=(120, 40))
 
 

@@ -5,8 +5,8 @@ from tests.tmux import Tmux, triage_command
 
 
 def first_row(screen: str) -> str:
-    """The list's first row: under the header and the filter bar."""
-    return screen.splitlines()[2]
+    """The list's first row: under the header line, the tab bar and the filter bar."""
+    return screen.splitlines()[3]
 
 
 def test_a_star_and_priority_survive_a_restart(tmp_path, seed_path):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from store import Triage, read_path
-from store.views import SORTS, arrange, next_sort, view_counts
+from store.views import SORTS, Tally, arrange, next_sort, view_counts
 
 
 @pytest.fixture
@@ -55,3 +55,13 @@ def test_the_sort_cycle_offers_match_score_only_while_querying():
     assert next_sort("recent", querying=True) == "score"
     assert next_sort("score", querying=False) == "file"
     assert set(SORTS) == {"file", "priority", "starred", "recent", "score"}
+
+
+def test_a_tally_follows_changed_marks_of_its_papers_only(marked):
+    papers, ids, states = marked
+    tally = Tally(papers[:6], states)
+    assert tally.counts == {"all": 6, "unread": 5, "starred": 1, "prioritised": 1}
+    tally.change(ids[0], Triage(), Triage(read=True, starred=True))
+    tally.change(ids[3], states[ids[3]], Triage())
+    tally.change(ids[10], Triage(), Triage(starred=True))
+    assert tally.counts == {"all": 6, "unread": 5, "starred": 2, "prioritised": 0}

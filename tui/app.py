@@ -8,6 +8,7 @@ import threading
 import time
 import webbrowser
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from functools import cached_property, partial
@@ -18,15 +19,19 @@ from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input
+from textual.reactive import reactive
+from textual.theme import Theme
+from textual.timer import Timer
+from textual.widgets import Footer, Input
 from textual.worker import get_current_worker
 
 from store import Collection, Paper, SearchIndex, Triage, cite, describe_skipped, export
 from store.db import TriageStore
 from store.history import History
-from store.search import Hits
+from store.search import Hit, Hits
+from store.views import SCORE_SORT, SORTS, VIEWS, Tally, arrange, next_sort
 from tui import clipboard
-from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, declared_bindings, is_enabled, key_display
+from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, declared_bindings, is_enabled, key_display
 from tui.screens.cite_picker import CitePicker
 from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
 from tui.screens.export_dialog import ExportDialog
@@ -34,11 +39,15 @@ from tui.screens.help import HelpScreen
 from tui.widgets.detail import DetailPane
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
+from tui.widgets.status import StatusLine
+from tui.widgets.view_tabs import ViewTabs
 
 
 NO_MARKS = Triage()
 POLL_SECONDS = 0.5
 """How often marks made by another process on the same database are picked up."""
+SESSION_SECONDS = 1.0
+"""The session (paper under the cursor, query, view, sort) is saved this long after it last changed, and at exit."""
 TRIAGE_ACTIONS = {
     "read_next", "toggle_read", "toggle_star", "priority", "next_unread", "previous_unread",
     "undo", "redo", "edit", "read_all",
@@ -114,7 +123,14 @@ class TriageApp(App[None]):
         # priority: the keys typed right after / must already find the filter focused (see check_action)
         Binding("slash", "focus_filter", "Filter", key_display="/", group=SEARCH, priority=True,
                 tooltip="Filter the list: words (typos ok), \"phrase\", !not, a | b, is:unread, p<=2…"),
+        Binding("v", "cycle_view", "View", group=VIEW_KEYS, tooltip="Next view: All, Unread, Starred, Prioritised"),
+        Binding("S", "cycle_sort", "Sort", group=VIEW_KEYS, tooltip="Next sort: file order, priority, starred first, recently changed, match score"),
     ]
+
+    view: reactive[str] = reactive("all", init=False)
+    """The view shown: a key of `store.views.VIEWS`."""
+    sort: reactive[str] = reactive("file", init=False)
+    """The order of the list: a key of `store.views.SORTS`."""
 
     def __init__(self, collection: Collection, db_path: str | None = None) -> None:
         super().__init__()
@@ -131,16 +147,26 @@ class TriageApp(App[None]):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._version = 0
         self._changed_at: dict[str, int] = {}
-        self._counted: object = None
-        self._counts = {"read": 0, "starred": 0, "prioritised": 0}
         self._index: SearchIndex | None = None
         self._index_lock = threading.Lock()
         self._hits: Hits | None = None
-        """The search results shown (None when the list is not filtered)."""
+        """The search results (None when the list is not filtered)."""
+        self._hit_papers: list[Paper] = []
+        """`self._hits.papers`, best first."""
+        self._row_hits: Callable[[int], Hit] | None = None
+        """The hit of each row shown (rows are in the view's and sort's order, not always the hits')."""
         self._search_serial = 0
+        self._tallies: dict[str, Tally] = {}
+        """Counts per view over: "all" papers (the progress bar), "matched" by the query (the tabs), "shown" rows."""
+        self._session_key = "session " + "\n".join(collection.sources)
+        self._session_timer: Timer | None = None
+        self._session: dict[str, Any] = {}
+        self._restore_cursor: str | None = None
+        """The paper to put the cursor on when the restored query's results arrive."""
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield StatusLine(id="status")
+        yield ViewTabs(id="views")
         yield FilterBar(id="filter")
         with Horizontal(id="panes"):
             yield PaperList(id="papers")
@@ -150,32 +176,130 @@ class TriageApp(App[None]):
     def on_mount(self) -> None:
         self._loop = asyncio.get_running_loop()
         self.call_after_refresh(self._assign_citation_keys)  # after the first paint, which it must not slow
+        c = self.collection
+        names = ", ".join(Path(source).name for source in c.sources)
+        self.sub_title = names
+        self.query_one(StatusLine).show_source(names, " ".join(str(part) for part in (c.venue, c.year) if part) or c.header)
+        theme = self.store.setting("theme").get("name")
+        if theme in self.available_themes:
+            self.theme = theme
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
+        session = self.store.setting(self._session_key)
+        self.set_reactive(TriageApp.view, session.get("view") if session.get("view") in VIEWS else "all")
+        self.set_reactive(TriageApp.sort, session.get("sort") if session.get("sort") in SORTS else "file")
+        self._tallies["all"] = Tally(c.papers, self.states)
         paper_list = self.query_one(PaperList)
         paper_list.states = self.states
-        paper_list.set_papers(self.collection.papers)
+        self.refresh_rows(keep=session.get("cursor"))
         paper_list.focus()
-        c = self.collection
+        if session.get("query"):
+            self._restore_cursor = session.get("cursor")
+            self.query_one(FilterBar).value = session["query"]
         if c.warnings:
             self.notify(describe_skipped(c.warnings), title="Some records were skipped", severity="warning",
                         timeout=12, markup=False)
-        self._recount()
         for notice in self.store.notices:
             self.notify(notice, title="Triage database", severity="warning", timeout=20, markup=False)
         self.set_interval(POLL_SECONDS, self._poll_other_processes)
         self.call_after_refresh(self.run_worker, self._search_index, thread=True, group="index")
 
     def on_unmount(self) -> None:
+        self._save_session()
         self._writer.shutdown(wait=True)
         self.store.close()
 
     def on_paper_list_highlighted(self, message: PaperList.Highlighted) -> None:
         detail = self.query_one(DetailPane)
-        hits, cursor = self._hits, message.paper_list.cursor
-        detail.show(message.paper, hits[cursor] if hits is not None and message.paper is not None else None)
+        row_hits = self._row_hits
+        detail.show(message.paper, row_hits(message.paper_list.cursor) if row_hits and message.paper is not None else None)
         if message.paper is not None:
             detail.show_state(self.state_of(message.paper.id))
-        if message.paper_list.papers is not self._counted:
-            self._recount()
+        self._session_changed()
+
+    # --- views, sorts, counts, session --------------------------------------------------------------
+
+    def matched(self) -> tuple[Sequence[Paper], bool]:
+        """The papers the query matches (all of them without a query), and whether they are ranked best first."""
+        return (self._hit_papers, True) if self._hits is not None else (self.collection.papers, False)
+
+    def _current_id(self) -> str | None:
+        current = self.query_one(PaperList).current
+        return current.id if current is not None else None
+
+    def refresh_rows(self, keep: str | None = None) -> None:
+        """Show the matched papers that the view shows, in the sort's order; the cursor goes to paper `keep`
+        when it is shown, else to the top."""
+        matched, ranked = self.matched()
+        if self.sort == SCORE_SORT and not ranked:
+            self.set_reactive(TriageApp.sort, "file")
+        papers = arrange(matched, self.states, self.view, self.sort, ranked)
+        hits = self._hits
+        if hits is None:
+            self._row_hits = None
+        elif self.view == "all" and self.sort == SCORE_SORT:
+            self._row_hits = hits.__getitem__
+        else:
+            rank = {paper.id: index for index, paper in enumerate(matched)}
+            ranks = [rank[paper.id] for paper in papers]
+            self._row_hits = lambda row: hits[ranks[row]]
+        row_hits = self._row_hits
+        self.query_one(PaperList).set_papers(papers, keep=keep, title_spans=(lambda row: row_hits(row).title_spans) if row_hits else None)
+        self._tallies["matched"] = Tally(matched, self.states)
+        self._tallies["shown"] = Tally(papers, self.states)
+        self._show_counts()
+
+    def _show_counts(self) -> None:
+        tabs = self.query_one(ViewTabs)
+        tabs.view, tabs.sort = self.view, self.sort
+        tabs.set_counts(self._tallies["matched"].counts)
+        shown, every = self._tallies["shown"].counts, self._tallies["all"].counts
+        self.query_one(StatusLine).show(
+            shown=shown["all"], total=every["all"], unread=shown["unread"], starred=shown["starred"],
+            prioritised=shown["prioritised"], read=every["all"] - every["unread"],
+        )
+
+    def watch_view(self) -> None:
+        self.refresh_rows(keep=self._current_id())
+        self._session_changed()
+
+    def watch_sort(self) -> None:
+        self.refresh_rows(keep=self._current_id())
+        self._session_changed()
+
+    def on_view_tabs_selected(self, message: ViewTabs.Selected) -> None:
+        self.view = message.view
+
+    def action_cycle_view(self) -> None:
+        views = list(VIEWS)
+        self.view = views[(views.index(self.view) + 1) % len(views)]
+
+    def action_cycle_sort(self) -> None:
+        self.sort = next_sort(self.sort, querying=self.matched()[1])
+
+    def action_view(self, view: str) -> None:
+        self.view = view
+
+    def action_sort(self, sort: str) -> None:
+        self.sort = sort
+
+    def _session_changed(self) -> None:
+        """Note what should come back on the next start with the same source files; save it soon."""
+        self._session = {
+            "cursor": self._current_id(), "query": self.query_one(FilterBar).value, "view": self.view, "sort": self.sort,
+        }
+        if self._session_timer is not None:
+            self._session_timer.stop()
+        self._session_timer = self.set_timer(SESSION_SECONDS, self._save_session)
+
+    def _save_session(self) -> None:
+        if self._session_timer is not None:
+            self._session_timer.stop()
+            self._session_timer = None
+        if self._session:
+            self._writer.submit(self._on_writer, self.store.put_setting, self._session_key, self._session)
+
+    def _theme_changed(self, theme: Theme) -> None:
+        self._writer.submit(self._on_writer, self.store.put_setting, "theme", {"name": theme.name})
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in TRIAGE_ACTIONS and isinstance(self.screen, (NoteEditor, TagEditor, Confirm)):
@@ -209,13 +333,20 @@ class TriageApp(App[None]):
             self.push_screen(HelpScreen())
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """The palette offers every action the keys do (but moving and scrolling), then Textual's own (theme, quit…)."""
+        """The palette offers every action the keys do (but moving and scrolling), each view and sort, then
+        Textual's own (theme, quit…)."""
         textual_commands = list(super().get_system_commands(screen))
         taken = {command.title for command in textual_commands}
         for node, binding in declared_bindings(self):
             if binding.group not in (MOVE, READ) and binding.description not in taken and is_enabled(node, binding):
                 title = binding.tooltip or binding.description
                 yield SystemCommand(title, f"key: {key_display(self, binding)}", partial(self.run_action, binding.action, node))
+        for view, label in VIEWS.items():
+            yield SystemCommand(f"View: {label}", "show these papers (v cycles the views)", partial(self.action_view, view))
+        querying = self.matched()[1]
+        for sort, name in SORTS.items():
+            if sort != SCORE_SORT or querying:
+                yield SystemCommand(f"Sort by {name}", "order the list (S cycles the sorts)", partial(self.action_sort, sort))
         yield from textual_commands
 
     # --- state shown: rows, header counts, detail ------------------------------------------------
@@ -223,38 +354,12 @@ class TriageApp(App[None]):
     def state_of(self, paper_id: str) -> Triage:
         return self.states.get(paper_id, NO_MARKS)
 
-    def _recount(self) -> None:
-        """Count the marks of the papers shown (when the list shown changes)."""
-        paper_list = self.query_one(PaperList)
-        self._counted = paper_list.papers
-        self._counts = dict.fromkeys(self._counts, 0)
-        for paper_id, state in self.states.items():
-            if paper_list.index_of(paper_id) is not None:
-                self._tally(state, 1)
-        self._show_counts()
-
-    def _tally(self, state: Triage, sign: int) -> None:
-        self._counts["read"] += sign * state.read
-        self._counts["starred"] += sign * state.starred
-        self._counts["prioritised"] += sign * bool(state.priority)
-
-    def _show_counts(self) -> None:
-        c = self.collection
-        shown = len(self.query_one(PaperList).papers)
-        where = " ".join(str(part) for part in (c.venue, c.year) if part) or c.header
-        counts = (
-            f"{shown} shown · {shown - self._counts['read']} unread · "
-            f"{self._counts['starred']} ★ · {self._counts['prioritised']} prioritised"
-        )
-        self.sub_title = f"{where} · {counts}" if where else counts
-
     def _show(self, states: Mapping[str, Triage]) -> None:
         """Make `states` the marks shown: rows, counts and detail change now."""
         paper_list = self.query_one(PaperList)
         for paper_id, state in states.items():
-            if paper_list.index_of(paper_id) is not None:
-                self._tally(self.state_of(paper_id), -1)
-                self._tally(state, 1)
+            for tally in self._tallies.values():
+                tally.change(paper_id, self.state_of(paper_id), state)
             if state.blank:
                 self.states.pop(paper_id, None)
             else:
@@ -292,12 +397,15 @@ class TriageApp(App[None]):
         """Show the results of query number `serial`, unless a newer query was typed meanwhile."""
         if serial != self._search_serial:
             return
-        paper_list = self.query_one(PaperList)
         filtered = bool(hits.query.groups)
+        if filtered and self._hits is None and self.sort == "file":
+            self.set_reactive(TriageApp.sort, SCORE_SORT)  # a new query shows the best matches first
         self._hits = hits if filtered else None
-        keep = None if filtered or paper_list.current is None else paper_list.current.id
-        paper_list.set_papers(hits.papers, keep=keep, title_spans=(lambda i: hits[i].title_spans) if filtered else None)
+        self._hit_papers = hits.papers if filtered else []
+        keep, self._restore_cursor = self._restore_cursor, None
+        self.refresh_rows(keep=keep or (None if filtered else self._current_id()))
         self.query_one(FilterBar).show_result(len(hits), len(self.collection.papers), hits.query.hint)
+        self._session_changed()
 
     # --- durable writes, on the writer thread ------------------------------------------------------
 

@@ -32,7 +32,7 @@ class DetailPane(VerticalScroll, can_focus=True):
         &:focus { background-tint: $foreground 4%; }
         #detail-title { text-style: bold; color: $text-accent; margin-bottom: 1; }
         #detail-context { color: $text-muted; margin-bottom: 1; }
-        #detail-meta { color: $text-muted; margin-bottom: 1; }
+        #detail-meta { color: $text-muted; }
         #detail-state { color: $text-secondary; margin-bottom: 1; }
         #detail-body { margin-bottom: 1; }
         #detail-links { color: $text-secondary; }

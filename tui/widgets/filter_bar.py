@@ -72,6 +72,11 @@ class FilterBar(Horizontal):
     def value(self) -> str:
         return self.query_one(Input).value
 
+    @value.setter
+    def value(self, text: str) -> None:
+        """Set the query (a restored session's); `Changed` follows as if it had been typed."""
+        self.query_one(Input).value = text
+
     def focus_input(self) -> None:
         """Focus the input now, not after the queued events (`focus()` waits for them): the keys
         typed right after `/` then go to the query, however fast they come."""

@@ -1,4 +1,4 @@
-"""The status line: how many papers are shown of how many, their marks, and a progress bar of papers read."""
+"""The header line: where the papers come from, how many are shown of how many, their marks, and a bar of papers read."""
 from __future__ import annotations
 
 from textual.app import ComposeResult
@@ -8,29 +8,48 @@ from textual.widgets import ProgressBar, Static
 
 
 class StatusLine(Horizontal):
-    """"7 of 19 shown · 12 unread · 3 ★ · 4 prioritised" and a bar of the papers read out of all of them."""
+    """`iclr2024.txt · ICLR 2024   7 of 19 shown · 12 unread · 3 ★ · 4 prioritised   5 read ━━━━━━━ 26%`.
+
+    Below 100 columns the source names and the "N read" label are left out and the bar is shorter, so it
+    fits 80 columns.
+    """
 
     DEFAULT_CSS = """
     StatusLine {
         height: 1;
         background: $panel;
-        & > #status-counts { width: 1fr; padding: 0 1; color: $text; }
+        & > #status-source { width: auto; max-width: 40%; padding: 0 1; text-style: bold; color: $text-accent; text-wrap: nowrap; text-overflow: ellipsis; }
+        & > #status-counts { width: 1fr; padding: 0 1; color: $text; text-wrap: nowrap; text-overflow: ellipsis; }
         & > #status-read { width: auto; color: $text-muted; }
         & > ProgressBar { width: auto; padding: 0 1; }
         & > ProgressBar Bar { width: 20; }
     }
-    StatusLine.-narrow > ProgressBar Bar { width: 10; }
+    StatusLine.-narrow {
+        & > #status-source, & > #status-read { display: none; }
+        & > ProgressBar Bar { width: 8; }
+    }
     """
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._where = ""
+
     def compose(self) -> ComposeResult:
+        yield Static(id="status-source", markup=False)
         yield Static(id="status-counts", markup=False)
         yield Static(id="status-read", markup=False)
         yield ProgressBar(total=1, show_eta=False, id="status-progress")
 
+    def show_source(self, source: str, where: str) -> None:
+        """The source file names (left out when narrow) and the venue and year (always shown)."""
+        self.query_one("#status-source", Static).update(Content(source))
+        self._where = where
+
     def show(self, *, shown: int, total: int, unread: int, starred: int, prioritised: int, read: int) -> None:
         """`unread`, `starred`, `prioritised` count the papers shown; `read` counts all `total` papers."""
         counts = f"{shown} of {total} shown · {unread} unread · {starred} ★ · {prioritised} prioritised"
-        self.query_one("#status-counts", Static).update(Content(counts))
+        text = f"{self._where} · {counts}" if self._where else counts
+        self.query_one("#status-counts", Static).update(Content(text))
         self.query_one("#status-read", Static).update(Content(f"{read} read"))
         self.query_one(ProgressBar).update(total=max(total, 1), progress=read)
 

@@ -1,0 +1,163 @@
+"""Views, sorts, the header line, the palette and session restore in a Pilot, on the seed list."""
+from __future__ import annotations
+
+from textual.command import CommandPalette
+from textual.widgets import ProgressBar, Static
+
+from store import read_path
+from tui.app import TriageApp
+from tui.widgets.paper_list import PaperList
+from tui.widgets.view_tabs import ViewTab
+
+SIZE = (120, 40)
+
+
+def shown_ids(app: TriageApp) -> list[str]:
+    return [paper.id for paper in app.query_one(PaperList).papers]
+
+
+def tabs(app: TriageApp) -> str:
+    """The tab bar as read: "All 19 · Unread 17 · …", the active tab in brackets."""
+    return " · ".join(
+        f"[{tab.content}]" if tab.has_class("-active") else str(tab.content) for tab in app.query(ViewTab)
+    )
+
+
+def header(app: TriageApp) -> str:
+    return str(app.query_one("#status-counts", Static).content)
+
+
+async def press(pilot, *keys: str) -> None:
+    await pilot.press(*keys)
+    await pilot.pause()
+
+
+async def mark_some(pilot) -> None:
+    """Paper 0 starred, paper 1 read with priority 2, paper 3 priority 1."""
+    await press(pilot, "s", "j", "r", "2", "j", "j", "1", "g")
+
+
+async def test_v_cycles_the_views_and_the_tabs_count_live(seed_path):
+    papers = read_path(seed_path).papers
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert tabs(app) == "[All 19] · Unread 19 · Starred 0 · Prioritised 0"
+        await mark_some(pilot)
+        assert tabs(app) == "[All 19] · Unread 18 · Starred 1 · Prioritised 2"
+        assert header(app) == "ICLR 2024 · 19 of 19 shown · 18 unread · 1 ★ · 2 prioritised"
+        await press(pilot, "v")
+        assert tabs(app).startswith("All 19 · [Unread 18]")
+        assert papers[1].id not in shown_ids(app) and len(shown_ids(app)) == 18
+        await press(pilot, "v")
+        assert shown_ids(app) == [papers[0].id]
+        assert header(app) == "ICLR 2024 · 1 of 19 shown · 1 unread · 1 ★ · 0 prioritised"
+        await press(pilot, "v")
+        assert shown_ids(app) == [papers[1].id, papers[3].id]
+        await press(pilot, "v")
+        assert len(shown_ids(app)) == 19
+
+
+async def test_clicking_a_tab_selects_its_view(seed_path):
+    papers = read_path(seed_path).papers
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await mark_some(pilot)
+        await pilot.click("#view-starred")
+        await pilot.pause()
+        assert app.view == "starred" and shown_ids(app) == [papers[0].id]
+
+
+async def test_S_cycles_the_sorts_and_the_tab_bar_names_the_sort(seed_path):
+    papers = read_path(seed_path).papers
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await mark_some(pilot)
+        sort_name = app.query_one("#sort-name", Static)
+        assert str(sort_name.content) == "sorted by file order"
+        await press(pilot, "S")
+        assert str(sort_name.content) == "sorted by priority"
+        assert shown_ids(app)[:3] == [papers[3].id, papers[1].id, papers[0].id]
+        await press(pilot, "S")
+        assert shown_ids(app)[0] == papers[0].id and str(sort_name.content) == "sorted by starred first"
+        await press(pilot, "S")
+        assert shown_ids(app)[:3] == [papers[3].id, papers[1].id, papers[0].id]  # the last marked first
+        assert str(sort_name.content) == "sorted by recently changed"
+        await press(pilot, "S")
+        assert str(sort_name.content) == "sorted by file order" and shown_ids(app) == [p.id for p in papers]
+
+
+async def test_the_cursor_stays_on_its_paper_across_views_and_sorts(seed_path):
+    papers = read_path(seed_path).papers
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await mark_some(pilot)
+        await press(pilot, "j", "j", "j")
+        assert app.query_one(PaperList).current == papers[3]
+        for keys in (("S",), ("v", "v", "v"), ("S", "S")):
+            await press(pilot, *keys)
+            assert app.query_one(PaperList).current == papers[3]
+
+
+async def test_the_progress_bar_counts_papers_read_of_all(seed_path):
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "r", "j", "r", "j", "r")
+        bar = app.query_one(ProgressBar)
+        assert (bar.progress, bar.total) == (3, 19)
+        assert str(app.query_one("#status-read", Static).content) == "3 read"
+        await press(pilot, "v", "v")  # the Starred view shows none; the bar still counts all papers
+        assert bar.progress == 3 and "0 of 19 shown" in header(app)
+
+
+async def palette(pilot, command: str) -> None:
+    await press(pilot, "ctrl+p")
+    assert isinstance(pilot.app.screen, CommandPalette)
+    await press(pilot, *command)
+    await press(pilot, "enter")
+    await pilot.pause()
+
+
+async def test_palette_commands_star_prioritise_view_and_sort(seed_path):
+    papers = read_path(seed_path).papers
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await palette(pilot, "toggle star")
+        assert app.states[papers[0].id].starred
+        await palette(pilot, "priority 3")
+        assert app.states[papers[0].id].priority == 3
+        await palette(pilot, "view: starred")
+        assert app.view == "starred" and shown_ids(app) == [papers[0].id]
+        await palette(pilot, "sort by recently changed")
+        assert app.sort == "recent"
+        await palette(pilot, "undo")
+        assert app.states[papers[0].id].priority == 0
+
+
+async def test_view_sort_cursor_and_theme_come_back_after_a_restart(seed_path):
+    papers = read_path(seed_path).papers
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await mark_some(pilot)
+        await press(pilot, "S", "v", "v", "v", "j")  # priority sort, Prioritised view: papers 3 then 1
+        app.theme = "nord"
+        await pilot.pause()
+        assert app.query_one(PaperList).current == papers[1]
+    again = TriageApp(read_path(seed_path))
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert (again.view, again.sort, again.theme) == ("prioritised", "priority", "nord")
+        assert again.query_one(PaperList).current == papers[1]
+        assert "[Prioritised 2]" in tabs(again)
+
+
+async def test_a_first_run_starts_at_the_top_and_a_session_is_per_source_file(seed_path, tmp_path):
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "G", "v")
+    other = tmp_path / "other.txt"
+    other.write_text(seed_path.read_text(encoding="utf-8"), encoding="utf-8")
+    fresh = TriageApp(read_path(other))
+    async with fresh.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert fresh.view == "all" and fresh.query_one(PaperList).cursor == 0
