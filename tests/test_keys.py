@@ -6,6 +6,7 @@ from textual.events import MouseScrollDown
 from textual.widgets import Static
 
 from store import read_path
+from tests.waits import until
 from tui.app import TriageApp
 from tui.keys import declared_bindings, key_display
 from tui.screens.help import HelpScreen
@@ -21,8 +22,7 @@ async def test_question_mark_lists_every_key_and_esc_closes_it(seed_path):
     app = TriageApp(read_path(seed_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("question_mark")
-        await pilot.pause()
-        assert isinstance(app.screen, HelpScreen)
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
         text = help_text(app)
         bindings = list(declared_bindings(app))
         assert len(bindings) >= 12
@@ -33,8 +33,7 @@ async def test_question_mark_lists_every_key_and_esc_closes_it(seed_path):
         syntax = str(app.screen.query_one("#help-syntax", Static).content)
         assert "is:starred" in syntax and "p<=2" in syntax
         await pilot.press("escape")
-        await pilot.pause()
-        assert not isinstance(app.screen, HelpScreen)
+        await until(pilot, lambda: not isinstance(app.screen, HelpScreen))
         assert app.focused is app.query_one(PaperList)
 
 
@@ -42,7 +41,7 @@ async def test_help_fits_and_scrolls_at_80x24(seed_path):
     app = TriageApp(read_path(seed_path))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("question_mark")
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
         box = app.screen.query_one("#help")
         assert box.region.right <= 80 and box.region.bottom <= 24
         await pilot.press("j", "j")
@@ -54,12 +53,9 @@ async def test_palette_lists_app_actions_and_runs_them(seed_path):
     app = TriageApp(read_path(seed_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("ctrl+p")
-        await pilot.pause()
-        assert isinstance(app.screen, CommandPalette)
+        await until(pilot, lambda: isinstance(app.screen, CommandPalette))
         await pilot.press(*"help", "enter")
-        await pilot.pause()
-        await pilot.pause()
-        assert isinstance(app.screen, HelpScreen)
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
 
 
 async def test_enter_reads_the_detail_and_h_or_esc_go_back(seed_path):

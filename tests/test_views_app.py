@@ -1,10 +1,11 @@
 """Views, sorts, the header line, the palette and session restore in a Pilot, on the seed list."""
 from __future__ import annotations
 
-from textual.command import CommandPalette
+from textual.command import CommandList, CommandPalette
 from textual.widgets import ProgressBar, Static
 
 from store import read_path
+from tests.waits import until
 from tui.app import TriageApp
 from tui.widgets.paper_list import PaperList
 from tui.widgets.view_tabs import ViewTab
@@ -111,10 +112,14 @@ async def test_the_progress_bar_counts_papers_read_of_all(seed_path):
 
 
 async def palette(pilot, command: str) -> None:
-    await press(pilot, "ctrl+p")
-    assert isinstance(pilot.app.screen, CommandPalette)
+    """Run `command` from the palette: open it, type, take the best match, back on the main screen."""
+    app = pilot.app
+    await pilot.press("ctrl+p")
+    await until(pilot, lambda: isinstance(app.screen, CommandPalette))
     await press(pilot, *command)
+    await until(pilot, lambda: app.screen.query_one(CommandList).option_count > 0)
     await press(pilot, "enter")
+    await until(pilot, lambda: app.screen is app.default_screen)
     await pilot.pause()
 
 
