@@ -18,9 +18,14 @@ HERE = Path(__file__).resolve().parent
 MARKS = ("s", "j", "2", "j", "r", "j", "j", "1", "j", "s", "3", "j")
 """Star, prioritise and read a few papers, so the rows, tabs and header have something to show."""
 
+SEARCH = ("slash", *"language model", "enter", "j")
+"""Filter by a query, back to the list, the second best match."""
+
 SHOTS: dict[str, tuple[tuple[int, int], str, tuple[str, ...]]] = {
     "main": ((120, 40), "textual-dark", MARKS),
+    "search": ((120, 40), "textual-dark", (*MARKS, *SEARCH)),
     "help": ((120, 40), "textual-dark", ("question_mark",)),
+    "cite": ((120, 40), "textual-dark", (*MARKS, "C")),
     "small": ((80, 24), "textual-dark", (*MARKS, "v", "v", "v", "S")),
     "light": ((120, 40), "textual-light", (*MARKS, "enter")),
 }
@@ -33,6 +38,7 @@ async def shoot(name: str, size: tuple[int, int], theme: str, keys: tuple[str, .
         app.theme = theme
         await pilot.pause()
         await pilot.press(*keys)
+        await app.workers.wait_for_complete()
         await pilot.pause()
         await pilot.wait_for_scheduled_animations()
         app.save_screenshot(str(HERE / f"{name}.svg"))

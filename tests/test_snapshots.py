@@ -28,6 +28,24 @@ def test_stacked_at_80x24_in_a_view_and_sort(snap_compare, seed_path):
     assert snap_compare(TriageApp(read_path(seed_path)), press=press, terminal_size=(80, 24))
 
 
+def test_search_with_highlights(snap_compare, seed_path):
+    """120x40 after `/`, "difusion recovry" (two typos) and `enter`: the filter bar shows the query and
+    "1 of 19"; the tab bar reads All 1 and "sorted by match score"; the one row, CDRL, has "diffusion"
+    and "recovery" in bold in its title, and the detail pane marks them in the title and the abstract."""
+
+    async def search(pilot) -> None:
+        await pilot.press("slash", *"difusion recovry", "enter")
+        await pilot.app.workers.wait_for_complete()
+
+    assert snap_compare(TriageApp(read_path(seed_path)), terminal_size=(120, 40), run_before=search)
+
+
+def test_citation_picker(snap_compare, seed_path):
+    """120x40 after `C`: a box over the dimmed app listing the citation formats, the default one
+    highlighted, and below it the first paper cited in that format."""
+    assert snap_compare(TriageApp(read_path(seed_path)), press=["C"], terminal_size=(120, 40))
+
+
 def test_help_screen(snap_compare, seed_path):
     """120x40 after `?`: a box titled Keys over the dimmed app, with the keys grouped in bordered
     panels (Move, Read, Triage, Views and sorts, General …), each key in bold accent beside what it does."""

@@ -7,6 +7,7 @@ from textual.widgets import ProgressBar, Static
 from store import read_path
 from tests.waits import until
 from tui.app import TriageApp
+from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
 from tui.widgets.view_tabs import ViewTab
 
@@ -166,3 +167,51 @@ async def test_a_first_run_starts_at_the_top_and_a_session_is_per_source_file(se
     async with fresh.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert fresh.view == "all" and fresh.query_one(PaperList).cursor == 0
+
+
+async def searched(app: TriageApp, pilot, query: str) -> None:
+    """Press `/`, type `query`, wait for its results, back to the list."""
+    await pilot.press("slash", *query)
+    await app.workers.wait_for_complete()
+    await press(pilot, "enter")
+
+
+async def test_a_query_ranks_best_first_and_views_and_sorts_apply_to_its_matches(seed_path):
+    papers = read_path(seed_path).papers
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await searched(app, pilot, "language")
+        ranked = shown_ids(app)
+        assert app.sort == "score" and len(ranked) > 3
+        assert str(app.query_one("#sort-name", Static).content) == "sorted by match score"
+        assert ranked != sorted(ranked, key=[p.id for p in papers].index)
+        await press(pilot, "j", "s")  # star the second best match
+        starred = ranked[1]
+        assert tabs(app).startswith(f"[All {len(ranked)}]") and "Starred 1" in tabs(app)
+        await press(pilot, "v", "v")
+        assert shown_ids(app) == [starred]
+        await press(pilot, "v", "v", "S")
+        assert app.sort == "file" and shown_ids(app) == sorted(ranked, key=[p.id for p in papers].index)
+        for _ in range(4):
+            await press(pilot, "S")
+        assert app.sort == "score" and shown_ids(app) == ranked
+        await press(pilot, "slash", "escape")  # clear the filter
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.sort == "file" and len(shown_ids(app)) == 19
+
+
+async def test_the_query_and_the_paper_under_the_cursor_come_back(seed_path):
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await searched(app, pilot, "language")
+        await press(pilot, "j", "j")
+        chosen = app.query_one(PaperList).current
+    again = TriageApp(read_path(seed_path))
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await again.workers.wait_for_complete()
+        await pilot.pause()
+        assert again.query_one(FilterBar).value == "language"
+        assert again.query_one(PaperList).current == chosen
+        assert again.sort == "score"
