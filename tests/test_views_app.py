@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from textual.command import CommandList, CommandPalette
-from textual.widgets import ProgressBar, Static
+from textual.widgets import Input, ProgressBar, Static
 
 from store import read_path
 from tests.waits import until
@@ -138,6 +138,8 @@ async def test_palette_commands_star_prioritise_view_and_sort(seed_path):
         assert app.sort == "recent"
         await palette(pilot, "undo")
         assert app.states[papers[0].id].priority == 0
+        await palette(pilot, "filter the list")
+        assert isinstance(app.focused, Input) and app.focused.id == "filter-input"
 
 
 async def test_view_sort_cursor_and_theme_come_back_after_a_restart(seed_path):

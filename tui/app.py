@@ -31,7 +31,7 @@ from store.history import History
 from store.search import Hit, Hits
 from store.views import SCORE_SORT, SORTS, VIEWS, Tally, arrange, next_sort
 from tui import clipboard
-from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, declared_bindings, is_enabled, key_display
+from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, declared_bindings, key_display
 from tui.screens.cite_picker import CitePicker
 from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
 from tui.screens.export_dialog import ExportDialog
@@ -337,11 +337,12 @@ class TriageApp(App[None]):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The palette offers every action the keys do (but moving and scrolling), each view and sort, then
-        Textual's own (theme, quit…)."""
+        Textual's own (theme, quit…). Whether one applies is decided when it runs, on the main screen
+        (`run_action` asks `check_action`), not while the palette is on top."""
         textual_commands = list(super().get_system_commands(screen))
         taken = {command.title for command in textual_commands}
         for node, binding in declared_bindings(self):
-            if binding.group not in (MOVE, READ) and binding.description not in taken and is_enabled(node, binding):
+            if binding.group not in (MOVE, READ) and binding.description not in taken:
                 title = binding.tooltip or binding.description
                 yield SystemCommand(title, f"key: {key_display(self, binding)}", partial(self.run_action, binding.action, node))
         for view, label in VIEWS.items():

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from textual.actions import parse
 from textual.app import App
 from textual.binding import Binding
 from textual.dom import DOMNode
@@ -48,8 +47,3 @@ def key_display(app: App[object], binding: Binding) -> str:
         return binding.key_display
     return " / ".join(app.get_key_display(binding.with_key(key.strip())) for key in binding.key.split(","))
 
-
-def is_enabled(node: DOMNode, binding: Binding) -> bool:
-    """Whether `binding` applies right now (its node's `check_action` does not rule it out)."""
-    _, name, parameters = parse(binding.action)
-    return bool(node.check_action(name, parameters))
