@@ -127,3 +127,21 @@ async def test_a_slash_typed_in_the_query_is_text(seed_path):
     async with app.run_test(size=(120, 40)) as pilot:
         await filter_by(app, pilot, "'github.com/ajy112")
         assert shown(app) == ["3d09c6c056"]  # HDGNN's code link
+
+
+async def test_typing_before_the_index_is_built_says_so(seed_path, monkeypatch):
+    built = threading.Event()
+
+    class SlowToBuild(SearchIndex):
+        def __init__(self, papers):
+            built.wait(10)
+            super().__init__(papers)
+
+    monkeypatch.setattr(tui.app, "SearchIndex", SlowToBuild)
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", "d")
+        assert text_of(app, "filter-count") == "indexing…"
+        built.set()
+        await settle(app, pilot)
+        assert text_of(app, "filter-count").endswith(" of 19")

@@ -384,6 +384,8 @@ class TriageApp(App[None]):
             return self._index
 
     def on_filter_bar_changed(self, message: FilterBar.Changed) -> None:
+        if self._index is None:
+            message.filter_bar.show_indexing()
         self._search_serial += 1
         self._search(message.value, self._search_serial, dict(self.states))
 

@@ -90,6 +90,10 @@ class FilterBar(Horizontal):
         hint_widget.update(Content(hint))
         hint_widget.display = bool(hint)
 
+    def show_indexing(self) -> None:
+        """Say that results wait for the index (being built when a long list was just opened)."""
+        self.query_one("#filter-count", Static).update(Content("indexing…"))
+
     def on_descendant_focus(self) -> None:
         self.query_one(Input).placeholder = TYPING
 
