@@ -123,6 +123,13 @@ def test_json_jsonl_csv_with_aliases_and_case(tmp_path):
     assert ("keywords", "fair") in from_json[0].fields
 
 
+def test_line_separator_characters_inside_values_do_not_split_records(tmp_path):
+    text = "Abstract with\u2028a line separator,\x85 and\x1c more."
+    jsonl = read_path(write(tmp_path, "u.jsonl", json.dumps({"abstract": text}, ensure_ascii=False) + "\n")).papers
+    csv_papers = read_path(write(tmp_path, "u.csv", f"abstract\r\n\"{text}\"\r\n")).papers
+    assert [p.text for p in jsonl] == [p.text for p in csv_papers] == [text]
+
+
 def test_bad_records_are_skipped_with_warnings(tmp_path):
     lines = [json.dumps({"abstract": ABSTRACT_1}), "{not json", json.dumps({"year": 2020}), json.dumps([1])]
     collection = read_path(write(tmp_path, "some-bad.jsonl", "\n".join(lines) + "\n"))

@@ -26,7 +26,7 @@ PARSERS: dict[str, Parser] = {
     ".csv": tabular.parse_csv,
     ".tsv": tabular.parse_csv,
 }
-KNOWN_EXTENSIONS = (".txt", ".md", *PARSERS)
+KNOWN_EXTENSIONS = (".txt", *PARSERS)
 
 
 def _by_content(text: str, path: str) -> Collection:

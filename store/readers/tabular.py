@@ -8,6 +8,7 @@ that is not JSON, is skipped with a warning naming its line; the rest load."""
 from __future__ import annotations
 
 import csv
+import io
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -135,7 +136,7 @@ def parse_jsonl(text: str, path: str) -> Collection:
     warnings: list[str] = []
 
     def records() -> Iterator[tuple[int, str, object]]:
-        for number, line in enumerate(text.splitlines(), start=1):
+        for number, line in enumerate(text.split("\n"), start=1):  # not splitlines: U+2028 may be inside a string
             if not line.strip():
                 continue
             try:
@@ -151,7 +152,7 @@ def parse_csv(text: str, path: str) -> Collection:
     sample = text[:65536]
     delimiter = "\t" if path.lower().endswith(".tsv") or sample.count("\t") > sample.count(",") else ","
     csv.field_size_limit(1 << 28)
-    reader = csv.reader(text.splitlines(keepends=True), delimiter=delimiter)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
         header = next(reader, None)
         names = {_normal(name) for name in header or ()}
