@@ -80,6 +80,12 @@ def test_bibtex_fields_strings_months_comments_and_preamble(tmp_path):
     assert (second.title, second.text, second.venue, second.year) == ("Only a Title", "", "J. Stuff", 2020)
 
 
+def test_an_and_inside_braces_is_one_author(tmp_path):
+    bib = "@book{bn, title = {Books}, author = {{Barnes and Noble} and Doe, Jane\n   AND Roe, R.}, year = 2001}\n"
+    (paper,) = read_path(write(tmp_path, "corp.bib", bib)).papers
+    assert paper.authors == ("Barnes and Noble", "Doe, Jane", "Roe, R.")
+
+
 def test_a_broken_bibtex_entry_is_skipped_with_its_line(tmp_path):
     bib = "@article{a, title={First}, abstract={One.}}\n\n@article{b, title={Broken, abstract = {x\n}\n\n" \
           "@article{c,\n title = {Third}}\n"

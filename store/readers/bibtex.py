@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 import bibtexparser
 from bibtexparser.middlewares import NormalizeFieldKeys
+from bibtexparser.middlewares.names import split_multiple_persons_names
 from bibtexparser.model import DuplicateBlockKeyBlock, Entry
 
 from store.errors import ReadError
@@ -24,7 +25,6 @@ from store.text import latex_text
 
 _MAIN = {"title", "author", "editor", "year", "date", "booktitle", "journal", "journaltitle", "abstract", "url", "doi"}
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
-_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 _ENTRY = re.compile(r"^\s*@\s*[A-Za-z]+\s*[{(]", re.MULTILINE)
 
 
@@ -106,7 +106,7 @@ def parse(text: str, path: str) -> Collection:
                 source=path,
                 line=(entry.start_line or 0) + 1,
                 title=title,
-                authors=[latex_text(a) for a in _AND.split(people.strip())] if people.strip() else (),
+                authors=[latex_text(a) for a in split_multiple_persons_names(people)],
                 venue=latex_text(_venue(entry) or (_venue(parent) if parent else "")),
                 year=year_of(_value(entry, "year") or _value(entry, "date"))
                 or (year_of(_value(parent, "year") or _value(parent, "date")) if parent else None),
