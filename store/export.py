@@ -39,16 +39,25 @@ def row(paper: Paper, state: Triage, key: str) -> dict:
     }
 
 
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: object) -> object:
+    """A CSV cell that a spreadsheet shows as text: a leading `=`, `+`, `-` or `@` gets a `'` so it is never a formula."""
+    return "'" + value if isinstance(value, str) and value.startswith(_FORMULA) else value
+
+
 def _csv(records: list[dict]) -> str:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
     for record in records:
-        writer.writerow({
+        flat = {
             **record,
             "authors": "; ".join(record["authors"]), "links": " ".join(record["links"]),
             "tags": "; ".join(record["tags"]), "year": record["year"] or "",
-        })
+        }
+        writer.writerow({column: _cell(value) for column, value in flat.items()})
     return out.getvalue()
 
 

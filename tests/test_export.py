@@ -49,6 +49,16 @@ def test_csv_and_jsonl_carry_state_and_text(papers, states):
     assert records[5] == {**records[5], "read": False, "starred": False, "priority": 0, "note": "", "tags": []}
 
 
+def test_csv_cells_never_become_spreadsheet_formulas(tmp_path):
+    path = tmp_path / "evil.txt"
+    path.write_text("X 2024 list\n\n=HYPERLINK(\"http://evil.example\",\"click\") is an abstract.\n", encoding="utf-8")
+    (paper,) = read_path(path).papers
+    state = {paper.id: Triage(note="@SUM(A1:A2)", tags=("-x",))}
+    (row,) = csv.DictReader(io.StringIO(export.render([paper], "csv", state)))
+    assert row["text"] == "'" + paper.text
+    assert (row["note"], row["tags"]) == ("'@SUM(A1:A2)", "'-x")
+
+
 def test_bibtex_export_keeps_collection_keys_for_a_subset(papers):
     keys = cite.citation_keys(papers)
     subset = papers[9:11]
