@@ -10,6 +10,7 @@ import base64
 import os
 import stat
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -51,6 +52,16 @@ def _output_pipes_hidden() -> Iterator[None]:
         os.close(devnull)
 
 
+def _reads_back(paste: Callable[[], str], text: str, attempts: int = 6) -> bool:
+    """Whether the clipboard holds `text`, asking a few times: xclip takes the selection from a
+    background child, which on a busy machine can answer a moment after `copy` returned."""
+    for attempt in range(attempts):
+        if paste() == text:
+            return True
+        time.sleep(0.05 * (attempt + 1))
+    return False
+
+
 def system_copy(text: str) -> str | None:
     """Copy through pyperclip's backend for this machine; its name ("xclip", "wl", "windows"…), or
     None when there is none or it did not take the text (read back to be sure: xclip with no
@@ -61,7 +72,7 @@ def system_copy(text: str) -> str | None:
             return None
         with _output_pipes_hidden():
             copy(text)
-        if paste() != text:
+        if not _reads_back(paste, text):
             return None
     except (pyperclip.PyperclipException, OSError):
         return None
