@@ -162,7 +162,7 @@ class TriageApp(App[None]):
         self._session_timer: Timer | None = None
         self._session: dict[str, Any] = {}
         self._restore_cursor: str | None = None
-        self._closed = False
+        self._writer_closed = False
         """True once the writer thread is shut down (a session-save timer may still fire)."""
         """The paper to put the cursor on when the restored query's results arrive."""
 
@@ -207,7 +207,7 @@ class TriageApp(App[None]):
 
     def on_unmount(self) -> None:
         self._save_session()
-        self._closed = True
+        self._writer_closed = True
         self._writer.shutdown(wait=True)
         self.store.close()
 
@@ -298,7 +298,7 @@ class TriageApp(App[None]):
         if self._session_timer is not None:
             self._session_timer.stop()
             self._session_timer = None
-        if self._session and not self._closed:
+        if self._session and not self._writer_closed:
             self._writer.submit(self._on_writer, self.store.put_setting, self._session_key, self._session)
 
     def _theme_changed(self, theme: Theme) -> None:

@@ -1,0 +1,63 @@
+"""A whole triage session with the installed `triage` in tmux, then a restart: everything is back."""
+from __future__ import annotations
+
+import subprocess
+
+from store import SearchIndex, read_path
+from tests.tmux import Tmux, triage_command
+
+NO_DISPLAY = {"DISPLAY": "", "WAYLAND_DISPLAY": ""}  # pyperclip finds no backend: the copy goes by OSC 52
+
+
+def buffer(term: Tmux) -> str:
+    """tmux's paste buffer: what an OSC 52 copy put there."""
+    try:
+        return term.command("show-buffer")
+    except subprocess.CalledProcessError:  # nothing copied yet
+        return ""
+
+
+def words(screen: str) -> str:
+    return " ".join(screen.split())
+
+
+def test_filter_star_prioritise_note_copy_quit_and_it_all_comes_back(tmp_path, seed_path):
+    papers = read_path(seed_path).papers
+    chosen = SearchIndex(papers).search("language").papers[1]  # the second best match
+    command = f"{triage_command()} --db {tmp_path / 'db.json'}"
+    first = Tmux(command, env=NO_DISPLAY)
+    try:
+        first.command("set", "-g", "set-clipboard", "on")
+        first.wait_for(lambda s: "19 of 19 shown" in s)
+        first.send("/", "language")
+        first.wait_for(lambda s: "sorted by match score" in s and " of 19" in s.splitlines()[2])
+        first.send("Enter")
+        first.wait_for(lambda s: "Clear filter" not in s)  # the filter bar's key left the footer: the list has the focus
+        first.send("j")
+        first.wait_for(lambda s: chosen.title[:40] in words(s))
+        first.send("s", "2")
+        first.wait_for(lambda s: "1 ★ · 1 prioritised" in s)
+        first.send("e")
+        first.wait_for(lambda s: "ctrl+s save" in s)
+        first.send("compare with KoLA")
+        first.wait_for(lambda s: "compare with KoLA" in s)  # typed into the editor before ctrl+s saves it
+        first.send("C-s")
+        first.wait_for(lambda s: "Note: compare with KoLA" in s)
+        first.send("c")
+        first.wait_for(lambda s: "BibTeX copied" in s and buffer(first).startswith("@inproceedings{"))
+        first.send("q")
+        first.wait_for(lambda s: "EXIT=0" in s)
+    finally:
+        first.kill()
+
+    second = Tmux(command)
+    try:
+        screen = second.wait_for(lambda s: "Note: compare with KoLA" in s)
+        assert "/ language" in words(screen.splitlines()[2])  # the query is back in the filter bar
+        assert "sorted by match score" in screen
+        assert chosen.title[:40] in words(screen)  # the paper under the cursor is shown in full
+        assert "★ starred · priority 2" in screen and "1 ★ · 1 prioritised" in screen
+        row = next(line for line in screen.splitlines() if "★2" in line)
+        assert chosen.title[:20] in row  # its row carries the marks
+    finally:
+        second.kill()
