@@ -23,7 +23,8 @@ def words(screen: str) -> str:
 
 def test_filter_star_prioritise_note_copy_quit_and_it_all_comes_back(tmp_path, seed_path):
     papers = read_path(seed_path).papers
-    chosen = SearchIndex(papers).search("language").papers[1]  # the second best match
+    hits = SearchIndex(papers).search("language")
+    chosen = hits.papers[1]  # the second best match
     command = f"{triage_command()} --db {tmp_path / 'db.json'}"
     first = Tmux(command, env=NO_DISPLAY)
     try:
@@ -52,7 +53,7 @@ def test_filter_star_prioritise_note_copy_quit_and_it_all_comes_back(tmp_path, s
 
     second = Tmux(command)
     try:
-        screen = second.wait_for(lambda s: "Note: compare with KoLA" in s)
+        screen = second.wait_for(lambda s: "Note: compare with KoLA" in s and f"{len(hits)} of 19 shown" in s)
         assert "/ language" in words(screen.splitlines()[2])  # the query is back in the filter bar
         assert "sorted by match score" in screen
         assert chosen.title[:40] in words(screen)  # the paper under the cursor is shown in full
