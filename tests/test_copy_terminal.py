@@ -1,8 +1,6 @@
 """Copying from the installed `triage` in a real terminal: OSC 52 into tmux's paste buffer, and `o`."""
 from __future__ import annotations
 
-import subprocess
-
 import pytest
 
 from store import cite, read_path
@@ -16,13 +14,6 @@ def papers(seed_path):
     return read_path(seed_path).papers
 
 
-def buffer(term: Tmux) -> str:
-    try:
-        return term.command("show-buffer")
-    except subprocess.CalledProcessError:  # no buffer yet
-        return ""
-
-
 def test_c_in_the_app_puts_bibtex_in_tmux_paste_buffer(tmp_path, papers):
     term = Tmux(f"{triage_command()} --db {tmp_path / 'db.json'}", env=NO_DISPLAY)
     try:
@@ -31,7 +22,7 @@ def test_c_in_the_app_puts_bibtex_in_tmux_paste_buffer(tmp_path, papers):
         term.send("j")
         term.send("c")
         expected = cite.render([papers[1]], "bibtex", cite.citation_keys(papers))
-        term.wait_for(lambda s: buffer(term) == expected)
+        term.wait_for(lambda s: term.paste_buffer() == expected)
         term.wait_for(lambda s: "BibTeX copied (OSC 52)" in s)
     finally:
         term.kill()
@@ -43,7 +34,7 @@ def test_cite_copy_on_the_command_line_reaches_tmux_too(tmp_path, papers):
     try:
         term.command("set", "-g", "set-clipboard", "on")
         term.wait_for(lambda s: "EXIT=0" in s)
-        assert buffer(term) == cite.markdown(papers[2]) + "\n"
+        assert term.paste_buffer() == cite.markdown(papers[2]) + "\n"
     finally:
         term.kill()
 

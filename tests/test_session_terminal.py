@@ -1,20 +1,10 @@
 """A whole triage session with the installed `triage` in tmux, then a restart: everything is back."""
 from __future__ import annotations
 
-import subprocess
-
 from store import SearchIndex, read_path
 from tests.tmux import Tmux, triage_command
 
 NO_DISPLAY = {"DISPLAY": "", "WAYLAND_DISPLAY": ""}  # pyperclip finds no backend: the copy goes by OSC 52
-
-
-def buffer(term: Tmux) -> str:
-    """tmux's paste buffer: what an OSC 52 copy put there."""
-    try:
-        return term.command("show-buffer")
-    except subprocess.CalledProcessError:  # nothing copied yet
-        return ""
 
 
 def words(screen: str) -> str:
@@ -45,9 +35,8 @@ def test_filter_star_prioritise_note_copy_quit_and_it_all_comes_back(tmp_path, s
         first.send("C-s")
         first.wait_for(lambda s: "Note: compare with KoLA" in s)
         first.send("c")
-        first.wait_for(lambda s: "BibTeX copied" in s and buffer(first).startswith("@inproceedings{"))
-        first.send("q")
-        first.wait_for(lambda s: "EXIT=0" in s)
+        first.wait_for(lambda s: "BibTeX copied" in s and first.paste_buffer().startswith("@inproceedings{"))
+        first.quit()
     finally:
         first.kill()
 

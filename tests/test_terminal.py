@@ -28,5 +28,4 @@ def test_list_and_full_abstract_then_j_then_q(terminal, seed_path):
     second = " ".join(papers[1].plain.split())
     terminal.send("j")
     terminal.wait_for(lambda s: second in detail_text(s))
-    terminal.send("q")
-    terminal.wait_for(lambda s: "EXIT=0" in s)
+    terminal.quit()

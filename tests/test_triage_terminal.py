@@ -17,8 +17,7 @@ def test_a_star_and_priority_survive_a_restart(tmp_path, seed_path):
         assert "★" not in first_row(screen)
         first.send("s", "2")
         first.wait_for(lambda s: "★2" in first_row(s))
-        first.send("q")
-        first.wait_for(lambda s: "EXIT=0" in s)
+        first.quit()
     finally:
         first.kill()
     second = Tmux(command)

@@ -54,6 +54,18 @@ class Tmux:
     def kill(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
 
+    def quit(self) -> None:
+        """Press `q` and wait until the app has exited with status 0."""
+        self.send("q")
+        self.wait_for(lambda s: "EXIT=0" in s)
+
+    def paste_buffer(self) -> str:
+        """tmux's paste buffer: what an OSC 52 copy put there ("" before any)."""
+        try:
+            return self._tmux("show-buffer")
+        except subprocess.CalledProcessError:  # no buffer yet
+            return ""
+
     def command(self, *args: str) -> str:
         """Run a tmux command on this server (`set -g set-clipboard on`, `show-buffer`…); its output."""
         return self._tmux(*args)
