@@ -4,7 +4,7 @@ from __future__ import annotations
 from textual.command import CommandList, CommandPalette
 from textual.widgets import Input, ProgressBar, Static
 
-from store import read_path
+from store import cite, read_path
 from tests.waits import until
 from tui.app import TriageApp
 from tui.widgets.filter_bar import FilterBar
@@ -124,7 +124,9 @@ async def palette(pilot, command: str) -> None:
     await pilot.pause()
 
 
-async def test_palette_commands_star_prioritise_view_and_sort(seed_path):
+async def test_palette_commands_star_prioritise_view_sort_copy_and_filter(seed_path, monkeypatch):
+    monkeypatch.delenv("DISPLAY", raising=False)  # no clipboard tool: the copy goes by OSC 52, into app.clipboard
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     papers = read_path(seed_path).papers
     app = TriageApp(read_path(seed_path))
     async with app.run_test(size=SIZE) as pilot:
@@ -138,6 +140,9 @@ async def test_palette_commands_star_prioritise_view_and_sort(seed_path):
         assert app.sort == "recent"
         await palette(pilot, "undo")
         assert app.states[papers[0].id].priority == 0
+        await palette(pilot, "copy as markdown")
+        await app.workers.wait_for_complete()
+        assert app.clipboard == cite.markdown(papers[0]) + "\n"
         await palette(pilot, "filter the list")
         assert isinstance(app.focused, Input) and app.focused.id == "filter-input"
 

@@ -336,7 +336,8 @@ class TriageApp(App[None]):
             self.push_screen(HelpScreen())
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """The palette offers every action the keys do (but moving and scrolling), each view and sort, then
+        """The palette offers every action the keys do (but moving and scrolling), copying in each citation
+        format, each view and sort, then
         Textual's own (theme, quit…). Whether one applies is decided when it runs, on the main screen
         (`run_action` asks `check_action`), not while the palette is on top."""
         textual_commands = list(super().get_system_commands(screen))
@@ -345,6 +346,8 @@ class TriageApp(App[None]):
             if binding.group not in (MOVE, READ) and binding.description not in taken:
                 title = binding.tooltip or binding.description
                 yield SystemCommand(title, f"key: {key_display(self, binding)}", partial(self.run_action, binding.action, node))
+        for fmt, name in cite.FORMATS.items():
+            yield SystemCommand(f"Copy as {name}", "copy the paper under the cursor (C picks the default)", partial(self.action_copy_as, fmt))
         for view, label in VIEWS.items():
             yield SystemCommand(f"View: {label}", "show these papers (v cycles the views)", partial(self.action_view, view))
         querying = self.matched()[1]
@@ -559,11 +562,15 @@ class TriageApp(App[None]):
         return self.query_one(PaperList).papers
 
     def action_copy_citation(self) -> None:
+        self.action_copy_as(self.cite_format)
+
+    def action_copy_as(self, fmt: str) -> None:
+        """Copy the paper under the cursor in citation format `fmt` (the palette offers each format)."""
         paper = self.query_one(PaperList).current
         if paper is None:
             self.notify("Nothing to copy", severity="warning")
             return
-        self.copy_papers([paper], self.cite_format)
+        self.copy_papers([paper], fmt)
 
     def action_copy_shown(self) -> None:
         if not self.shown:
