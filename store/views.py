@@ -47,7 +47,7 @@ class Tally:
     """
 
     def __init__(self, papers: Sequence[Paper], states: Mapping[str, Triage]) -> None:
-        self.ids = frozenset(paper.id for paper in papers)
+        self.ids = frozenset([paper.id for paper in papers])
         self.counts = {view: (len(self.ids) if _IN_VIEW[view](_NONE) else 0) for view in VIEWS}
         for paper_id, state in states.items():
             self.change(paper_id, _NONE, state)
@@ -71,7 +71,11 @@ def arrange(papers: Sequence[Paper], states: Mapping[str, Triage], view: str, so
     `papers` is in file order, or best first when `ranked` (the hits of a query): the score sort keeps
     that order, and is file order when there is no query.
     """
-    shown = [paper for paper in papers if in_view(view, states.get(paper.id, _NONE))]
+    if view == "all":
+        shown = list(papers)
+    else:
+        test = _IN_VIEW[view]
+        shown = [paper for paper in papers if test(states.get(paper.id, _NONE))]
     if sort in ("file", SCORE_SORT):
         return sorted(shown, key=lambda paper: paper.position) if ranked and sort == "file" else shown
     key = _SORT_KEYS[sort]

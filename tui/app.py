@@ -247,8 +247,10 @@ class TriageApp(App[None]):
             self._row_hits = lambda row: hits[ranks[row]]
         row_hits = self._row_hits
         self.query_one(PaperList).set_papers(papers, keep=keep, title_spans=(lambda row: row_hits(row).title_spans) if row_hits else None)
-        self._tallies["matched"] = Tally(matched, self.states)
-        self._tallies["shown"] = Tally(papers, self.states)
+        # Without a query the matched papers are all of them, and the All view shows all matched: one
+        # Tally then serves two or three roles (100,000 papers cost ~30 ms to count afresh).
+        self._tallies["matched"] = Tally(matched, self.states) if ranked else self._tallies["all"]
+        self._tallies["shown"] = self._tallies["matched"] if self.view == "all" else Tally(papers, self.states)
         self._show_counts()
 
     def _show_counts(self) -> None:
@@ -365,7 +367,7 @@ class TriageApp(App[None]):
         """Make `states` the marks shown: rows, counts and detail change now."""
         paper_list = self.query_one(PaperList)
         for paper_id, state in states.items():
-            for tally in self._tallies.values():
+            for tally in {id(tally): tally for tally in self._tallies.values()}.values():  # each once
                 tally.change(paper_id, self.state_of(paper_id), state)
             if state.blank:
                 self.states.pop(paper_id, None)
