@@ -26,5 +26,6 @@ def corpora() -> Path:
 
 @pytest.fixture(autouse=True)
 def _isolated_db(tmp_path, monkeypatch):
-    """Every test gets its own triage database; none touches the user's."""
+    """Every test gets its own triage database and parse cache; none touches the user's."""
     monkeypatch.setenv("TRIAGE_DB", str(tmp_path / "triage.json"))
+    monkeypatch.setenv("TRIAGE_CACHE", str(tmp_path / "cache"))

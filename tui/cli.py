@@ -11,10 +11,13 @@ import shutil
 import sys
 import time
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from importlib.metadata import version
 
 from store import Collection, Paper, ReadError, SearchIndex, Triage, describe_skipped, read_paths
 from store.query import Query, parse
+from store.readers.records import reporting
+from store.text import inert
 
 DESCRIPTION = """\
 Triage research-paper abstracts from the keyboard: filter, read, mark, star, prioritise.
@@ -40,12 +43,26 @@ def default_files() -> list[str]:
     return [str(DEFAULT)]
 
 
+def show_progress(name: str, done: int) -> None:
+    """One line on stderr, rewritten in place: "reading big.txt… 40,000 abstracts"."""
+    sys.stderr.write(f"\r\x1b[Kreading {inert(name)}…" + (f" {done:,} abstracts" if done else ""))
+    sys.stderr.flush()
+
+
 def load(files: Sequence[str], report_skipped: bool = True) -> Collection:
     """The papers of FILES (files and directories; the bundled list when none is given).
 
     Records that were skipped (a broken BibTeX entry, a JSONL line that is not JSON) are
-    reported in one line on stderr unless the caller reports them itself (the app does)."""
-    collection = read_paths(files or default_files())
+    reported in one line on stderr unless the caller reports them itself (the app does).
+    While the files are read, a terminal's stderr shows how far (`show_progress`)."""
+    terminal = sys.stderr.isatty()
+    try:
+        with reporting(show_progress) if terminal else nullcontext():
+            collection = read_paths(files or default_files())
+    finally:
+        if terminal:  # the progress line is erased: what follows starts on a clean line
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
     if report_skipped and collection.warnings:
         print(f"triage: {describe_skipped(collection.warnings)}", file=sys.stderr)
     return collection

@@ -1,7 +1,8 @@
 """Readers: one module per input format, each turning a file into a `Collection`.
 
 `read_path` reads one file, choosing the format by extension and, for `.txt` and unknown
-extensions, by content. `read_paths` reads files and directories (recursively, files with a
+extensions, by content, and keeps what it parsed in the parse cache (`cache`) so that an
+unchanged file opens again at once. `read_paths` reads files and directories (recursively, files with a
 known extension, hidden ones skipped) into one collection where the same abstract in two
 files is one paper."""
 from __future__ import annotations
@@ -12,9 +13,9 @@ from pathlib import Path
 
 from store.errors import ReadError
 from store.model import Collection
-from store.readers import bibtex, seed, tabular
+from store.readers import bibtex, cache, seed, tabular
 from store.readers.encoding import decode
-from store.readers.records import unique
+from store.readers.records import report, unique
 
 Parser = Callable[[str, str], Collection]
 PARSERS: dict[str, Parser] = {
@@ -57,6 +58,11 @@ def read_path(path: str | os.PathLike[str]) -> Collection:
         raise ReadError(name, "no such file")
     if p.is_dir():
         raise ReadError(name, "is a directory")
+    report(name, 0)
+    return cache.cached(name, p, lambda: _parse(name, p))
+
+
+def _parse(name: str, p: Path) -> Collection:
     try:
         data = p.read_bytes()
     except OSError as exc:

@@ -2,7 +2,8 @@
 
 What a paper's text needs computed — id, display text, derived title and name, links — is
 the bulk of parsing; for long lists (`PARALLEL_FROM` abstracts and more) it runs in worker
-processes, one per core, and the readers only assemble the results."""
+processes, one per core, and the readers only assemble the results. Who wants to show how far
+a long parse is sets a callback with `reporting` (see `Progress`)."""
 from __future__ import annotations
 
 import dataclasses
@@ -10,9 +11,11 @@ import multiprocessing
 import os
 import re
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, NamedTuple
 
 from store.model import Paper, paper_id
@@ -43,6 +46,27 @@ class Analysis(NamedTuple):
 PARALLEL_FROM = 20_000
 CHUNK = 2_000
 
+Progress = Callable[[str, int], None]
+"""Called with a file's name and how many of its abstracts are analysed so far: 0 when reading starts."""
+_PROGRESS: ContextVar[Progress | None] = ContextVar("progress", default=None)
+
+
+@contextmanager
+def reporting(progress: Progress) -> Iterator[None]:
+    """Within the block, reading a file calls `progress` as it goes (on this thread)."""
+    token = _PROGRESS.set(progress)
+    try:
+        yield
+    finally:
+        _PROGRESS.reset(token)
+
+
+def report(name: str, done: int) -> None:
+    """Tell the `reporting` callback, if any, that `done` abstracts of file `name` are analysed."""
+    progress = _PROGRESS.get()
+    if progress is not None:
+        progress(name, done)
+
 
 def analyse(texts: Sequence[str]) -> list[Analysis]:
     """The analysis of each (stripped) abstract text, in one process."""
@@ -54,27 +78,37 @@ def analyse(texts: Sequence[str]) -> list[Analysis]:
     return out
 
 
-def analyse_all(texts: Sequence[str]) -> list[Analysis]:
-    """`analyse(texts)`, split over worker processes when there are many texts and several cores."""
-    workers = min(os.cpu_count() or 1, len(texts) // CHUNK)
+def _gather(parts: Iterable[list[Analysis]], name: str) -> list[Analysis]:
+    out: list[Analysis] = []
+    for part in parts:
+        out += part
+        report(name, len(out))
+    return out
+
+
+def analyse_all(texts: Sequence[str], name: str = "") -> list[Analysis]:
+    """`analyse(texts)`, split over worker processes when there are many texts and several cores;
+    progress is reported (see `reporting`) under the file's `name` after every `CHUNK` texts."""
+    chunks = [texts[i : i + CHUNK] for i in range(0, len(texts), CHUNK)]
+    workers = min(os.cpu_count() or 1, len(chunks))
     if len(texts) < PARALLEL_FROM or workers < 2:
-        return analyse(texts)
+        return _gather(map(analyse, chunks), name)
     # fork is quick and shares the parent's memory, but only safe while no other thread runs.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1 else "spawn"
-    chunks = [texts[i : i + CHUNK] for i in range(0, len(texts), CHUNK)]
     try:
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method)) as pool:
-            return [row for chunk in pool.map(analyse, chunks) for row in chunk]
+            return _gather(pool.map(analyse, chunks), name)
     except (OSError, BrokenProcessPool):  # no processes allowed here: do it in this one
-        return analyse(texts)
+        return _gather(map(analyse, chunks), name)
 
 
 def make_papers(records: Sequence[dict[str, Any]]) -> list[Paper]:
     """Papers from records: each a dict of `make_paper`'s arguments, positions numbered in order."""
     texts = [record["text"].strip() for record in records]
+    analyses = analyse_all(texts, records[0]["source"] if records else "")
     return [
         make_paper(text, analysis=analysis, position=position, **{k: v for k, v in record.items() if k != "text"})
-        for position, (text, analysis, record) in enumerate(zip(texts, analyse_all(texts), records))
+        for position, (text, analysis, record) in enumerate(zip(texts, analyses, records))
     ]
 
 

@@ -1,0 +1,136 @@
+"""The parse cache: a list file read once opens again without being parsed while it is unchanged.
+
+One cache file per list (named by a hash of its absolute path) in `$TRIAGE_CACHE`, else the
+user cache folder, holds the parsed `Collection` (marshal: plain values only, never code) and
+the key it was made under: the path as given and absolute, the file's size, mtime, ctime and
+inode, and a version key covering this package's source, the Python version and the versions
+of the libraries that shape parsing. Any difference, any unreadable or malformed cache file,
+means the list is parsed again; a cache that cannot be written is simply not written.
+Entries not used for `KEEP_DAYS` are removed when a new one is written."""
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+import stat
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from functools import cache
+from importlib.metadata import PackageNotFoundError, version
+from operator import attrgetter
+from pathlib import Path
+
+import platformdirs
+
+from store.model import Collection, Paper
+
+FORMAT = 1
+SUFFIX = ".parse"
+KEEP_DAYS = 30
+_FIELDS = tuple(Paper.__dataclass_fields__)
+_ROW = attrgetter(*_FIELDS)
+_PLAIN = _FIELDS.index("plain")
+_SHAPING_LIBRARIES = ("pylatexenc", "bibtexparser", "charset-normalizer")
+
+
+def folder() -> Path:
+    """Where cached lists live: `$TRIAGE_CACHE`, else the user cache folder."""
+    env = os.environ.get("TRIAGE_CACHE")
+    return Path(env) if env else Path(platformdirs.user_cache_dir("paper-triage", appauthor=False))
+
+
+@cache
+def _version_key() -> str:
+    """Changes whenever the code that parses could give a different result."""
+    digest = hashlib.blake2b(f"{FORMAT} {sys.version}".encode(), digest_size=12)
+    for library in _SHAPING_LIBRARIES:
+        try:
+            digest.update(f"{library} {version(library)}".encode())
+        except PackageNotFoundError:
+            digest.update(library.encode())
+    for source in sorted(Path(__file__).resolve().parent.parent.rglob("*.py")):
+        digest.update(source.read_bytes())
+    return digest.hexdigest()
+
+
+def _key(name: str, path: Path) -> tuple:
+    """What must be unchanged for a cached parse to stand; OSError for a file that is not a regular
+    one (a pipe, a device), which is never cached."""
+    absolute = str(path.resolve())
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode):
+        raise OSError(f"{absolute} is not a regular file")
+    return (_version_key(), name, absolute, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+
+
+def _entry(path: Path) -> Path:
+    return folder() / (hashlib.blake2b(str(path.resolve()).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest() + SUFFIX)
+
+
+def _encode(key: tuple, collection: Collection) -> bytes:
+    rows = []
+    for paper in collection.papers:
+        row = list(_ROW(paper))
+        if row[_PLAIN] is paper.text:
+            row[_PLAIN] = None  # the common case: the display text is the text itself, stored once
+        rows.append(tuple(row))
+    meta = (collection.header, collection.venue, collection.year, list(collection.sources), list(collection.warnings))
+    return marshal.dumps((key, meta, rows))
+
+
+def _decode(data: bytes, key: tuple) -> Collection | None:
+    stored_key, (header, venue, year, sources, warnings), rows = marshal.loads(data)
+    if stored_key != key:
+        return None
+    papers = []
+    for row in rows:
+        paper = Paper(*row)
+        if paper.plain is None:
+            object.__setattr__(paper, "plain", paper.text)
+        papers.append(paper)
+    return Collection(papers, header, venue, year, list(sources), list(warnings))
+
+
+def _store(entry: Path, data: bytes) -> None:
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(dir=entry.parent, prefix=".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(temp, entry)
+    except BaseException:
+        os.unlink(temp)
+        raise
+    old = time.time() - KEEP_DAYS * 86400
+    for other in entry.parent.glob("*" + SUFFIX):
+        if other != entry and other.stat().st_mtime < old:
+            other.unlink(missing_ok=True)
+
+
+def cached(name: str, path: Path, parse: Callable[[], Collection]) -> Collection:
+    """The collection of the list file `path` (given as `name`): from the cache when it holds this
+    unchanged file, else `parse()`, which is then cached if the file did not change meanwhile."""
+    try:
+        key = _key(name, path)
+    except OSError:
+        return parse()
+    entry = _entry(path)
+    try:
+        found = _decode(entry.read_bytes(), key)
+    except Exception:  # missing, unreadable, truncated or from another format: parse again
+        found = None
+    if found is not None:
+        try:
+            os.utime(entry)  # recently used: kept by the clean-up of old entries
+        except OSError:
+            pass
+        return found
+    collection = parse()
+    try:
+        if _key(name, path) == key:
+            _store(entry, _encode(key, collection))
+    except (OSError, ValueError):  # a read-only or full cache folder: the cache is only a shortcut
+        pass
+    return collection

@@ -1,0 +1,97 @@
+"""The parse cache: an unchanged list opens from the cache, a changed one is parsed again, a
+damaged cache is never believed; and the CLI shows reading progress only on a terminal."""
+from __future__ import annotations
+
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+from store import read_path, read_paths
+
+ABSTRACTS = [
+    "We propose HDGNN, a hybrid directional graph neural network for $\\geq 50$\\% fewer edges.",
+    "This paper introduces **KoLA**, a knowledge-oriented benchmark. Code: github.com/THU-KEG/KoLA.",
+    "Transformers are widely used. We study how they fail on long inputs.",
+]
+
+
+def write_list(path: Path, abstracts: list[str]) -> Path:
+    path.write_text("SYNTH 2024\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
+    return path
+
+
+def cache_files() -> list[Path]:
+    return sorted(Path(os.environ["TRIAGE_CACHE"]).glob("*.parse"))
+
+
+def test_an_unchanged_file_reads_the_same_from_the_cache(tmp_path):
+    path = write_list(tmp_path / "list.txt", ABSTRACTS)
+    first = read_path(path)
+    assert len(cache_files()) == 1
+    second = read_path(path)
+    assert second == first
+    assert [p.title for p in second.papers][:2] == ["HDGNN — a hybrid directional graph neural network for ≥ 50% fewer edges",
+                                                   "KoLA — a knowledge-oriented benchmark"]
+    assert read_paths([tmp_path]) == read_paths([tmp_path])
+
+
+def test_an_edited_file_is_parsed_again_even_at_the_same_size_and_time(tmp_path):
+    path = write_list(tmp_path / "list.txt", ABSTRACTS)
+    before = path.stat()
+    assert read_path(path).papers[2].title == "Transformers are widely used"
+    write_list(path, ABSTRACTS[:2] + [ABSTRACTS[2].replace("Transformers", "Transformerz")])
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert path.stat().st_size == before.st_size
+    assert read_path(path).papers[2].title == "Transformerz are widely used"
+
+
+def test_a_damaged_cache_is_ignored_and_rebuilt(tmp_path):
+    path = write_list(tmp_path / "list.txt", ABSTRACTS)
+    fresh = read_path(path)
+    [entry] = cache_files()
+    good = entry.read_bytes()
+    for damage in (b"", b"not a cache at all", good[: len(good) // 2], good[:-9] + b"\x00" * 9):
+        entry.write_bytes(damage)
+        assert read_path(path) == fresh
+        assert entry.read_bytes() == good  # rebuilt
+
+
+def test_an_unwritable_cache_folder_only_costs_time(tmp_path, monkeypatch):
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the cache folder should be")
+    monkeypatch.setenv("TRIAGE_CACHE", str(blocked / "cache"))
+    path = write_list(tmp_path / "list.txt", ABSTRACTS)
+    assert read_path(path) == read_path(path)
+    assert len(read_path(path).papers) == 3
+
+
+def run_triage(args: list[str], stderr_on_terminal: bool) -> str:
+    """stderr of `triage ARGS`, attached to a pseudo-terminal or to a pipe."""
+    command = [sys.executable, "-m", "tui", *args]
+    if not stderr_on_terminal:
+        return subprocess.run(command, capture_output=True, text=True, check=True).stderr
+    main, child = pty.openpty()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=child)
+    os.close(child)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(main, 4096)
+        except OSError:  # the terminal closed: the command is done
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(main)
+    assert process.wait() == 0
+    return b"".join(chunks).decode()
+
+
+def test_reading_progress_shows_on_a_terminal_only(tmp_path):
+    path = write_list(tmp_path / "list.txt", ABSTRACTS)
+    shown = run_triage(["list", str(path)], stderr_on_terminal=True)
+    assert f"reading {path}… 3 abstracts" in shown
+    assert shown.endswith("\r\x1b[K")  # the line is erased once the list is read
+    assert run_triage(["list", str(path)], stderr_on_terminal=False) == ""
