@@ -85,3 +85,17 @@ async def test_the_app_says_how_many_records_were_skipped_and_why(tmp_path):
         assert shown.startswith("Some records were skipped 2 skipped: ")
         assert f"{path}:2: skipped a line that is not JSON" in shown
         assert f"{path}:3: skipped a record that has no title or abstract" in shown
+
+
+async def test_the_abstract_shows_its_emphasis_not_its_markdown(tmp_path):
+    path = tmp_path / "styled.txt"
+    path.write_text("X 2024 list\n\nWe propose *refresh learning* with **bold** claims, `code` and $\\geq 50$\\%.\n", encoding="utf-8")
+    app = TriageApp(read_path(path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        body = app.query_one("#detail-body", Static).content
+        assert body.plain == "We propose refresh learning with bold claims, code and ≥ 50%."
+        styled = {body.plain[span.start:span.end]: str(span.style) for span in body.spans}
+        assert styled["refresh learning"] == "italic"
+        assert styled["bold"] == "bold"
+        assert "code" in styled and "≥ 50" in styled

@@ -11,6 +11,7 @@ from textual.widgets import Static
 
 from store import Hit, Paper, Triage
 from store.search import Span, context
+from store.text import display
 from tui.keys import READ
 
 
@@ -62,7 +63,7 @@ class DetailPane(VerticalScroll, can_focus=True):
             line = Content("")
             if text_spans and not title_spans:
                 line = marked(*context(paper.plain, text_spans, max(20, self.scrollable_content_region.width - 1)))
-            body = marked(paper.plain, text_spans) if paper.plain else Content(paper.text)
+            body = marked(styled(paper), text_spans) if paper.plain else Content(paper.text)
             parts = (marked(paper.title, title_spans), line, Content(meta), body, Content("\n".join(paper.links)))
         for widget_id, content in zip(("title", "context", "meta", "body", "links"), parts):
             widget = self.query_one(f"#detail-{widget_id}", Static)
@@ -88,9 +89,24 @@ MATCH = "bold $text-warning on $warning-muted"
 """How a search match is marked in the detail pane (the list uses `paper-list--match`)."""
 
 
-def marked(text: str, spans: Sequence[Span]) -> Content:
+STYLES = {"bold": "bold", "italic": "italic", "code": "$text-accent", "math": "italic", "link": "underline"}
+"""How the abstract's own emphasis, code, math and links look (links are not clickable: the text is untrusted)."""
+
+
+def styled(paper: Paper) -> Content:
+    """The abstract's display text as Content with its markdown and LaTeX styles."""
+    shown = display(paper.text)
+    content = Content(paper.plain)
+    if shown.plain != paper.plain:
+        return content
+    for span in shown.spans:
+        content = content.stylize(STYLES[span.kind], span.start, span.end)
+    return content
+
+
+def marked(text: str | Content, spans: Sequence[Span]) -> Content:
     """`text` as Content (never markup) with `spans` marked as matches."""
-    content = Content(text)
+    content = Content(text) if isinstance(text, str) else text
     for start, end in spans:
         content = content.stylize(MATCH, start, end)
     return content
