@@ -28,9 +28,9 @@ def test_cite_by_id_or_key_in_each_format(seed_path):
     assert triage("cite", hdgnn.id, "--format", "markdown").stdout.startswith("[")
 
 
-def test_cite_unknown_or_ambiguous_id_is_exit_1_with_one_line(seed_path):
+def test_cite_unknown_or_ambiguous_id_is_exit_2_with_one_line(seed_path):
     result = triage("cite", "nosuchpaper")
-    assert result.returncode == 1 and result.stdout == ""
+    assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.strip() == f"triage: 'nosuchpaper' is no paper's id, id prefix or key in {seed_path}"
     assert triage("cite", "").stderr.strip() == f"triage: '' matches 19 papers in {seed_path}"
 

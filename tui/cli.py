@@ -187,7 +187,7 @@ def run_cite(argv: Sequence[str]) -> int:
     if len(found) != 1:
         what = f"matches {len(found)} papers" if found else "is no paper's id, id prefix or key"
         print(f"triage: {args.id!r} {what} in {', '.join(collection.sources)}", file=sys.stderr)
-        return 1
+        return 2
     paper = found[0]
     text = cite.render([paper], args.format, keys, args.abstract)
     sys.stdout.write(text)
