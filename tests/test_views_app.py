@@ -1,7 +1,7 @@
 """Views, sorts, the header line, the palette and session restore in a Pilot, on the seed list."""
 from __future__ import annotations
 
-from textual.command import CommandList, CommandPalette
+from textual.command import CommandInput, CommandList, CommandPalette
 from textual.widgets import Input, ProgressBar, Static
 
 from store import cite, read_path
@@ -117,8 +117,13 @@ async def palette(pilot, command: str) -> None:
     app = pilot.app
     await pilot.press("ctrl+p")
     await until(pilot, lambda: isinstance(app.screen, CommandPalette))
-    await press(pilot, *command)
-    await until(pilot, lambda: app.screen.query_one(CommandList).option_count > 0)
+    app.screen.query_one(CommandInput).value = command  # as if typed, searched once
+
+    def best_match_found() -> bool:
+        options = app.screen.query_one(CommandList)
+        return options.option_count > 0 and command in str(options.get_option_at_index(0).prompt).lower()
+
+    await until(pilot, best_match_found)
     await press(pilot, "enter")
     await until(pilot, lambda: app.screen is app.default_screen)
     await pilot.pause()
