@@ -5,9 +5,18 @@ import hashlib
 from dataclasses import dataclass, field
 
 
+# What str.split() splits on in ASCII text, beyond a single space between words.
+_ASCII_SPACING = ("  ", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")
+
+
 def normalise(text: str) -> str:
     """Whitespace collapsed and case folded: the form a paper's identity is computed from."""
-    return " ".join(text.split()).casefold()
+    if not text.isascii():
+        return " ".join(text.split()).casefold()
+    # ASCII (most abstracts): lower() is casefold(), and text already spaced once needs no split.
+    if text[:1] == " " or text[-1:] == " " or any(space in text for space in _ASCII_SPACING):
+        text = " ".join(text.split())
+    return text.lower()
 
 
 def paper_id(text: str) -> str:

@@ -132,7 +132,8 @@ def _covers(acronym: str, letters: str) -> int:
 def _naming(text: str, triggers: list[int]) -> list[int]:
     """Offsets just after each naming word: "called", "dubbed", "namely", "referred to as", "we call"."""
     ends = _anchored(text, _NAMING_ANCHORS)
-    at = text.find("ed ")  # one scan for the participles instead of one per word
+    # one scan for the participles instead of one per word, when the text has one at all
+    at = text.find("ed ") if any(word + " " in text for word in _NAMING_PARTICIPLES) else -1
     while at != -1:
         if text[text.rfind(" ", 0, at) + 1 : at + 2].lstrip(_EDGE) in _NAMING_PARTICIPLES:
             ends.append(at + 3)
@@ -233,14 +234,15 @@ def _candidates(text: str) -> list[_Candidate]:
                 offset = end + window.index(lower.group(1))
                 add(lower.group(1), offset, "", 1, offset + len(lower.group(1)))
                 continue
-        window = _DASH.sub(" ", window)
+        if "—" in window or "–" in window:
+            window = _DASH.sub(" ", window)
         for skipped, word in enumerate(_WORD.finditer(window)):
             raw = word.group()
             token = _clean(raw)
             if skipped > 8 or not token:
                 break
             position = end + word.start() + raw.find(token[0])
-            if any(a <= position < b for a, b in spans):
+            if spans and any(a <= position < b for a, b in spans):
                 break
             following = window[word.end() : word.end() + 3]
             set_off = raw[-1] in ",:—–(" + _QUOTES or following.startswith((" (", " —", " –", " --", "—", ","))
@@ -259,7 +261,7 @@ def _candidates(text: str) -> list[_Candidate]:
     for match in appositives:
         start = max(text.rfind(" ", 0, match.start()), text.rfind("—", 0, match.start())) + 1
         token = _clean(text[start : match.start()])
-        if start < 2 or text[start - 2] in ".!?" or any(a <= start < b for a, b in spans):
+        if start < 2 or text[start - 2] in ".!?" or (spans and any(a <= start < b for a, b in spans)):
             continue
         if is_name(token) or (token[:1].isupper() and text.count(token) > 1):
             add(token, start, "", 2.5 if is_name(token) else 1.5, start + len(token))
