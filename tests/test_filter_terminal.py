@@ -35,3 +35,24 @@ def test_typing_a_query_filters_the_list_in_a_real_terminal(tmp_path):
         term.quit()
     finally:
         term.kill()
+
+
+def detail_shows(screen: str, title: str) -> bool:
+    """Whether the right-hand pane (the paper under the cursor) starts a line with `title`."""
+    return any(line.split("▕", 1)[1].strip().startswith(title) for line in screen.splitlines() if "▕" in line)
+
+
+def test_keys_typed_right_after_enter_move_the_list_not_the_query(tmp_path):
+    term = Tmux(f"{triage_command()} --db {tmp_path / 'db.json'}")
+    try:
+        term.wait_for(lambda s: "19 shown" in s)
+        send_until_shown(term, "G", ZEROTH)  # the app takes keys
+        term.send("/")
+        term.send("-l", "llm")
+        term.wait_for(lambda s: "5 of 19" in s)
+        term.send("Enter", "j")  # at once, as a fast typist does: the j is for the list
+        screen = term.wait_for(lambda s: "5 of 19" in s and detail_shows(s, "KoLA — Knowledge-oriented LLM Assessment"))
+        assert "llmj" not in screen
+        term.quit()
+    finally:
+        term.kill()

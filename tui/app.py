@@ -121,6 +121,8 @@ class TriageApp(App[None]):
         Binding("o", "open_link", "Open link", show=False, group=COPY, tooltip="Open the paper's first link in the browser"),
         Binding("x", "export_shown", "Export", show=False, group=COPY, tooltip="Export the papers shown to a file"),
         # priority: the keys typed right after / must already find the filter focused (see check_action)
+        # priority: the keys typed right after enter must already find the list focused (see check_action)
+        Binding("enter", "leave_filter", show=False, priority=True),
         Binding("slash", "focus_filter", "Filter", key_display="/", group=SEARCH, priority=True,
                 tooltip="Filter the list: words (typos ok), \"phrase\", !not, a | b, is:unread, p<=2…"),
         Binding("v", "cycle_view", "View", group=VIEW_KEYS, tooltip="Next view: All, Unread, Starred, Prioritised"),
@@ -144,7 +146,7 @@ class TriageApp(App[None]):
         """The format `c` and `Y` copy in (one of `store.cite.FORMATS`); `C` changes it, the store keeps it."""
         self._ids = frozenset(paper.id for paper in collection.papers)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="triage-store")
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self._ui_loop: asyncio.AbstractEventLoop | None = None
         self._version = 0
         self._changed_at: dict[str, int] = {}
         self._index: SearchIndex | None = None
@@ -162,9 +164,9 @@ class TriageApp(App[None]):
         self._session_timer: Timer | None = None
         self._session: dict[str, Any] = {}
         self._restore_cursor: str | None = None
+        """The paper to put the cursor on when the restored query's results arrive."""
         self._writer_closed = False
         """True once the writer thread is shut down (a session-save timer may still fire)."""
-        """The paper to put the cursor on when the restored query's results arrive."""
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
@@ -176,7 +178,7 @@ class TriageApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self._loop = asyncio.get_running_loop()
+        self._ui_loop = asyncio.get_running_loop()
         self.call_after_refresh(self._assign_citation_keys)  # after the first paint, which it must not slow
         c = self.collection
         names = ", ".join(Path(source).name for source in c.sources)
@@ -313,6 +315,8 @@ class TriageApp(App[None]):
             return False
         if action == "focus_filter":  # a / typed in an input (the query itself, a note) stays a /
             return self.screen is self.default_screen and not isinstance(self.focused, Input)
+        if action == "leave_filter":
+            return self.screen is self.default_screen and self.focused is self.query_one(FilterBar).query_one(Input)
         if action == "focus_detail":
             return self.default_screen.focused is self.query_one(PaperList)
         if action == "focus_papers":
@@ -329,6 +333,10 @@ class TriageApp(App[None]):
         """Scroll the detail pane by a fraction of its height; the focus stays where it is."""
         detail = self.query_one(DetailPane)
         detail.scroll_relative(y=round(pages * max(1, detail.scrollable_content_region.height - 1)), animate=False)
+
+    def action_leave_filter(self) -> None:
+        """`enter` in the filter: the list takes the focus now, not after the queued keys."""
+        self.screen.set_focus(self.query_one(PaperList))
 
     def action_focus_filter(self) -> None:
         self.query_one(FilterBar).focus_input()
@@ -443,8 +451,8 @@ class TriageApp(App[None]):
             self._from_writer(partial(self.notify, f"Marks not saved: {exc}", severity="error", timeout=20))
 
     def _from_writer(self, callback: Callable[[], None]) -> None:
-        if self._loop is not None and not self._loop.is_closed():
-            self._loop.call_soon_threadsafe(callback)
+        if self._ui_loop is not None and not self._ui_loop.is_closed():
+            self._ui_loop.call_soon_threadsafe(callback)
 
     def _poll_other_processes(self) -> None:
         self._writer.submit(self._on_writer, self._pick_up, self._version)
