@@ -76,15 +76,7 @@ class _TinyDB(TinyDB):
 
 
 def to_doc(state: Triage, fp: str) -> dict[str, Any]:
-    return {
-        "read": state.read,
-        "starred": state.starred,
-        "priority": state.priority,
-        "note": state.note,
-        "tags": list(state.tags),
-        "updated": state.updated,
-        "fp": fp,
-    }
+    return {**state.marks(), "updated": state.updated, "fp": fp}
 
 
 def from_doc(doc: Mapping[str, Any]) -> Triage:

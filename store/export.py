@@ -33,8 +33,7 @@ def row(paper: Paper, state: Triage, key: str) -> dict:
     """One paper and its state as a flat record (the jsonl row; csv joins the lists)."""
     return {
         "id": paper.id, "key": key, "title": paper.title, "name": paper.name, "authors": list(paper.authors),
-        "venue": paper.venue, "year": paper.year, "links": list(paper.links), "read": state.read,
-        "starred": state.starred, "priority": state.priority, "note": state.note, "tags": list(state.tags),
+        "venue": paper.venue, "year": paper.year, "links": list(paper.links), **state.marks(),
         "text": paper.text,
     }
 

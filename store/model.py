@@ -80,3 +80,7 @@ class Triage:
     def blank(self) -> bool:
         """No mark at all: such a state is not stored."""
         return not (self.read or self.starred or self.priority or self.note or self.tags)
+
+    def marks(self) -> dict[str, object]:
+        """The marks as plain JSON values: what the database, `triage list` and exports write."""
+        return {"read": self.read, "starred": self.starred, "priority": self.priority, "note": self.note, "tags": list(self.tags)}

@@ -112,10 +112,6 @@ def list_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def state_row(state: Triage) -> dict[str, object]:
-    return {"read": state.read, "starred": state.starred, "priority": state.priority, "note": state.note, "tags": list(state.tags)}
-
-
 def paper_row(paper: Paper, state: Triage) -> dict[str, object]:
     return {
         "id": paper.id,
@@ -127,7 +123,7 @@ def paper_row(paper: Paper, state: Triage) -> dict[str, object]:
         "source": paper.source,
         "line": paper.line,
         "text": paper.text,
-        **state_row(state),
+        **state.marks(),
     }
 
 
@@ -305,7 +301,7 @@ def run_set(argv: Sequence[str]) -> int:
         state = store.update(matches[0], change)
     finally:
         store.close()
-    print(json.dumps({"id": matches[0], **state_row(state)}, ensure_ascii=False))
+    print(json.dumps({"id": matches[0], **state.marks()}, ensure_ascii=False))
     return 0
 
 
