@@ -1,6 +1,8 @@
 """The installed `triage` in tmux: `/`, a query with typos, the match on screen, esc back to all."""
 from __future__ import annotations
 
+import pytest
+
 from tests.tmux import Tmux, triage_command
 
 ZEROTH = "55c495c509"  # the seed's last paper
@@ -19,22 +21,28 @@ def send_until_shown(term: Tmux, key: str, shown: str) -> None:
     raise AssertionError(f"{key} never showed {shown}:\n{term.screen()}")
 
 
-def test_typing_a_query_filters_the_list_in_a_real_terminal(tmp_path):
+@pytest.fixture
+def term(tmp_path):
+    """The installed app in tmux, taking keys (on its last paper)."""
     term = Tmux(f"{triage_command()} --db {tmp_path / 'db.json'}")
     try:
         term.wait_for(lambda s: "19 shown" in s)
-        send_until_shown(term, "G", ZEROTH)  # the app takes keys
-        term.send("/")
-        term.send("-l", "difusion recovry")  # at once: the keys right after / must reach the query
-        # the header's "1 of 19 shown" can come a moment before the detail pane shows the match
-        screen = term.wait_for(lambda s: "1 of 19" in s and "CDRL — cooperative diffusion recovery likelihood" in s)
-        assert "HDGNN" not in screen
-        term.send("Escape")
-        screen = term.wait_for(lambda s: "19 shown" in s and "HDGNN" in s)
-        assert "1 of 19" not in screen
-        term.quit()
+        send_until_shown(term, "G", ZEROTH)
+        yield term
     finally:
         term.kill()
+
+
+def test_typing_a_query_filters_the_list_in_a_real_terminal(term):
+    term.send("/")
+    term.send("-l", "difusion recovry")  # at once: the keys right after / must reach the query
+    # the header's "1 of 19 shown" can come a moment before the detail pane shows the match
+    screen = term.wait_for(lambda s: "1 of 19" in s and "CDRL — cooperative diffusion recovery likelihood" in s)
+    assert "HDGNN" not in screen
+    term.send("Escape")
+    screen = term.wait_for(lambda s: "19 shown" in s and "HDGNN" in s)
+    assert "1 of 19" not in screen
+    term.quit()
 
 
 def detail_shows(screen: str, title: str) -> bool:
@@ -42,17 +50,11 @@ def detail_shows(screen: str, title: str) -> bool:
     return any(line.split("▕", 1)[1].strip().startswith(title) for line in screen.splitlines() if "▕" in line)
 
 
-def test_keys_typed_right_after_enter_move_the_list_not_the_query(tmp_path):
-    term = Tmux(f"{triage_command()} --db {tmp_path / 'db.json'}")
-    try:
-        term.wait_for(lambda s: "19 shown" in s)
-        send_until_shown(term, "G", ZEROTH)  # the app takes keys
-        term.send("/")
-        term.send("-l", "llm")
-        term.wait_for(lambda s: "5 of 19" in s)
-        term.send("Enter", "j")  # at once, as a fast typist does: the j is for the list
-        screen = term.wait_for(lambda s: "5 of 19" in s and detail_shows(s, "KoLA — Knowledge-oriented LLM Assessment"))
-        assert "llmj" not in screen
-        term.quit()
-    finally:
-        term.kill()
+def test_keys_typed_right_after_enter_move_the_list_not_the_query(term):
+    term.send("/")
+    term.send("-l", "llm")
+    term.wait_for(lambda s: "5 of 19" in s)
+    term.send("Enter", "j")  # at once, as a fast typist does: the j is for the list
+    screen = term.wait_for(lambda s: "5 of 19" in s and detail_shows(s, "KoLA — Knowledge-oriented LLM Assessment"))
+    assert "llmj" not in screen
+    term.quit()
