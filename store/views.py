@@ -30,15 +30,6 @@ SCORE_SORT = "score"
 """Offered only while a query is active: the order of its hits, best first."""
 
 
-def in_view(view: str, state: Triage) -> bool:
-    return _IN_VIEW[view](state)
-
-
-def view_counts(papers: Sequence[Paper], states: Mapping[str, Triage]) -> dict[str, int]:
-    """How many of `papers` each view shows."""
-    return dict(Tally(papers, states).counts)
-
-
 class Tally:
     """How many of a set of papers each view shows, kept current as marks change.
 

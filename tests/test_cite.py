@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import bibtexparser
-import pytest
 from bibtexparser.middlewares import LatexDecodingMiddleware
 from bibtexparser.middlewares.names import split_multiple_persons_names
 from hypothesis import given, settings

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from store import Triage, read_path
-from store.views import SORTS, Tally, arrange, next_sort, view_counts
+from store.views import SORTS, Tally, arrange, next_sort
 
 
 @pytest.fixture
@@ -26,7 +26,7 @@ def test_views_pick_papers_and_count_them(marked):
     assert [p.id for p in arrange(papers, states, "prioritised", "file")] == [ids[3], ids[8], ids[9]]
     assert len(arrange(papers, states, "unread", "file")) == len(papers) - 2
     assert arrange(papers, states, "all", "file") == papers
-    assert view_counts(papers, states) == {"all": 19, "unread": 17, "starred": 2, "prioritised": 3}
+    assert Tally(papers, states).counts == {"all": 19, "unread": 17, "starred": 2, "prioritised": 3}
 
 
 def test_sorts_order_papers_and_ties_keep_file_order(marked):
