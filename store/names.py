@@ -3,20 +3,27 @@
 `derive_title(plain)` works on the display text (`Paper.plain`: markup removed, so
 `**BEND**` reads `BEND`). Candidates for the contribution's name are
 
-- an acronym in parentheses after its expansion: "Hybrid Directional Graph Neural Network (HDGNN)";
+- an acronym in parentheses after its expansion: "Hybrid Directional Graph Neural Network (HDGNN)",
+  its letters the words' initials or, failing that, letters found in order from a word start
+  on ("Brownian graph neural networks (BroGNet)");
 - a name after a contribution phrase: "we propose ToolChain*, ...", "this paper presents DreamLLM",
   "and introduce Rapper";
 - a name after a naming word: "called Think-on-Graph", "a strategy we refer to as “BatchPrompt”",
   "an innovative concept called *refresh learning*,";
-- a name set off by an appositive: "ClimODE, a spatiotemporal ...", "our method, Magnushammer,";
+- a name set off by an appositive: "ClimODE, a spatiotemporal ...", "our method, Magnushammer,",
+  "The resulting model, Tripod, ...";
 - a lowercase name set off after a generic noun: "a new prompting approach, analogical prompting,";
 - the name of the code repository: "github.com/user/RobustTSF".
 
-Each candidate is scored: introduced by a contribution phrase close before it in its sentence,
-named by a naming word, mentioned again, coined (mixed case); generic acronyms (LLMs, CNN) and
-background terms of the first sentence score low. The best candidate above a threshold gives
-the title "NAME — Expansion" or "NAME — appositive" ("FairTune — a framework to ..."), else
-"NAME — first sentence"; without a candidate the title is the trimmed first sentence.
+Each candidate is scored: introduced by a contribution phrase close before it in its sentence
+(or further on, when a naming word ties it to the phrase: "we introduce a ... framework, dubbed
+EfficientDM"), named by a naming word, followed by an appositive saying what it is, mentioned
+again, coined (mixed case); generic acronyms (LLMs, CNN) and background terms of the first
+sentence score low. The best candidate above a threshold gives the title "NAME — Expansion"
+(the expansion wherever the text spells the name out, before it or in parentheses after it:
+"MOTOR (Many Outcome Time Oriented Representations)") or "NAME — appositive" ("FairTune — a
+framework to ..."), else "NAME — first sentence"; without a candidate the title is the trimmed
+first sentence.
 """
 from __future__ import annotations
 
@@ -36,6 +43,8 @@ _CONTRIBUTION_ANCHORS = ("we ", "We ", "this ", "This ", "our ", "Our ")
 # "... and propose X", "by presenting X": the three verbs that introduce a contribution without a subject.
 _VERB = re.compile(r"(?:[Pp]ropos|[Ii]ntroduc|[Pp]resent)(?:e|es|ed|ing|s)? ")
 _VERB_ANCHORS = ("propos", "Propos", "introduc", "Introduc", "present", "Present")
+# "Our method, Magnushammer, ...", "The resulting model, Tripod, ...": a name set off after our own noun phrase.
+_OWN_NOUN = re.compile(r"\b(?:[Oo]ur|[Tt]he (?:resulting|resulted|proposed))(?: [a-z][\w-]*){1,4}, (?=[^\s,]*[A-Z])")
 _REPOSITORY = re.compile(r"github\.com/[\w.-]+/([\w.-]+)")
 _NAMING_PARTICIPLES = {"called", "named", "dubbed", "termed", "coined"}
 _NAMING_ANCHORS = ("namely ", "known as ", "to as ")
@@ -54,11 +63,12 @@ _NAME_APPOSITIVE = re.compile(r", an? " + _NOT_APPOSITIVE)
 _NAME_DASH_APPOSITIVE = re.compile(r"(?: ?[—–]| --) ?an? " + _NOT_APPOSITIVE)
 _LOWER_NAME = re.compile(r"(?:the |a |an )?([a-z][\w-]*(?: [a-z][\w-]*){0,2})(?=[,.;:)]|$)")
 _APPOSITIVE = re.compile(r"[)\"”’']?\s*(?:,|—|–|--| -|:)\s*((?:a|an|the|our)\s[^,;:.—–()]{3,120})")
+_SPELLED_OUT = re.compile(r" \(([^\W\d_][^();,.]{4,80})\)")
 _VERSION = re.compile(r" ?(?:v?\d+(?:\.\d+)+|v\d+)(?![\w.])")
 _NAMEY = re.compile(r"[^\W\d_][A-Z]|\d|[*+]$")
 _COINED = re.compile(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]")
 _QUOTES = "\"'“”‘’`«»"
-_EDGE = _QUOTES + ".,;:!?()[]{}"
+_EDGE = _QUOTES + ".,;:!?()[]{}_"  # _ from markdown emphasis the display text kept: "_ZeroFlow_"
 _SKIPPABLE = re.compile(r"[a-z][a-z\-]*,?|and|or|a|an|the")
 _STOP = {"a", "an", "the", "of", "for", "and", "or", "to", "in", "on", "with", "via", "by", "from", "as", "at"}
 _GENERIC = {
@@ -67,7 +77,7 @@ _GENERIC = {
         "AI ML NLP CV RL DL LLM LM VLM MLLM LVLM CNN RNN GNN DNN NN MLP GAN VAE SGD GPU TPU QA VQA OOD IID "
         "MDP PDE ODE SDE KG LoRA BERT GPT ViT CLIP NeRF CoT ICL TTA FL NAS SOTA SoTA API APIs IoT HPO DNA RNA "
         "SNN DM DDPM MoE RAG RLHF DPO PPO KL MSE MAE IR OCR ASR TTS NER MT SSL SFT PEFT TD ERM BO GP GPs MCMC "
-        "2D 3D 4D 1D CT MRI EEG fMRI ECG EHR US UK EU"
+        "2D 3D 4D 1D CT MRI EEG fMRI ECG EHR US UK EU ReLU GELU DRL MARL DP GenAI LP MILP SDP IL"
     ).split()
 }
 
@@ -118,6 +128,11 @@ def _anchored(text: str, anchors: tuple[str, ...], pattern: re.Pattern[str] | No
     return sorted(ends)
 
 
+def _word_before(text: str, at: int) -> str:
+    """The run of non-spaces that ends at `text[at]`."""
+    return text[text.rfind(" ", 0, at) + 1 : at]
+
+
 def _covers(acronym: str, letters: str) -> int:
     """How many of `acronym`'s letters appear in order in `letters`."""
     found, at = 0, 0
@@ -135,10 +150,10 @@ def _naming(text: str, triggers: list[int]) -> list[int]:
     # one scan for the participles instead of one per word, when the text has one at all
     at = text.find("ed ") if any(word + " " in text for word in _NAMING_PARTICIPLES) else -1
     while at != -1:
-        if text[text.rfind(" ", 0, at) + 1 : at + 2].lstrip(_EDGE) in _NAMING_PARTICIPLES:
+        if (_word_before(text, at) + "ed").lstrip(_EDGE) in _NAMING_PARTICIPLES:
             ends.append(at + 3)
         at = text.find("ed ", at + 3)
-    ends += [end + 1 for end in triggers if text[text.rfind(" ", 0, end) + 1 : end] in _NAMING_VERBS]
+    ends += [end + 1 for end in triggers if _word_before(text, end) in _NAMING_VERBS]
     return sorted(ends)
 
 
@@ -162,12 +177,37 @@ def _expansion(text: str, start: int, acronym: str) -> str:
             best, best_cover = " ".join(words[-k:]), cover
     if best_cover >= 0.75:
         return best
+    long_form = _long_form(letters, words)
+    if long_form:
+        return long_form
     capitalised = []
     for word in reversed(words):
         if not word[0].isupper():
             break
         capitalised.insert(0, word)
     return " ".join(capitalised) if len(capitalised) >= 2 else ""
+
+
+def _long_form(letters: str, words: list[str]) -> str:
+    """The shortest tail of `words` holding `letters` in order, the first at a word start, else ''.
+
+    The letters may come from anywhere in a word ("Brownian graph neural networks (BroGNet)",
+    "Dual Structured Exploration with Mixup (DREAM)"): Schwartz & Hearst's test for an acronym's
+    long form, tried after the stricter test on initials. Long forms of more than
+    min(len + 5, 2 len) words are not looked at, as they proposed.
+    """
+    for k in range(1, min(len(words), len(letters) + 5, 2 * len(letters)) + 1):
+        if words[-k].lower() in _STOP or words[-k][0].lower() != letters[0]:
+            continue
+        phrase = " ".join(words[-k:]).lower()
+        at = len(phrase)
+        for char in reversed(letters[1:]):
+            at = phrase.rfind(char, 1, at)
+            if at == -1:
+                break
+        else:
+            return " ".join(words[-k:])
+    return ""
 
 
 def _clean(token: str) -> str:
@@ -179,14 +219,16 @@ def _score(text: str, name: str, position: int, triggers: list[int], naming: lis
     sentence_start = max(text.rfind(". ", 0, position), position - 240)
     score = 0.0
     introduced = [position - t for t in triggers if sentence_start < t <= position]
+    named = any(position - 45 <= t <= position for t in naming)
     if introduced:
-        # Right after "we propose" is the contribution; far into the sentence, often a part of it.
-        score += 3 if min(introduced) <= 60 else 1
+        # Right after "we propose" is the contribution; far into the sentence, often a part of it,
+        # unless a naming word ties it to the contribution ("we introduce a ... framework, dubbed X").
+        score += 3 if min(introduced) <= 60 or named else 1
     elif text.find("our ", max(sentence_start, position - 60), position) != -1 or text.find(
         "Our ", max(sentence_start, position - 60), position
     ) != -1:
         score += 2  # "our method, X", "our approach (X)"
-    if any(position - 45 <= t <= position for t in naming):
+    if named:
         score += 1 if score else 3.5
     score += 0.5 * min(text.count(name) - 1, 2)
     if _COINED.search(name):
@@ -202,7 +244,10 @@ def _score(text: str, name: str, position: int, triggers: list[int], naming: lis
 
 
 def _candidates(text: str) -> list[_Candidate]:
-    triggers = sorted(set(_anchored(text, _CONTRIBUTION_ANCHORS, _CONTRIBUTION) + _anchored(text, _VERB_ANCHORS, _VERB)))
+    ends = _anchored(text, _CONTRIBUTION_ANCHORS, _CONTRIBUTION) + _anchored(text, _VERB_ANCHORS, _VERB)
+    # "Our method, X," but not "In our experiments, AID shows" nor "(in our case, GPT-4)"
+    ends += [m.end() for m in _OWN_NOUN.finditer(text) if _word_before(text, m.start() - 1).lower() not in _STOP]
+    triggers = sorted(set(ends))
     naming = _naming(text, triggers)
     first_end = text.find(". ")
     first_end = len(text) if first_end == -1 else first_end
@@ -211,6 +256,8 @@ def _candidates(text: str) -> list[_Candidate]:
 
     def add(name: str, position: int, expansion: str, base: float, end: int) -> None:
         score = base + _score(text, name, position, triggers, naming, first_end)
+        if _NAME_APPOSITIVE.match(text, end):
+            score += 1  # "Consistent4D, a novel approach for ...": the text says what the name is
         found.append(_Candidate(score, position, name, expansion, end))
 
     for match in _ACRONYM.finditer(text):
@@ -273,7 +320,7 @@ def _candidates(text: str) -> list[_Candidate]:
                 add(repository, match.start(1), "", 3, match.start(1) + len(repository))
 
     for match in _APPOSITIVE_NOUN.finditer(text):
-        if text[text.rfind(" ", 0, match.start()) + 1 : match.start()] in _GENERIC_NOUNS:
+        if _word_before(text, match.start()) in _GENERIC_NOUNS:
             add(match.group(1), match.start(1), "", 0.5, match.end(1))
     return found
 
@@ -289,12 +336,23 @@ def derive_title(text: str) -> tuple[str, str]:
     spaced = "  " in text or "\n" in text or "\t" in text or "\r" in text
     flat = " ".join(text.split()) if spaced else text.strip()
     sentence = _SENTENCE_END.split(flat, maxsplit=1)[0].rstrip(".")
-    candidates = [c for c in _candidates(flat) if c.score >= 3]
+    found = _candidates(flat)
+    candidates = [c for c in found if c.score >= 3]
     if not candidates:
         return _shorten(sentence), ""
     best = max(candidates, key=lambda c: (c.score, -c.position))
-    if best.expansion and best.expansion.casefold() != best.name.casefold():
-        return _shorten(f"{best.name} — {best.expansion}"), best.name
+    # "We propose Attention-based Iterative Decomposition (AID) ... In our experiments, AID shows":
+    # the name may win where it is used, its expansion is where it was defined.
+    expansion = best.expansion or next((c.expansion for c in found if c.name == best.name and c.expansion), "")
+    spelled_out = _SPELLED_OUT.match(flat, best.end)
+    if not expansion and spelled_out:
+        # "MOTOR (Many Outcome Time Oriented Representations)": the expansion after the name
+        words = spelled_out.group(1).split()
+        letters = "".join(c.lower() for c in best.name if c.isalnum())
+        if letters and _long_form(letters, words) == " ".join(words):
+            expansion = spelled_out.group(1)
+    if expansion and expansion.casefold() != best.name.casefold():
+        return _shorten(f"{best.name} — {expansion}"), best.name
     appositive = _APPOSITIVE.match(flat, best.end)
     what = appositive.group(1).strip() if appositive else sentence
     return _shorten(f"{best.name} — {what}"), best.name
