@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
+from pylatexenc import latexwalker
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
 _CONTROL = re.compile(
@@ -32,10 +33,19 @@ _CONTROL = re.compile(
 _CONTROL_START = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
 
 
+_ASCII_CONTROL = bytes([*range(0x09), *range(0x0B, 0x20), 0x7F])
+
+
 def inert(text: str) -> str:
     """`text` with terminal escape sequences, control characters and invisible format characters
     (zero-width, bidi overrides) removed; tabs and newlines kept."""
-    return _CONTROL.sub("", text) if _CONTROL_START.search(text) else text
+    if text.isascii():
+        # Most abstracts: only C0 controls and DEL can be there, and bytes find them faster than a regex.
+        if len(text.encode().translate(None, _ASCII_CONTROL)) == len(text):
+            return text
+    elif not _CONTROL_START.search(text):
+        return text
+    return _CONTROL.sub("", text)
 
 
 class Span(NamedTuple):
@@ -89,6 +99,9 @@ _STYLE = {
     "texttt": "code", "tt": "code", "mathtt": "code", "ttfamily": "code",
 }
 
+# The markup whose inner text is markup again, and the group holding that text.
+_INNER = {"link": "ltext", "bold": "btext", "italic": "itext"}
+
 _OPERATORS = ("log", "ln", "exp", "sin", "cos", "tan", "min", "max", "arg", "sup", "inf", "lim", "det", "dim", "Pr")
 _LATEX_CONTEXT = get_default_latex_context_db()
 _LATEX_CONTEXT.add_context_category(
@@ -103,13 +116,16 @@ _LATEX_CONTEXT.add_context_category(
     ],
 )
 _LATEX = LatexNodes2Text(latex_context=_LATEX_CONTEXT, math_mode="text", strict_latex_spaces="based-on-source")
+# What the parser knows of macros. Without it, every parse builds pylatexenc's default again
+# (most of the cost of a short segment); the parser only reads it.
+_PARSING_CONTEXT = latexwalker.get_default_latex_context_db()
 
 
 @lru_cache(maxsize=65536)
 def latex(segment: str) -> str:
     """A short LaTeX segment (`$\\geq 50$`, `\\textbf{x}`, `{\\"o}`) as Unicode text; never raises."""
     try:
-        return _LATEX.latex_to_text(segment)
+        return _LATEX.latex_to_text(segment, latex_context=_PARSING_CONTEXT)
     except Exception:  # pylatexenc on malformed input: show the source rather than fail
         return segment
 
@@ -196,9 +212,9 @@ def _render(text: str, out: list[str], spans: list[Span], offset: int, tokens: l
             continue
         pos = match.end()
         kind = match.lastgroup
-        if kind in ("link", "bold", "italic"):
+        if kind in _INNER:
             begin = length
-            length = _render(match.group({"link": "ltext", "bold": "btext", "italic": "itext"}[kind]), out, spans, length)
+            length = _render(match.group(_INNER[kind]), out, spans, length)
             url = _absolute(match.group("lurl")) if kind == "link" else ""
             if length > begin:
                 spans.append(Span(begin, length, kind, url))
@@ -206,11 +222,14 @@ def _render(text: str, out: list[str], spans: list[Span], offset: int, tokens: l
             emit(match.group("ctext"), "code")
         elif kind == "escape":
             emit(match.group()[1:])
+        elif kind == "math":
+            emit(latex(match.group()).strip(), "math")
+        elif kind == "group":
+            emit(latex(match.group()).strip(), _STYLE.get(match.group("gname"), ""))
+        elif kind == "cmd":
+            emit(latex(match.group()), _STYLE.get(match.group("cname"), ""))
         else:
-            style = {"math": "math", "group": _STYLE.get(match.group("gname") or "", ""),
-                     "cmd": _STYLE.get(match.group("cname") or "", "")}.get(kind, "")
-            rendered = latex(match.group())
-            emit(rendered.strip() if kind in ("math", "group") else rendered, style)
+            emit(latex(match.group()))
     emit(text[pos:])
     return length
 
