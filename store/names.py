@@ -28,6 +28,7 @@ first sentence.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import NamedTuple
 
 MAX_TITLE = 90
@@ -45,6 +46,7 @@ _VERB = re.compile(r"(?:[Pp]ropos|[Ii]ntroduc|[Pp]resent)(?:e|es|ed|ing|s)? ")
 _VERB_ANCHORS = ("propos", "Propos", "introduc", "Introduc", "present", "Present")
 # "Our method, Magnushammer, ...", "The resulting model, Tripod, ...": a name set off after our own noun phrase.
 _OWN_NOUN = re.compile(r"\b(?:[Oo]ur|[Tt]he (?:resulting|resulted|proposed))(?: [a-z][\w-]*){1,4}, (?=[^\s,]*[A-Z])")
+_OWN_NOUN_ANCHORS = ("our ", "Our ", "the result", "The result", "the proposed", "The proposed")
 _REPOSITORY = re.compile(r"github\.com/[\w.-]+/([\w.-]+)")
 _NAMING_PARTICIPLES = {"called", "named", "dubbed", "termed", "coined"}
 _NAMING_ANCHORS = ("namely ", "known as ", "to as ")
@@ -69,7 +71,14 @@ _NAMEY = re.compile(r"[^\W\d_][A-Z]|\d|[*+]$")
 _COINED = re.compile(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]")
 _QUOTES = "\"'“”‘’`«»"
 _EDGE = _QUOTES + ".,;:!?()[]{}_"  # _ from markdown emphasis the display text kept: "_ZeroFlow_"
-_SKIPPABLE = re.compile(r"[a-z][a-z\-]*,?|and|or|a|an|the")
+# After a contribution phrase or a naming word the name may follow a few words of lowercase letters and
+# hyphens ("we propose a simple yet effective X"), which are never names themselves: one match skips them
+# (each such word with the spaces before it). `far`: 3 or more skipped; `beyond`: 9, too far to look on;
+# `word`: the word after them.
+_SKIPPED = r"\s*[a-z][a-z\-]*,?(?!\S)"
+_AFTER_TRIGGER = re.compile(
+    rf"(?:{_SKIPPED}){{0,2}}(?P<far>(?:{_SKIPPED}){{1,6}}(?P<beyond>{_SKIPPED})?)?\s*(?P<word>\S+)?"
+)
 _STOP = {"a", "an", "the", "of", "for", "and", "or", "to", "in", "on", "with", "via", "by", "from", "as", "at"}
 _GENERIC = {
     name.casefold()
@@ -215,22 +224,45 @@ def _clean(token: str) -> str:
     return token[:-1] if token.endswith("'s") or token.endswith("’s") else token
 
 
-def _score(text: str, name: str, position: int, triggers: list[int], naming: list[int], first_end: int) -> float:
-    sentence_start = max(text.rfind(". ", 0, position), position - 240)
-    score = 0.0
-    introduced = [position - t for t in triggers if sentence_start < t <= position]
-    named = any(position - 45 <= t <= position for t in naming)
-    if introduced:
-        # Right after "we propose" is the contribution; far into the sentence, often a part of it,
-        # unless a naming word ties it to the contribution ("we introduce a ... framework, dubbed X").
-        score += 3 if min(introduced) <= 60 or named else 1
-    elif text.find("our ", max(sentence_start, position - 60), position) != -1 or text.find(
-        "Our ", max(sentence_start, position - 60), position
-    ) != -1:
-        score += 2  # "our method, X", "our approach (X)"
-    if named:
-        score += 1 if score else 3.5
-    score += 0.5 * min(text.count(name) - 1, 2)
+class _Scorer:
+    """Scores the candidates of one text; what depends on the name alone is worked out once per name."""
+
+    def __init__(self, text: str, triggers: list[int], naming: list[int]) -> None:
+        self.text, self.triggers, self.naming = text, triggers, naming
+        first_end = text.find(". ")
+        self.first_end = len(text) if first_end == -1 else first_end
+        self.by_name: dict[str, float] = {}
+
+    def __call__(self, name: str, position: int) -> float:
+        text = self.text
+        # The sentence's start, or 240 characters back when further (so no need to look further back).
+        sentence_start = max(text.rfind(". ", max(0, position - 240), position), position - 240)
+        score = 0.0
+        # triggers and naming are sorted: the last one at or before the position is the closest
+        at = bisect_right(self.naming, position) - 1
+        named = at >= 0 and self.naming[at] >= position - 45
+        at = bisect_right(self.triggers, position) - 1
+        if at >= 0 and self.triggers[at] > sentence_start:
+            # Right after "we propose" is the contribution; far into the sentence, often a part of it,
+            # unless a naming word ties it to the contribution ("we introduce a ... framework, dubbed X").
+            score += 3 if position - self.triggers[at] <= 60 or named else 1
+        elif text.find("our ", max(sentence_start, position - 60), position) != -1 or text.find(
+            "Our ", max(sentence_start, position - 60), position
+        ) != -1:
+            score += 2  # "our method, X", "our approach (X)"
+        if named:
+            score += 1 if score else 3.5
+        if name not in self.by_name:
+            self.by_name[name] = _name_score(text, name)
+        score += self.by_name[name]
+        if position < self.first_end and score < 3:
+            score -= 1
+        return score
+
+
+def _name_score(text: str, name: str) -> float:
+    """The part of a candidate's score that depends on its name only."""
+    score = 0.5 * min(text.count(name) - 1, 2)
     if _COINED.search(name):
         score += 1  # "SuRe", "FairTune": mixed case is coined, all capitals is often a field's acronym
     folded = name.casefold()
@@ -238,34 +270,50 @@ def _score(text: str, name: str, position: int, triggers: list[int], naming: lis
         name.endswith("s") and name[:-1].isupper() and len(name) > 2
     ):
         score -= 3
-    if position < first_end and score < 3:
-        score -= 1
     return score
+
+
+def _own_nouns(text: str) -> list[int]:
+    """Ends of "Our method, " before a name; the matches `_OWN_NOUN.finditer` gives, found from str.find anchors."""
+    ends, resume = [], 0
+    for at in sorted(at for anchor in _OWN_NOUN_ANCHORS for at in _find_all(text, anchor)):
+        match = _OWN_NOUN.match(text, at) if at >= resume else None
+        if match:
+            resume = match.end()  # finditer's matches do not overlap
+            # not "In our experiments, AID shows" nor "(in our case, GPT-4)"
+            if _word_before(text, at - 1).lower() not in _STOP:
+                ends.append(match.end())
+    return ends
+
+
+def _find_all(text: str, needle: str) -> list[int]:
+    found, at = [], text.find(needle)
+    while at != -1:
+        found.append(at)
+        at = text.find(needle, at + 1)
+    return found
 
 
 def _candidates(text: str) -> list[_Candidate]:
     ends = _anchored(text, _CONTRIBUTION_ANCHORS, _CONTRIBUTION) + _anchored(text, _VERB_ANCHORS, _VERB)
-    # "Our method, X," but not "In our experiments, AID shows" nor "(in our case, GPT-4)"
-    ends += [m.end() for m in _OWN_NOUN.finditer(text) if _word_before(text, m.start() - 1).lower() not in _STOP]
-    triggers = sorted(set(ends))
+    triggers = sorted(set(ends + _own_nouns(text)))
     naming = _naming(text, triggers)
-    first_end = text.find(". ")
-    first_end = len(text) if first_end == -1 else first_end
+    score = _Scorer(text, triggers, naming)
     found: list[_Candidate] = []
     spans: list[tuple[int, int]] = []
 
     def add(name: str, position: int, expansion: str, base: float, end: int) -> None:
-        score = base + _score(text, name, position, triggers, naming, first_end)
+        total = base + score(name, position)
         if _NAME_APPOSITIVE.match(text, end):
-            score += 1  # "Consistent4D, a novel approach for ...": the text says what the name is
-        found.append(_Candidate(score, position, name, expansion, end))
+            total += 1  # "Consistent4D, a novel approach for ...": the text says what the name is
+        found.append(_Candidate(total, position, name, expansion, end))
 
     for match in _ACRONYM.finditer(text):
         name = _clean(match.group(1))
         if not is_name(name) or name.isdigit():
             continue
         # An acronym that cannot reach the threshold even with an expansion is not worth expanding.
-        if _score(text, name, match.start(), triggers, naming, first_end) + 2 < 3:
+        if score(name, match.start()) + 2 < 3:
             continue
         expansion = _expansion(text, match.start(), name)
         begin = match.start() - len(expansion) - 1 if expansion else match.start()
@@ -283,24 +331,28 @@ def _candidates(text: str) -> list[_Candidate]:
                 continue
         if "—" in window or "–" in window:
             window = _DASH.sub(" ", window)
-        for skipped, word in enumerate(_WORD.finditer(window)):
-            raw = word.group()
-            token = _clean(raw)
-            if skipped > 8 or not token:
-                break
-            position = end + word.start() + raw.find(token[0])
-            if spans and any(a <= position < b for a, b in spans):
-                break
-            following = window[word.end() : word.end() + 3]
-            set_off = raw[-1] in ",:—–(" + _QUOTES or following.startswith((" (", " —", " –", " --", "—", ","))
-            if is_name(token) or (token[0].isupper() and (set_off or after_naming)):
-                version = _VERSION.match(window, word.end()) if raw == token else None
-                if version:
-                    token += version.group()
-                add(token, position, "", 2.5 if skipped <= 2 else 1, position + len(token))
-                break
-            if not _SKIPPABLE.fullmatch(raw):
-                break
+        after = _AFTER_TRIGGER.match(window)
+        raw = after["word"]
+        if after["beyond"] or raw is None:
+            continue
+        token = _clean(raw)
+        if not token:
+            continue
+        position = end + after.start("word") + raw.find(token[0])
+        # no name inside an acronym's expansion: neither this word nor a skipped one may start in one
+        if spans and any(
+            a <= start < b
+            for start in [end + word.start() for word in _WORD.finditer(window, 0, after.start("word"))] + [position]
+            for a, b in spans
+        ):
+            continue
+        following = window[after.end("word") : after.end("word") + 3]
+        set_off = raw[-1] in ",:—–(" + _QUOTES or following.startswith((" (", " —", " –", " --", "—", ","))
+        if is_name(token) or (token[0].isupper() and (set_off or after_naming)):
+            version = _VERSION.match(window, after.end("word")) if raw == token else None
+            if version:
+                token += version.group()
+            add(token, position, "", 1 if after["far"] else 2.5, position + len(token))
 
     appositives = list(_NAME_APPOSITIVE.finditer(text))
     if "—" in text or "–" in text or " -- " in text:
