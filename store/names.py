@@ -33,27 +33,32 @@ from typing import NamedTuple
 
 MAX_TITLE = 90
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(])")
+# Starts with the stop itself, not a lookbehind, so the regex engine skips quickly to candidates.
+_SENTENCE_END = re.compile(r"[.!?]\s+(?=[A-Z\"“(])")
 _CONTRIBUTION = re.compile(
     r"(?:[Ww]e|[Tt]his (?:paper|work|study|article|research)|[Oo]ur (?:paper|work|study|framework|method))"
     r"(?: (?:\w+ly|also|further|then|thus|therefore|first|here|hence|now))?"
     r" (?:propos|introduc|present|develop|design|construct|build|buil|creat|devis|releas|curat|establish|offer"
     r"|contribut|formulat|implement|put forward|mak|provid|describ|coin|call|nam|dub|term|refer to)\w*"
 )
-_CONTRIBUTION_ANCHORS = ("we ", "We ", "this ", "This ", "our ", "Our ")
+_CONTRIBUTION_ANCHORS = ("we ", "this ", "our ")
 # "... and propose X", "by presenting X": the three verbs that introduce a contribution without a subject.
 _VERB = re.compile(r"(?:[Pp]ropos|[Ii]ntroduc|[Pp]resent)(?:e|es|ed|ing|s)? ")
-_VERB_ANCHORS = ("propos", "Propos", "introduc", "Introduc", "present", "Present")
+_VERB_ANCHORS = ("propos", "introduc", "present")
 # "Our method, Magnushammer, ...", "The resulting model, Tripod, ...": a name set off after our own noun phrase.
 _OWN_NOUN = re.compile(r"\b(?:[Oo]ur|[Tt]he (?:resulting|resulted|proposed))(?: [a-z][\w-]*){1,4}, (?=[^\s,]*[A-Z])")
-_OWN_NOUN_ANCHORS = ("our ", "Our ", "the result", "The result", "the proposed", "The proposed")
+_OWN_NOUN_ANCHORS = ("our ", "the result")  # and "the propos"
 _REPOSITORY = re.compile(r"github\.com/[\w.-]+/([\w.-]+)")
-_NAMING_PARTICIPLES = {"called", "named", "dubbed", "termed", "coined"}
+_NAMING_PARTICIPLES = ("called ", "named ", "dubbed ", "termed ", "coined ")
 _NAMING_ANCHORS = ("namely ", "known as ", "to as ")
+# Every rule starts at one of these. Each is looked for once, by str.find (far faster than a regex scan),
+# in the lower-cased text, so "we " finds "We " too; what is found is then checked on the text itself.
+_ANCHORS = _CONTRIBUTION_ANCHORS + _VERB_ANCHORS + _OWN_NOUN_ANCHORS[1:] + _NAMING_ANCHORS + _NAMING_PARTICIPLES
 _NAMING_VERBS = {"call", "name", "dub", "term", "coin"}
 _ACRONYM = re.compile(r"\(([^\s()]{2,32})\)")
 _WORD = re.compile(r"[^\s]+")
-_APPOSITIVE_NOUN = re.compile(r", ([a-z][\w-]*(?: [a-z][\w-]*){0,2}),")
+# possessive quantifiers: what follows a word is never part of one, and not backtracking halves the time
+_APPOSITIVE_NOUN = re.compile(r", ([a-z][\w-]*+(?: [a-z][\w-]*+){0,2}+),")
 _GENERIC_NOUNS = {
     "approach", "method", "framework", "technique", "algorithm", "paradigm", "strategy", "model", "benchmark",
     "dataset", "metric", "loss", "objective", "architecture", "module", "mechanism", "pipeline", "scheme",
@@ -75,7 +80,7 @@ _EDGE = _QUOTES + ".,;:!?()[]{}_"  # _ from markdown emphasis the display text k
 # hyphens ("we propose a simple yet effective X"), which are never names themselves: one match skips them
 # (each such word with the spaces before it). `far`: 3 or more skipped; `beyond`: 9, too far to look on;
 # `word`: the word after them.
-_SKIPPED = r"\s*[a-z][a-z\-]*,?(?!\S)"
+_SKIPPED = r"\s*+[a-z][a-z\-]*+,?+(?!\S)"
 _AFTER_TRIGGER = re.compile(
     rf"(?:{_SKIPPED}){{0,2}}(?P<far>(?:{_SKIPPED}){{1,6}}(?P<beyond>{_SKIPPED})?)?\s*(?P<word>\S+)?"
 )
@@ -120,21 +125,31 @@ def _initials(word: str) -> str:
     return "".join(out).lower()
 
 
-def _anchored(text: str, anchors: tuple[str, ...], pattern: re.Pattern[str] | None = None) -> list[int]:
-    """End offsets of `pattern` matched where a word starts with one of `anchors` (str.find is fast)."""
+def _anchors(text: str) -> dict[str, list[int]]:
+    """Where each of `_ANCHORS` is in `text`, in any case."""
+    lower = text.lower()
+    if len(lower) != len(text):  # offsets must agree: "İ" is the one character whose lower case is two
+        lower = text.replace("İ", "I").lower()
+    return {anchor: _find_all(lower, anchor) for anchor in _ANCHORS}
+
+
+def _find_all(text: str, needle: str) -> list[int]:
+    found, at = [], text.find(needle)
+    while at != -1:
+        found.append(at)
+        at = text.find(needle, at + 1)
+    return found
+
+
+def _matched(text: str, starts: list[int], pattern: re.Pattern[str]) -> list[int]:
+    """End offsets of `pattern` matched at those `starts` that start a word."""
     ends = []
-    for anchor in anchors:
-        at = text.find(anchor)
-        while at != -1:
-            if at == 0 or not text[at - 1].isalnum():
-                if pattern is None:
-                    ends.append(at + len(anchor))
-                else:
-                    match = pattern.match(text, at)
-                    if match:
-                        ends.append(match.end())
-            at = text.find(anchor, at + 1)
-    return sorted(ends)
+    for at in starts:
+        if at == 0 or not text[at - 1].isalnum():
+            match = pattern.match(text, at)
+            if match:
+                ends.append(match.end())
+    return ends
 
 
 def _word_before(text: str, at: int) -> str:
@@ -153,15 +168,21 @@ def _covers(acronym: str, letters: str) -> int:
     return found
 
 
-def _naming(text: str, triggers: list[int]) -> list[int]:
+def _naming(text: str, anchors: dict[str, list[int]], triggers: list[int]) -> list[int]:
     """Offsets just after each naming word: "called", "dubbed", "namely", "referred to as", "we call"."""
-    ends = _anchored(text, _NAMING_ANCHORS)
-    # one scan for the participles instead of one per word, when the text has one at all
-    at = text.find("ed ") if any(word + " " in text for word in _NAMING_PARTICIPLES) else -1
-    while at != -1:
-        if (_word_before(text, at) + "ed").lstrip(_EDGE) in _NAMING_PARTICIPLES:
-            ends.append(at + 3)
-        at = text.find("ed ", at + 3)
+    ends = [
+        at + len(anchor)
+        for anchor in _NAMING_ANCHORS
+        for at in anchors[anchor]
+        if (at == 0 or not text[at - 1].isalnum()) and text.startswith(anchor, at)
+    ]
+    # a participle as written, its word maybe opened by punctuation ("(called X"), not "recalled "
+    ends += [
+        at + len(word)
+        for word in _NAMING_PARTICIPLES
+        for at in anchors[word]
+        if text.startswith(word, at) and not _word_before(text, at).lstrip(_EDGE)
+    ]
     ends += [end + 1 for end in triggers if _word_before(text, end) in _NAMING_VERBS]
     return sorted(ends)
 
@@ -175,15 +196,17 @@ def _expansion(text: str, start: int, acronym: str) -> str:
     letters = "".join(c.lower() for c in acronym if c.isalnum())
     if not letters or not words:
         return ""
-    initials = [_initials(word) for word in words]
-    best, best_cover = "", 0.0
+    best, best_cover, initials = "", 0.0, ""
     for k in range(1, len(words) + 1):
         first = words[-k]
+        initials = _initials(first) + initials  # of words[-k:]
         if first.lower() in _STOP or first[0].lower() != letters[0]:
             continue
-        cover = _covers(letters, "".join(initials[-k:])) / len(letters)
+        cover = _covers(letters, initials) / len(letters)
         if cover > best_cover:
             best, best_cover = " ".join(words[-k:]), cover
+            if cover == 1:
+                break  # no longer run of words can cover more
     if best_cover >= 0.75:
         return best
     long_form = _long_form(letters, words)
@@ -273,10 +296,11 @@ def _name_score(text: str, name: str) -> float:
     return score
 
 
-def _own_nouns(text: str) -> list[int]:
-    """Ends of "Our method, " before a name; the matches `_OWN_NOUN.finditer` gives, found from str.find anchors."""
+def _own_nouns(text: str, anchors: dict[str, list[int]]) -> list[int]:
+    """Ends of "Our method, " before a name: the matches `_OWN_NOUN.finditer` gives, tried only at its anchors."""
     ends, resume = [], 0
-    for at in sorted(at for anchor in _OWN_NOUN_ANCHORS for at in _find_all(text, anchor)):
+    proposed = [at - 4 for at in anchors["propos"] if at >= 4 and text[at - 4 : at].lower() == "the "]
+    for at in sorted(anchors["our "] + anchors["the result"] + proposed):
         match = _OWN_NOUN.match(text, at) if at >= resume else None
         if match:
             resume = match.end()  # finditer's matches do not overlap
@@ -286,18 +310,31 @@ def _own_nouns(text: str) -> list[int]:
     return ends
 
 
-def _find_all(text: str, needle: str) -> list[int]:
-    found, at = [], text.find(needle)
-    while at != -1:
-        found.append(at)
-        at = text.find(needle, at + 1)
-    return found
+def _dash_appositives(text: str) -> list[re.Match[str]]:
+    """The matches of `_NAME_DASH_APPOSITIVE.finditer(text)`, tried only at dashes.
+
+    The pattern has no literal start, so a regex scan tries it at every character (~60 µs).
+    """
+    dashes = sorted(_find_all(text, "—") + _find_all(text, "–") + _find_all(text, " --"))
+    matches: list[re.Match[str]] = []
+    resume = 0
+    for dash in dashes:
+        # " —" matches from its space, else from the dash (also when the space ends the match before)
+        for at in (dash - 1, dash) if dash and text[dash - 1] == " " else (dash,):
+            match = _NAME_DASH_APPOSITIVE.match(text, at) if at >= resume else None
+            if match:
+                matches.append(match)
+                resume = match.end()  # finditer's matches do not overlap
+                break
+    return matches
 
 
 def _candidates(text: str) -> list[_Candidate]:
-    ends = _anchored(text, _CONTRIBUTION_ANCHORS, _CONTRIBUTION) + _anchored(text, _VERB_ANCHORS, _VERB)
-    triggers = sorted(set(ends + _own_nouns(text)))
-    naming = _naming(text, triggers)
+    anchors = _anchors(text)
+    ends = [end for anchor in _CONTRIBUTION_ANCHORS for end in _matched(text, anchors[anchor], _CONTRIBUTION)]
+    ends += [end for anchor in _VERB_ANCHORS for end in _matched(text, anchors[anchor], _VERB)]
+    triggers = sorted(set(ends + _own_nouns(text, anchors)))
+    naming = _naming(text, anchors, triggers)
     score = _Scorer(text, triggers, naming)
     found: list[_Candidate] = []
     spans: list[tuple[int, int]] = []
@@ -338,9 +375,12 @@ def _candidates(text: str) -> list[_Candidate]:
         token = _clean(raw)
         if not token:
             continue
+        named = is_name(token)
+        if not named and not token[0].isupper():
+            continue  # cannot be a name, whatever follows
         position = end + after.start("word") + raw.find(token[0])
         # no name inside an acronym's expansion: neither this word nor a skipped one may start in one
-        if spans and any(
+        if spans and any(a <= position and b > end for a, b in spans) and any(
             a <= start < b
             for start in [end + word.start() for word in _WORD.finditer(window, 0, after.start("word"))] + [position]
             for a, b in spans
@@ -348,7 +388,7 @@ def _candidates(text: str) -> list[_Candidate]:
             continue
         following = window[after.end("word") : after.end("word") + 3]
         set_off = raw[-1] in ",:—–(" + _QUOTES or following.startswith((" (", " —", " –", " --", "—", ","))
-        if is_name(token) or (token[0].isupper() and (set_off or after_naming)):
+        if named or set_off or after_naming:
             version = _VERSION.match(window, after.end("word")) if raw == token else None
             if version:
                 token += version.group()
@@ -356,7 +396,7 @@ def _candidates(text: str) -> list[_Candidate]:
 
     appositives = list(_NAME_APPOSITIVE.finditer(text))
     if "—" in text or "–" in text or " -- " in text:
-        appositives += _NAME_DASH_APPOSITIVE.finditer(text)
+        appositives += _dash_appositives(text)
     for match in appositives:
         start = max(text.rfind(" ", 0, match.start()), text.rfind("—", 0, match.start())) + 1
         token = _clean(text[start : match.start()])
@@ -387,7 +427,8 @@ def derive_title(text: str) -> tuple[str, str]:
     """
     spaced = "  " in text or "\n" in text or "\t" in text or "\r" in text
     flat = " ".join(text.split()) if spaced else text.strip()
-    sentence = _SENTENCE_END.split(flat, maxsplit=1)[0].rstrip(".")
+    end = _SENTENCE_END.search(flat)
+    sentence = (flat[: end.start() + 1] if end else flat).rstrip(".")
     found = _candidates(flat)
     candidates = [c for c in found if c.score >= 3]
     if not candidates:
