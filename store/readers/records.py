@@ -78,38 +78,56 @@ def analyse(texts: Sequence[str]) -> list[Analysis]:
     return out
 
 
-def _gather(parts: Iterable[list[Analysis]], name: str) -> list[Analysis]:
-    out: list[Analysis] = []
-    for part in parts:
-        out += part
-        report(name, len(out))
-    return out
+# The texts being analysed, for worker processes forked while they are set: each reads its
+# chunk from here (fork shares the parent's memory), so only the chunk's bounds are sent.
+_INHERITED: Sequence[str] = ()
 
 
-def analyse_all(texts: Sequence[str], name: str = "") -> list[Analysis]:
-    """`analyse(texts)`, split over worker processes when there are many texts and several cores;
-    progress is reported (see `reporting`) under the file's `name` after every `CHUNK` texts."""
-    chunks = [texts[i : i + CHUNK] for i in range(0, len(texts), CHUNK)]
-    workers = min(os.cpu_count() or 1, len(chunks))
-    if len(texts) < PARALLEL_FROM or workers < 2:
-        return _gather(map(analyse, chunks), name)
-    # fork is quick and shares the parent's memory, but only safe while no other thread runs.
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1 else "spawn"
-    try:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method)) as pool:
-            return _gather(pool.map(analyse, chunks), name)
-    except (OSError, BrokenProcessPool):  # no processes allowed here: do it in this one
-        return _gather(map(analyse, chunks), name)
+def _analyse_inherited(bounds: range) -> list[Analysis]:
+    return analyse(_INHERITED[bounds.start : bounds.stop])
+
+
+def analysed(texts: Sequence[str], name: str = "") -> Iterator[list[Analysis]]:
+    """`analyse(texts)` in chunks of `CHUNK` texts, in order, each as soon as it is done: split over
+    worker processes when there are many texts and several cores. Progress is reported (see
+    `reporting`) under the file's `name` after every chunk."""
+    global _INHERITED
+    bounds = [range(i, min(i + CHUNK, len(texts))) for i in range(0, len(texts), CHUNK)]
+    workers = min(os.cpu_count() or 1, len(bounds))
+    done = 0  # chunks yielded
+    if len(texts) >= PARALLEL_FROM and workers >= 2:
+        # fork is quick and shares the parent's memory, but only safe while no other thread runs.
+        fork = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+        try:
+            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork" if fork else "spawn")) as pool:
+                if fork:
+                    _INHERITED = texts
+                    parts = pool.map(_analyse_inherited, bounds)
+                else:  # a spawned worker starts empty: it is sent its texts
+                    parts = pool.map(analyse, [texts[chunk.start : chunk.stop] for chunk in bounds])
+                for part in parts:
+                    report(name, bounds[done].stop)
+                    done += 1
+                    yield part
+        except (OSError, BrokenProcessPool):  # no processes allowed here: the rest in this one
+            pass
+        finally:
+            _INHERITED = ()
+    for chunk in bounds[done:]:
+        part = analyse(texts[chunk.start : chunk.stop])
+        report(name, chunk.stop)
+        yield part
 
 
 def make_papers(records: Sequence[dict[str, Any]]) -> list[Paper]:
     """Papers from records: each a dict of `make_paper`'s arguments, positions numbered in order."""
     texts = [record["text"].strip() for record in records]
-    analyses = analyse_all(texts, records[0]["source"] if records else "")
-    return [
-        make_paper(text, analysis=analysis, position=position, **{k: v for k, v in record.items() if k != "text"})
-        for position, (text, analysis, record) in enumerate(zip(texts, analyses, records))
-    ]
+    papers: list[Paper] = []
+    # Papers are made from each chunk as it arrives, while the workers go on with the next ones.
+    for part in analysed(texts, records[0]["source"] if records else ""):
+        for analysis in part:
+            papers.append(make_paper(**records[len(papers)], analysis=analysis, position=len(papers)))
+    return papers
 
 
 def make_paper(
@@ -139,8 +157,10 @@ def make_paper(
     if title:
         short = _SHORT_NAME.match(title)
         name = short.group(1) if short else name
-    links = dict.fromkeys(analysis.links)
-    links.update(dict.fromkeys(u.strip() for u in urls if u and u.strip()))
+    links = analysis.links  # each once already
+    extra = [u.strip() for u in urls if u and u.strip()]
+    if extra:
+        links = tuple(dict.fromkeys((*links, *extra)))
     return Paper(
         id=analysis.id if text else paper_id(title or key),
         text=text,
@@ -149,8 +169,8 @@ def make_paper(
         name=name,
         venue=venue,
         year=year,
-        authors=tuple(a for a in authors if a),
-        links=tuple(links),
+        authors=tuple(filter(None, authors)),
+        links=links,
         source=source,
         line=line,
         position=position,

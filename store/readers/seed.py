@@ -7,6 +7,7 @@ blank line, in any language; venue and year are read from it when it names them
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from store.errors import ReadError
 from store.model import Collection
@@ -24,28 +25,51 @@ def venue_year(header: str) -> tuple[str, int | None]:
     return match.group(1), int(match.group(2))
 
 
+# Where one paragraph ends and the next begins: a line end, then one or more blank lines
+# (whitespace only) with theirs. Possessive: a long run of spaces is never scanned twice.
+_BREAK = re.compile(r"\n(?:[^\S\n]*+\n)++")
+_NON_SPACE = re.compile(r"\S")
+
+
+def _paragraph(piece: str, line: int) -> Iterator[tuple[int, str]]:
+    """The paragraph of `piece`, lines between two breaks that start at line `line`, if it has one:
+    (the number of its first non-blank line, its lines stripped and joined by single spaces)."""
+    if "\n" not in piece:  # the common case: an abstract on one line
+        stripped = piece.strip()
+        if stripped:
+            yield line, stripped
+        return
+    # Hard-wrapped. Blank lines can only be at the edges (at the start or end of the text).
+    lines = [part.strip() for part in piece.split("\n")]
+    first = next((i for i, part in enumerate(lines) if part), None)
+    if first is not None:
+        yield line + first, " ".join(part for part in lines if part)
+
+
+def paragraphs(text: str, pos: int = 0, line: int = 1) -> Iterator[tuple[int, str]]:
+    """(line number, text) of each paragraph of `text` from index `pos`, which is on line `line`."""
+    for brk in _BREAK.finditer(text, pos):
+        yield from _paragraph(text[pos : brk.start()], line)
+        line += text.count("\n", pos, brk.end())
+        pos = brk.end()
+    yield from _paragraph(text[pos:], line)
+
+
 def parse(text: str, path: str) -> Collection:
     """The papers of a seed-format text (already decoded); `ReadError` when it holds no paragraph."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    header = ""
-    start = 0
-    first = lines[0].strip()
-    if first and len(first) <= MAX_HEADER and first[-1] != "." and len(lines) > 2 and not lines[1].strip():
-        if any(line.strip() for line in lines[2:]):
-            header, start = first, 1
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    header, body, line = "", 0, 1
+    first_end = text.find("\n")
+    second_end = text.find("\n", first_end + 1) if first_end != -1 else -1
+    if second_end != -1:
+        first = text[:first_end].strip()
+        if (first and len(first) <= MAX_HEADER and first[-1] != "." and not text[first_end + 1 : second_end].strip()
+                and _NON_SPACE.search(text, second_end + 1)):
+            header, body, line = first, first_end + 1, 2
     venue, year = venue_year(header)
-    records = []
-    block: list[str] = []
-    block_line = 0
-    for number, line in enumerate(lines[start:] + [""], start=start + 1):
-        stripped = line.strip()
-        if stripped:
-            if not block:
-                block_line = number
-            block.append(stripped)
-        elif block:
-            records.append({"text": " ".join(block), "source": path, "line": block_line, "venue": venue, "year": year})
-            block = []
+    records = [{"text": paragraph, "source": path, "line": number, "venue": venue, "year": year}
+               for number, paragraph in paragraphs(text, body, line)]
     if not records:
         raise ReadError(path, "no abstracts found (expected one paragraph per abstract)")
     return Collection(papers=unique(make_papers(records)), header=header, venue=venue, year=year, sources=[path])
