@@ -10,6 +10,7 @@ at 10k papers and ≤ 100 ms at 100k; index build ≤ 5 s at 100k.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import subprocess
@@ -48,14 +49,15 @@ def percentile(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def index_mb(papers: list) -> float:
-    """Memory the index holds, as tracemalloc counts it (a second build: tracing slows it)."""
+def index_mb(papers: list) -> tuple[float, float]:
+    """Memory the index holds and the most its build used at once, as tracemalloc counts them
+    (a second build: tracing slows it)."""
     tracemalloc.start()
     index = SearchIndex(papers)
-    held = tracemalloc.get_traced_memory()[0]
+    held, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     del index
-    return held / 2**20
+    return held / 2**20, peak / 2**20
 
 
 def fzf_times(lines_file: Path, query: str, runs: int) -> tuple[float, int]:
@@ -71,20 +73,21 @@ def fzf_times(lines_file: Path, query: str, runs: int) -> tuple[float, int]:
 
 def bench(name: str, path: Path, fzf: bool, folder: Path) -> None:
     papers = read_path(path).papers
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     index = SearchIndex(papers)
-    build = time.perf_counter() - started
-    held = index_mb(papers)
+    build, cpu = time.perf_counter() - started, time.process_time() - cpu
+    held, peak = index_mb(papers)
     runs = 5 if len(papers) > 50_000 else 21
     lines = folder / f"{name}.lines"
     if fzf:
         lines.write_text("".join(" ".join(p.plain.split()) + "\n" for p in papers), encoding="utf-8")
-    print(f"\n{name}: {len(papers)} papers, index built in {build:.2f} s, holding {held:.0f} MB")
+    print(f"\n{name}: {len(papers)} papers, index built in {build:.2f} s ({cpu:.2f} s CPU), holding {held:.0f} MB"
+          f" (peak {peak:.0f} MB while building)")
     print(f"  {'query':<10} {'text':<42} {'hits':>7} {'first ms':>9} {'median ms':>10} {'p95 ms':>8}"
           + (f" {'fzf hits':>9} {'fzf median ms':>14}" if fzf else ""))
     for label, query in QUERIES:
         started = time.perf_counter()
-        index.search(query)  # the first literal search also lower-cases the texts, once
+        index.search(query)  # the first time: what typing it in a fresh session costs
         first = (time.perf_counter() - started) * 1000
         samples = []
         for _ in range(runs):
@@ -105,6 +108,8 @@ def main() -> None:
     parser.add_argument("--fzf-sizes", default="1000,10000")
     args = parser.parse_args()
     has_fzf = shutil.which("fzf") is not None
+    print("load average %.2f %.2f %.2f on %d cores (other work makes wall times noisy; CPU times less so)"
+          % (*os.getloadavg(), os.cpu_count() or 0))
     if not has_fzf:
         print("fzf not installed (apt-get install fzf): its column is left out")
     fzf_sizes = {int(s) for s in args.fzf_sizes.split(",") if s}

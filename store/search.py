@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import math
 import re
-from array import array
 from bisect import bisect_left
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import count, repeat
 from typing import overload
 
 import numpy as np
@@ -40,6 +39,10 @@ TITLE_WEIGHT = 2.0
 _K1, _B = 1.2, 0.75  # BM25 constants
 _TF_BITS = 4  # a posting is (paper index << 4) | min(term frequency, 15)
 _TF_MAX = (1 << _TF_BITS) - 1
+_BATCH = 1024  # papers indexed at a time: a few MB of arrays, a few ms per step
+_BASE = 0x9E3779B97F4A7C15  # odd, so invertible mod 2**64
+_MIX = np.uint64(0x94D049BB133111EB)  # odd: multiplying by it loses nothing mod 2**64
+_ASCII_WORD = np.array([WORD.fullmatch(chr(c)) is not None for c in range(128)])
 
 
 def typos_allowed(word: str) -> int:
@@ -184,38 +187,36 @@ class SearchIndex:
     def __init__(self, papers: Iterable[Paper]) -> None:
         self.papers = list(papers)
         self._position = {p.id: i for i, p in enumerate(self.papers)}
-        body: dict[str, array[int]] = {}
-        title: dict[str, array[int]] = {}
-        lengths = array("I")
-        for i, paper in enumerate(self.papers):
-            words = WORD.findall(paper.plain)
-            lengths.append(len(words))
-            base = i << _TF_BITS
-            for word, tf in Counter(words).items():
-                postings = body.get(word)
-                if postings is None:
-                    postings = body[word] = array("I")
-                postings.append(base | (tf if tf < _TF_MAX else _TF_MAX))
-            for word in set(WORD.findall(f"{paper.title} {paper.name}")):
-                postings = title.get(word)
-                if postings is None:
-                    postings = title[word] = array("I")
-                postings.append(i)
-        self._body = body
-        self._title = title
-        size = np.frombuffer(lengths, dtype=np.uint32).astype(np.float64)
+        # Built in batches with numpy rather than word by word in Python (see _Words): the
+        # index of 100,000 abstracts is ~20 million words. Batches also keep each step short,
+        # so the app's UI thread is never held up for long while this runs on a worker thread.
+        words = _Words()
+        body: list[tuple[np.ndarray, np.ndarray]] = []
+        title: list[tuple[np.ndarray, np.ndarray]] = []
+        lengths: list[np.ndarray] = []
+        for start in range(0, len(self.papers), _BATCH):
+            batch = self.papers[start : start + _BATCH]
+            ids, docs, tf, size = words.count([p.plain for p in batch])
+            body.append((ids, ((docs + start) << _TF_BITS) | np.minimum(tf, _TF_MAX)))
+            lengths.append(size)
+            ids, docs, _, _ = words.count([f"{p.title} {p.name}" for p in batch])
+            title.append((ids, docs + start))
+        self._words = dict(words.ids)  # a plain dict: looking up an unknown word adds nothing
+        self._body = _Postings(body, len(self._words))
+        self._title = _Postings(title, len(self._words))
+        size = np.concatenate(lengths).astype(np.float64) if lengths else np.zeros(0)
         self._norm = _K1 * (1 - _B + _B * size / (size.mean() if len(size) and size.mean() else 1.0))
-        surfaces = set(body) | set(title)
         folded: defaultdict[str, list[str]] = defaultdict(list)
-        for word in surfaces:
+        for word in self._words:
             folded[word.casefold()].append(word)
         self._folded = dict(folded)
-        self._vocab = {False: _Vocabulary(self._folded), True: _Vocabulary(surfaces)}
+        self._vocab = {False: _Vocabulary(self._folded), True: _Vocabulary(self._words)}
         self._code = self._where(lambda p: any(h in link for link in p.links for h in CODE_HOSTS))
         self._linked = self._where(lambda p: bool(p.links))
         self._venues = _grouped(p.venue.casefold() for p in self.papers)
         self._years = _grouped(p.year for p in self.papers)
-        self._lower: list[str] | None = None
+        # Made now rather than on the first phrase typed, where it was a second's stall at 100k.
+        self._lower = [_flat(p.plain.lower()) for p in self.papers]
 
     def __len__(self) -> int:
         return len(self.papers)
@@ -326,11 +327,11 @@ class SearchIndex:
         total = len(self.papers)
         for surface, (quality, mark) in self._matches(word, fuzzy=True).items():
             words[surface] = max(words.get(surface, 0), mark)
-            if surface in self._title:
-                docs = np.frombuffer(self._title[surface], dtype=np.uint32)
-                title[docs] = np.maximum(title[docs], quality)
-            if surface in self._body:
-                postings = np.frombuffer(self._body[surface], dtype=np.uint32)
+            word = self._words[surface]
+            docs = self._title[word]
+            title[docs] = np.maximum(title[docs], quality)
+            postings = self._body[word]
+            if len(postings):
                 docs = postings >> _TF_BITS
                 tf = (postings & _TF_MAX).astype(np.float64)
                 df = len(postings)
@@ -353,7 +354,7 @@ class SearchIndex:
 
             def count(texts: list[str]) -> list[int]:
                 return list(map(str.count, texts, repeat(needle, len(texts))))
-            texts = self._flat_lower()
+            texts = self._lower
         in_body, in_title = self._candidates(term)
         title = np.zeros(len(self.papers))
         counts = np.zeros(len(self.papers))
@@ -366,13 +367,6 @@ class SearchIndex:
         df = int(papers.sum()) or 1
         weight = math.log(1 + (len(self.papers) - df + 0.5) / (df + 0.5)) * (_K1 + 1)
         return _Match(papers, title, weight * counts / (counts + self._norm))
-
-    def _flat_lower(self) -> list[str]:
-        """The display texts lower-cased with single spaces, made on the first case-insensitive
-        literal search and kept."""
-        if self._lower is None:
-            self._lower = [_flat(p.plain.lower()) for p in self.papers]
-        return self._lower
 
     def _candidates(self, term: Term) -> tuple[np.ndarray, np.ndarray]:
         """Papers whose (display text, title) may contain `term` literally, narrowed by the
@@ -398,12 +392,12 @@ class SearchIndex:
             in_title &= self._papers_with(words, self._title, 0)
         return in_body, in_title
 
-    def _papers_with(self, words: Iterable[str], postings: dict[str, array[int]], shift: int) -> np.ndarray:
+    def _papers_with(self, words: Iterable[str], postings: _Postings, shift: int) -> np.ndarray:
         """Papers where any of `words` occurs, from the `postings` of the body or of the titles."""
         papers = self._none()
         for word in words:
-            if word in postings:
-                papers[np.frombuffer(postings[word], dtype=np.uint32) >> shift] = True
+            if word in self._words:
+                papers[postings[self._words[word]] >> shift] = True
         return papers
 
     def _excluded(self, term: Term) -> np.ndarray:
@@ -442,6 +436,9 @@ class SearchIndex:
 
 def _flat(text: str) -> str:
     """`text` with each run of whitespace made one space."""
+    # Every whitespace character but the space is unprintable: most texts need no splitting.
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text
     return " ".join(text.split())
 
 
@@ -451,6 +448,126 @@ def _grouped(values: Iterable[object]) -> dict[object, np.ndarray]:
     for i, value in enumerate(values):
         where[value].append(i)
     return {value: np.array(indices, dtype=np.intp) for value, indices in where.items()}
+
+
+class _Words:
+    """Counts the words of texts, as `WORD.findall` finds them, as numbers: each distinct word
+    gets an id (`ids`: word → id, in order of first appearance).
+
+    Making a Python string of each of 20 million words costs seconds, so a batch of texts is
+    handled as one array of code points in numpy: which are word characters, where runs of
+    them start and end, a hash of each run, and one sort by hash that brings each word's
+    occurrences together, in text order. Runs with equal hashes are then compared letter by
+    letter, so the counts are exact whatever the hash does (should two words share a hash,
+    the batch's words are all spelled out in Python instead); only one string per distinct
+    word and batch is made.
+    """
+
+    def __init__(self) -> None:
+        self.ids: dict[str, int] = defaultdict(count().__next__)
+        self._power = np.ones(1, dtype=np.uint64)  # _BASE**i, and its inverse, mod 2**64
+        self._unpower = self._power
+
+    def count(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(word id, index in `texts`, count) of each word in each text, a word's texts together
+        and in order, and the number of words in each text."""
+        joined = "\n".join(texts)  # no word runs from one text into the next
+        chars = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        inside = _word_characters(chars)
+        edges = np.flatnonzero(np.diff(inside, prepend=False, append=False))
+        starts, ends = edges[0::2], edges[1::2]
+        order, first = _grouped_by(self._hashes(chars, starts, ends))
+        if not _same_letters(chars, inside, starts, ends, order, first):
+            spelled = [joined[s:e] for s, e in zip(starts.tolist(), ends.tolist())]
+            ids = np.fromiter(map(self.ids.__getitem__, spelled), np.uint64, len(spelled))
+            order, first = _grouped_by(ids << np.uint64(32))  # ids < 2**32: in the high bits, exact
+        group = np.cumsum(first) - 1  # of each word, in sorted order
+        spelled = [joined[s:e] for s, e in zip(starts[order[first]].tolist(), ends[order[first]].tolist())]
+        ids = np.fromiter(map(self.ids.__getitem__, spelled), np.uint32, len(spelled))[group]
+        text_starts = np.cumsum([0] + [len(text) + 1 for text in texts[:-1]])
+        text = np.searchsorted(text_starts, starts, side="right") - 1
+        lengths = np.bincount(text, minlength=len(texts))
+        text = text[order].astype(np.uint32)
+        pair = np.flatnonzero(first | np.diff(text, prepend=np.uint32(0)).astype(bool))  # a new word or text
+        counts = np.diff(pair, append=len(text)).astype(np.uint32)
+        return ids[pair], text[pair], counts, lengths
+
+    def _hashes(self, chars: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """A hash of each run chars[start:end] from prefix sums of chars[i] * _BASE**i: the sum
+        of chars[start + k] * _BASE**k mod 2**64, times _MIX so that its high bits, which
+        `_grouped_by` sorts on, depend on the low bits too (the first letter's, for one)."""
+        if len(self._power) <= len(chars):
+            self._power = _powers(_BASE, len(chars) + 1)
+            self._unpower = _powers(pow(_BASE, -1, 2**64), len(chars) + 1) * _MIX
+        prefix = np.zeros(len(chars) + 1, dtype=np.uint64)
+        np.cumsum(chars * self._power[: len(chars)], out=prefix[1:])  # wraps mod 2**64, as meant
+        return (prefix[ends] - prefix[starts]) * self._unpower[starts]
+
+
+def _powers(base: int, n: int) -> np.ndarray:
+    """base**i mod 2**64 for i < n."""
+    power = np.full(n, base, dtype=np.uint64)
+    power[0] = 1
+    return np.cumprod(power, out=power)
+
+
+def _word_characters(chars: np.ndarray) -> np.ndarray:
+    """Which of the code points `chars` `WORD` counts as word characters."""
+    inside = _ASCII_WORD[np.minimum(chars, 127)]
+    other = np.flatnonzero(chars > 127)
+    if len(other):
+        points, where = np.unique(chars[other], return_inverse=True)
+        inside[other] = np.array([WORD.fullmatch(chr(c)) is not None for c in points.tolist()])[where]
+    return inside
+
+
+def _grouped_by(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """An order that brings equal `keys` together, keeping their order among themselves, and
+    where each group starts in it. One plain sort of the keys' high bits with each key's
+    position in the low bits (sorting is the costly step; this avoids a slower argsort)."""
+    bits = max(1, len(keys).bit_length())
+    mask = np.uint64((1 << bits) - 1)
+    ranked = (keys & ~mask) | np.arange(len(keys), dtype=np.uint64)
+    ranked.sort()
+    high = ranked >> np.uint64(bits)
+    return (ranked & mask).astype(np.intp), np.diff(high, prepend=~high[:1]).astype(bool)
+
+
+def _same_letters(chars: np.ndarray, inside: np.ndarray, starts: np.ndarray, ends: np.ndarray,
+                  order: np.ndarray, first: np.ndarray) -> bool:
+    """Whether the runs chars[start:end] grouped together by `order` and `first` are equal."""
+    lengths = ends - starts
+    same = np.empty(len(order), dtype=np.intp)  # the first run of each run's group
+    same[order] = order[first][np.cumsum(first) - 1]
+    if not np.array_equal(lengths, lengths[same]):
+        return False
+    at = np.repeat(starts[same] - (np.cumsum(lengths) - lengths), lengths)
+    at += np.arange(len(at))  # where each letter of each run's group's first run is
+    return np.array_equal(chars[inside], chars[at])
+
+
+class _Postings:
+    """The posting lists of all words in one array; `postings[word id]` is that word's slice."""
+
+    def __init__(self, batches: list[tuple[np.ndarray, np.ndarray]], words: int) -> None:
+        """`batches`: (word id, posting) pairs, a word's postings together in each batch and
+        the batches in paper order. Placed by counting rather than sorted: no comparisons."""
+        runs = []
+        sizes = np.zeros(words, dtype=np.intp)
+        for ids, _ in batches:
+            start = np.flatnonzero(np.diff(ids, prepend=~ids[:1]) != 0) if len(ids) else np.zeros(0, np.intp)
+            runs.append((ids[start], start, np.diff(start, append=len(ids))))
+            sizes[ids[start]] += runs[-1][2]
+        self.bounds = np.concatenate(([0], np.cumsum(sizes)))
+        self.values = np.empty(self.bounds[-1], dtype=np.uint32)
+        filled = self.bounds[:-1].copy()
+        for (_, postings), (word, start, length) in zip(batches, runs):
+            self.values[np.repeat(filled[word] - start, length) + np.arange(len(postings))] = postings
+            filled[word] += length
+        batches.clear()
+
+    def __getitem__(self, word: int) -> np.ndarray:
+        return self.values[self.bounds[word] : self.bounds[word + 1]]
 
 
 class _Vocabulary:

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from store import SearchIndex, Triage, read_path
+from store import Paper, SearchIndex, Triage, read_path
 from store.search import context
 
 REFRESH, HDGNN, LLM_KICK, TOOLCHAIN, PSIS, CDRL, SCL = (
@@ -170,3 +170,31 @@ def test_the_real_iclr_list(corpora):
     assert index.search("difusion recovry").ids[0] == cdrl
     kick = index.search('"Knowledge-Intensive Compressed"').ids
     assert len(kick) == 1 and "LLM-KICK" in next(p.plain for p in papers if p.id == kick[0])
+
+
+def paper(pid, text, title=""):
+    return Paper(id=pid, text=text, plain=text, title=title)
+
+
+def test_words_are_found_across_scripts_accents_and_punctuation():
+    papers = [paper("a", "Café—au-lait naïve Bayes"), paper("b", "cafe\u0301 Привет мир 深度学习"),
+              paper("c", "Œuvre_complete x²")]
+    index = SearchIndex(papers)
+    assert ids(index, "café") == ["a"]  # the em dash ends the word
+    assert ids(index, "cafe\u0301") == ["b"]  # a combining accent stays in its word
+    assert ids(index, "привет") == ["b"] and ids(index, "深度学习") == ["b"]
+    assert ids(index, "œuvre_complete") == ["c"] and ids(index, "x²") == ["c"]
+
+
+def test_a_word_in_every_batch_of_a_long_list_is_found_in_file_order():
+    papers = [paper(str(i), f"paper number {i} " + ("rare finding" if i % 997 == 0 else "common")) for i in range(3000)]
+    assert ids(SearchIndex(papers), "rare") == [str(i) for i in range(0, 3000, 997)]
+
+
+def test_long_words_a_weak_hash_would_confuse_are_told_apart():
+    # Thue–Morse words: any polynomial hash mod 2**64 gives these two the same value.
+    thue = "".join("ab"[bin(i).count("1") % 2] for i in range(2048))
+    morse = thue.translate(str.maketrans("ab", "ba"))
+    index = SearchIndex([paper("a", f"first {thue}"), paper("b", f"second {morse}")])
+    assert ids(index, thue) == ["a"]
+    assert ids(index, morse) == ["b"]
