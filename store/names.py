@@ -53,15 +53,14 @@ _OWN_NOUN_ANCHORS = ("our ", "the result")  # and "the propos"
 _REPOSITORY = re.compile(r"github\.com/[\w.-]+/([\w.-]+)")
 _NAMING_PARTICIPLES = ("called ", "named ", "dubbed ", "termed ", "coined ")
 _NAMING_ANCHORS = ("namely ", "known as ", "to as ")
-# Every rule starts at one of these. All are found in one pass over the lower-cased text (so "we " finds
-# "We " too) by an Aho-Corasick automaton, 5x faster than a str.find scan for each; what is found is then
-# checked on the text itself.
+# Every rule starts at one of these, the first ones also capitalised ("We ", "Propos"). All are found in one
+# pass by an Aho-Corasick automaton, 5x faster than a str.find scan for each.
+_CAPITALISED = _CONTRIBUTION_ANCHORS + _VERB_ANCHORS + _OWN_NOUN_ANCHORS[1:]
 _DASHES = ("—", "–", " --")
-_ANCHORS = (
-    _CONTRIBUTION_ANCHORS + _VERB_ANCHORS + _OWN_NOUN_ANCHORS[1:] + _NAMING_ANCHORS + _NAMING_PARTICIPLES + _DASHES
-    + ("github.com/",)
-)
-_ANCHOR_SEARCH = AhoCorasick(list(_ANCHORS))
+_ANCHORS = _CAPITALISED + _NAMING_ANCHORS + _NAMING_PARTICIPLES + _DASHES + ("github.com/",)
+_ANCHOR_FORMS = _ANCHORS + tuple(anchor.capitalize() for anchor in _CAPITALISED)
+_ANCHOR_OF_FORM = tuple(form.lower() for form in _ANCHOR_FORMS)  # "We " is the anchor "we "
+_ANCHOR_SEARCH = AhoCorasick(list(_ANCHOR_FORMS))
 _NAMING_VERBS = {"call", "name", "dub", "term", "coin"}
 _ACRONYM = re.compile(r"\(([^\s()]{2,32})\)")
 _WORD = re.compile(r"[^\s]+")
@@ -134,13 +133,10 @@ def _initials(word: str) -> str:
 
 
 def _anchors(text: str) -> dict[str, list[int]]:
-    """Where each of `_ANCHORS` is in `text`, in any case."""
-    lower = text.lower()
-    if len(lower) != len(text):  # offsets must agree: "İ" is the one character whose lower case is two
-        lower = text.replace("İ", "I").lower()
+    """Where each of `_ANCHORS` is in `text`, as written or (the first ones) capitalised, in order."""
     found: dict[str, list[int]] = {anchor: [] for anchor in _ANCHORS}
-    for index, start, _ in _ANCHOR_SEARCH.find_matches_as_indexes(lower, overlapping=True):
-        found[_ANCHORS[index]].append(start)  # in order of their ends, so each anchor's in order
+    for index, start, _ in _ANCHOR_SEARCH.find_matches_as_indexes(text, overlapping=True):
+        found[_ANCHOR_OF_FORM[index]].append(start)  # matches come in the order of their ends
     return found
 
 
@@ -177,14 +173,14 @@ def _naming(text: str, anchors: dict[str, list[int]], triggers: list[int]) -> li
         at + len(anchor)
         for anchor in _NAMING_ANCHORS
         for at in anchors[anchor]
-        if (at == 0 or not text[at - 1].isalnum()) and text.startswith(anchor, at)
+        if at == 0 or not text[at - 1].isalnum()
     ]
     # a participle as written, its word maybe opened by punctuation ("(called X"), not "recalled "
     ends += [
         at + len(word)
         for word in _NAMING_PARTICIPLES
         for at in anchors[word]
-        if text.startswith(word, at) and not _word_before(text, at).lstrip(_EDGE)
+        if not _word_before(text, at).lstrip(_EDGE)
     ]
     ends += [end + 1 for end in triggers if _word_before(text, end) in _NAMING_VERBS]
     return sorted(ends)
@@ -408,7 +404,7 @@ def _candidates(text: str) -> list[_Candidate]:
         if is_name(token) or (token[:1].isupper() and text.count(token) > 1):
             add(token, start, "", 2.5 if is_name(token) else 1.5, start + len(token))
 
-    if any(text.startswith("github.com/", at) for at in anchors["github.com/"]):
+    if anchors["github.com/"]:
         for match in _REPOSITORY.finditer(text):
             repository = match.group(1).removesuffix(".git").rstrip(".")
             if is_name(repository) and not repository.isdigit():
