@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from store import read_path, read_paths
 
 ABSTRACTS = [
@@ -65,6 +67,29 @@ def test_an_unwritable_cache_folder_only_costs_time(tmp_path, monkeypatch):
     path = write_list(tmp_path / "list.txt", ABSTRACTS)
     assert read_path(path) == read_path(path)
     assert len(read_path(path).papers) == 3
+
+
+def test_a_large_entry_is_written_in_the_background_and_found_whole(tmp_path, monkeypatch):
+    """A long list's entry is written while the list is already in use; the next open, in the
+    same process or the next one, reads it from the cache (here: without being able to parse)."""
+    import store.readers
+    from store.readers import cache
+
+    path = write_list(tmp_path / "list.txt", ABSTRACTS)
+    code = "import sys; from store.readers import cache; cache.BACKGROUND_FROM = 0; from store import read_path; read_path(sys.argv[1])"
+    subprocess.run([sys.executable, "-c", code, str(path)], check=True)
+    parse = store.readers._parse
+    monkeypatch.setattr(store.readers, "_parse", lambda name, p: pytest.fail("parsed again"))
+    fresh = read_path(path)
+    assert [p.title for p in fresh.papers][2] == "Transformers are widely used"
+
+    write_list(path, ABSTRACTS[::-1])  # changed: parsed once more, then cached in the background
+    monkeypatch.setattr(cache, "BACKGROUND_FROM", 0)
+    monkeypatch.setattr(store.readers, "_parse", parse)
+    first = read_path(path)
+    monkeypatch.setattr(store.readers, "_parse", lambda name, p: pytest.fail("parsed again"))
+    assert read_path(path) == first
+    assert first.papers[0].title == "Transformers are widely used"
 
 
 def run_triage(args: list[str], stderr_on_terminal: bool) -> str:

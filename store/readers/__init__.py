@@ -7,8 +7,10 @@ known extension, hidden ones skipped) into one collection where the same abstrac
 files is one paper."""
 from __future__ import annotations
 
+import gc
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from store.errors import ReadError
@@ -59,7 +61,22 @@ def read_path(path: str | os.PathLike[str]) -> Collection:
     if p.is_dir():
         raise ReadError(name, "is a directory")
     report(name, 0)
-    return cache.cached(name, p, lambda: _parse(name, p))
+    with _collector_paused():
+        return cache.cached(name, p, lambda: _parse(name, p))
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Reading a list makes objects by the hundred thousand and leaves no reference cycles:
+    the cycle collector, run every few hundred new objects, would walk them all again and
+    again for nothing (half the time of opening a long list from the cache)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _parse(name: str, p: Path) -> Collection:

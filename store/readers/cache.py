@@ -1,12 +1,14 @@
 """The parse cache: a list file read once opens again without being parsed while it is unchanged.
 
 One cache file per list (named by a hash of its absolute path) in `$TRIAGE_CACHE`, else the
-user cache folder, holds the parsed `Collection` (marshal: plain values only, never code) and
+user cache folder, holds the parsed `Collection` (marshal, field by field: plain values only, never code) and
 the key it was made under: the path as given and absolute, the file's size, mtime, ctime and
 inode, and a version key covering this package's source, the Python version and the versions
 of the libraries that shape parsing. Any difference, any unreadable or malformed cache file,
 means the list is parsed again; a cache that cannot be written is simply not written.
-Entries not used for `KEEP_DAYS` are removed when a new one is written."""
+An entry is written whole or not at all (a temporary file renamed over it), a large one by a
+thread while the caller goes on. Entries not used for `KEEP_DAYS` are removed when a new one
+is written."""
 from __future__ import annotations
 
 import hashlib
@@ -15,6 +17,7 @@ import os
 import stat
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from functools import cache
@@ -26,12 +29,14 @@ import platformdirs
 
 from store.model import Collection, Paper
 
-FORMAT = 1
+FORMAT = 2
 SUFFIX = ".parse"
 KEEP_DAYS = 30
+BACKGROUND_FROM = 16 << 20
+"""Entries of this many bytes and more are written in the background (a 100,000-abstract list
+makes about 250 MB: a good part of a second)."""
 _FIELDS = tuple(Paper.__dataclass_fields__)
-_ROW = attrgetter(*_FIELDS)
-_PLAIN = _FIELDS.index("plain")
+_writers: list[threading.Thread] = []
 _SHAPING_LIBRARIES = ("pylatexenc", "bibtexparser", "charset-normalizer")
 
 
@@ -70,26 +75,33 @@ def _entry(path: Path) -> Path:
 
 
 def _encode(key: tuple, collection: Collection) -> bytes:
-    rows = []
-    for paper in collection.papers:
-        row = list(_ROW(paper))
-        if row[_PLAIN] is paper.text:
-            row[_PLAIN] = None  # the common case: the display text is the text itself, stored once
-        rows.append(tuple(row))
+    # By field rather than by paper: a field with one value for every paper (the source, often
+    # the venue, the year, the authors...) is stored once, and marshal writes fewer objects.
+    papers = collection.papers
+    columns: dict[str, list] = {}
+    same: dict[str, object] = {}
+    for name in _FIELDS:
+        values = list(map(attrgetter(name), papers))
+        if values and values.count(values[0]) == len(values):
+            same[name] = values[0]
+        else:
+            columns[name] = values
+    if "plain" in columns:  # the common case: the display text is the text itself, stored once
+        columns["plain"] = [None if plain is paper.text else plain for paper, plain in zip(papers, columns["plain"])]
     meta = (collection.header, collection.venue, collection.year, list(collection.sources), list(collection.warnings))
-    return marshal.dumps((key, meta, rows))
+    return marshal.dumps((key, meta, len(papers), columns, same))
 
 
 def _decode(data: bytes, key: tuple) -> Collection | None:
-    stored_key, (header, venue, year, sources, warnings), rows = marshal.loads(data)
+    stored_key, (header, venue, year, sources, warnings), count, columns, same = marshal.loads(data)
     if stored_key != key:
         return None
-    papers = []
-    for row in rows:
-        paper = Paper(*row)
-        if paper.plain is None:
-            object.__setattr__(paper, "plain", paper.text)
-        papers.append(paper)
+    values = {name: columns[name] if name in columns else [same[name]] * count for name in _FIELDS}
+    if "plain" in columns:
+        values["plain"] = [text if plain is None else plain for text, plain in zip(values["text"], columns["plain"])]
+    papers = [Paper(*row) for row in zip(*values.values())]
+    if len(papers) != count:  # (zip stops at the shortest column)
+        raise ValueError("damaged cache entry")
     return Collection(papers, header, venue, year, list(sources), list(warnings))
 
 
@@ -109,9 +121,28 @@ def _store(entry: Path, data: bytes) -> None:
             other.unlink(missing_ok=True)
 
 
+def _store_quietly(entry: Path, data: bytes) -> None:
+    try:
+        _store(entry, data)
+    except (OSError, ValueError):  # a read-only or full cache folder: the cache is only a shortcut
+        pass
+
+
+def settle() -> None:
+    """Wait until the entries being written in the background are written (or given up)."""
+    while _writers:
+        _writers.pop().join()
+
+
 def cached(name: str, path: Path, parse: Callable[[], Collection]) -> Collection:
     """The collection of the list file `path` (given as `name`): from the cache when it holds this
-    unchanged file, else `parse()`, which is then cached if the file did not change meanwhile."""
+    unchanged file, else `parse()`, which is then cached if the file did not change meanwhile.
+
+    A large entry is written by a thread while the caller goes on with the collection; the
+    interpreter waits for it before it exits."""
+    # An entry being written is read once it is whole; and a parse forks its worker processes
+    # only while no other thread runs (see records.analysed).
+    settle()
     try:
         key = _key(name, path)
     except OSError:
@@ -129,8 +160,15 @@ def cached(name: str, path: Path, parse: Callable[[], Collection]) -> Collection
         return found
     collection = parse()
     try:
-        if _key(name, path) == key:
-            _store(entry, _encode(key, collection))
-    except (OSError, ValueError):  # a read-only or full cache folder: the cache is only a shortcut
-        pass
+        if _key(name, path) != key:
+            return collection
+        data = _encode(key, collection)
+    except (OSError, ValueError):
+        return collection
+    if len(data) < BACKGROUND_FROM:
+        _store_quietly(entry, data)
+    else:
+        writer = threading.Thread(target=_store_quietly, args=(entry, data), name="parse cache writer")
+        writer.start()
+        _writers.append(writer)
     return collection
