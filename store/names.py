@@ -31,7 +31,7 @@ import re
 from bisect import bisect_right
 from typing import NamedTuple
 
-from ahocorasick_rs import AhoCorasick
+from ahocorasick_rs import AhoCorasick, Implementation
 
 MAX_TITLE = 90
 
@@ -72,7 +72,7 @@ _ANCHORS = _CAPITALISED + _NAMING_ANCHORS + _NAMING_PARTICIPLES + _DASHES + ("gi
 _ANCHOR_OF_FORM = {anchor: anchor for anchor in _ANCHORS[:-1]}
 _ANCHOR_OF_FORM |= {anchor.capitalize(): anchor for anchor in _CAPITALISED}
 _ANCHOR_OF_FORM |= {noun + ", ": "noun, " for noun in sorted(_GENERIC_NOUNS)}
-_ANCHOR_SEARCH = AhoCorasick(list(_ANCHOR_OF_FORM))
+_ANCHOR_SEARCH = AhoCorasick(list(_ANCHOR_OF_FORM), implementation=Implementation.DFA)  # the fastest to search
 _ANCHOR_BY_INDEX = tuple(_ANCHOR_OF_FORM.values())
 _DASH = re.compile(r"(?<=\w)[—–](?=\w)")
 _NOT_APPOSITIVE = r"(?!lot\b|few\b|number\b|variety\b|set of\b)"
