@@ -13,11 +13,12 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left
-from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import count, repeat
-from typing import overload
+from typing import TypeVar, overload
 
 import numpy as np
 from rapidfuzz import process
@@ -31,6 +32,8 @@ WORD = re.compile(r"[\w\u0300-\u036f]+")
 CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "sr.ht")
 """Hosts whose links count as a code link for `has:code`."""
 
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 Span = tuple[int, int]
 """A [start, end) slice of a text that matched."""
 
@@ -40,6 +43,7 @@ _K1, _B = 1.2, 0.75  # BM25 constants
 _TF_BITS = 4  # a posting is (paper index << 4) | min(term frequency, 15)
 _TF_MAX = (1 << _TF_BITS) - 1
 _BATCH = 1024  # papers indexed at a time: a few MB of arrays, a few ms per step
+_THREADS = 2  # finding words in batches; the build's own thread names them
 _BASE = 0x9E3779B97F4A7C15  # odd, so invertible mod 2**64
 _MIX = np.uint64(0x94D049BB133111EB)  # odd: multiplying by it loses nothing mod 2**64
 _ASCII_WORD = np.array([WORD.fullmatch(chr(c)) is not None for c in range(128)])
@@ -188,19 +192,26 @@ class SearchIndex:
         self.papers = list(papers)
         self._position = {p.id: i for i, p in enumerate(self.papers)}
         # Built in batches with numpy rather than word by word in Python (see _Words): the
-        # index of 100,000 abstracts is ~20 million words. Batches also keep each step short,
-        # so the app's UI thread is never held up for long while this runs on a worker thread.
-        words = _Words()
+        # index of 100,000 abstracts is ~20 million words. numpy lets go of the GIL, so two
+        # threads find the words of the next batches while this one names them; batches also
+        # keep each step short, so the app's UI thread is never held up for long.
+        batches = [self.papers[start : start + _BATCH] for start in range(0, len(self.papers), _BATCH)]
+        texts = [([p.plain for p in batch], [f"{p.title} {p.name}" for p in batch]) for batch in batches]
+        words = _Words(longest=max((sum(map(len, t)) + len(t) for pair in texts for t in pair), default=0))
         body: list[tuple[np.ndarray, np.ndarray]] = []
         title: list[tuple[np.ndarray, np.ndarray]] = []
         lengths: list[np.ndarray] = []
-        for start in range(0, len(self.papers), _BATCH):
-            batch = self.papers[start : start + _BATCH]
-            ids, docs, tf, size = words.count([p.plain for p in batch])
-            body.append((ids, ((docs + start) << _TF_BITS) | np.minimum(tf, _TF_MAX)))
-            lengths.append(size)
-            ids, docs, _, _ = words.count([f"{p.title} {p.name}" for p in batch])
-            title.append((ids, docs + start))
+        self._lower: list[str] = []
+        with ThreadPoolExecutor(_THREADS) as pool:
+            found = _in_order(pool, lambda pair: (words.find(pair[0]), words.find(pair[1])), texts)
+            for start, batch, (in_body, in_title) in zip(range(0, len(self.papers), _BATCH), batches, found):
+                ids, docs, tf, size = words.count(in_body)
+                body.append((ids, ((docs + start) << _TF_BITS) | np.minimum(tf, _TF_MAX)))
+                lengths.append(size)
+                ids, docs, _, _ = words.count(in_title)
+                title.append((ids, docs + start))
+                # Made now rather than on the first phrase typed, a second's stall at 100k.
+                self._lower += [_flat(p.plain.lower()) for p in batch]
         self._words = dict(words.ids)  # a plain dict: looking up an unknown word adds nothing
         self._body = _Postings(body, len(self._words))
         self._title = _Postings(title, len(self._words))
@@ -215,8 +226,6 @@ class SearchIndex:
         self._linked = self._where(lambda p: bool(p.links))
         self._venues = _grouped(p.venue.casefold() for p in self.papers)
         self._years = _grouped(p.year for p in self.papers)
-        # Made now rather than on the first phrase typed, where it was a second's stall at 100k.
-        self._lower = [_flat(p.plain.lower()) for p in self.papers]
 
     def __len__(self) -> int:
         return len(self.papers)
@@ -450,58 +459,94 @@ def _grouped(values: Iterable[object]) -> dict[object, np.ndarray]:
     return {value: np.array(indices, dtype=np.intp) for value, indices in where.items()}
 
 
+@dataclass(slots=True)
+class _Runs:
+    """The words of a batch of texts, found by `_Words.find` and not yet named."""
+
+    joined: str
+    """The texts, one per line."""
+    starts: np.ndarray
+    ends: np.ndarray
+    """Where each word starts and ends in `joined`."""
+    order: np.ndarray
+    """An order of the words bringing each word's occurrences together, in text order…"""
+    first: np.ndarray
+    """…and where each word's occurrences begin in it."""
+    exact: bool
+    """Whether every group was checked to hold one word (False: two words share a hash)."""
+    text: np.ndarray
+    """The text of each word."""
+    lengths: np.ndarray
+    """The number of words in each text."""
+
+
 class _Words:
     """Counts the words of texts, as `WORD.findall` finds them, as numbers: each distinct word
     gets an id (`ids`: word → id, in order of first appearance).
 
     Making a Python string of each of 20 million words costs seconds, so a batch of texts is
-    handled as one array of code points in numpy: which are word characters, where runs of
-    them start and end, a hash of each run, and one sort by hash that brings each word's
-    occurrences together, in text order. Runs with equal hashes are then compared letter by
-    letter, so the counts are exact whatever the hash does (should two words share a hash,
-    the batch's words are all spelled out in Python instead); only one string per distinct
-    word and batch is made.
+    handled as one array of code points in numpy (`find`, which any thread may run): which
+    are word characters, where runs of them start and end, a hash of each run, and one sort
+    by hash that brings each word's occurrences together, in text order. Runs with equal
+    hashes are then compared letter by letter, so the counts are exact whatever the hash does
+    (should two words share a hash, `count` spells out the batch's words in Python instead).
+    `count` names one string per distinct word and batch.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, longest: int) -> None:
+        """`longest`: the most characters a batch of texts, joined, will have."""
         self.ids: dict[str, int] = defaultdict(count().__next__)
-        self._power = np.ones(1, dtype=np.uint64)  # _BASE**i, and its inverse, mod 2**64
-        self._unpower = self._power
+        self._power = _powers(_BASE, longest + 1)
+        self._unpower = _powers(pow(_BASE, -1, 2**64), longest + 1) * _MIX
 
-    def count(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(word id, index in `texts`, count) of each word in each text, a word's texts together
-        and in order, and the number of words in each text."""
+    def find(self, texts: list[str]) -> _Runs:
+        """The words of `texts`, grouped by hash."""
         joined = "\n".join(texts)  # no word runs from one text into the next
         chars = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
         inside = _word_characters(chars)
         edges = np.flatnonzero(np.diff(inside, prepend=False, append=False))
         starts, ends = edges[0::2], edges[1::2]
         order, first = _grouped_by(self._hashes(chars, starts, ends))
-        if not _same_letters(chars, inside, starts, ends, order, first):
+        text_starts = np.cumsum([0] + [len(text) + 1 for text in texts[:-1]])
+        text = np.searchsorted(text_starts, starts, side="right") - 1
+        return _Runs(joined, starts, ends, order, first, _same_letters(chars, inside, starts, ends, order, first),
+                     text.astype(np.uint32), np.bincount(text, minlength=len(texts)))
+
+    def count(self, runs: _Runs) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(word id, text, count) of each word in each text, a word's texts together and in
+        order, and the number of words in each text."""
+        joined, starts, ends, order, first = runs.joined, runs.starts, runs.ends, runs.order, runs.first
+        if not runs.exact:
             spelled = [joined[s:e] for s, e in zip(starts.tolist(), ends.tolist())]
             ids = np.fromiter(map(self.ids.__getitem__, spelled), np.uint64, len(spelled))
             order, first = _grouped_by(ids << np.uint64(32))  # ids < 2**32: in the high bits, exact
+        text = runs.text[order]
         group = np.cumsum(first) - 1  # of each word, in sorted order
         spelled = [joined[s:e] for s, e in zip(starts[order[first]].tolist(), ends[order[first]].tolist())]
         ids = np.fromiter(map(self.ids.__getitem__, spelled), np.uint32, len(spelled))[group]
-        text_starts = np.cumsum([0] + [len(text) + 1 for text in texts[:-1]])
-        text = np.searchsorted(text_starts, starts, side="right") - 1
-        lengths = np.bincount(text, minlength=len(texts))
-        text = text[order].astype(np.uint32)
         pair = np.flatnonzero(first | np.diff(text, prepend=np.uint32(0)).astype(bool))  # a new word or text
         counts = np.diff(pair, append=len(text)).astype(np.uint32)
-        return ids[pair], text[pair], counts, lengths
+        return ids[pair], text[pair], counts, runs.lengths
 
     def _hashes(self, chars: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
         """A hash of each run chars[start:end] from prefix sums of chars[i] * _BASE**i: the sum
         of chars[start + k] * _BASE**k mod 2**64, times _MIX so that its high bits, which
         `_grouped_by` sorts on, depend on the low bits too (the first letter's, for one)."""
-        if len(self._power) <= len(chars):
-            self._power = _powers(_BASE, len(chars) + 1)
-            self._unpower = _powers(pow(_BASE, -1, 2**64), len(chars) + 1) * _MIX
         prefix = np.zeros(len(chars) + 1, dtype=np.uint64)
         np.cumsum(chars * self._power[: len(chars)], out=prefix[1:])  # wraps mod 2**64, as meant
         return (prefix[ends] - prefix[starts]) * self._unpower[starts]
+
+
+def _in_order(pool: ThreadPoolExecutor, work: Callable[[_T], _R], items: Iterable[_T]) -> Iterator[_R]:
+    """work(item) for each of `items`, in order, run on `pool` a few items ahead (not all at
+    once: finished batches wait in memory until they are used)."""
+    pending: deque[Future[_R]] = deque()
+    for item in items:
+        pending.append(pool.submit(work, item))
+        if len(pending) > 2 * _THREADS:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
 
 
 def _powers(base: int, n: int) -> np.ndarray:
