@@ -198,12 +198,14 @@ def _expansion(text: str, start: int, acronym: str) -> str:
     letters = "".join(c.lower() for c in acronym if c.isalnum())
     if not letters or not words:
         return ""
-    best, best_cover, initials = "", 0.0, ""
+    best, best_cover, initials, done = "", 0.0, "", 0
     for k in range(1, len(words) + 1):
         first = words[-k]
-        initials = _initials(first) + initials  # of words[-k:]
         if first.lower() in _STOP or first[0].lower() != letters[0]:
             continue
+        # the initials of words[-k:]: those of the last `done` words are known already
+        initials = "".join(_initials(word) for word in words[-k : len(words) - done]) + initials
+        done = k
         cover = _covers(letters, initials) / len(letters)
         if cover > best_cover:
             best, best_cover = " ".join(words[-k:]), cover
