@@ -19,18 +19,8 @@ def normalise(text: str) -> str:
     return text.lower()
 
 
-# The same, as bytes: what one pass of bytes.translate finds.
-_ASCII_SPACES = b"\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
-
-
 def paper_id(text: str) -> str:
     """A short stable id for an abstract: the same text (up to whitespace and case) gives the same id."""
-    if text.isascii():
-        # Most abstracts: ASCII spaced once already, so normalise() would only lower the case;
-        # checked and lowered as bytes, without the several scans of the text it makes.
-        data = text.encode()
-        if not (data[:1] == b" " or data[-1:] == b" " or b"  " in data or len(data.translate(None, _ASCII_SPACES)) < len(data)):
-            return hashlib.blake2b(data.lower(), digest_size=5).hexdigest()
     return hashlib.blake2b(normalise(text).encode("utf-8"), digest_size=5).hexdigest()
 
 
