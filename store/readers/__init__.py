@@ -7,10 +7,8 @@ known extension, hidden ones skipped) into one collection where the same abstrac
 files is one paper."""
 from __future__ import annotations
 
-import gc
 import os
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from store.errors import ReadError
@@ -61,22 +59,7 @@ def read_path(path: str | os.PathLike[str]) -> Collection:
     if p.is_dir():
         raise ReadError(name, "is a directory")
     report(name, 0)
-    with _collector_paused():
-        return cache.cached(name, p, lambda: _parse(name, p))
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Reading a list makes objects by the hundred thousand and leaves no reference cycles:
-    the cycle collector, run every few hundred new objects, would walk them all again and
-    again for nothing (half the time of opening a long list from the cache)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
+    return cache.cached(name, p, lambda: _parse(name, p))
 
 
 def _parse(name: str, p: Path) -> Collection:

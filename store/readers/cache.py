@@ -28,6 +28,7 @@ from pathlib import Path
 import platformdirs
 
 from store.model import Collection, Paper
+from store.readers.records import collector_paused
 
 FORMAT = 2
 SUFFIX = ".parse"
@@ -93,13 +94,14 @@ def _encode(key: tuple, collection: Collection) -> bytes:
 
 
 def _decode(data: bytes, key: tuple) -> Collection | None:
-    stored_key, (header, venue, year, sources, warnings), count, columns, same = marshal.loads(data)
-    if stored_key != key:
-        return None
-    values = {name: columns[name] if name in columns else [same[name]] * count for name in _FIELDS}
-    if "plain" in columns:
-        values["plain"] = [text if plain is None else plain for text, plain in zip(values["text"], columns["plain"])]
-    papers = [Paper(*row) for row in zip(*values.values())]
+    with collector_paused():
+        stored_key, (header, venue, year, sources, warnings), count, columns, same = marshal.loads(data)
+        if stored_key != key:
+            return None
+        values = {name: columns[name] if name in columns else [same[name]] * count for name in _FIELDS}
+        if "plain" in columns:
+            values["plain"] = [text if plain is None else plain for text, plain in zip(values["text"], columns["plain"])]
+        papers = [Paper(*row) for row in zip(*values.values())]
     if len(papers) != count:  # (zip stops at the shortest column)
         raise ValueError("damaged cache entry")
     return Collection(papers, header, venue, year, list(sources), list(warnings))

@@ -7,6 +7,7 @@ a long parse is sets a callback with `reporting` (see `Progress`)."""
 from __future__ import annotations
 
 import dataclasses
+import gc
 import multiprocessing
 import os
 import re
@@ -119,14 +120,29 @@ def analysed(texts: Sequence[str], name: str = "") -> Iterator[list[Analysis]]:
         yield part
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """For making objects by the hundred thousand that form no reference cycles: the cycle
+    collector, run every few hundred new objects, would walk them all again and again for
+    nothing. Never around analysis: pylatexenc leaves cycles behind."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def make_papers(records: Sequence[dict[str, Any]]) -> list[Paper]:
     """Papers from records: each a dict of `make_paper`'s arguments, positions numbered in order."""
     texts = [record["text"].strip() for record in records]
     papers: list[Paper] = []
     # Papers are made from each chunk as it arrives, while the workers go on with the next ones.
     for part in analysed(texts, records[0]["source"] if records else ""):
-        for analysis in part:
-            papers.append(make_paper(**records[len(papers)], analysis=analysis, position=len(papers)))
+        with collector_paused():
+            for analysis in part:
+                papers.append(make_paper(**records[len(papers)], analysis=analysis, position=len(papers)))
     return papers
 
 
