@@ -10,6 +10,7 @@ file order.
 """
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from bisect import bisect_left
@@ -186,36 +187,78 @@ class _Match:
 
 
 class SearchIndex:
-    """An index over `papers` (in file order) answering `search(query, states)` per keystroke."""
+    """An index over `papers` (in file order) answering `search(query, states)` per keystroke.
+
+    `SearchIndex(papers)` builds it; `parts()` gives the arrays it was built into and
+    `SearchIndex.from_parts(papers, parts)` makes the same index again from them (the cache
+    of long lists, `store.readers.cache.search_index`, keeps them on disk)."""
 
     def __init__(self, papers: Iterable[Paper]) -> None:
-        self.papers = list(papers)
-        self._position = {p.id: i for i, p in enumerate(self.papers)}
+        papers = list(papers)
         # Built in batches with numpy rather than word by word in Python (see _Words): the
         # index of 100,000 abstracts is ~20 million words. numpy lets go of the GIL, so two
         # threads find the words of the next batches while this one names them; batches also
         # keep each step short, so the app's UI thread is never held up for long.
-        batches = [self.papers[start : start + _BATCH] for start in range(0, len(self.papers), _BATCH)]
+        batches = [papers[start : start + _BATCH] for start in range(0, len(papers), _BATCH)]
         texts = [([p.plain for p in batch], [f"{p.title} {p.name}" for p in batch]) for batch in batches]
         words = _Words(longest=max((sum(map(len, t)) + len(t) for pair in texts for t in pair), default=0))
         body: list[tuple[np.ndarray, np.ndarray]] = []
         title: list[tuple[np.ndarray, np.ndarray]] = []
         lengths: list[np.ndarray] = []
-        self._lower: list[str] = []
+        lower: list[str] = []
         with ThreadPoolExecutor(_THREADS) as pool:
             found = _in_order(pool, lambda pair: (words.find(pair[0]), words.find(pair[1])), texts)
-            for start, batch, (in_body, in_title) in zip(range(0, len(self.papers), _BATCH), batches, found):
+            for start, batch, (in_body, in_title) in zip(range(0, len(papers), _BATCH), batches, found):
                 ids, docs, tf, size = words.count(in_body)
                 body.append((ids, ((docs + start) << _TF_BITS) | np.minimum(tf, _TF_MAX)))
                 lengths.append(size)
                 ids, docs, _, _ = words.count(in_title)
                 title.append((ids, docs + start))
                 # Made now rather than on the first phrase typed, a second's stall at 100k.
-                self._lower += [_flat(p.plain.lower()) for p in batch]
-        self._words = dict(words.ids)  # a plain dict: looking up an unknown word adds nothing
-        self._body = _Postings(body, len(self._words))
-        self._title = _Postings(title, len(self._words))
-        size = np.concatenate(lengths).astype(np.float64) if lengths else np.zeros(0)
+                lower += _lowered(batch)
+        vocabulary = dict(words.ids)  # a plain dict: looking up an unknown word adds nothing
+        self._assemble(papers, vocabulary, _Postings.placed(body, len(vocabulary)), _Postings.placed(title, len(vocabulary)),
+                       np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int64), lower)
+
+    def parts(self) -> dict[str, np.ndarray]:
+        """What `from_parts` makes this index again from, as plain arrays (no Python objects):
+        the postings of body and titles, the number of words of each text, and the vocabulary
+        in word id order as UTF-8 text, a word a line (no word holds a line break)."""
+        return {
+            "words": _joined(self._words), "body": self._body.values, "body_bounds": self._body.bounds,
+            "title": self._title.values, "title_bounds": self._title.bounds, "lengths": self._lengths,
+        }
+
+    @classmethod
+    def from_parts(cls, papers: Iterable[Paper], parts: Mapping[str, np.ndarray]) -> SearchIndex:
+        """The index `parts()` of an index of these same `papers` describes; ValueError when the
+        parts do not fit together or do not fit `papers` (not when they describe other papers
+        of the same number: the caller makes sure of that)."""
+        papers = list(papers)
+        try:
+            words, lengths = _split(parts["words"]), parts["lengths"]
+            body = _Postings.checked(parts["body_bounds"], parts["body"], len(words), len(papers) << _TF_BITS)
+            title = _Postings.checked(parts["title_bounds"], parts["title"], len(words), len(papers))
+        except KeyError as missing:
+            raise ValueError(f"no {missing} part") from None
+        vocabulary = dict(zip(words, range(len(words))))
+        if len(vocabulary) != len(words) or lengths.dtype != np.int64 or lengths.shape != (len(papers),):
+            raise ValueError("index parts do not fit together")
+        index = cls.__new__(cls)
+        index._assemble(papers, vocabulary, body, title, lengths, _lowered(papers))
+        return index
+
+    def _assemble(self, papers: list[Paper], words: dict[str, int], body: _Postings, title: _Postings,
+                  lengths: np.ndarray, lower: list[str]) -> None:
+        """Set up the index from what a build or a cache gives; the rest is quick to work out."""
+        self.papers = papers
+        self._position = {p.id: i for i, p in enumerate(papers)}
+        self._words = words
+        self._body = body
+        self._title = title
+        self._lengths = lengths
+        self._lower = lower
+        size = lengths.astype(np.float64)
         self._norm = _K1 * (1 - _B + _B * size / (size.mean() if len(size) and size.mean() else 1.0))
         folded: defaultdict[str, list[str]] = defaultdict(list)
         for word in self._words:
@@ -443,6 +486,35 @@ class SearchIndex:
         return found
 
 
+def fingerprint(papers: Sequence[Paper]) -> bytes:
+    """A digest of all that an index of `papers` is made from: their display texts, titles and
+    names, in order. (An index also uses links, venues and years, but works them out anew.)"""
+    digest = hashlib.blake2b(digest_size=16)
+    for start in range(0, len(papers), _BATCH):  # a batch at a time: one string of a long list is big
+        fields = [field for p in papers[start : start + _BATCH] for field in (p.plain, p.title, p.name)]
+        digest.update("".join(fields).encode("utf-8", "surrogatepass"))
+        digest.update(np.fromiter(map(len, fields), np.int64, len(fields)).tobytes())  # where each one ends
+    return digest.digest()
+
+
+def _lowered(papers: Iterable[Paper]) -> list[str]:
+    """The display texts lower-cased with single spaces, as literal matching looks in them."""
+    return [_flat(p.plain.lower()) for p in papers]
+
+
+def _joined(words: Iterable[str]) -> np.ndarray:
+    """`words` as one array of UTF-8 bytes, a word a line."""
+    return np.frombuffer("\n".join(words).encode("utf-8", "surrogatepass"), dtype=np.uint8)
+
+
+def _split(joined: np.ndarray) -> list[str]:
+    """The words `_joined` made the array of; ValueError for anything else."""
+    if joined.dtype != np.uint8 or joined.ndim != 1:
+        raise ValueError("words are not UTF-8 bytes")
+    text = joined.tobytes().decode("utf-8", "surrogatepass")
+    return text.split("\n") if text else []
+
+
 def _flat(text: str) -> str:
     """`text` with each run of whitespace made one space."""
     # Every whitespace character but the space is unprintable: most texts need no splitting.
@@ -594,22 +666,39 @@ def _same_letters(chars: np.ndarray, inside: np.ndarray, starts: np.ndarray, end
 class _Postings:
     """The posting lists of all words in one array; `postings[word id]` is that word's slice."""
 
-    def __init__(self, batches: list[tuple[np.ndarray, np.ndarray]], words: int) -> None:
-        """`batches`: (word id, posting) pairs, a word's postings together in each batch and
-        the batches in paper order. Placed by counting rather than sorted: no comparisons."""
+    def __init__(self, bounds: np.ndarray, values: np.ndarray) -> None:
+        self.bounds = bounds
+        """Where each word's postings start in `values` (and, last, where they end)."""
+        self.values = values
+
+    @classmethod
+    def placed(cls, batches: list[tuple[np.ndarray, np.ndarray]], words: int) -> _Postings:
+        """The postings of `batches`: (word id, posting) pairs, a word's postings together in
+        each batch and the batches in paper order. Placed by counting rather than sorted: no
+        comparisons."""
         runs = []
         sizes = np.zeros(words, dtype=np.intp)
         for ids, _ in batches:
             start = np.flatnonzero(np.diff(ids, prepend=~ids[:1]) != 0) if len(ids) else np.zeros(0, np.intp)
             runs.append((ids[start], start, np.diff(start, append=len(ids))))
             sizes[ids[start]] += runs[-1][2]
-        self.bounds = np.concatenate(([0], np.cumsum(sizes)))
-        self.values = np.empty(self.bounds[-1], dtype=np.uint32)
-        filled = self.bounds[:-1].copy()
+        bounds = np.concatenate(([0], np.cumsum(sizes)))
+        values = np.empty(bounds[-1], dtype=np.uint32)
+        filled = bounds[:-1].copy()
         for (_, postings), (word, start, length) in zip(batches, runs):
-            self.values[np.repeat(filled[word] - start, length) + np.arange(len(postings))] = postings
+            values[np.repeat(filled[word] - start, length) + np.arange(len(postings))] = postings
             filled[word] += length
         batches.clear()
+        return cls(bounds, values)
+
+    @classmethod
+    def checked(cls, bounds: np.ndarray, values: np.ndarray, words: int, end: int) -> _Postings:
+        """Postings as `placed` makes them, of `words` words, each value below `end`; else ValueError."""
+        if bounds.dtype != np.int64 or bounds.shape != (words + 1,) or values.dtype != np.uint32 or values.ndim != 1:
+            raise ValueError("postings of another shape")
+        if bounds[0] != 0 or bounds[-1] != len(values) or np.any(np.diff(bounds) < 0) or (len(values) and values.max() >= end):
+            raise ValueError("postings out of bounds")
+        return cls(bounds, values)
 
     def __getitem__(self, word: int) -> np.ndarray:
         return self.values[self.bounds[word] : self.bounds[word + 1]]

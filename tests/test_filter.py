@@ -6,7 +6,7 @@ import threading
 from textual.widgets import Input, Static
 
 import tui.app
-from store import SearchIndex, read_path
+from store import SearchIndex, read_path, search_index
 from tui.app import TriageApp
 from tui.widgets.paper_list import PaperList
 
@@ -109,7 +109,7 @@ async def test_a_slow_old_query_never_replaces_a_newer_result(seed_path, monkeyp
                 release.wait(10)
             return super().search(query, states)
 
-    monkeypatch.setattr(tui.app, "SearchIndex", SlowOnD)
+    monkeypatch.setattr(tui.app, "search_index", lambda collection: SlowOnD(collection.papers))
     app = TriageApp(read_path(seed_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("slash", "d")  # its search hangs
@@ -132,12 +132,11 @@ async def test_a_slash_typed_in_the_query_is_text(seed_path):
 async def test_typing_before_the_index_is_built_says_so(seed_path, monkeypatch):
     built = threading.Event()
 
-    class SlowToBuild(SearchIndex):
-        def __init__(self, papers):
-            built.wait(10)
-            super().__init__(papers)
+    def slow_to_build(collection):
+        built.wait(10)
+        return search_index(collection)
 
-    monkeypatch.setattr(tui.app, "SearchIndex", SlowToBuild)
+    monkeypatch.setattr(tui.app, "search_index", slow_to_build)
     app = TriageApp(read_path(seed_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("slash", "d")

@@ -25,7 +25,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input
 from textual.worker import get_current_worker
 
-from store import Collection, Paper, SearchIndex, Triage, cite, describe_skipped, export
+from store import Collection, Paper, SearchIndex, Triage, cite, describe_skipped, export, search_index
 from store.db import TriageStore
 from store.history import History
 from store.search import Hit, Hits
@@ -390,10 +390,10 @@ class TriageApp(App[None]):
     # --- search: the filter bar's query, run off the UI thread, newest wins ---------------------------
 
     def _search_index(self) -> SearchIndex:
-        """The index of the collection, built once (at start, on a worker thread)."""
+        """The index of the collection, made once (at start, on a worker thread)."""
         with self._index_lock:
             if self._index is None:
-                self._index = SearchIndex(self.collection.papers)
+                self._index = search_index(self.collection)  # a long list's loads from the cache
             return self._index
 
     def on_filter_bar_changed(self, message: FilterBar.Changed) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
 from importlib.metadata import version
 
-from store import Collection, Paper, ReadError, SearchIndex, Triage, describe_skipped, read_paths
+from store import Collection, Paper, ReadError, Triage, describe_skipped, read_paths, search_index
 from store.query import Query, parse
 from store.readers.records import reporting
 from store.text import inert
@@ -90,11 +90,12 @@ def parse_query(text: str | None) -> Query | None:
     return query
 
 
-def matching(papers: Sequence[Paper], query: Query | None, states: Mapping[str, Triage]) -> list[tuple[Paper, float | None]]:
-    """`papers` with their scores: all in file order without a query, else those matching it, ranked as the app ranks them."""
+def matching(collection: Collection, query: Query | None, states: Mapping[str, Triage]) -> list[tuple[Paper, float | None]]:
+    """The papers of `collection` with their scores: all in file order without a query, else
+    those matching it, ranked as the app ranks them (a long list's index from the cache)."""
     if query is None:
-        return [(paper, None) for paper in papers]
-    return [(hit.paper, hit.score) for hit in SearchIndex(papers).search(query, states)]
+        return [(paper, None) for paper in collection.papers]
+    return [(hit.paper, hit.score) for hit in search_index(collection).search(query, states)]
 
 
 def app_parser() -> argparse.ArgumentParser:
@@ -138,11 +139,11 @@ def print_table(papers: Sequence[Paper]) -> None:
 
 def run_list(argv: Sequence[str]) -> int:
     args = list_parser().parse_args(argv)
-    papers = load(args.files).papers
+    collection = load(args.files)
     query = parse_query(args.query)
     needs_states = args.format == "jsonl" or (query is not None and query.needs_states)
-    states = stored_states(args.db, papers) if needs_states else {}
-    found = matching(papers, query, states)
+    states = stored_states(args.db, collection.papers) if needs_states else {}
+    found = matching(collection, query, states)
     if args.format == "jsonl":
         for paper, score in found:
             row = paper_row(paper, states.get(paper.id, Triage()))
@@ -220,11 +221,11 @@ def run_export(argv: Sequence[str]) -> int:
 
     args = export_parser().parse_args(argv)
     fmt = args.format or export.format_for(args.output)
-    papers = load(args.files).papers
+    collection = load(args.files)
     query = parse_query(args.query)
-    states = stored_states(args.db, papers)
-    keys = cite.citation_keys(papers)  # over the whole list, so a key does not depend on the query
-    papers = [paper for paper, _ in matching(papers, query, states)]
+    states = stored_states(args.db, collection.papers)
+    keys = cite.citation_keys(collection.papers)  # over the whole list, so a key does not depend on the query
+    papers = [paper for paper, _ in matching(collection, query, states)]
     if not papers:
         print(f"triage: no paper matches {args.query!r}: nothing exported", file=sys.stderr)
         return 1

@@ -1,0 +1,87 @@
+"""The search index cache: building an index vs loading it from the cache, per list size.
+
+    python bench/index_cache.py [--sizes 10000,20000,50000,100000] [--file LIST]... [--repeat 3]
+
+Synthetic lists come from ../shared/tools/make_corpus.py (beside the checkout); `--file` adds
+lists of your own. The cache is a temporary `$TRIAGE_CACHE`, so the user's is untouched.
+Columns: "build" is `SearchIndex(papers)`; "load" is `store.search_index` finding the entry
+(read, checked, assembled), of which "digest" is `store.search.fingerprint` and "lower" the
+lower-cased texts it works out anew; "entry MB" the entry's size on disk. Wall and CPU
+seconds (CPU counts all threads), best of `--repeat`. "same" says the loaded index gives the
+same ids, scores and spans as the built one for a few queries.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+MAKE_CORPUS = SHARED / "tools" / "make_corpus.py"
+QUERIES = ["graph neural", "difusion recovry", '"neural network"', "language !graph", "year:2024 contrastiv"]
+
+
+def timed(work: Callable[[], object], repeat: int) -> tuple[float, float, object]:
+    """(wall s, CPU s, result) of the fastest of `repeat` runs of `work`."""
+    best = None
+    for _ in range(repeat):
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = work()
+        run = (time.perf_counter() - wall, time.process_time() - cpu, result)
+        best = run if best is None or run[0] < best[0] else best
+    return best
+
+
+def shown(index) -> list:
+    return [[(h.paper_id, h.score, h.title_spans, h.text_spans) for h in index.search(q)[:200]] for q in QUERIES]
+
+
+def bench(name: str, path: Path, repeat: int) -> None:
+    from store import SearchIndex, read_path, search_index
+    from store.readers import cache
+    from store.search import _lowered, fingerprint
+
+    cache.INDEX_FROM = 0  # every list, to see from which length loading beats building
+    collection = read_path(path)
+    papers = collection.papers
+    build_wall, build_cpu, built = timed(lambda: SearchIndex(papers), repeat)
+    search_index(collection)  # builds and writes the entry
+    cache.settle()
+    [entry] = Path(os.environ["TRIAGE_CACHE"]).glob("*" + cache.INDEX_SUFFIX)
+    load_wall, load_cpu, loaded = timed(lambda: search_index(collection), repeat)
+    digest_wall, _, _ = timed(lambda: fingerprint(papers), repeat)
+    lower_wall, _, _ = timed(lambda: _lowered(papers), repeat)
+    same = "yes" if shown(loaded) == shown(built) else "NO"
+    print(f"{name:<22} {len(papers):>8,} {build_wall:>8.2f} {build_cpu:>8.2f} {load_wall:>8.2f} {load_cpu:>8.2f}"
+          f" {digest_wall:>8.2f} {lower_wall:>8.2f} {entry.stat().st_size / 2**20:>9.0f} {same:>5}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="10000,20000,50000,100000")
+    parser.add_argument("--file", action="append", default=[], type=Path)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    print("load average %.2f %.2f %.2f on %d cores (other work makes wall times noisy; CPU times less so)"
+          % (*os.getloadavg(), os.cpu_count() or 0))
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        lists = [(str(path), path) for path in args.file]
+        for size in (int(s) for s in args.sizes.split(",") if s):
+            path = folder / f"{size}.txt"
+            subprocess.run([sys.executable, str(MAKE_CORPUS), str(size), "-o", str(path)], check=True)
+            lists.append((f"synthetic {size}", path))
+        print(f"{'list':<22} {'papers':>8} {'build s':>8} {'CPU s':>8} {'load s':>8} {'CPU s':>8}"
+              f" {'digest s':>8} {'lower s':>8} {'entry MB':>9} {'same':>5}")
+        for name, path in lists:
+            os.environ["TRIAGE_CACHE"] = str(folder / f"cache-{len(os.listdir(folder))}")
+            bench(name, path, args.repeat)
+
+
+if __name__ == "__main__":
+    main()
