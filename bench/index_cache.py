@@ -55,7 +55,8 @@ def bench(name: str, path: Path, repeat: int) -> None:
     [entry] = Path(os.environ["TRIAGE_CACHE"]).glob("*" + cache.INDEX_SUFFIX)
     load_wall, load_cpu, loaded = timed(lambda: search_index(collection), repeat)
     digest_wall, _, _ = timed(lambda: fingerprint(papers), repeat)
-    lower_wall, _, _ = timed(lambda: _lowered(papers), repeat)
+    uneven = loaded.parts()["uneven"].tolist()
+    lower_wall, _, _ = timed(lambda: _lowered(papers, uneven), repeat)
     same = "yes" if shown(loaded) == shown(built) else "NO"
     print(f"{name:<22} {len(papers):>8,} {build_wall:>8.2f} {build_cpu:>8.2f} {load_wall:>8.2f} {load_cpu:>8.2f}"
           f" {digest_wall:>8.2f} {lower_wall:>8.2f} {entry.stat().st_size / 2**20:>9.0f} {same:>5}")

@@ -206,6 +206,7 @@ class SearchIndex:
         title: list[tuple[np.ndarray, np.ndarray]] = []
         lengths: list[np.ndarray] = []
         lower: list[str] = []
+        uneven: list[int] = []
         with ThreadPoolExecutor(_THREADS) as pool:
             found = _in_order(pool, lambda pair: (words.find(pair[0]), words.find(pair[1])), texts)
             for start, batch, (in_body, in_title) in zip(range(0, len(papers), _BATCH), batches, found):
@@ -215,18 +216,23 @@ class SearchIndex:
                 ids, docs, _, _ = words.count(in_title)
                 title.append((ids, docs + start))
                 # Made now rather than on the first phrase typed, a second's stall at 100k.
-                lower += _lowered(batch)
+                texts, spaced = _lowered(batch)
+                lower += texts
+                uneven += [start + k for k in spaced]
         vocabulary = dict(words.ids)  # a plain dict: looking up an unknown word adds nothing
         self._assemble(papers, vocabulary, _Postings.placed(body, len(vocabulary)), _Postings.placed(title, len(vocabulary)),
-                       np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int64), lower)
+                       np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int64), lower,
+                       np.array(uneven, dtype=np.int64))
 
     def parts(self) -> dict[str, np.ndarray]:
         """What `from_parts` makes this index again from, as plain arrays (no Python objects):
         the postings of body and titles, the number of words of each text, and the vocabulary
-        in word id order as UTF-8 text, a word a line (no word holds a line break)."""
+        in word id order as UTF-8 text, a word a line (no word holds a line break); and which
+        display texts have other spacing than single spaces (few: the rest need no look)."""
         return {
             "words": _joined(self._words), "body": self._body.values, "body_bounds": self._body.bounds,
             "title": self._title.values, "title_bounds": self._title.bounds, "lengths": self._lengths,
+            "uneven": self._uneven,
         }
 
     @classmethod
@@ -236,20 +242,21 @@ class SearchIndex:
         of the same number: the caller makes sure of that)."""
         papers = list(papers)
         try:
-            words, lengths = _split(parts["words"]), parts["lengths"]
+            words, lengths, uneven = _split(parts["words"]), parts["lengths"], parts["uneven"]
             body = _Postings.checked(parts["body_bounds"], parts["body"], len(words), len(papers) << _TF_BITS)
             title = _Postings.checked(parts["title_bounds"], parts["title"], len(words), len(papers))
         except KeyError as missing:
             raise ValueError(f"no {missing} part") from None
         vocabulary = dict(zip(words, range(len(words))))
-        if len(vocabulary) != len(words) or lengths.dtype != np.int64 or lengths.shape != (len(papers),):
+        if (len(vocabulary) != len(words) or lengths.dtype != np.int64 or lengths.shape != (len(papers),)
+                or uneven.dtype != np.int64 or uneven.ndim != 1 or (len(uneven) and not 0 <= uneven.min() <= uneven.max() < len(papers))):
             raise ValueError("index parts do not fit together")
         index = cls.__new__(cls)
-        index._assemble(papers, vocabulary, body, title, lengths, _lowered(papers))
+        index._assemble(papers, vocabulary, body, title, lengths, _lowered(papers, uneven.tolist())[0], uneven)
         return index
 
     def _assemble(self, papers: list[Paper], words: dict[str, int], body: _Postings, title: _Postings,
-                  lengths: np.ndarray, lower: list[str]) -> None:
+                  lengths: np.ndarray, lower: list[str], uneven: np.ndarray) -> None:
         """Set up the index from what a build or a cache gives; the rest is quick to work out."""
         self.papers = papers
         self._position = {p.id: i for i, p in enumerate(papers)}
@@ -258,6 +265,7 @@ class SearchIndex:
         self._title = title
         self._lengths = lengths
         self._lower = lower
+        self._uneven = uneven
         size = lengths.astype(np.float64)
         self._norm = _K1 * (1 - _B + _B * size / (size.mean() if len(size) and size.mean() else 1.0))
         folded: defaultdict[str, list[str]] = defaultdict(list)
@@ -497,9 +505,19 @@ def fingerprint(papers: Sequence[Paper]) -> bytes:
     return digest.digest()
 
 
-def _lowered(papers: Iterable[Paper]) -> list[str]:
-    """The display texts lower-cased with single spaces, as literal matching looks in them."""
-    return [_flat(p.plain.lower()) for p in papers]
+def _lowered(papers: Iterable[Paper], uneven: Iterable[int] | None = None) -> tuple[list[str], list[int]]:
+    """The display texts lower-cased with single spaces, as literal matching looks in them, and
+    the positions of those whose spacing had to be evened out. Given `uneven`, the positions
+    an earlier call on these same papers found, only those texts are looked at (telling the
+    others apart costs more than lower-casing them all)."""
+    lower = [p.plain.lower() for p in papers]
+    found = []
+    for k in range(len(lower)) if uneven is None else uneven:
+        flat = _flat(lower[k])
+        if flat is not lower[k]:  # _flat gives back the very text when it has nothing to do
+            lower[k] = flat
+            found.append(k)
+    return lower, found
 
 
 def _joined(words: Iterable[str]) -> np.ndarray:

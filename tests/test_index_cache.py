@@ -20,6 +20,7 @@ from tests.conftest import SEED
 EXTRA = [  # beyond ASCII, so the cached vocabulary is more than ASCII words
     "Un café — crème of graph neural networks, and a cafe\u0301 with a combining accent.",
     "привет: 深度学习 for graph recovery. Code: github.com/example/privet.",
+    "Uneven  spacing,\tand a tab: a phrase  that Is   uneven in its display text.",  # literal matching evens it out
 ]
 QUERIES = [
     "graph neural", "difusion recovry", "contrast", "hdg", "self-supervised", "LLM", "Llm", "language !llm",
@@ -27,6 +28,7 @@ QUERIES = [
     "hdgnn | fairtune", "has:code", "-has:code learning", "venue:iclr year:2024", "year<2024", "is:read",
     "-is:read graph", "is:starred | is:read", "p<=2", "p:0 language", "has:note", "tag:todo", "café",
     "cafe\u0301", "深度学习", "привет", "", "!graph",
+    '"that is uneven"', '"spacing, and"',
 ]
 
 
@@ -70,7 +72,7 @@ def no_build(monkeypatch):
 def test_a_cached_index_finds_exactly_what_a_fresh_one_finds(long_list, states, no_build, monkeypatch):
     monkeypatch.setattr(cache, "BACKGROUND_FROM", 0)  # written by a thread, as a long list's is
     fresh = results(SearchIndex(read_path(long_list).papers), states)
-    assert all(fresh[:6])  # the queries find things
+    assert all(fresh[:6]) and all(fresh[-2:])  # the queries find things
     search_index(read_path(long_list))
     cache.settle()
     assert len(index_entries()) == 1
@@ -79,8 +81,8 @@ def test_a_cached_index_finds_exactly_what_a_fresh_one_finds(long_list, states, 
 
 
 def test_short_lists_are_not_cached(long_list, monkeypatch):
-    monkeypatch.setattr(cache, "INDEX_FROM", 22)
-    assert len(search_index(read_path(long_list))) == 21
+    monkeypatch.setattr(cache, "INDEX_FROM", 23)
+    assert len(search_index(read_path(long_list))) == 22
     assert index_entries() == []
 
 
@@ -108,7 +110,8 @@ def damaged(entry: Path) -> list[bytes]:
     wrong = []
     for change in ({"title": parts["title"] + len(parts["lengths"])}, {"body_bounds": parts["body_bounds"][:-1]},
                    {"words": np.concatenate([parts["words"], np.frombuffer(b"\nextra", np.uint8)])},
-                   {"lengths": parts["lengths"][1:]}, {"key": parts["key"][:-1]},
+                   {"lengths": parts["lengths"][1:]}, {"uneven": np.append(parts["uneven"], len(parts["lengths"]))},
+                   {"key": parts["key"][:-1]},
                    {"words": np.array([{"a": 1}], dtype=object)}):
         with entry.open("wb") as out:
             np.savez(out, **{**parts, **change})

@@ -46,8 +46,8 @@ SUFFIX = ".parse"
 INDEX_SUFFIX = ".index"
 INDEX_FROM = 10_000
 """Lists of this many papers and more keep their search index in the cache: at 10,000
-abstracts an index builds in ~0.5 s (0.7 s CPU) and loads in ~0.2 s, at 100,000 in ~5 s
-(7.5 s CPU) and ~1.6 s (bench/index_cache.py); shorter lists build in a blink."""
+abstracts an index builds in ~0.5 s (0.8 s CPU) and loads in ~0.13 s, at 100,000 in ~4.6 s
+(6.9 s CPU) and ~0.9 s (bench/index_cache.py); shorter lists build in a blink."""
 KEEP_DAYS = 30
 BACKGROUND_FROM = 16 << 20
 """Entries of this many bytes and more are written in the background (a 100,000-abstract list
