@@ -9,14 +9,23 @@ from dataclasses import dataclass, field
 _ASCII_SPACING = ("  ", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")
 
 
+def single_spaced(text: str) -> bool:
+    """Whether `text` is as `" ".join(text.split())` would make it: words one space apart, no
+    other whitespace. Cheap on ASCII text (most abstracts): a few fast substring searches."""
+    if text[:1] == " " or text[-1:] == " ":
+        return False
+    if text.isascii():
+        return not any(space in text for space in _ASCII_SPACING)
+    # Every whitespace character but the space is unprintable.
+    return text.isprintable() and "  " not in text
+
+
 def normalise(text: str) -> str:
     """Whitespace collapsed and case folded: the form a paper's identity is computed from."""
     if not text.isascii():
         return " ".join(text.split()).casefold()
-    # ASCII (most abstracts): lower() is casefold(), and text already spaced once needs no split.
-    if text[:1] == " " or text[-1:] == " " or any(space in text for space in _ASCII_SPACING):
-        text = " ".join(text.split())
-    return text.lower()
+    # ASCII: lower() is casefold(), and text already spaced once needs no split.
+    return (text if single_spaced(text) else " ".join(text.split())).lower()
 
 
 def paper_id(text: str) -> str:

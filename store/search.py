@@ -25,7 +25,7 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from store.model import Paper, Triage
+from store.model import Paper, Triage, single_spaced
 from store.query import Qualifier, Query, Term, parse
 
 WORD = re.compile(r"[\w\u0300-\u036f]+")
@@ -534,11 +534,8 @@ def _split(joined: np.ndarray) -> list[str]:
 
 
 def _flat(text: str) -> str:
-    """`text` with each run of whitespace made one space."""
-    # Every whitespace character but the space is unprintable: most texts need no splitting.
-    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
-        return text
-    return " ".join(text.split())
+    """`text` with each run of whitespace made one space (the very text when it has them already)."""
+    return text if single_spaced(text) else " ".join(text.split())
 
 
 def _grouped(values: Iterable[object]) -> dict[object, np.ndarray]:
