@@ -7,7 +7,7 @@
   its letters the words' initials or, failing that, letters found in order from a word start
   on ("Brownian graph neural networks (BroGNet)");
 - a name after a contribution phrase: "we propose ToolChain*, ...", "this paper presents DreamLLM",
-  "and introduce Rapper";
+  "and introduce Rapper", "we propose Gen-Z—a ...", "we propose the Chain-of-Table framework";
 - a name after a naming word: "called Think-on-Graph", "a strategy we refer to as “BatchPrompt”",
   "an innovative concept called *refresh learning*,";
 - a name set off by an appositive: "ClimODE, a spatiotemporal ...", "our method, Magnushammer,",
@@ -18,7 +18,8 @@
 Each candidate is scored: introduced by a contribution phrase close before it in its sentence
 (or further on, when a naming word ties it to the phrase: "we introduce a ... framework, dubbed
 EfficientDM"), named by a naming word, followed by an appositive saying what it is, mentioned
-again, coined (mixed case); generic acronyms (LLMs, CNN) and background terms of the first
+again, coined (mixed case); a name that "we also/further introduce" scores lower than the
+main contribution, and generic acronyms (LLMs, CNN) and background terms of the first
 sentence score low. The best candidate above a threshold gives the title "NAME — Expansion"
 (the expansion wherever the text spells the name out, before it or in parentheses after it:
 "MOTOR (Many Outcome Time Oriented Representations)") or "NAME — appositive" ("FairTune — a
@@ -83,6 +84,7 @@ _APPOSITIVE = re.compile(r"[)\"”’']?\s*(?:,|—|–|--| -|:)\s*((?:a|an|the|
 _SPELLED_OUT = re.compile(r" \(([^\W\d_][^();,.]{4,80})\)")
 _VERSION = re.compile(r" ?(?:v?\d+(?:\.\d+)+|v\d+)(?![\w.])")
 _NAMEY = re.compile(r"[^\W\d_][A-Z]|\d|[*+]$")
+_COMPOUND = re.compile(r"[A-Z][a-z]*-(?:[a-z]+-)*[A-Z]")  # "Chain-of-Table", "Gen-Z"
 _COINED = re.compile(r"[a-z][A-Z]|[A-Z][a-z]+[A-Z]")
 _QUOTES = "\"'“”‘’`«»"
 _EDGE = _QUOTES + ".,;:!?()[]{}_"  # _ from markdown emphasis the display text kept: "_ZeroFlow_"
@@ -94,6 +96,7 @@ _SKIPPED = r"\s*+[a-z][a-z\-]*+,?+(?!\S)"
 _AFTER_TRIGGER = re.compile(
     rf"(?:{_SKIPPED}){{0,2}}(?P<far>(?:{_SKIPPED}){{1,6}}(?P<beyond>{_SKIPPED})?)?\s*(?P<word>\S+)?"
 )
+_FURTHER = {"also", "further", "additionally", "moreover"}
 _STOP = {"a", "an", "the", "of", "for", "and", "or", "to", "in", "on", "with", "via", "by", "from", "as", "at"}
 _GENERIC = {
     name.casefold()
@@ -157,6 +160,12 @@ def _matched(text: str, starts: list[int], pattern: re.Pattern[str]) -> list[int
 def _word_before(text: str, at: int) -> str:
     """The run of non-spaces that ends at `text[at]`."""
     return text[text.rfind(" ", 0, at) + 1 : at]
+
+
+def _next_word(text: str, at: int) -> str:
+    """The word after the spaces at `text[at]`, without punctuation after it."""
+    rest = text[at : at + 40].split(maxsplit=1)
+    return rest[0].rstrip(_EDGE) if rest else ""
 
 
 def _covers(acronym: str, letters: str) -> int:
@@ -273,6 +282,8 @@ class _Scorer:
             # Right after "we propose" is the contribution; far into the sentence, often a part of it,
             # unless a naming word ties it to the contribution ("we introduce a ... framework, dubbed X").
             score += 3 if position - self.triggers[at] <= 60 or named else 1
+            if _word_before(text, text.rfind(" ", 0, self.triggers[at] - 1)) in _FURTHER:
+                score -= 1  # "we further introduce X", "we also propose": not the main contribution
         elif text.find("our ", max(sentence_start, position - 60), position) != -1 or text.find(
             "Our ", max(sentence_start, position - 60), position
         ) != -1:
@@ -390,8 +401,11 @@ def _candidates(text: str) -> list[_Candidate]:
             for a, b in spans
         ):
             continue
-        following = window[after.end("word") : after.end("word") + 3]
+        # from the text, not `window`: an em dash turned to a space there may set the word off ("Gen-Z—a")
+        following = text[end + after.end("word") : end + after.end("word") + 3]
         set_off = raw[-1] in ",:—–(" + _QUOTES or following.startswith((" (", " —", " –", " --", "—", ","))
+        # "we propose the Chain-of-Table framework": a capitalised compound that a generic noun says is ours
+        set_off = set_off or (_COMPOUND.match(token) is not None and _next_word(window, after.end("word")) in _GENERIC_NOUNS)
         if named or set_off or after_naming:
             version = _VERSION.match(window, after.end("word")) if raw == token else None
             if version:

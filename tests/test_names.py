@@ -31,6 +31,14 @@ def test_patterns_of_naming():
             ("BatchPrompt — Prompts cost tokens", "BatchPrompt"),
         "Large language models (LLMs) are big. LLMs are used widely by everyone.": (
             "Large language models (LLMs) are big", ""),
+        # hyphenated names: set off by a dash, or said to be ours by a generic noun
+        "Prompting is brittle. To fix it, we propose Gen-Z—a generative prompting framework for text.":
+            ("Gen-Z — a generative prompting framework for text", "Gen-Z"),
+        "Tables are hard. We propose the Chain-of-Table framework, where tables evolve in the chain.":
+            ("Chain-of-Table — Tables are hard", "Chain-of-Table"),
+        # what "we also/further introduce" names is not the main contribution
+        "Tools help. We introduce ToolLLM, a tool-use framework. We further introduce ToolBench, a dataset for tools.":
+            ("ToolLLM — a tool-use framework", "ToolLLM"),
     }
     for text, expected in cases.items():
         assert derive_title(display(text).plain) == expected
