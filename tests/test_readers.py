@@ -27,6 +27,56 @@ def test_seed_in_every_encoding_reads_without_mojibake(tmp_path, encoding):
     assert [p.text for p in collection.papers] == [ABSTRACT_1, ABSTRACT_2]
 
 
+# Headers as short as a list's title gets, and abstracts in the list's own language.
+EAST_ASIAN = {
+    "shift_jis": (["論文", "論文一覧", "ICLR 2024 論文リスト", "ICML 2024 採択論文一覧"],
+                  "本研究では、グラフニューラルネットワークのための新しい手法を提案する。実験の結果、提案手法は既存手法よりも高い精度を達成した。"),
+    "cp932": (["人工知能学会 2024 要旨"], "大規模言語モデルは多くのタスクで優れた性能を示すが、推論の計算コストが高い。～①②"),
+    "big5": (["論文", "論文列表", "ICLR 2024 論文清單", "國際會議論文集"],
+             "本研究提出一種新的圖神經網路方法，實驗結果顯示該方法優於現有方法。"),
+    "euc_kr": (["논문", "논문 목록", "ICLR 2024 논문 목록", "2024 학술대회 논문 초록"],
+               "본 연구에서는 그래프 신경망을 위한 새로운 방법을 제안한다. 실험 결과 제안한 방법이 기존 방법보다 우수하다."),
+    "gbk": (["论文", "报告", "中文摘要", "论文列表", "会议论文", "NeurIPS 2023 论文集", "ICLR 2024 论文列表"],
+            "本研究提出了一种新的图神经网络方法，实验结果表明该方法优于现有方法。"),
+}
+
+
+@pytest.mark.parametrize("encoding", list(EAST_ASIAN))
+@pytest.mark.parametrize("native", [False, True], ids=["english-abstracts", "native-abstracts"])
+def test_east_asian_legacy_encodings_read_without_mojibake(tmp_path, encoding, native):
+    headers, abstract = EAST_ASIAN[encoding]
+    for number, header in enumerate(headers):
+        abstracts = [abstract, ABSTRACT_2] if native else [ABSTRACT_1, ABSTRACT_2]
+        path = write(tmp_path, f"{number}.txt", "\n\n".join([header, *abstracts]).encode(encoding) + b"\n")
+        collection = read_path(path)
+        assert collection.header == header
+        assert [p.text for p in collection.papers] == abstracts
+
+
+def test_a_chinese_header_of_hangul_like_bytes_is_still_gbk(tmp_path):
+    # Every byte pair of these headers is also a Hangul syllable (or Big5 hanzi): common Chinese
+    # characters keep them Chinese, as before.
+    for number, header in enumerate(["报告", "论文集", "会议报告", "ICLR 2024 报告"]):
+        path = write(tmp_path, f"{number}.txt", f"{header}\n\n{ABSTRACT_1}\n".encode("gbk"))
+        assert read_path(path).header == header
+
+
+def test_a_long_east_asian_list_is_read_whole(tmp_path):
+    # Longer than the sample the encodings are told apart on, a character across its end.
+    headers, abstract = EAST_ASIAN["shift_jis"]
+    abstracts = [f"{abstract}（{number}）" for number in range(700)]
+    path = write(tmp_path, "long.txt", "\n\n".join([headers[1], *abstracts]).encode("shift_jis"))
+    assert [p.text for p in read_path(path).papers] == abstracts
+
+
+def test_accented_letters_side_by_side_stay_western(tmp_path):
+    # An accent before a letter (or two side by side) also reads as an everyday hanzi in Big5 (or GBK).
+    text = "Workshop 2023\n\nWe thank Åke from Ávila for the data.\n"
+    for encoding in ("latin-1", "cp1252"):
+        path = write(tmp_path, f"{encoding}.txt", text.encode(encoding))
+        assert read_path(path).papers[0].text == text.split("\n\n")[1].strip()
+
+
 def test_latin1_and_windows_1252_accents_read_right(tmp_path):
     text = "Workshop 2023\n\nWe thank Jürgen Müller from Tübingen for the café naïve résumé data.\n\nSecond – with élan.\n"
     for encoding in ("latin-1", "cp1252"):
