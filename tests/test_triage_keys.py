@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 
+from textual import events
 from textual.widgets import Static
 
 from store import read_path
@@ -152,6 +153,18 @@ async def test_e_edits_the_note_ctrl_s_saves_esc_cancels(seed_path):
         await press(pilot, *" more", "escape")
         assert not isinstance(app.screen, NoteEditor)
     assert stored(papers[0].id).note == "see p3\nr"
+
+
+async def test_ctrl_s_right_after_a_paste_saves_the_whole_paste(seed_path):
+    papers, app = seed_app(seed_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await see_dialog(pilot, "e", NoteEditor)
+        # as the terminal delivers a paste and the ctrl+s typed at once: both queued before either is handled
+        app.post_message(events.Paste("compare with KoLA\nand LLM-KICK"))
+        app.post_message(events.Key("ctrl+s", None))
+        await pilot.pause()
+        assert not isinstance(app.screen, NoteEditor)
+    assert stored(papers[0].id).note == "compare with KoLA\nand LLM-KICK"
 
 
 async def test_t_edits_the_tags(seed_path):

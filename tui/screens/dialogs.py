@@ -44,7 +44,9 @@ class NoteEditor(_Editor):
     """Edit a paper's note: `ctrl+s` saves (the result is the text), `esc` cancels."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="NoteEditor") + "NoteEditor TextArea { height: 12; }"
-    BINDINGS = [Binding("ctrl+s", "save", "Save", priority=True)]
+    # Not a priority binding: ctrl+s must reach the screen through the text area, after the keys and the
+    # paste that came before it (a priority binding runs as the key arrives, before the area has them).
+    BINDINGS = [Binding("ctrl+s", "save", "Save")]
 
     def compose(self) -> ComposeResult:
         with Vertical():
