@@ -58,3 +58,20 @@ def test_keys_typed_right_after_enter_move_the_list_not_the_query(term):
     screen = term.wait_for(lambda s: "5 of 19" in s and detail_shows(s, "KoLA — Knowledge-oriented LLM Assessment"))
     assert "llmj" not in screen
     term.quit()
+
+
+def filter_line(screen: str) -> str:
+    """The query as the filter bar shows it."""
+    return next(line for line in screen.splitlines() if line.startswith(" / ")).split("  ")[0].strip()
+
+
+def test_editing_keys_typed_at_once_apply_in_the_order_typed(term):
+    term.send("/")
+    # Each group arrives in one read, as from a fast typist: a bound key (backspace, ←, ctrl+w)
+    # between characters must act where it was typed, not after the characters that follow it.
+    for keys, query in ((("x", "y", "BSpace", "a", "b", "c"), "/ xabc"), (("C-u", "x", "y", "z", "Left", "a", "b", "c"), "/ xyabcz"),
+                        (("End", "C-w", "g", "r", "a", "p", "h"), "/ graph")):
+        term.send(*keys)
+        term.wait_for(lambda s, query=query: filter_line(s) == query)
+    term.send("Enter")
+    term.quit()

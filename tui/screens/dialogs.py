@@ -6,7 +6,9 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, TextArea
+from textual.widgets import Label
+
+from tui.widgets.inputs import Input, TextArea
 
 DIALOG_CSS = """
 {name} {{

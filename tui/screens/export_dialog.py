@@ -8,9 +8,10 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Checkbox, Input, Label, Static
+from textual.widgets import Checkbox, Label, Static
 
 from store.errors import ReadError
+from tui.widgets.inputs import Input
 
 DEFAULT_NAME = "reading-list.md"
 

@@ -6,7 +6,9 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.message import Message
-from textual.widgets import Input, Static
+from textual.widgets import Static
+
+from tui.widgets.inputs import Input
 
 from tui.keys import SEARCH
 
