@@ -43,6 +43,22 @@ def test_missing_file_is_one_line_and_exit_2(tmp_path):
     assert result.returncode == 2 and "Traceback" not in result.stderr
 
 
+def test_a_csv_without_a_header_row_is_one_line_and_exit_2_unless_it_is_a_column_of_abstracts(tmp_path):
+    abstracts = ["We propose FairTune, a framework to optimise fairness of fine-tuned models, and show it works.",
+                 "Vision tasks are local, yet transformers see everything at once; we introduce a task to measure it."]
+    rows = tmp_path / "rows.csv"
+    rows.write_text("".join(f'"Title {i}","{text}"\n' for i, text in enumerate(abstracts)), encoding="utf-8")
+    result = triage("list", str(rows))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith(f"triage: {rows}:1: no title or abstract column in the header row 'Title 0,We propose")
+    column = tmp_path / "column.csv"
+    column.write_text("".join(f'"{text}"\n' for text in abstracts), encoding="utf-8")
+    result = triage("list", str(column), "--format", "jsonl")
+    assert result.returncode == 0, result.stderr
+    assert [json.loads(line)["text"] for line in result.stdout.splitlines()] == abstracts
+
+
 def test_subcommands_do_not_import_textual():
     code = "import sys; from tui import cli; cli.main(['list', '--format', 'jsonl']); print('textual' in sys.modules, file=sys.stderr)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -179,6 +179,37 @@ def test_json_jsonl_csv_with_aliases_and_case(tmp_path):
     assert ("keywords", "fair") in from_json[0].fields
 
 
+LONG_1 = "We propose FairTune, a framework to optimise fairness of fine-tuned models, and show that it works."
+LONG_2 = "Vision tasks are local, yet transformers see everything; we introduce the DSD task to measure it."
+
+
+def test_a_single_column_of_abstracts_needs_no_header(tmp_path):
+    csv_path = write(tmp_path, "abstracts.csv", f'"{LONG_1}"\r\n\r\n"{LONG_2}"\r\n')
+    tsv_path = write(tmp_path, "abstracts.tsv", f"{LONG_1}\n{LONG_2}\n")
+    for path, lines in ((csv_path, [1, 3]), (tsv_path, [1, 2])):
+        papers = read_path(path).papers
+        assert [p.text for p in papers] == [LONG_1, LONG_2]
+        assert [p.line for p in papers] == lines and papers[0].name == "FairTune"
+
+
+@pytest.mark.parametrize(
+    "name, content",
+    [
+        ("rows.csv", f'"FairTune: Fair Tuning","{LONG_1}"\n"DSD","{LONG_2}"\n'),
+        ("rows.tsv", f"FairTune: Fair Tuning\t{LONG_1}\nDSD\t{LONG_2}\n"),
+        ("titles.csv", "FairTune: Fair Tuning\nDSD: Local Vision\n"),
+        ("some-short.csv", f'"{LONG_1}"\n"Too short to be an abstract."\n'),
+    ],
+)
+def test_a_table_without_a_header_row_is_one_clear_error(tmp_path, name, content):
+    path = write(tmp_path, name, content)
+    with pytest.raises(ReadError) as info:
+        read_path(path)
+    message = str(info.value)
+    assert message.startswith(f"{path}:1: no title or abstract column in the header row ")
+    assert "FairTune" in message and "expected names such as title, abstract" in message and "\n" not in message
+
+
 def test_line_separator_characters_inside_values_do_not_split_records(tmp_path):
     text = "Abstract with\u2028a line separator,\x85 and\x1c more."
     jsonl = read_path(write(tmp_path, "u.jsonl", json.dumps({"abstract": text}, ensure_ascii=False) + "\n")).papers

@@ -17,6 +17,7 @@ from typing import Any
 from store.errors import ReadError
 from store.model import Collection
 from store.readers.records import make_papers, unique, year_of
+from store.text import inert
 
 _ALIASES = {
     "title": ("title", "papertitle", "name"),
@@ -147,25 +148,48 @@ def parse_jsonl(text: str, path: str) -> Collection:
     return _collect(records(), path, warnings)
 
 
+PROSE_WORDS = 12
+"""A cell of a header-less single-column table is read as an abstract when it has this many
+words or more: column names are a word or two, abstracts a hundred and more."""
+
+
+def _rows(reader: Any) -> Iterator[tuple[int, list[str]]]:
+    """(the line it starts on, its cells) of each row of a `csv.reader` that is not blank."""
+    start = reader.line_num + 1
+    for row in reader:
+        if any(cell.strip() for cell in row):
+            yield start, row
+        start = reader.line_num + 1
+
+
+def _prose(row: list[str]) -> bool:
+    """Whether a row is one cell of running text (an abstract), other cells empty."""
+    return len(row[0].split()) >= PROSE_WORDS and not any(cell.strip() for cell in row[1:])
+
+
 def parse_csv(text: str, path: str) -> Collection:
-    """A CSV or TSV table with a header row naming at least a title or an abstract column."""
+    """A CSV or TSV table with a header row naming at least a title or an abstract column; or,
+    without a header row, a single column of abstracts (every cell running text)."""
     sample = text[:65536]
     delimiter = "\t" if path.lower().endswith(".tsv") or sample.count("\t") > sample.count(",") else ","
     csv.field_size_limit(1 << 28)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
-        header = next(reader, None)
-        names = {_normal(name) for name in header or ()}
-        if not names & set(_ALIASES["title"] + _ALIASES["abstract"]):
-            raise ReadError(path, "no title or abstract column in the header row", 1)
-
-        def records() -> Iterator[tuple[int, str, object]]:
-            start = reader.line_num + 1
-            for row in reader:
-                if any(cell.strip() for cell in row):
-                    yield start, f"{path}:{start}", dict(zip(header, row))
-                start = reader.line_num + 1
-
-        return _collect(records(), path, [])
+        rows = _rows(reader)
+        line, header = next(rows, (1, []))
+        names = {_normal(name) for name in header}
+        if names & set(_ALIASES["title"] + _ALIASES["abstract"]):
+            return _collect(((start, f"{path}:{start}", dict(zip(header, row))) for start, row in rows), path, [])
+        table = [(line, header), *rows]
+        if header and all(_prose(row) for _, row in table):
+            return _collect(((start, f"{path}:{start}", {"abstract": row[0]}) for start, row in table), path, [])
     except csv.Error as exc:
         raise ReadError(path, f"not valid CSV: {exc}", reader.line_num) from None
+    first = " ".join(inert(delimiter.join(header)).split())
+    first = f"{first[:40]}…" if len(first) > 40 else first
+    raise ReadError(
+        path,
+        f"no title or abstract column in the header row {first!r} (expected names such as title, abstract, summary, "
+        "authors, year, url; a single column of abstracts needs no header)",
+        line,
+    )
