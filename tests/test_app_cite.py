@@ -159,3 +159,19 @@ async def test_Y_after_a_filter_copies_only_the_matches_with_their_usual_keys(se
         assert messages(app)[-1] == "BibTeX of 2 papers copied (OSC 52)"
         copied = {e.key for e in bibtexparser.parse_string(app.clipboard).entries}
         assert copied == {keys[papers[1].id], keys[papers[10].id]} and "iclr2024hdgnn" in copied
+
+
+async def test_Y_says_not_copied_when_the_text_is_too_long_for_the_terminal(tmp_path):
+    # tmux drops an OSC 52 sequence over 1 MiB without a word: "copied" would be a lie
+    long = tmp_path / "long.txt"
+    long.write_text("\n\n".join(f"Paper {i} studies {'graphs and more graphs ' * 120}{i}." for i in range(400)), encoding="utf-8")
+    app = TriageApp(read_path(str(long)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("C", "j", "j", "j", "enter")  # the abstract text becomes the default format
+        await settle(app, pilot)
+        assert messages(app)[-1] == "abstract text copied (OSC 52)"  # one paper's fits
+        await pilot.press("Y")
+        await settle(app, pilot)
+        assert messages(app)[-1].startswith("Not copied: too long for the terminal's clipboard: 1.1 MB")
+        assert "export the papers instead (x, or triage export)" in messages(app)[-1]
+        assert app.clipboard.startswith("Paper 0 studies"), "the clipboard keeps what was copied before"

@@ -616,7 +616,7 @@ class TriageApp(App[None]):
         try:
             how = clipboard.copy(text, lambda t: self.call_from_thread(self.copy_to_clipboard, t))
         except clipboard.ClipboardError as exc:
-            self.call_from_thread(self.notify, str(exc), severity="error", markup=False)
+            self.call_from_thread(self.notify, f"Not copied: {exc}", severity="error", markup=False)
             return
         self.call_from_thread(self.notify, f"{what} copied ({how})", markup=False)
 

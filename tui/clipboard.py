@@ -17,6 +17,9 @@ from contextlib import contextmanager
 import pyperclip
 
 OSC52 = "OSC 52"
+OSC52_MAX = 786_432
+"""The longest text (in UTF-8 bytes) sent by OSC 52: 1 MiB once in base64, which tmux takes and
+drops longer sequences without a word. Other terminals take as much or more."""
 
 
 class ClipboardError(Exception):
@@ -90,6 +93,12 @@ def copy(text: str, send_osc52: Callable[[str], None]) -> str:
     backend = system_copy(text)
     if backend:
         return backend
+    size = len(text.encode("utf-8"))
+    if size > OSC52_MAX:  # sent, it could vanish while we said "copied"
+        raise ClipboardError(
+            f"too long for the terminal's clipboard: {size / 1e6:.1f} MB, and OSC 52 carries at most"
+            f" {OSC52_MAX // 1024} KB; export the papers instead (x, or triage export)"
+        )
     try:
         send_osc52(text)
     except OSError as exc:
