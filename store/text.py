@@ -9,12 +9,18 @@ reader sees (and search runs over) plus style spans over it. Understood:
   through pylatexenc, which only ever sees those short segments (cached);
 - URLs with or without a scheme (`github.com/a/b`) become link spans; trailing punctuation is
   not part of a URL. A URL found without a scheme is linked as `https://` + the text.
+- inline HTML as PMLR pages and some JSON dumps have it: `<em>`/`<i>` italic, `<b>`/`<strong>`
+  bold, `<code>`/`<tt>` code, `<a href>` a link, `<sub>`/`<sup>` Unicode sub- and superscripts
+  where they all exist (else the plain text), `<br>`/`<p>` a space, other known inline tags
+  (`<span>`, `<u>`...) dropped, entities (`&amp;`, `&lt;`, `&#39;`) decoded. Only a known tag
+  with its closing tag is HTML: `a < b`, `x<y`, `<unk> token`, `List<int>` stay as written.
 
 Everything else stays literal: square brackets are never markup, and control characters,
 terminal escape sequences and invisible format characters are removed (`inert`).
 """
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -73,7 +79,6 @@ class Display:
 _TRAILING = ".,;:!?)]}*_'\"”’>"
 _URL_BODY = r"[^\s<>\"'`{}\[\]|\\^“”‘’]+"
 _URL = re.compile(rf"https?://{_URL_BODY}")
-_MARKUP_CHARS = "\\$*`[{"
 _MARKUP_START = re.compile(r"[\\$*`\[{]")
 _MARKUP = re.compile(
     r"(?P<link>\[(?P<ltext>[^\[\]\n]+)\]\((?P<lurl>(?:https?://|www\.)[^\s()]+(?:\([^\s()]*\)[^\s()]*)*)\))"
@@ -148,6 +153,78 @@ def _absolute(url: str) -> str:
     return url if "://" in url else "https://" + url
 
 
+# Inline HTML. A tag is read only with its closing tag (so `List<int>` or `<unk>` stay text); the
+# style each gives, "" for none. Line and paragraph breaks are a space; entities need their `;`.
+_HTML_STYLE = {
+    "em": "italic", "i": "italic", "cite": "italic", "var": "italic", "b": "bold", "strong": "bold",
+    "code": "code", "tt": "code", "kbd": "code", "samp": "code",
+    "sub": "", "sup": "", "span": "", "u": "", "small": "", "big": "", "mark": "", "font": "", "abbr": "",
+}
+_ENTITY_PATTERN = r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
+_HTML = re.compile(
+    rf"(?P<tag><(?P<tname>{'|'.join(_HTML_STYLE)})(?:\s[^<>]*)?>(?P<tbody>(?s:.{{0,2000}}?))</(?P=tname)\s*>)"
+    r"|(?P<anchor><a\s[^<>]*?\bhref\s*=\s*[\"'](?P<href>https?://[^\"'<>\s]+)[\"'][^<>]*>(?P<abody>(?s:.{0,2000}?))</a\s*>)"
+    r"|(?P<gap>(?:<br\s*/?>|</?p(?:\s[^<>]*)?>)(?:\s*(?:<br\s*/?>|</?p(?:\s[^<>]*)?>))*\s*)"
+    rf"|(?P<entity>{_ENTITY_PATTERN})",
+    re.IGNORECASE,
+)
+_HTML_START = re.compile("[<&]")
+_ENTITY = re.compile(_ENTITY_PATTERN)
+_SCRIPTS = {
+    "sub": dict(zip("0123456789+-−=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ")),
+    "sup": dict(zip("0123456789+-−=()in", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ⁱⁿ")),
+}
+
+
+def _entity(reference: str) -> str:
+    """An HTML character reference (`&amp;`, `&#39;`) as its character; an unknown one as written."""
+    char = html.unescape(reference)
+    if char == reference:
+        return reference
+    return " " if char.isspace() else inert(char)
+
+
+def _unescaped(text: str) -> str:
+    """`text` with its HTML character references decoded (a URL from an HTML page: `?a=1&amp;b=2`)."""
+    return _ENTITY.sub(lambda m: _entity(m.group()), text) if "&" in text else text
+
+
+def _script(body: str, tag: str) -> str | None:
+    """`<sub>`/`<sup>` text in Unicode sub- or superscripts (`x<sup>2</sup>` reads x²), or None
+    when one of its characters has none (`5<sup>th</sup>` reads 5th)."""
+    table = _SCRIPTS[tag]
+    return "".join(table[char] for char in body) if body and all(char in table for char in body) else None
+
+
+def _html_inner(match: re.Match[str]) -> tuple[str, str | None, str]:
+    """The text inside an HTML tag or link, its span kind ("" none, None for a sub- or
+    superscript) and link URL."""
+    if match.lastgroup == "anchor":
+        return match.group("abody"), "link", _unescaped(match.group("href"))
+    name = match.group("tname").lower()
+    return match.group("tbody"), None if name in _SCRIPTS else _HTML_STYLE[name], ""
+
+
+def html_text(value: str) -> str:
+    """A title or a name with its inline HTML read as `display` reads it, without styles: known
+    tags dropped (sub- and superscripts as in `display`), entities decoded. A value without `<`
+    or `&` is returned as it is."""
+    if "<" not in value and "&" not in value:
+        return value
+    return _HTML.sub(_html_plain, value)
+
+
+def _html_plain(match: re.Match[str]) -> str:
+    kind = match.lastgroup
+    if kind == "entity":
+        return _entity(match.group())
+    if kind == "gap":
+        return " "
+    inner, style, _ = _html_inner(match)
+    script = _script(inner, match.group("tname").lower()) if style is None else None
+    return html_text(inner) if script is None else script
+
+
 def _bare_urls(text: str) -> list[tuple[int, re.Match[str] | None, str]]:
     """URLs without a scheme: a domain with a known TLD followed by a path, or starting with www."""
     starts = []
@@ -173,17 +250,33 @@ def _bare_urls(text: str) -> list[tuple[int, re.Match[str] | None, str]]:
     return found
 
 
+def _html_tokens(text: str, tokens: list) -> None:
+    """Add the inline HTML of `text` to `tokens`: tried at each `<` and `&` only (quicker than
+    `_HTML.finditer`, which tries every position)."""
+    at = _HTML_START.search(text)
+    while at:
+        match = _HTML.match(text, at.start())
+        if match:
+            tokens.append((match.start(), match, ""))
+        at = _HTML_START.search(text, match.end() if match else at.end())
+
+
 def _tokens(text: str) -> list[tuple[int, re.Match[str] | None, str]]:
     """Markup and URLs in `text` as (start, markup match or None, url), by position; may overlap."""
     tokens = _bare_urls(text) if "/" in text or "www." in text else []
     if "://" in text:
         tokens += [(m.start(), None, _trim_url(m.group())) for m in _URL.finditer(text)]
-    start = _MARKUP_START.search(text) if any(c in text for c in _MARKUP_CHARS) else None
+    # Chained `in` tests find out whether a markup character is there at all several times quicker
+    # than any() over a generator: what pays for the HTML test below on every abstract.
+    has_markup = "\\" in text or "$" in text or "*" in text or "`" in text or "[" in text or "{" in text
+    start = _MARKUP_START.search(text) if has_markup else None
     while start:
         match = _MARKUP.match(text, start.start())
         if match:
             tokens.append((match.start(), match, ""))
         start = _MARKUP_START.search(text, match.end() if match else start.end())
+    if "<" in text or "&" in text:
+        _html_tokens(text, tokens)
     tokens.sort(key=lambda token: token[0])
     return tokens
 
@@ -207,8 +300,10 @@ def _render(text: str, out: list[str], spans: list[Span], offset: int, tokens: l
             continue
         emit(text[pos:start])
         if match is None:
-            emit(url, "link", _absolute(url))
             pos = start + len(url)
+            if "&" in url:  # a URL from an HTML page: `?a=1&amp;b=2`
+                url = _unescaped(url)
+            emit(url, "link", _absolute(url))
             continue
         pos = match.end()
         kind = match.lastgroup
@@ -228,6 +323,20 @@ def _render(text: str, out: list[str], spans: list[Span], offset: int, tokens: l
             emit(latex(match.group()).strip(), _STYLE.get(match.group("gname"), ""))
         elif kind == "cmd":
             emit(latex(match.group()), _STYLE.get(match.group("cname"), ""))
+        elif kind == "tag" or kind == "anchor":
+            inner, style, url = _html_inner(match)
+            script = None if style is not None else _script(inner, match.group("tname").lower())
+            if script is not None:
+                emit(script)
+                continue
+            begin = length
+            length = _render(inner, out, spans, length)
+            if length > begin and style:
+                spans.append(Span(begin, length, style, url))
+        elif kind == "gap":
+            emit("" if start == 0 or text[start - 1].isspace() or match.end() == len(text) else " ")
+        elif kind == "entity":
+            emit(_entity(match.group()))
         else:
             emit(latex(match.group()))
     emit(text[pos:])

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from store import ReadError, read_path, read_paths
+from store import ReadError, paper_id, read_path, read_paths
 
 ABSTRACT_1 = "We propose FairTune, a framework to optimise fairness. FairTune works."
 ABSTRACT_2 = "Vision tasks are local. We introduce the Dynamic Signal Distribution (DSD) task."
@@ -208,6 +208,18 @@ def test_a_table_without_a_header_row_is_one_clear_error(tmp_path, name, content
     message = str(info.value)
     assert message.startswith(f"{path}:1: no title or abstract column in the header row ")
     assert "FairTune" in message and "expected names such as title, abstract" in message and "\n" not in message
+
+
+def test_html_in_titles_and_abstracts_is_read_as_text_and_ids_stay_on_the_raw_text(tmp_path):
+    abstract = "We propose <b>FairTune</b>, a framework to optimise <i>fairness</i> &amp; accuracy.<br>It works."
+    record = {"title": "FairTune: Fair <i>Tuning</i> &amp; More", "abstract": abstract, "authors": ["J&uuml;rgen M&uuml;ller"]}
+    (from_json,) = read_path(write(tmp_path, "a.json", json.dumps([record]))).papers
+    assert (from_json.title, from_json.authors) == ("FairTune: Fair Tuning & More", ("Jürgen Müller",))
+    (bare,) = read_path(write(tmp_path, "b.txt", f"X 2024\n\n{abstract}\n")).papers
+    for paper in (from_json, bare):
+        assert paper.text == abstract and paper.id == paper_id(abstract)
+        assert paper.plain == "We propose FairTune, a framework to optimise fairness & accuracy. It works."
+    assert bare.name == "FairTune" and "<" not in bare.title
 
 
 def test_line_separator_characters_inside_values_do_not_split_records(tmp_path):

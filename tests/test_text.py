@@ -59,3 +59,36 @@ def test_unclosed_markup_is_left_as_text():
     for text in ["**unclosed", "$unclosed math", "*unclosed", "`unclosed", "[unclosed](", "{unclosed", "costs $5 and $10"]:
         assert display(text).plain == text
     assert "unclosed" in display(r"\textbf{unclosed").plain
+
+
+def test_inline_html_becomes_the_same_spans_as_markdown():
+    plain, spans = styled("We study <em>in situ</em> and <i>ex vivo</i> with <b>FairTune</b>, <strong>fast</strong> "
+                          "<code>x=1</code> and <a href=\"https://a.org/p?x=1&amp;y=2\">the <i>code</i></a>.")
+    assert plain == "We study in situ and ex vivo with FairTune, fast x=1 and the code."
+    assert spans == [("in situ", "italic", ""), ("ex vivo", "italic", ""), ("FairTune", "bold", ""), ("fast", "bold", ""),
+                     ("x=1", "code", ""), ("the code", "link", "https://a.org/p?x=1&y=2"), ("code", "italic", "")]
+    assert styled("<EM>in situ</EM>")[1] == styled("*in situ*")[1] and styled("<b>x y</b>")[1] == styled("**x y**")[1]
+
+
+def test_html_sub_sup_breaks_paragraphs_and_entities():
+    assert display("H<sub>2</sub>O at 10<sup>-3</sup>, x<sup>n+1</sup>, the 5<sup>th</sup> run, a<sub>ij</sub>").plain == (
+        "H₂O at 10⁻³, xⁿ⁺¹, the 5th run, aᵢⱼ")
+    assert display("<p>First part.</p><p>Second,<br>third<br/> and <BR />fourth.</p>").plain == (
+        "First part. Second, third and fourth.")
+    assert display("Q&amp;A &lt;b&gt; it&#39;s &#x2014; &mdash;&nbsp;done &copy;").plain == "Q&A <b> it's — — done ©"
+
+
+def test_text_that_only_looks_like_html_stays_as_written():
+    for text in ["a < b and c > d", "x<y and y>z", "the <unk> token", "List<int> and Map<K, V>", "R&D, AT&T; Q&A",
+                 "&unknown; and & alone", "<b> unclosed bold", "<https://github.com/a/b>", "$a<b$ and $c>d$"]:
+        shown = display(text)
+        assert shown.plain == text.replace("$", "") or shown.plain == text
+        assert not [s for s in shown.spans if s.kind != "link" and s.kind != "math"]
+    assert display("<https://github.com/a/b>").links == ("https://github.com/a/b",)
+
+
+def test_html_never_becomes_terminal_markup_or_escapes():
+    plain, spans = styled("<b>[@click=app.quit]x[/]</b> &#27;[31mred &#8238;evil&#x7f; &#42;not italic&#42; &lt;i&gt;")
+    assert plain == "[@click=app.quit]x[/] [31mred evil *not italic* <i>"
+    assert spans == [("[@click=app.quit]x[/]", "bold", "")]
+    assert inert(plain) == plain

@@ -3,7 +3,8 @@
 Keys and column names are matched case-insensitively, ignoring spaces, dashes and underscores,
 with common aliases (`summary`, `abstract note`, `author`, `link`, `booktitle`, `publication
 year`...). OpenReview exports work as they are: a record's `content` object is read too, and
-`{"value": ...}` wrappers are unwrapped. A record without title and abstract, or a JSONL line
+`{"value": ...}` wrappers are unwrapped; inline HTML in titles, authors and venues (`<i>`,
+`&amp;`) is read as text (`store.text.html_text`). A record without title and abstract, or a JSONL line
 that is not JSON, is skipped with a warning naming its line; the rest load."""
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from typing import Any
 from store.errors import ReadError
 from store.model import Collection
 from store.readers.records import make_papers, unique, year_of
-from store.text import inert
+from store.text import html_text, inert
 
 _ALIASES = {
     "title": ("title", "papertitle", "name"),
@@ -53,8 +54,8 @@ def _text(value: object) -> str:
 def _authors(value: object) -> list[str]:
     value = _flat(value)
     if isinstance(value, list):
-        return [" ".join(_text(v).split()) for v in value]
-    text = _text(value)
+        return [" ".join(html_text(_text(v)).split()) for v in value]
+    text = html_text(_text(value))
     for separator in (";", " and ", ","):
         if separator in text:
             return [" ".join(part.split()) for part in text.split(separator) if part.strip()]
@@ -77,7 +78,7 @@ def _fields(record: dict, path: str, line: int) -> dict[str, Any] | None:
                 found[field] = value
                 used.add(alias)
                 break
-    title = " ".join(_text(found.get("title")).split())
+    title = " ".join(html_text(_text(found.get("title"))).split())
     abstract = _text(found.get("abstract"))
     if not title and not abstract.strip():
         return None
@@ -90,7 +91,7 @@ def _fields(record: dict, path: str, line: int) -> dict[str, Any] | None:
         line=line,
         title=title,
         authors=_authors(found.get("authors")),
-        venue=" ".join(_text(found.get("venue")).split()),
+        venue=" ".join(html_text(_text(found.get("venue"))).split()),
         year=year_of(found["year"]) if "year" in found else None,
         urls=[url] if url.startswith(("http://", "https://")) else [],
         key=_text(found.get("key")),
