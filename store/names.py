@@ -23,8 +23,8 @@ main contribution, and generic acronyms (LLMs, CNN) and background terms of the 
 sentence score low. The best candidate above a threshold gives the title "NAME — Expansion"
 (the expansion wherever the text spells the name out, before it or in parentheses after it:
 "MOTOR (Many Outcome Time Oriented Representations)") or "NAME — appositive" ("FairTune — a
-framework to ..."), else "NAME — first sentence"; without a candidate the title is the trimmed
-first sentence.
+framework to ..."; an appositive of fewer than three words, "a novel", is not used), else
+"NAME — first sentence"; without a candidate the title is the trimmed first sentence.
 """
 from __future__ import annotations
 
@@ -403,7 +403,7 @@ def _candidates(text: str) -> list[_Candidate]:
             continue
         # from the text, not `window`: an em dash turned to a space there may set the word off ("Gen-Z—a")
         following = text[end + after.end("word") : end + after.end("word") + 3]
-        set_off = raw[-1] in ",:—–(" + _QUOTES or following.startswith((" (", " —", " –", " --", "—", ","))
+        set_off = raw[-1] in ",:—–(" + _QUOTES or following.startswith((" (", " —", " –", " --", " - ", "—", ","))
         # "we propose the Chain-of-Table framework": a capitalised compound that a generic noun says is ours
         set_off = set_off or (_COMPOUND.match(token) is not None and _next_word(window, after.end("word")) in _GENERIC_NOUNS)
         if named or set_off or after_naming:
@@ -465,5 +465,7 @@ def derive_title(text: str) -> tuple[str, str]:
     if expansion and expansion.casefold() != best.name.casefold():
         return _shorten(f"{best.name} — {expansion}"), best.name
     appositive = _APPOSITIVE.match(flat, best.end)
-    what = appositive.group(1).strip() if appositive else sentence
+    what = appositive.group(1).strip() if appositive else ""
+    if len(what.split()) < 3:  # "a novel" (", brain-inspired architecture…" cut off) says nothing
+        what = sentence
     return _shorten(f"{best.name} — {what}"), best.name

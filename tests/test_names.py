@@ -36,6 +36,9 @@ def test_patterns_of_naming():
             ("Gen-Z — a generative prompting framework for text", "Gen-Z"),
         "Tables are hard. We propose the Chain-of-Table framework, where tables evolve in the chain.":
             ("Chain-of-Table — Tables are hard", "Chain-of-Table"),
+        # set off by a spaced hyphen; an appositive cut short at its comma says nothing: the first sentence does
+        "Editing knowledge is slow. This paper presents Larimar - a novel, brain-inspired architecture.":
+            ("Larimar — Editing knowledge is slow", "Larimar"),
         # what "we also/further introduce" names is not the main contribution
         "Tools help. We introduce ToolLLM, a tool-use framework. We further introduce ToolBench, a dataset for tools.":
             ("ToolLLM — a tool-use framework", "ToolLLM"),
