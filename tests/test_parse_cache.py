@@ -6,6 +6,7 @@ import os
 import pty
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,35 @@ def test_a_damaged_cache_is_ignored_and_rebuilt(tmp_path):
         entry.write_bytes(damage)
         assert read_path(path) == fresh
         assert entry.read_bytes() == good  # rebuilt
+
+
+def crashed_writer(entry: Path) -> Path:
+    """The temporary file a process leaves when it dies while writing cache `entry`."""
+    folder = entry.parent
+    before = set(folder.iterdir()) if folder.exists() else set()
+    code = "import os, sys, pathlib; from store.readers import cache; " \
+           "cache._store(pathlib.Path(sys.argv[1]), lambda out: (out.write(b'half an entry'), out.flush(), os._exit(9)))"
+    assert subprocess.run([sys.executable, "-c", code, str(entry)]).returncode == 9
+    [temporary] = set(folder.iterdir()) - before
+    return temporary
+
+
+def test_temporary_files_of_dead_writers_are_removed_when_the_cache_is_next_written(tmp_path):
+    folder = Path(os.environ["TRIAGE_CACHE"])
+    dead = crashed_writer(folder / f"{'0' * 32}.parse")
+    dead_before_naming = folder / ".k2j4_9az.tmp"  # named as they were before this release
+    dead_before_naming.write_bytes(b"half")
+    others = [folder / ".notes.tmp", folder / "notes.tmp", folder / "kept.txt"]
+    for path in others:
+        path.write_bytes(b"not the cache's")
+    an_hour_ago = time.time() - 3600
+    for path in (dead, dead_before_naming, *others):
+        os.utime(path, (an_hour_ago, an_hour_ago))
+    writing_now = crashed_writer(folder / f"{'1' * 32}.index")  # as a live writer's looks
+    read_path(write_list(tmp_path / "list.txt", ABSTRACTS))
+    assert not dead.exists() and not dead_before_naming.exists()
+    assert writing_now.exists() and all(path.exists() for path in others)
+    assert len(cache_files()) == 1
 
 
 def test_an_unwritable_cache_folder_only_costs_time(tmp_path, monkeypatch):

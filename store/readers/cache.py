@@ -8,8 +8,9 @@ inode, and a version key covering this package's source, the Python version and 
 of the libraries that shape parsing. Any difference, any unreadable or malformed cache file,
 means the list is parsed again; a cache that cannot be written is simply not written.
 An entry is written whole or not at all (a temporary file renamed over it), a large one by a
-thread while the caller goes on. Entries not used for `KEEP_DAYS` are removed when a new one
-is written.
+thread while the caller goes on. Entries not used for `KEEP_DAYS`, and the temporary files of
+writers that died before renaming theirs (untouched for `STALE_MINUTES`), are removed when a
+new entry is written.
 
 Beside the parse entry, a list of `INDEX_FROM` papers or more keeps the arrays of its search
 index (numpy's .npz, no pickles: `SearchIndex.parts`) under the version key and a digest of
@@ -22,6 +23,7 @@ import hashlib
 import json
 import marshal
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -49,6 +51,12 @@ INDEX_FROM = 10_000
 abstracts an index builds in ~0.5 s (0.8 s CPU) and loads in ~0.13 s, at 100,000 in ~4.6 s
 (6.9 s CPU) and ~0.9 s (bench/index_cache.py); shorter lists build in a blink."""
 KEEP_DAYS = 30
+STALE_MINUTES = 15
+"""A temporary entry file untouched this long is a dead writer's: a live one writes a 250 MB
+entry in seconds (the file's time moves as it writes), and two processes may write at once."""
+# The temporary files `_store` makes: the entry's name, then mkstemp's 8 random characters (before
+# those were named, just the random characters). Nothing else in the folder is touched.
+_TEMPORARY = re.compile(r"\.(?:[0-9a-f]{32}\.(?:parse|index)\.)?[a-z0-9_]{8}\.tmp")
 BACKGROUND_FROM = 16 << 20
 """Entries of this many bytes and more are written in the background (a 100,000-abstract list
 makes about 250 MB: a good part of a second)."""
@@ -126,9 +134,10 @@ def _decode(data: bytes, key: tuple) -> Collection | None:
 
 
 def _store(entry: Path, write: Callable[[BinaryIO], object]) -> None:
-    """Make `entry` what `write` writes to a file, whole or not at all; remove entries unused for long."""
+    """Make `entry` what `write` writes to a file, whole or not at all; remove entries unused for
+    long and dead writers' temporary files."""
     entry.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=entry.parent, prefix=".", suffix=".tmp")
+    fd, temp = tempfile.mkstemp(dir=entry.parent, prefix=f".{entry.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as out:
             write(out)
@@ -136,10 +145,19 @@ def _store(entry: Path, write: Callable[[BinaryIO], object]) -> None:
     except BaseException:
         os.unlink(temp)
         raise
-    old = time.time() - KEEP_DAYS * 86400
+    now = time.time()
     for other in entry.parent.iterdir():
-        if other.suffix in (SUFFIX, INDEX_SUFFIX) and other != entry and other.stat().st_mtime < old:
-            other.unlink(missing_ok=True)
+        if other.suffix in (SUFFIX, INDEX_SUFFIX) and other != entry:
+            since = now - KEEP_DAYS * 86400
+        elif _TEMPORARY.fullmatch(other.name):
+            since = now - STALE_MINUTES * 60
+        else:
+            continue
+        try:
+            if other.stat().st_mtime < since:
+                other.unlink()
+        except OSError:  # gone meanwhile (another process cleaning up), or not ours to remove
+            pass
 
 
 def _store_quietly(entry: Path, write: Callable[[BinaryIO], object]) -> None:
