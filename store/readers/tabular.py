@@ -13,7 +13,8 @@ import io
 import json
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from store.errors import ReadError
 from store.model import Collection
@@ -62,21 +63,37 @@ def _authors(value: object) -> list[str]:
     return [text.strip()] if text.strip() else []
 
 
+class _Plan(NamedTuple):
+    """How to read records with one set of keys (the records of a file mostly share one)."""
+
+    normal: dict[Any, str]
+    """Each key's normal form (see `_normal`)."""
+    candidates: dict[str, list[Any]]
+    """Each field's keys to try, in the order of its aliases: the first key of each alias."""
+
+
+@lru_cache(maxsize=64)
+def _plan(keys: tuple[Any, ...]) -> _Plan:
+    normal = {key: _normal(str(key)) for key in keys}
+    first: dict[str, Any] = {}
+    for key in keys:
+        first.setdefault(normal[key], key)
+    return _Plan(normal, {field: [first[a] for a in aliases if a in first] for field, aliases in _ALIASES.items()})
+
+
 def _fields(record: dict, path: str, line: int) -> dict[str, Any] | None:
     """`make_paper`'s arguments for one record, or None when it has neither title nor abstract."""
     if isinstance(record.get("content"), dict):
         record = {**record, **record["content"]}
-    by_name: dict[str, object] = {}
-    for key, value in record.items():
-        by_name.setdefault(_normal(str(key)), value)
+    plan = _plan(tuple(record))
     found: dict[str, object] = {}
     used: set[str] = set()
-    for field, aliases in _ALIASES.items():
-        for alias in aliases:
-            value = _flat(by_name.get(alias))
+    for field, keys in plan.candidates.items():
+        for key in keys:
+            value = _flat(record[key])
             if value not in (None, "", []) and not isinstance(value, dict):
                 found[field] = value
-                used.add(alias)
+                used.add(plan.normal[key])
                 break
     title = " ".join(html_text(_text(found.get("title"))).split())
     abstract = _text(found.get("abstract"))
@@ -97,7 +114,7 @@ def _fields(record: dict, path: str, line: int) -> dict[str, Any] | None:
         key=_text(found.get("key")),
         fields=tuple(
             (str(k), _text(v)) for k, v in record.items()
-            if _normal(str(k)) not in used and k != "content" and not isinstance(_flat(v), dict) and _text(v)
+            if plan.normal[k] not in used and k != "content" and not isinstance(_flat(v), dict) and _text(v)
         ),
     )
 
