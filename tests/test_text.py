@@ -1,6 +1,9 @@
 """Display text: what a reader sees of an abstract's markup, and what search runs over."""
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from store.text import display, inert
 
 
@@ -92,3 +95,16 @@ def test_html_never_becomes_terminal_markup_or_escapes():
     assert plain == "[@click=app.quit]x[/] [31mred evil *not italic* <i>"
     assert spans == [("[@click=app.quit]x[/]", "bold", "")]
     assert inert(plain) == plain
+
+
+PIECES = ["<b>", "</b>", "<i>", "</I>", "<sub>", "</sub>", "<sup>", "</sup>", "<br>", "<p>", "</p>", '<a href="https://x.org/a">',
+          "</a>", "&amp;", "&lt;", "&#27;", "&#x202e;", "&nbsp;", "&bogus;", "<", ">", "&", "*", "**", "$", "`", "[", "]",
+          "(https://y.org)", "{", "}", "\\", "\x1b[31m", "word", " ", "2", "x", "\n", "github.com/a/b"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=30).map("".join))
+def test_any_mix_of_html_and_markup_gives_inert_text_and_spans_inside_it(text):
+    shown = display(text)
+    assert inert(shown.plain) == shown.plain and "\t" not in shown.plain
+    assert all(0 <= span.start < span.end <= len(shown.plain) for span in shown.spans)
