@@ -222,6 +222,17 @@ def test_html_in_titles_and_abstracts_is_read_as_text_and_ids_stay_on_the_raw_te
     assert bare.name == "FairTune" and "<" not in bare.title
 
 
+def test_escape_sequences_in_record_titles_authors_and_venues_are_removed(tmp_path):
+    evil = "Evil \x1b[31mred\x1b[0m \x1b]8;;http://x\x07link\u202e"
+    record = {"title": evil, "abstract": ABSTRACT_1, "authors": [evil], "venue": evil, "key": "k\x1b[2J"}
+    csv_text = "title,abstract,authors,venue\n" + ",".join(f'"{v}"' for v in (evil, ABSTRACT_2 * 9, evil, evil)) + "\n"
+    papers = [*read_path(write(tmp_path, "a.json", json.dumps([record]))).papers,
+              *read_path(write(tmp_path, "a.csv", csv_text)).papers]
+    for paper in papers:
+        assert paper.title == paper.venue == "Evil red link" and paper.authors == ("Evil red link",)
+    assert papers[0].key == "k"
+
+
 def test_line_separator_characters_inside_values_do_not_split_records(tmp_path):
     text = "Abstract with\u2028a line separator,\x85 and\x1c more."
     jsonl = read_path(write(tmp_path, "u.jsonl", json.dumps({"abstract": text}, ensure_ascii=False) + "\n")).papers

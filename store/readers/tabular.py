@@ -52,11 +52,17 @@ def _text(value: object) -> str:
     return str(value)
 
 
+def _line(value: object) -> str:
+    """A title, name or venue as one line of text to show: inline HTML read, control characters
+    and terminal escape sequences removed (the record is untrusted), spacing collapsed."""
+    return " ".join(inert(html_text(_text(value))).split())
+
+
 def _authors(value: object) -> list[str]:
     value = _flat(value)
     if isinstance(value, list):
-        return [" ".join(html_text(_text(v)).split()) for v in value]
-    text = html_text(_text(value))
+        return [_line(v) for v in value]
+    text = inert(html_text(_text(value)))
     for separator in (";", " and ", ","):
         if separator in text:
             return [" ".join(part.split()) for part in text.split(separator) if part.strip()]
@@ -95,7 +101,7 @@ def _fields(record: dict, path: str, line: int) -> dict[str, Any] | None:
                 found[field] = value
                 used.add(plan.normal[key])
                 break
-    title = " ".join(html_text(_text(found.get("title"))).split())
+    title = _line(found.get("title"))
     abstract = _text(found.get("abstract"))
     if not title and not abstract.strip():
         return None
@@ -108,10 +114,10 @@ def _fields(record: dict, path: str, line: int) -> dict[str, Any] | None:
         line=line,
         title=title,
         authors=_authors(found.get("authors")),
-        venue=" ".join(html_text(_text(found.get("venue"))).split()),
+        venue=_line(found.get("venue")),
         year=year_of(found["year"]) if "year" in found else None,
         urls=[url] if url.startswith(("http://", "https://")) else [],
-        key=_text(found.get("key")),
+        key=inert(_text(found.get("key"))),
         fields=tuple(
             (str(k), _text(v)) for k, v in record.items()
             if plan.normal[k] not in used and k != "content" and not isinstance(_flat(v), dict) and _text(v)
