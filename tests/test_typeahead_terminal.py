@@ -6,14 +6,32 @@ import json
 import os
 import subprocess
 
+from store import read_path
 from tests.tmux import Tmux, triage_command
 
 
-def stored_notes(db: str) -> list[str]:
-    """The notes the database keeps, as `triage list` prints them."""
+def stored(db: str) -> list[dict]:
+    """The papers with their marks as the database keeps them, as `triage list` prints them."""
     out = subprocess.run([triage_command(), "list", "--db", db, "--format", "jsonl"],
                          capture_output=True, text=True, check=True, env=os.environ).stdout
-    return [row["note"] for row in map(json.loads, out.splitlines()) if row["note"]]
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def starred(db: str) -> list[str]:
+    return [row["id"] for row in stored(db) if row["starred"]]
+
+
+def test_keys_typed_while_the_app_starts_take_effect(tmp_path, seed_path):
+    second = read_path(seed_path).papers[1]
+    db = str(tmp_path / "db.json")
+    term = Tmux(f"{triage_command()} --db {db}")
+    try:
+        term.send("j", "s", "Enter")  # at once, as `triage` starts: one down, star it, read it
+        term.wait_for(lambda s: "1 ★" in s and "h/esc List" in s)  # the footer offers the way back to the list
+        term.quit()
+    finally:
+        term.kill()
+    assert starred(db) == [second.id]
 
 
 def test_ctrl_s_right_after_a_paste_saves_the_whole_paste(tmp_path):
@@ -32,4 +50,4 @@ def test_ctrl_s_right_after_a_paste_saves_the_whole_paste(tmp_path):
         term.quit()
     finally:
         term.kill()
-    assert stored_notes(db) == [text]
+    assert [row["note"] for row in stored(db) if row["note"]] == [text]

@@ -14,7 +14,7 @@ from dataclasses import replace
 from functools import cached_property, partial
 from typing import Any
 
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -195,7 +195,9 @@ class TriageApp(App[None]):
         paper_list = self.query_one(PaperList)
         paper_list.states = self.states
         self.refresh_rows(keep=session.get("cursor"))
-        paper_list.focus()
+        # Now, not with `focus()`: that waits behind the keys already typed, which would go to the filter
+        # (the first widget that takes the focus, which the screen gave it when it was shown).
+        self.screen.set_focus(paper_list)
         if session.get("query"):
             self._restore_cursor = session.get("cursor")
             self.query_one(FilterBar).value = session["query"]
@@ -206,6 +208,13 @@ class TriageApp(App[None]):
             self.notify(notice, title="Triage database", severity="warning", timeout=20, markup=False)
         self.set_interval(POLL_SECONDS, self._poll_other_processes)
         self.call_after_refresh(self.run_worker, self._search_index, thread=True, group="index")
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and event.key == "ctrl+j" and not event.is_forwarded:
+            # A line feed is enter, as in a shell: a return typed while `triage` was starting, before
+            # the terminal left line mode, reaches the app as one (the terminal turned CR into LF).
+            event = events.Key("enter", "\r")
+        await super().on_event(event)
 
     def on_unmount(self) -> None:
         self._save_session()
