@@ -98,18 +98,22 @@ async def test_state_qualifiers_see_the_marks_made(seed_path):
         assert shown(app) == [read_path(seed_path).papers[1].id]
 
 
-async def test_a_slow_old_query_never_replaces_a_newer_result(seed_path, monkeypatch):
+def slow_on(monkeypatch, slow_query: str) -> threading.Event:
+    """Make the app's index the real one, but a search for `slow_query` waits until the event returned is set."""
     release = threading.Event()
 
-    class SlowOnD(SearchIndex):
-        """The real index, but a search for "d" waits until the test lets it go."""
-
+    class Slow(SearchIndex):
         def search(self, query, states=None):
-            if query == "d":
+            if query == slow_query:
                 release.wait(10)
             return super().search(query, states)
 
-    monkeypatch.setattr(tui.app, "search_index", lambda collection: SlowOnD(collection.papers))
+    monkeypatch.setattr(tui.app, "search_index", lambda collection: Slow(collection.papers))
+    return release
+
+
+async def test_a_slow_old_query_never_replaces_a_newer_result(seed_path, monkeypatch):
+    release = slow_on(monkeypatch, "d")
     app = TriageApp(read_path(seed_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("slash", "d")  # its search hangs
@@ -144,3 +148,17 @@ async def test_typing_before_the_index_is_built_says_so(seed_path, monkeypatch):
         built.set()
         await settle(app, pilot)
         assert text_of(app, "filter-count").endswith(" of 19")
+
+
+async def test_keys_typed_before_a_querys_results_apply_to_them(seed_path, monkeypatch):
+    release = slow_on(monkeypatch, "llm")
+    papers = read_path(seed_path).papers
+    second = SearchIndex(papers).search("llm").papers[1]
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"llm", "enter", "j", "s")  # the results are not in yet
+        assert app.query_one(PaperList).cursor == 0 and not app.states  # the j and s wait for them
+        release.set()
+        await settle(app, pilot)
+        assert app.query_one(PaperList).current.id == second.id  # best match, then one down
+        assert [pid for pid, state in app.states.items() if state.starred] == [second.id]

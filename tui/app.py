@@ -7,6 +7,7 @@ import sys
 import threading
 import time
 import webbrowser
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from concurrent.futures import ThreadPoolExecutor
@@ -158,6 +159,14 @@ class TriageApp(App[None]):
         self._row_hits: Callable[[int], Hit] | None = None
         """The hit of each row shown (rows are in the view's and sort's order, not always the hits')."""
         self._search_serial = 0
+        self._searched = ""
+        """The text of the newest query sent to the search."""
+        self._shown_serial = 0
+        """The query whose results the list shows (`_search_serial` once the newest query's have landed)."""
+        self._typed: deque[events.Key | events.Paste] = deque()
+        """Keys and pastes from the terminal not applied yet (see `on_event`), in the order typed."""
+        self._query_keys = 0
+        """Keys sent to the filter's input that it has not handled yet (its value does not show them yet)."""
         self._tallies: dict[str, Tally] = {}
         """Counts per view over: "all" papers (the progress bar), "matched" by the query (the tabs), "shown" rows."""
         self._session_key = "session " + "\n".join(collection.sources)
@@ -209,12 +218,43 @@ class TriageApp(App[None]):
         self.set_interval(POLL_SECONDS, self._poll_other_processes)
         self.call_after_refresh(self.run_worker, self._search_index, thread=True, group="index")
 
+    # --- type-ahead: each key applies, in the order typed, to what it was typed for -------------------
+
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key) and event.key == "ctrl+j" and not event.is_forwarded:
-            # A line feed is enter, as in a shell: a return typed while `triage` was starting, before
-            # the terminal left line mode, reaches the app as one (the terminal turned CR into LF).
-            event = events.Key("enter", "\r")
-        await super().on_event(event)
+        """Keys and pastes from the terminal go through `_typed`, where a key for the list waits while
+        the list does not show the results of the query typed before it yet (those results would reset
+        the cursor it moved), and every key typed after it waits behind it."""
+        if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
+            if isinstance(event, events.Key) and event.key == "ctrl+j":
+                # A line feed is enter, as in a shell: a return typed while `triage` was starting, before
+                # the terminal left line mode, reaches the app as one (the terminal turned CR into LF).
+                event = events.Key("enter", "\r")
+            self._typed.append(event)
+            await self._apply_typed()
+        else:
+            await super().on_event(event)
+
+    async def _apply_typed(self) -> None:
+        """Apply the keys typed, in order, up to one that must wait for the results of a query."""
+        query = self.query_one(FilterBar).input
+        while self._typed and not self._waits_for_results(query):
+            into_query = self.focused is query
+            await super().on_event(self._typed.popleft())
+            if into_query:  # the input handles the key on its own queue, after this: count it until then
+                self._query_keys += 1
+                query.call_later(self._query_key_handled)
+
+    def _waits_for_results(self, query: Input) -> bool:
+        """Whether a key now would go to the list (not to the query being typed, nor to a dialog) while
+        the list does not show the results of the query as typed so far."""
+        if self.screen is not self.default_screen or self.focused is query:
+            return False
+        return self._query_keys > 0 or query.value != self._searched or self._shown_serial != self._search_serial
+
+    def _query_key_handled(self) -> None:
+        self._query_keys -= 1
+        if self._typed:
+            self.call_later(self._apply_typed)
 
     def on_unmount(self) -> None:
         self._save_session()
@@ -325,7 +365,7 @@ class TriageApp(App[None]):
         if action == "focus_filter":  # a / typed in an input (the query itself, a note) stays a /
             return self.screen is self.default_screen and not isinstance(self.focused, Input)
         if action == "leave_filter":
-            return self.screen is self.default_screen and self.focused is self.query_one(FilterBar).query_one(Input)
+            return self.screen is self.default_screen and self.focused is self.query_one(FilterBar).input
         if action == "focus_detail":
             return self.default_screen.focused is self.query_one(PaperList)
         if action == "focus_papers":
@@ -409,6 +449,7 @@ class TriageApp(App[None]):
         if self._index is None:
             message.filter_bar.show_indexing()
         self._search_serial += 1
+        self._searched = message.value
         self._search(message.value, self._search_serial, dict(self.states))
 
     def on_filter_bar_done(self, message: FilterBar.Done) -> None:
@@ -434,6 +475,9 @@ class TriageApp(App[None]):
         self.refresh_rows(keep=keep or (None if filtered else self._current_id()))
         self.query_one(FilterBar).show_result(len(hits), len(self.collection.papers), hits.query.hint)
         self._session_changed()
+        self._shown_serial = serial
+        if self._typed:  # the keys typed after the query apply to its results, now shown
+            self.call_later(self._apply_typed)
 
     # --- durable writes, on the writer thread ------------------------------------------------------
 

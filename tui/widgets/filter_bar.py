@@ -71,18 +71,23 @@ class FilterBar(Horizontal):
         yield Static(id="filter-count", markup=False)
 
     @property
+    def input(self) -> Input:
+        """The input the query is typed in."""
+        return self.query_one(Input)
+
+    @property
     def value(self) -> str:
-        return self.query_one(Input).value
+        return self.input.value
 
     @value.setter
     def value(self, text: str) -> None:
         """Set the query (a restored session's); `Changed` follows as if it had been typed."""
-        self.query_one(Input).value = text
+        self.input.value = text
 
     def focus_input(self) -> None:
         """Focus the input now, not after the queued events (`focus()` waits for them): the keys
         typed right after `/` then go to the query, however fast they come."""
-        self.screen.set_focus(self.query_one(Input))
+        self.screen.set_focus(self.input)
 
     def show_result(self, shown: int, total: int, hint: str) -> None:
         """Show how many papers match ("7 of 19"; nothing when the filter is empty) and the query's hint."""
@@ -97,10 +102,10 @@ class FilterBar(Horizontal):
         self.query_one("#filter-count", Static).update(Content("indexing…"))
 
     def on_descendant_focus(self) -> None:
-        self.query_one(Input).placeholder = TYPING
+        self.input.placeholder = TYPING
 
     def on_descendant_blur(self) -> None:
-        self.query_one(Input).placeholder = PLACEHOLDER
+        self.input.placeholder = PLACEHOLDER
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
@@ -111,5 +116,5 @@ class FilterBar(Horizontal):
         self.post_message(self.Done(self))
 
     def action_clear(self) -> None:
-        self.query_one(Input).value = ""
+        self.input.value = ""
         self.post_message(self.Done(self))
