@@ -79,3 +79,19 @@ def test_ctrl_s_right_after_a_paste_saves_the_whole_paste(tmp_path):
         term.command("paste-buffer", "-p", "-r", "-t", "t", ";", "send-keys", "-t", "t", "C-s")
         term.wait_for(lambda s: "ctrl+s save" not in s)
     assert [row["note"] for row in stored(db) if row["note"]] == [text]
+
+
+def test_a_note_typed_right_after_e_goes_into_the_note(tmp_path):
+    db = str(tmp_path / "db.json")
+    with triage(db) as term:
+        term.wait_for(lambda s: "19 shown" in s)
+        # at once: open the editor, type the note, save. Before the editor had the focus, its text
+        # went to the list as keys: "s" starred, "r" marked read, "t" opened the tag editor…
+        term.send("e")
+        term.send("-l", "see results; rerun it")
+        term.send("C-s")
+        term.wait_for(lambda s: "ctrl+s save" not in s and "19 shown" in s)
+    rows = stored(db)
+    assert [row["note"] for row in rows if row["note"]] == ["see results; rerun it"]
+    assert not any(row["starred"] or row["read"] or row["tags"] for row in rows)
+

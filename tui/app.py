@@ -23,7 +23,7 @@ from textual.screen import Screen
 from textual.reactive import reactive
 from textual.theme import Theme
 from textual.timer import Timer
-from textual.widgets import Footer, Input
+from textual.widgets import Footer, Input, TextArea
 from textual.worker import get_current_worker
 
 from store import Collection, Paper, SearchIndex, Triage, cite, describe_skipped, export, search_index
@@ -47,6 +47,8 @@ from tui.widgets.view_tabs import ViewTabs
 NO_MARKS = Triage()
 POLL_SECONDS = 0.5
 """How often marks made by another process on the same database are picked up."""
+IN_FLIGHT_SECONDS = 1.0
+"""The longest the keys typed after one wait for its binding to run (a widget may keep a key quietly)."""
 SESSION_SECONDS = 1.0
 """The session (paper under the cursor, query, view, sort) is saved this long after it last changed, and at exit."""
 TRIAGE_ACTIONS = {
@@ -167,6 +169,9 @@ class TriageApp(App[None]):
         """Keys and pastes from the terminal not applied yet (see `on_event`), in the order typed."""
         self._query_keys = 0
         """Keys sent to the filter's input that it has not handled yet (its value does not show them yet)."""
+        self._in_flight: events.Key | None = None
+        """A key that may open a dialog or move the focus (any but text typed into an input) until the
+        widget it was sent to, and the bindings above it, have dealt with it."""
         self._tallies: dict[str, Tally] = {}
         """Counts per view over: "all" papers (the progress bar), "matched" by the query (the tabs), "shown" rows."""
         self._session_key = "session " + "\n".join(collection.sources)
@@ -233,23 +238,45 @@ class TriageApp(App[None]):
             await self._apply_typed()
         else:
             await super().on_event(event)
+            if event is self._in_flight:  # back up here from the widget: its binding has run
+                self._landed(event)
 
     async def _apply_typed(self) -> None:
-        """Apply the keys typed, in order, up to one that must wait for the results of a query."""
+        """Apply the keys typed, in order, up to one that must wait (see `_waits`)."""
         query = self.query_one(FilterBar).input
-        while self._typed and not self._waits_for_results(query):
-            into_query = self.focused is query
-            await super().on_event(self._typed.popleft())
-            if into_query:  # the input handles the key on its own queue, after this: count it until then
+        while self._typed and not self._waits(query):
+            event = self._typed.popleft()
+            target = self.focused
+            await super().on_event(event)
+            if target is query:  # the input handles the key on its own queue, after this: count it until then
                 self._query_keys += 1
                 query.call_later(self._query_key_handled)
+            text = isinstance(target, (Input, TextArea))
+            if isinstance(event, events.Key) and event.is_forwarded and not (text and event.is_printable):
+                # Nothing typed after it goes anywhere until it is dealt with: it may move the focus, open a
+                # dialog or close one, and the next keys are for where it leads. An input runs the binding
+                # of a key it does not take itself at once (tui.widgets.inputs); any other widget leaves it
+                # to the app, where the key comes back up to `on_event`.
+                self._in_flight = event
+                (target or self.screen).call_later(self._landed, event, stopped_only=not text)
+                self.set_timer(IN_FLIGHT_SECONDS, partial(self._landed, event))  # never wait for good
 
-    def _waits_for_results(self, query: Input) -> bool:
-        """Whether a key now would go to the list (not to the query being typed, nor to a dialog) while
-        the list does not show the results of the query as typed so far."""
+    def _waits(self, query: Input) -> bool:
+        """Whether the next key must wait: for a key before it to be dealt with, for a dialog just opened,
+        or — a key for the list — for the list to show the results of the query as typed so far."""
+        if self._in_flight is not None or not self.screen.is_mounted:
+            if not self.screen.is_mounted:  # a dialog being opened: its first widget takes the focus when mounted
+                self.screen.call_later(self._apply_typed)  # runs once the screen has mounted
+            return True
         if self.screen is not self.default_screen or self.focused is query:
             return False
         return self._query_keys > 0 or query.value != self._searched or self._shown_serial != self._search_serial
+
+    def _landed(self, event: events.Key, stopped_only: bool = False) -> None:
+        """`event`, the key in flight, has been dealt with (`stopped_only`: if the widget kept it)."""
+        if event is self._in_flight and (event._stop_propagation or not stopped_only):
+            self._in_flight = None
+            self.call_later(self._apply_typed)
 
     def _query_key_handled(self) -> None:
         self._query_keys -= 1
