@@ -95,3 +95,15 @@ def test_a_note_typed_right_after_e_goes_into_the_note(tmp_path):
     assert [row["note"] for row in rows if row["note"]] == ["see results; rerun it"]
     assert not any(row["starred"] or row["read"] or row["tags"] for row in rows)
 
+
+
+def test_keys_typed_right_after_enter_in_the_tag_editor_go_to_the_list(tmp_path, seed_path):
+    db = str(tmp_path / "db.json")
+    with triage(db) as term:
+        term.wait_for(lambda s: "19 shown" in s)
+        # at once: open the tag editor, type a tag, save it, then one down and star that paper
+        term.send("t", "todo", "Enter", "j", "s")
+        term.wait_for(lambda s: "1 ★" in s)
+    papers = read_path(seed_path).papers
+    assert {row["id"]: (row["tags"], row["starred"]) for row in stored(db) if row["tags"] or row["starred"]} == {
+        papers[0].id: (["todo"], False), papers[1].id: ([], True)}

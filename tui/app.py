@@ -19,6 +19,7 @@ from textual import events, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.reactive import reactive
 from textual.theme import Theme
@@ -238,8 +239,6 @@ class TriageApp(App[None]):
             await self._apply_typed()
         else:
             await super().on_event(event)
-            if event is self._in_flight:  # back up here from the widget: its binding has run
-                self._landed(event)
 
     async def _apply_typed(self) -> None:
         """Apply the keys typed, in order, up to one that must wait (see `_waits`)."""
@@ -251,15 +250,14 @@ class TriageApp(App[None]):
             if target is query:  # the input handles the key on its own queue, after this: count it until then
                 self._query_keys += 1
                 query.call_later(self._query_key_handled)
-            text = isinstance(target, (Input, TextArea))
-            if isinstance(event, events.Key) and event.is_forwarded and not (text and event.is_printable):
+            if (isinstance(event, events.Key) and event.is_forwarded
+                    and not (isinstance(target, (Input, TextArea)) and event.is_printable)):
                 # Nothing typed after it goes anywhere until it is dealt with: it may move the focus, open a
-                # dialog or close one, and the next keys are for where it leads. An input runs the binding
-                # of a key it does not take itself at once (tui.widgets.inputs); any other widget leaves it
-                # to the app, where the key comes back up to `on_event`.
+                # dialog or close one, and the next keys are for where it leads.
                 self._in_flight = event
-                (target or self.screen).call_later(self._landed, event, stopped_only=not text)
-                self.set_timer(IN_FLIGHT_SECONDS, partial(self._landed, event))  # never wait for good
+                node = target or self.screen
+                self._follow(event, [node, *node.ancestors_with_self])
+                self.set_timer(IN_FLIGHT_SECONDS, partial(self._follow, event, []))  # never wait for good
 
     def _waits(self, query: Input) -> bool:
         """Whether the next key must wait: for a key before it to be dealt with, for a dialog just opened,
@@ -272,11 +270,19 @@ class TriageApp(App[None]):
             return False
         return self._query_keys > 0 or query.value != self._searched or self._shown_serial != self._search_serial
 
-    def _landed(self, event: events.Key, stopped_only: bool = False) -> None:
-        """`event`, the key in flight, has been dealt with (`stopped_only`: if the widget kept it)."""
-        if event is self._in_flight and (event._stop_propagation or not stopped_only):
-            self._in_flight = None
-            self.call_later(self._apply_typed)
+    def _follow(self, event: events.Key, path: list[MessagePump]) -> None:
+        """Follow the key in flight up `path`, its widget (twice) and the widget's ancestors up to the
+        app: at each, wait until what was queued there before has been handled. The key itself bubbles
+        this way, and so do the messages its binding posts (an input's Submitted, which closes the tag
+        editor); when the app has had them all, the key is dealt with."""
+        if event is not self._in_flight:
+            return
+        while path:
+            node, path = path[0], path[1:]
+            if node.call_later(self._follow, event, path):  # False: the node is gone (a dialog closed)
+                return
+        self._in_flight = None
+        self.call_later(self._apply_typed)
 
     def _query_key_handled(self) -> None:
         self._query_keys -= 1
