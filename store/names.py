@@ -7,7 +7,8 @@
   its letters the words' initials or, failing that, letters found in order from a word start
   on ("Brownian graph neural networks (BroGNet)");
 - a name after a contribution phrase: "we propose ToolChain*, ...", "this paper presents DreamLLM",
-  "and introduce Rapper", "we propose Gen-Z—a ...", "we propose the Chain-of-Table framework";
+  "and introduce Rapper", "we propose Gen-Z—a ...", "we propose the Chain-of-Table framework",
+  "We propose Collage which ..." (used again in the text);
 - a name after a naming word: "called Think-on-Graph", "a strategy we refer to as “BatchPrompt”",
   "an innovative concept called *refresh learning*,";
 - a name set off by an appositive: "ClimODE, a spatiotemporal ...", "our method, Magnushammer,",
@@ -96,6 +97,7 @@ _SKIPPED = r"\s*+[a-z][a-z\-]*+,?+(?!\S)"
 _AFTER_TRIGGER = re.compile(
     rf"(?:{_SKIPPED}){{0,2}}(?P<far>(?:{_SKIPPED}){{1,6}}(?P<beyond>{_SKIPPED})?)?\s*(?P<word>\S+)?"
 )
+_CLAUSE_WORDS = {"which", "that", "and", "to", "for", "with", "based", "as", "in", "on", "by", "using", "where", "whose"}
 _FURTHER = {"also", "further", "additionally", "moreover"}
 _STOP = {"a", "an", "the", "of", "for", "and", "or", "to", "in", "on", "with", "via", "by", "from", "as", "at"}
 _GENERIC = {
@@ -406,6 +408,12 @@ def _candidates(text: str) -> list[_Candidate]:
         set_off = raw[-1] in ",:—–(" + _QUOTES or following.startswith((" (", " —", " –", " --", " - ", "—", ","))
         # "we propose the Chain-of-Table framework": a capitalised compound that a generic noun says is ours
         set_off = set_off or (_COMPOUND.match(token) is not None and _next_word(window, after.end("word")) in _GENERIC_NOUNS)
+        # "We propose Collage which …", "we present Transolver based on …": a capitalised word right after the
+        # verb, then a word that starts a clause (not "Bayesian optimization"), and the name used again
+        set_off = set_off or (
+            not window[: after.start("word")].strip() and token[0].isupper()
+            and _next_word(window, after.end("word")) in _CLAUSE_WORDS and text.count(token) > 1
+        )
         if named or set_off or after_naming:
             version = _VERSION.match(window, after.end("word")) if raw == token else None
             if version:

@@ -39,6 +39,11 @@ def test_patterns_of_naming():
         # set off by a spaced hyphen; an appositive cut short at its comma says nothing: the first sentence does
         "Editing knowledge is slow. This paper presents Larimar - a novel, brain-inspired architecture.":
             ("Larimar — Editing knowledge is slow", "Larimar"),
+        # a capitalised word right after the verb, used again, and a clause after it; not "Bayesian optimization"
+        "Training is costly. We propose Collage which uses low precision. Collage is fast.":
+            ("Collage — Training is costly", "Collage"),
+        "Tuning is costly. We propose Bayesian optimization with priors. Bayesian optimization is fast.":
+            ("Tuning is costly", ""),
         # what "we also/further introduce" names is not the main contribution
         "Tools help. We introduce ToolLLM, a tool-use framework. We further introduce ToolBench, a dataset for tools.":
             ("ToolLLM — a tool-use framework", "ToolLLM"),
