@@ -405,14 +405,14 @@ def _candidates(text: str) -> list[_Candidate]:
             continue
         # from the text, not `window`: an em dash turned to a space there may set the word off ("Gen-Z—a")
         following = text[end + after.end("word") : end + after.end("word") + 3]
-        set_off = raw[-1] in ",:—–(" + _QUOTES or following.startswith((" (", " —", " –", " --", " - ", "—", ","))
-        # "we propose the Chain-of-Table framework": a capitalised compound that a generic noun says is ours
-        set_off = set_off or (_COMPOUND.match(token) is not None and _next_word(window, after.end("word")) in _GENERIC_NOUNS)
-        # "We propose Collage which …", "we present Transolver based on …": a capitalised word right after the
-        # verb, then a word that starts a clause (not "Bayesian optimization"), and the name used again
-        set_off = set_off or (
-            not window[: after.start("word")].strip() and token[0].isupper()
-            and _next_word(window, after.end("word")) in _CLAUSE_WORDS and text.count(token) > 1
+        next_word = _next_word(window, after.end("word"))
+        set_off = (
+            raw[-1] in ",:—–(" + _QUOTES or following.startswith((" (", " —", " –", " --", " - ", "—", ","))
+            # "we propose the Chain-of-Table framework": a capitalised compound that a generic noun says is ours
+            or (_COMPOUND.match(token) is not None and next_word in _GENERIC_NOUNS)
+            # "We propose Collage which …", "we present Transolver based on …": a (capitalised) word right after
+            # the verb, then a word that starts a clause (not "Bayesian optimization"), and the name used again
+            or (not window[: after.start("word")].strip() and next_word in _CLAUSE_WORDS and text.count(token) > 1)
         )
         if named or set_off or after_naming:
             version = _VERSION.match(window, after.end("word")) if raw == token else None

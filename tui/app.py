@@ -262,9 +262,10 @@ class TriageApp(App[None]):
     def _waits(self, query: Input) -> bool:
         """Whether the next key must wait: for a key before it to be dealt with, for a dialog just opened,
         or — a key for the list — for the list to show the results of the query as typed so far."""
-        if self._in_flight is not None or not self.screen.is_mounted:
-            if not self.screen.is_mounted:  # a dialog being opened: its first widget takes the focus when mounted
-                self.screen.call_later(self._apply_typed)  # runs once the screen has mounted
+        if not self.screen.is_mounted:  # a dialog being opened: its first widget takes the focus when mounted
+            self.screen.call_later(self._apply_typed)  # runs once the screen has mounted
+            return True
+        if self._in_flight is not None:
             return True
         if self.screen is not self.default_screen or self.focused is query:
             return False

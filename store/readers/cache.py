@@ -43,7 +43,6 @@ from store.model import Collection, Paper
 from store.readers.records import collector_paused
 from store.search import SearchIndex, fingerprint
 
-FORMAT = 2
 SUFFIX = ".parse"
 INDEX_SUFFIX = ".index"
 INDEX_FROM = 10_000
@@ -62,7 +61,7 @@ BACKGROUND_FROM = 16 << 20
 makes about 250 MB: a good part of a second)."""
 _FIELDS = tuple(Paper.__dataclass_fields__)
 _writers: list[threading.Thread] = []
-_SHAPING_LIBRARIES = ("pylatexenc", "bibtexparser", "charset-normalizer")
+_SHAPING_LIBRARIES = ("pylatexenc", "bibtexparser", "charset-normalizer", "ahocorasick-rs")
 
 
 def folder() -> Path:
@@ -74,7 +73,7 @@ def folder() -> Path:
 @cache
 def _version_key() -> str:
     """Changes whenever the code that parses could give a different result."""
-    digest = hashlib.blake2b(f"{FORMAT} {sys.version}".encode(), digest_size=12)
+    digest = hashlib.blake2b(sys.version.encode(), digest_size=12)  # (the entries' format is in the source)
     for library in _SHAPING_LIBRARIES:
         try:
             digest.update(f"{library} {version(library)}".encode())

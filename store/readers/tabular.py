@@ -52,17 +52,22 @@ def _text(value: object) -> str:
     return str(value)
 
 
+def _shown(value: object) -> str:
+    """A value as text to show: inline HTML read, control characters and terminal escape
+    sequences removed (the record is untrusted)."""
+    return inert(html_text(_text(value)))
+
+
 def _line(value: object) -> str:
-    """A title, name or venue as one line of text to show: inline HTML read, control characters
-    and terminal escape sequences removed (the record is untrusted), spacing collapsed."""
-    return " ".join(inert(html_text(_text(value))).split())
+    """A title, name or venue as one line of text to show, spacing collapsed."""
+    return " ".join(_shown(value).split())
 
 
 def _authors(value: object) -> list[str]:
     value = _flat(value)
     if isinstance(value, list):
         return [_line(v) for v in value]
-    text = inert(html_text(_text(value)))
+    text = _shown(value)
     for separator in (";", " and ", ","):
         if separator in text:
             return [" ".join(part.split()) for part in text.split(separator) if part.strip()]

@@ -8,9 +8,8 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
-from tui.widgets.inputs import Input
-
 from tui.keys import SEARCH
+from tui.widgets.inputs import Input
 
 PLACEHOLDER = 'filter: words (typos ok), "phrase", !not, a | b, is:unread, p<=2, has:code…'
 TYPING = "type a query · enter: back to the list · esc: clear · ? after leaving: the syntax"
