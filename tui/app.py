@@ -7,7 +7,6 @@ import sys
 import threading
 import time
 import webbrowser
-from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from concurrent.futures import ThreadPoolExecutor
@@ -19,12 +18,11 @@ from textual import events, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.reactive import reactive
 from textual.theme import Theme
 from textual.timer import Timer
-from textual.widgets import Footer, Input, TextArea
+from textual.widgets import Footer, Input
 from textual.worker import get_current_worker
 
 from store import Collection, Paper, SearchIndex, Triage, cite, describe_skipped, export, search_index
@@ -38,6 +36,7 @@ from tui.screens.cite_picker import CitePicker
 from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
 from tui.screens.export_dialog import ExportDialog
 from tui.screens.help import HelpScreen
+from tui.typeahead import TypeAhead
 from tui.widgets.detail import DetailPane
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
@@ -48,8 +47,6 @@ from tui.widgets.view_tabs import ViewTabs
 NO_MARKS = Triage()
 POLL_SECONDS = 0.5
 """How often marks made by another process on the same database are picked up."""
-IN_FLIGHT_SECONDS = 1.0
-"""The longest the keys typed after one wait for its binding to run (a widget may keep a key quietly)."""
 SESSION_SECONDS = 1.0
 """The session (paper under the cursor, query, view, sort) is saved this long after it last changed, and at exit."""
 TRIAGE_ACTIONS = {
@@ -166,13 +163,7 @@ class TriageApp(App[None]):
         """The text of the newest query sent to the search."""
         self._shown_serial = 0
         """The query whose results the list shows (`_search_serial` once the newest query's have landed)."""
-        self._typed: deque[events.Key | events.Paste] = deque()
-        """Keys and pastes from the terminal not applied yet (see `on_event`), in the order typed."""
-        self._query_keys = 0
-        """Keys sent to the filter's input that it has not handled yet (its value does not show them yet)."""
-        self._in_flight: events.Key | None = None
-        """A key that may open a dialog or move the focus (any but text typed into an input) until the
-        widget it was sent to, and the bindings above it, have dealt with it."""
+        self._type_ahead = TypeAhead(self, super().on_event, lambda: self.query_one(FilterBar).input, self._results_pending)
         self._tallies: dict[str, Tally] = {}
         """Counts per view over: "all" papers (the progress bar), "matched" by the query (the tabs), "shown" rows."""
         self._session_key = "session " + "\n".join(collection.sources)
@@ -224,71 +215,18 @@ class TriageApp(App[None]):
         self.set_interval(POLL_SECONDS, self._poll_other_processes)
         self.call_after_refresh(self.run_worker, self._search_index, thread=True, group="index")
 
-    # --- type-ahead: each key applies, in the order typed, to what it was typed for -------------------
+    # --- type-ahead (see tui.typeahead) ------------------------------------------------------------
 
     async def on_event(self, event: events.Event) -> None:
-        """Keys and pastes from the terminal go through `_typed`, where a key for the list waits while
-        the list does not show the results of the query typed before it yet (those results would reset
-        the cursor it moved), and every key typed after it waits behind it."""
+        """Keys and pastes from the terminal are applied in the order typed, each to what it was typed for."""
         if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
-            if isinstance(event, events.Key) and event.key == "ctrl+j":
-                # A line feed is enter, as in a shell: a return typed while `triage` was starting, before
-                # the terminal left line mode, reaches the app as one (the terminal turned CR into LF).
-                event = events.Key("enter", "\r")
-            self._typed.append(event)
-            await self._apply_typed()
+            await self._type_ahead.typed(event)
         else:
             await super().on_event(event)
 
-    async def _apply_typed(self) -> None:
-        """Apply the keys typed, in order, up to one that must wait (see `_waits`)."""
-        query = self.query_one(FilterBar).input
-        while self._typed and not self._waits(query):
-            event = self._typed.popleft()
-            target = self.focused
-            await super().on_event(event)
-            if target is query:  # the input handles the key on its own queue, after this: count it until then
-                self._query_keys += 1
-                query.call_later(self._query_key_handled)
-            if (isinstance(event, events.Key) and event.is_forwarded
-                    and not (isinstance(target, (Input, TextArea)) and event.is_printable)):
-                # Nothing typed after it goes anywhere until it is dealt with: it may move the focus, open a
-                # dialog or close one, and the next keys are for where it leads.
-                self._in_flight = event
-                node = target or self.screen
-                self._follow(event, [node, *node.ancestors_with_self])
-                self.set_timer(IN_FLIGHT_SECONDS, partial(self._follow, event, []))  # never wait for good
-
-    def _waits(self, query: Input) -> bool:
-        """Whether the next key must wait: for a key before it to be dealt with, for a dialog just opened,
-        or — a key for the list — for the list to show the results of the query as typed so far."""
-        if not self.screen.is_mounted:  # a dialog being opened: its first widget takes the focus when mounted
-            self.screen.call_later(self._apply_typed)  # runs once the screen has mounted
-            return True
-        if self._in_flight is not None:
-            return True
-        if self.screen is not self.default_screen or self.focused is query:
-            return False
-        return self._query_keys > 0 or query.value != self._searched or self._shown_serial != self._search_serial
-
-    def _follow(self, event: events.Key, path: list[MessagePump]) -> None:
-        """Follow the key in flight up `path`, its widget (twice) and the widget's ancestors up to the
-        app: at each, wait until what was queued there before has been handled. The key itself bubbles
-        this way, and so do the messages its binding posts (an input's Submitted, which closes the tag
-        editor); when the app has had them all, the key is dealt with."""
-        if event is not self._in_flight:
-            return
-        while path:
-            node, path = path[0], path[1:]
-            if node.call_later(self._follow, event, path):  # False: the node is gone (a dialog closed)
-                return
-        self._in_flight = None
-        self.call_later(self._apply_typed)
-
-    def _query_key_handled(self) -> None:
-        self._query_keys -= 1
-        if self._typed:
-            self.call_later(self._apply_typed)
+    def _results_pending(self) -> bool:
+        """Whether the list does not show the results of the query as typed so far yet."""
+        return self.query_one(FilterBar).input.value != self._searched or self._shown_serial != self._search_serial
 
     def on_unmount(self) -> None:
         self._save_session()
@@ -510,8 +448,7 @@ class TriageApp(App[None]):
         self.query_one(FilterBar).show_result(len(hits), len(self.collection.papers), hits.query.hint)
         self._session_changed()
         self._shown_serial = serial
-        if self._typed:  # the keys typed after the query apply to its results, now shown
-            self.call_later(self._apply_typed)
+        self._type_ahead.resume()  # the keys typed after the query apply to its results, now shown
 
     # --- durable writes, on the writer thread ------------------------------------------------------
 
