@@ -125,8 +125,8 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         return max(0, min(cursor, len(self.papers) - 1))
 
     def watch_cursor(self, old: int, new: int) -> None:
-        self.refresh_lines(old - self.scroll_offset.y)
-        self.refresh_lines(new - self.scroll_offset.y)
+        self.refresh_lines(old)
+        self.refresh_lines(new)
         self.scroll_to_show(new)
         self.post_message(self.Highlighted(self, self.current))
 
@@ -153,7 +153,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         for key in stale:
             self._cache.discard(key)
         for index in indices:
-            self.refresh_lines(index - self.scroll_offset.y)
+            self.refresh_lines(index)
 
     def notify_style_update(self) -> None:
         """The theme or the CSS changed: rows drawn in the old colours are stale."""
@@ -182,10 +182,10 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         return strip
 
     def on_focus(self) -> None:
-        self.refresh_lines(self.cursor - self.scroll_offset.y)
+        self.refresh_lines(self.cursor)
 
     def on_blur(self) -> None:
-        self.refresh_lines(self.cursor - self.scroll_offset.y)
+        self.refresh_lines(self.cursor)
 
     def _render_row(self, paper: Paper, selected: bool, width: int, spans: Sequence[tuple[int, int]]) -> Strip:
         base = self.rich_style

@@ -1,0 +1,76 @@
+"""The installed `triage` in tmux, at a scrolled position: a row shows its marks the moment they change,
+and a reopened list shows the restored paper's row, highlighted."""
+from __future__ import annotations
+
+import re
+
+from store import read_path
+from tests.tmux import Tmux, triage_command
+
+
+def row_of(screen: str, title: str) -> str | None:
+    """The list row whose title starts with `title` (the marks column before it), None when not on screen."""
+    for line in screen.splitlines():
+        match = re.match(r"^ ([• ])([★ ])([0-5 ]) (.*)$", line)
+        if match and match.group(4).startswith(title):
+            return line
+    return None
+
+
+def marks(screen: str, title: str) -> str | None:
+    """The marks column of `title`'s row: unread bullet, star, priority digit ('•★2', ' ★ ', …)."""
+    row = row_of(screen, title)
+    return row[1:4] if row is not None else None
+
+
+def test_marks_show_at_once_on_a_scrolled_row_of_the_stacked_list(tmp_path, seed_path):
+    """80x24 (the list above the abstract, 8 rows of it): the 11th paper is below the first screenful."""
+    tmux = Tmux(f"{triage_command()} --db {tmp_path / 'db.json'}", width=80, height=24)
+    try:
+        tmux.wait_for(lambda s: "19 unread" in s)
+        assert row_of(tmux.screen(), "FairTune") is None  # not on the first screenful
+        tmux.send(*["j"] * 10)
+        tmux.wait_for(lambda s: marks(s, "FairTune") == "•  ")
+        tmux.send("s", "2")
+        tmux.wait_for(lambda s: "1 ★ · 1 prioritised" in s and marks(s, "FairTune") == "•★2")
+        tmux.send("r")
+        tmux.wait_for(lambda s: marks(s, "FairTune") == " ★2")
+        tmux.send("0")
+        tmux.wait_for(lambda s: marks(s, "FairTune") == " ★ ")
+        tmux.send("4")
+        tmux.wait_for(lambda s: marks(s, "FairTune") == " ★4")
+        tmux.send("u", "u")
+        tmux.wait_for(lambda s: marks(s, "FairTune") == " ★2")
+        tmux.send("k", "s")  # the row above, still below the first screenful
+        tmux.wait_for(lambda s: marks(s, "RASP-Generalization") == "•★ " and marks(s, "FairTune") == " ★2")
+        tmux.send("R")
+        tmux.wait_for(lambda s: "Mark 18 unread" in s)
+        tmux.send("y")
+        tmux.wait_for(lambda s: "0 unread" in s and marks(s, "RASP-Generalization") == " ★ ")
+        assert marks(tmux.screen(), "FairTune") == " ★2"
+    finally:
+        tmux.kill()
+
+
+def test_marks_show_at_once_far_down_a_long_list(tmp_path, corpora):
+    """120x40 on the 2,260-paper ICLR list: the last paper, and one a thousand rows above it."""
+    corpus = corpora / "iclr-2024-abstracts.txt"
+    papers = read_path(corpus).papers
+    last, middle = papers[-1].title[:30], papers[-1 - 30 * 35].title[:30]  # ctrl+b ×30: 30 pages of 35 rows up
+    tmux = Tmux(f"{triage_command()} --db {tmp_path / 'db.json'} {corpus}")
+    try:
+        tmux.wait_for(lambda s: "2260 unread" in s)
+        tmux.send("G")
+        tmux.wait_for(lambda s: marks(s, last) == "•  ")
+        tmux.send("s", "3")
+        tmux.wait_for(lambda s: "1 ★" in s and marks(s, last) == "•★3")
+        tmux.send(*["C-b"] * 30)
+        tmux.wait_for(lambda s: marks(s, middle) == "•  " and marks(s, last) is None)
+        tmux.send("r", "1")
+        tmux.wait_for(lambda s: "2259 unread" in s and marks(s, middle) == "  1")
+        tmux.send("u")  # undoes the priority
+        tmux.wait_for(lambda s: "2259 unread" in s and marks(s, middle) == "   ")
+        tmux.send("u")  # and the read mark
+        tmux.wait_for(lambda s: "2260 unread" in s and marks(s, middle) == "•  ")
+    finally:
+        tmux.kill()
