@@ -68,7 +68,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         &:focus > .paper-list--cursor { background: $block-cursor-background; color: $block-cursor-foreground; }
         & > .paper-list--empty { color: $text-muted; }
         & > .paper-list--unread { color: $accent; text-style: bold; }
-        & > .paper-list--read { color: $text-muted; }
+        & > .paper-list--read { color: $foreground 55%; }  /* blended with the background: see _read_style */
         & > .paper-list--star { color: $warning; }
         & > .paper-list--priority { color: $error; text-style: bold; }
         & > .paper-list--match { color: $text-warning; background: $warning-muted; text-style: bold; }
@@ -194,18 +194,26 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         state = self.states.get(paper.id, NO_MARKS)
 
         def part(name: str) -> Style:
-            return self.get_component_rich_style(name, partial=True)
+            style = self.get_component_rich_style(name, partial=True)
+            # On the cursor row a mark takes the cursor's colour: a theme's marks are not made to be read on it.
+            return Style(bold=style.bold) if selected else style
 
         row = Text(style=base, no_wrap=True, overflow="ellipsis", end="")
         row.append(" •" if not state.read else "  ", part("paper-list--unread"))
         row.append("★" if state.starred else " ", part("paper-list--star"))
         row.append(str(state.priority) if state.priority else " ", part("paper-list--priority"))
         start = len(row) + 1
-        row.append(" " + paper.title, part("paper-list--read") if state.read and not selected else None)
+        row.append(" " + paper.title, self._read_style() if state.read and not selected else None)
         for begin, end in spans:
             row.stylize(part("paper-list--match"), start + begin, start + end)
         row.truncate(width, overflow="ellipsis", pad=True)
         return Strip(row.render(self.app.console), cell_len(row.plain)).crop(0, width)
+
+    def _read_style(self) -> Style:
+        """A read title: the text colour faded towards the background (dimmed where the theme's colours
+        are the terminal's own, which cannot be blended), so read rows recede in every theme."""
+        color = self.get_component_rich_style("paper-list--read").color  # blended: a partial style is not
+        return Style(color=color) if color is not None and not color.is_default else Style(dim=True)
 
     def on_click(self, event: Click) -> None:
         index = self.scroll_offset.y + event.y
