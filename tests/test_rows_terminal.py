@@ -23,6 +23,55 @@ def marks(screen: str, title: str) -> str | None:
     return row[1:4] if row is not None else None
 
 
+def background(line: str) -> str | None:
+    """The first background colour an SGR sequence on a coloured screen line sets."""
+    match = re.search(r"\x1b\[[0-9;]*48;5;(\d+)", line)
+    return match.group(1) if match else None
+
+
+def highlighted(tmux: Tmux, title: str) -> bool:
+    """Whether `title`'s row is on screen with a background unlike the other rows' (the cursor)."""
+    lines = tmux.coloured_screen().splitlines()
+    plain = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in lines]
+    rows = [i for i, line in enumerate(plain) if row_of(line, "") is not None]
+    mine = [i for i in rows if row_of(plain[i], title) is not None]
+    others = {background(lines[i]) for i in rows if i not in mine}
+    return len(mine) == 1 and background(lines[mine[0]]) not in others
+
+
+def reopen_where_it_was(tmp_path, args: str, keys: list[str], title: str, **size: int) -> None:
+    """Move with `keys`, quit, open the same list again: `title`'s row is on screen and highlighted, and
+    `space` marks that paper."""
+    command = f"{triage_command()} --db {tmp_path / 'db.json'} {args}"
+    first = Tmux(command, **size)
+    try:
+        first.wait_for(lambda s: " unread" in s)
+        first.send(*keys)
+        first.wait_for(lambda s: row_of(s, title) is not None and highlighted(first, title))
+        first.quit()
+    finally:
+        first.kill()
+    second = Tmux(command, **size)
+    try:
+        second.wait_for(lambda s: row_of(s, title) is not None and highlighted(second, title))
+        second.send("Space")
+        second.wait_for(lambda s: marks(s, title) == "   ")
+    finally:
+        second.kill()
+
+
+def test_a_reopened_list_shows_the_restored_row_highlighted(tmp_path, seed_path):
+    """80x24: the 11th paper, below the first screenful of the stacked list."""
+    reopen_where_it_was(tmp_path, "", ["j"] * 10, "FairTune", width=80, height=24)
+
+
+def test_a_reopened_long_list_shows_the_restored_row_highlighted(tmp_path, corpora):
+    """120x40 on the ICLR list: 20 pages down."""
+    corpus = corpora / "iclr-2024-abstracts.txt"
+    title = read_path(corpus).papers[20 * 35].title[:30]  # ctrl+f moves the cursor a page of 35 rows
+    reopen_where_it_was(tmp_path, str(corpus), ["C-f"] * 20, title)
+
+
 def test_marks_show_at_once_on_a_scrolled_row_of_the_stacked_list(tmp_path, seed_path):
     """80x24 (the list above the abstract, 8 rows of it): the 11th paper is below the first screenful."""
     tmux = Tmux(f"{triage_command()} --db {tmp_path / 'db.json'}", width=80, height=24)

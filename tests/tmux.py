@@ -37,6 +37,10 @@ class Tmux:
     def screen(self) -> str:
         return self._tmux("capture-pane", "-p", "-t", "t")
 
+    def coloured_screen(self) -> str:
+        """The screen with its colours, as SGR escape sequences."""
+        return self._tmux("capture-pane", "-p", "-e", "-t", "t")
+
     def send(self, *keys: str) -> None:
         self._tmux("send-keys", "-t", "t", *keys)
 

@@ -117,7 +117,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         index = self._rows.get(keep, 0) if keep else 0
         self.virtual_size = Size(self.size.width, len(papers))
         self.set_reactive(PaperList.cursor, index)
-        self.scroll_to(y=max(0, index - self.scrollable_content_region.height // 2), animate=False, immediate=True)
+        self._centre(index)
         self.refresh()
         self.post_message(self.Highlighted(self, self.current))
 
@@ -160,9 +160,17 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         self._cache.clear()
         super().notify_style_update()
 
+    def _centre(self, index: int) -> None:
+        self.scroll_to(y=max(0, index - self.scrollable_content_region.height // 2), animate=False, immediate=True)
+
     def on_resize(self) -> None:
         self.virtual_size = Size(self.size.width, len(self.papers))
         self._cache.clear()
+        # The papers may have been set before the list had a size (a restored session's cursor, at start):
+        # the scroll made then was clamped to the top, so the cursor row is brought into view now.
+        top, height = self.scroll_offset.y, self.scrollable_content_region.height
+        if not top <= self.cursor < top + height:
+            self._centre(self.cursor)
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
