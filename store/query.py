@@ -1,7 +1,8 @@
 """The query language of the filter bar and `--query`: a string → a `Query` value (see `SYNTAX`).
 
 Smart case: a word or phrase with a capital letter matches case-sensitively. Parsing never
-raises: what cannot be understood is dropped and described in `Query.problems`.
+raises: what cannot be understood is left out and described in `Query.problems`, and a query
+of which nothing understood is left matches nothing, never everything (`Query.dropped`).
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ SYNTAX = (
     ("tag:NAME", "by tag"),
     ("venue:iclr year:2024", "by venue (part of its name) or year (also year>=2023)"),
     ("Capital letters", "make a word or phrase match case-sensitively"),
+    ("is:stared", "not understood: the bar says why; alone it matches nothing"),
 )
 """(example, meaning) for each element of the language, for the help screen."""
 
@@ -65,6 +67,14 @@ class Query:
     text: str
     groups: tuple[tuple[Atom, ...], ...] = ()
     problems: tuple[str, ...] = ()
+    dropped: bool = False
+    """Whether a part was not understood and left out (a problem says why)."""
+
+    @property
+    def filters(self) -> bool:
+        """Whether the query narrows the list: it has a condition, or a part of it was not
+        understood (with nothing understood left, it matches no paper rather than all)."""
+        return bool(self.groups) or self.dropped
 
     @property
     def hint(self) -> str:
@@ -122,6 +132,7 @@ def parse(text: str) -> Query:
     """`text` → `Query`. Never raises; problems (unclosed quote, unknown qualifier…) are listed."""
     groups: list[list[Atom]] = []
     problems: list[str] = []
+    dropped = False
     joining = False  # the previous token was a bar: the next atom joins the last group
     i, n = 0, len(text)
     while i < n:
@@ -138,6 +149,7 @@ def parse(text: str) -> Query:
         if negated:
             i += 1
         atom: Atom | None = None
+        missing = False  # a part not understood: it keeps its place among the groups, holding nothing
         if i < n and text[i] == '"':
             end = text.find('"', i + 1)
             if end < 0:
@@ -159,15 +171,17 @@ def parse(text: str) -> Query:
                     atom = Term(token[1:], "exact", negated)
             elif _is_qualifier(token):
                 atom = _qualifier(token, negated, problems)
+                missing = atom is None
             elif token:
                 atom = Term(token, "word", negated)
-        if atom is None:
+        if atom is None and not missing:
             continue
-        if joining:
+        if not joining:
+            groups.append([])
+        if atom is not None:
             groups[-1].append(atom)
-        else:
-            groups.append([atom])
+        dropped = dropped or missing
         joining = False
     if joining:
         problems.append("| needs a term on each side")
-    return Query(text, tuple(tuple(g) for g in groups), tuple(dict.fromkeys(problems)))
+    return Query(text, tuple(tuple(g) for g in groups if g), tuple(dict.fromkeys(problems)), dropped)

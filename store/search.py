@@ -295,7 +295,8 @@ class SearchIndex:
         states = states or {}
         words: dict[str, int] = {}
         patterns: list[re.Pattern[str]] = []
-        selected = np.ones(len(self.papers), dtype=bool)
+        # a query of which nothing understood is left (`is:stared`) matches nothing, not everything
+        selected = np.ones(len(self.papers), dtype=bool) if query.groups or not query.dropped else self._none()
         title = np.zeros(len(self.papers))
         body = np.zeros(len(self.papers))
         scored = False

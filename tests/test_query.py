@@ -76,6 +76,22 @@ def test_typing_a_lone_bang_or_apostrophe_is_not_an_error():
         assert query.groups in ((), ((Term("graph"),),))
 
 
+def test_a_part_not_understood_is_left_out_but_still_filters():
+    for text in ("is:stared", "author:bengio", "p<=9", "!is:stared", "-year:soon", "is:stared | p:9"):
+        query = parse(text)
+        assert query.groups == () and query.dropped and query.filters and query.hint, text
+    assert not parse("graph").dropped and not parse('"language model').dropped  # an unclosed phrase still runs
+
+
+def test_a_part_not_understood_in_an_or_group_leaves_the_rest_of_the_group():
+    for text in ("graph | is:stared", "is:stared | graph"):
+        query = parse(text)
+        assert query.groups == ((Term("graph"),),)
+        assert query.hint == "is: needs one of read, unread, starred"  # no complaint about the bar
+    assert parse("llm is:stared | graph").groups == ((Term("llm"),), (Term("graph"),))
+    assert parse("llm | is:stared | graph").groups == ((Term("llm"), Term("graph")),)
+
+
 @settings(max_examples=400)
 @given(st.text(alphabet=st.sampled_from(list("ab :!'\"|-<>=pisyhtgvenrcod0129\t")) | st.characters(), max_size=40))
 def test_the_parser_never_raises(text):
