@@ -13,9 +13,9 @@ SYNTAX = (
     ("difusion recovry", "every word, typos forgiven; a word being typed matches longer words"),
     ('"exact phrase"', "the exact words, in order, on the display text"),
     ("'exact", "an exact piece of text, no typo tolerance"),
-    ('!word  !"phrase"', "must not match"),
+    ('-word  -"phrase"', "must not match (also !word; a lone - is ignored, -1 is text)"),
     ("a | b", "either (the bar joins the terms on each side)"),
-    ("is:unread is:starred", "by triage state (also is:read); -is:read or !is:read negates"),
+    ("is:unread is:starred", "by triage state (also is:read); -is:read negates"),
     ("p:1  p<=2  p:0", "by priority (also p>=3; p:0 is none)"),
     ("has:note has:code", "a note, a code link (also has:tag, has:link)"),
     ("tag:NAME", "by tag"),
@@ -31,6 +31,7 @@ _HAS = ("note", "code", "link", "tag")
 _NUMERIC = {"p": (0, 5), "year": (0, 9999)}
 QUALIFIERS = ("is", "p", "has", "tag", "venue", "year")
 _STATE_FIELDS = ("is", "p", "has", "tag")
+_SEARCHABLE = re.compile(r"\w")  # a word without any (a lone `-`, `--`, `…`) has nothing to look for
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +129,13 @@ def _is_qualifier(token: str) -> bool:
     return match.group(2) == ":" or match.group(1).lower() in QUALIFIERS
 
 
+def _negates(text: str, i: int) -> bool:
+    """Whether text[i] negates what follows: a `!`, or a `-` right before a letter or a quote
+    (so not the dash of `-1` or `--`, nor a lone `-`)."""
+    after = text[i + 1 : i + 2]
+    return text[i] == "!" or text[i] == "-" and (after.isalpha() or after in ('"', "'"))
+
+
 def parse(text: str) -> Query:
     """`text` → `Query`. Never raises; problems (unclosed quote, unknown qualifier…) are listed."""
     groups: list[list[Atom]] = []
@@ -145,8 +153,9 @@ def parse(text: str) -> Query:
             joining = bool(groups)
             i += 1
             continue
-        negated = text[i] == "!"
-        if negated:
+        negated = False
+        while i < n and _negates(text, i):
+            negated = True
             i += 1
         atom: Atom | None = None
         missing = False  # a part not understood: it keeps its place among the groups, holding nothing
@@ -164,15 +173,13 @@ def parse(text: str) -> Query:
             while i < n and not text[i].isspace() and text[i] != "|":
                 i += 1
             token = text[start:i]
-            if token.startswith("-") and _is_qualifier(token[1:]):
-                negated, token = True, token[1:]
             if token.startswith("'"):
                 if token[1:]:
                     atom = Term(token[1:], "exact", negated)
             elif _is_qualifier(token):
                 atom = _qualifier(token, negated, problems)
                 missing = atom is None
-            elif token:
+            elif _SEARCHABLE.search(token):
                 atom = Term(token, "word", negated)
         if atom is None and not missing:
             continue

@@ -328,9 +328,6 @@ class SearchIndex:
         for atom in atoms:
             if isinstance(atom, Qualifier):
                 found = self._qualified(atom, states)
-            elif atom.kind == "word" and not WORD.search(atom.text):
-                excluded.append(self._none())  # nothing to look for (a lone `-`): holds for every paper
-                continue
             elif atom.negated:
                 found = self._excluded(atom)
             else:

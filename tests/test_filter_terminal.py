@@ -73,3 +73,12 @@ def test_a_query_not_understood_shows_its_hint_and_no_papers_in_a_real_terminal(
     term.send("Enter")
     term.quit()
 
+
+def test_a_dash_before_a_word_negates_it_in_a_real_terminal(term):
+    term.send("/")
+    term.send("-l", "--", "-graph")  # as !graph: every paper but the two about graphs
+    screen = term.wait_for(lambda s: "17 of 19" in s)
+    assert "HDGNN" not in screen
+    term.send("Enter")
+    term.quit()
+
