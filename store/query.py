@@ -1,7 +1,8 @@
 """The query language of the filter bar and `--query`: a string → a `Query` value (see `SYNTAX`).
 
 Smart case: a word or phrase with a capital letter matches case-sensitively. Parsing never
-raises: what cannot be understood is dropped and described in `Query.problems`.
+raises: what cannot be understood is left out and described in `Query.problems`, and a query
+of which nothing understood is left matches nothing, never everything (`Query.dropped`).
 """
 from __future__ import annotations
 
@@ -12,14 +13,15 @@ SYNTAX = (
     ("difusion recovry", "every word, typos forgiven; a word being typed matches longer words"),
     ('"exact phrase"', "the exact words, in order, on the display text"),
     ("'exact", "an exact piece of text, no typo tolerance"),
-    ('!word  !"phrase"', "must not match"),
+    ('-word  -"phrase"', "must not match (also !word; a lone - is ignored, -1 is text)"),
     ("a | b", "either (the bar joins the terms on each side)"),
-    ("is:unread is:starred", "by triage state (also is:read); -is:read or !is:read negates"),
+    ("is:unread is:starred", "by triage state (also is:read); -is:read negates"),
     ("p:1  p<=2  p:0", "by priority (also p>=3; p:0 is none)"),
     ("has:note has:code", "a note, a code link (also has:tag, has:link)"),
     ("tag:NAME", "by tag"),
     ("venue:iclr year:2024", "by venue (part of its name) or year (also year>=2023)"),
     ("Capital letters", "make a word or phrase match case-sensitively"),
+    ("is:stared", "not understood: the bar says why; alone it matches nothing"),
 )
 """(example, meaning) for each element of the language, for the help screen."""
 
@@ -29,6 +31,7 @@ _HAS = ("note", "code", "link", "tag")
 _NUMERIC = {"p": (0, 5), "year": (0, 9999)}
 QUALIFIERS = ("is", "p", "has", "tag", "venue", "year")
 _STATE_FIELDS = ("is", "p", "has", "tag")
+_SEARCHABLE = re.compile(r"\w")  # a word without any (a lone `-`, `--`, `…`) has nothing to look for
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +68,14 @@ class Query:
     text: str
     groups: tuple[tuple[Atom, ...], ...] = ()
     problems: tuple[str, ...] = ()
+    dropped: bool = False
+    """Whether a part was not understood and left out (a problem says why)."""
+
+    @property
+    def filters(self) -> bool:
+        """Whether the query narrows the list: it has a condition, or a part of it was not
+        understood (with nothing understood left, it matches no paper rather than all)."""
+        return bool(self.groups) or self.dropped
 
     @property
     def hint(self) -> str:
@@ -118,10 +129,18 @@ def _is_qualifier(token: str) -> bool:
     return match.group(2) == ":" or match.group(1).lower() in QUALIFIERS
 
 
+def _negates(text: str, i: int) -> bool:
+    """Whether text[i] negates what follows: a `!`, or a `-` right before a letter or a quote
+    (so not the dash of `-1` or `--`, nor a lone `-`)."""
+    after = text[i + 1 : i + 2]
+    return text[i] == "!" or text[i] == "-" and (after.isalpha() or after in ('"', "'"))
+
+
 def parse(text: str) -> Query:
     """`text` → `Query`. Never raises; problems (unclosed quote, unknown qualifier…) are listed."""
     groups: list[list[Atom]] = []
     problems: list[str] = []
+    dropped = False
     joining = False  # the previous token was a bar: the next atom joins the last group
     i, n = 0, len(text)
     while i < n:
@@ -134,10 +153,12 @@ def parse(text: str) -> Query:
             joining = bool(groups)
             i += 1
             continue
-        negated = text[i] == "!"
-        if negated:
+        negated = False
+        while i < n and _negates(text, i):
+            negated = True
             i += 1
         atom: Atom | None = None
+        missing = False  # a part not understood: it keeps its place among the groups, holding nothing
         if i < n and text[i] == '"':
             end = text.find('"', i + 1)
             if end < 0:
@@ -152,22 +173,22 @@ def parse(text: str) -> Query:
             while i < n and not text[i].isspace() and text[i] != "|":
                 i += 1
             token = text[start:i]
-            if token.startswith("-") and _is_qualifier(token[1:]):
-                negated, token = True, token[1:]
             if token.startswith("'"):
                 if token[1:]:
                     atom = Term(token[1:], "exact", negated)
             elif _is_qualifier(token):
                 atom = _qualifier(token, negated, problems)
-            elif token:
+                missing = atom is None
+            elif _SEARCHABLE.search(token):
                 atom = Term(token, "word", negated)
-        if atom is None:
+        if atom is None and not missing:
             continue
-        if joining:
+        if not joining:
+            groups.append([])
+        if atom is not None:
             groups[-1].append(atom)
-        else:
-            groups.append([atom])
+        dropped = dropped or missing
         joining = False
     if joining:
         problems.append("| needs a term on each side")
-    return Query(text, tuple(tuple(g) for g in groups), tuple(dict.fromkeys(problems)))
+    return Query(text, tuple(tuple(g) for g in groups if g), tuple(dict.fromkeys(problems)), dropped)

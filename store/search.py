@@ -295,7 +295,8 @@ class SearchIndex:
         states = states or {}
         words: dict[str, int] = {}
         patterns: list[re.Pattern[str]] = []
-        selected = np.ones(len(self.papers), dtype=bool)
+        # a query of which nothing understood is left (`is:stared`) matches nothing, not everything
+        selected = np.ones(len(self.papers), dtype=bool) if query.groups or not query.dropped else self._none()
         title = np.zeros(len(self.papers))
         body = np.zeros(len(self.papers))
         scored = False
@@ -327,9 +328,6 @@ class SearchIndex:
         for atom in atoms:
             if isinstance(atom, Qualifier):
                 found = self._qualified(atom, states)
-            elif atom.kind == "word" and not WORD.search(atom.text):
-                excluded.append(self._none())  # nothing to look for (a lone `-`): holds for every paper
-                continue
             elif atom.negated:
                 found = self._excluded(atom)
             else:

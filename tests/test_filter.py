@@ -90,6 +90,26 @@ async def test_a_malformed_query_shows_a_hint_and_still_filters(seed_path):
         assert not app.query_one("#filter-hint", Static).display
 
 
+async def test_a_query_not_understood_shows_its_hint_and_no_papers_not_all(seed_path):
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("j", "s")  # a starred paper, which is:starred would find
+        await filter_by(app, pilot, "is:stared")
+        assert shown(app) == []
+        assert text_of(app, "filter-count") == "0 of 19"
+        assert text_of(app, "filter-hint") == "is: needs one of read, unread, starred"
+        assert app.query_one("#filter-hint", Static).display
+
+
+async def test_a_dash_before_a_word_negates_it_as_a_bang_does(seed_path):
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await filter_by(app, pilot, "-graph")
+        without = SearchIndex(read_path(seed_path).papers).search("!graph").ids
+        assert shown(app) == without and len(without) == 17 and text_of(app, "filter-count") == "17 of 19"
+        assert not app.query_one("#filter-hint", Static).display
+
+
 async def test_state_qualifiers_see_the_marks_made(seed_path):
     app = TriageApp(read_path(seed_path))
     async with app.run_test(size=(120, 40)) as pilot:

@@ -62,3 +62,23 @@ def test_editing_keys_typed_at_once_apply_in_the_order_typed(term):
         term.wait_for(lambda s, query=query: filter_line(s) == query)
     term.send("Enter")
     term.quit()
+
+
+def test_a_query_not_understood_shows_its_hint_and_no_papers_in_a_real_terminal(term):
+    term.send("/")
+    term.send("-l", "is:stared")
+    screen = term.wait_for(lambda s: "0 of 19" in s)
+    assert "is: needs one of read, unread, starred" in screen
+    assert "No papers" in screen and ZEROTH not in screen and "HDGNN" not in screen
+    term.send("Enter")
+    term.quit()
+
+
+def test_a_dash_before_a_word_negates_it_in_a_real_terminal(term):
+    term.send("/")
+    term.send("-l", "--", "-graph")  # as !graph: every paper but the two about graphs
+    screen = term.wait_for(lambda s: "17 of 19" in s)
+    assert "HDGNN" not in screen
+    term.send("Enter")
+    term.quit()
+

@@ -50,9 +50,16 @@ def test_smart_case():
     assert not Term("github").case_sensitive
 
 
-def test_a_url_is_text_and_a_lone_dash_word_is_a_word():
-    query = parse("https://github.com/ajy112/HDGNN -based")
-    assert query.groups == ((Term("https://github.com/ajy112/HDGNN"),), (Term("-based"),))
+def test_a_dash_before_a_word_or_quote_negates_as_a_bang_does():
+    for dash, bang in (("-graph", "!graph"), ('-"language model"', '!"language model"'), ("-'kick", "!'kick"),
+                       ("-is:read", "!is:read"), ("llm -Graph | -tree", "llm !Graph | !tree")):
+        assert parse(dash).groups == parse(bang).groups
+    assert parse("-graph").groups == ((Term("graph", negated=True),),)
+
+
+def test_a_dash_inside_a_word_or_before_a_number_is_text_and_a_url_is_text():
+    query = parse("https://github.com/ajy112/HDGNN self-supervised -1 x-")
+    assert query.groups == ((Term("https://github.com/ajy112/HDGNN"),), (Term("self-supervised"),), (Term("-1"),), (Term("x-"),))
     assert not query.problems
 
 
@@ -69,11 +76,28 @@ def test_malformed_queries_keep_what_they_can_and_say_what_is_wrong():
     assert parse("| graph").hint == parse("graph |").hint == "| needs a term on each side"
 
 
-def test_typing_a_lone_bang_or_apostrophe_is_not_an_error():
-    for text in ("", "  ", "!", "'", "graph !", "graph '"):
+def test_typing_a_lone_bang_dash_or_apostrophe_is_not_an_error_and_not_a_filter():
+    for text in ("", "  ", "!", "'", "-", "--", "—", "graph !", "graph '", "graph -", "graph --"):
         query = parse(text)
         assert not query.problems
         assert query.groups in ((), ((Term("graph"),),))
+        assert query.filters == ("graph" in text)
+
+
+def test_a_part_not_understood_is_left_out_but_still_filters():
+    for text in ("is:stared", "author:bengio", "p<=9", "!is:stared", "-year:soon", "is:stared | p:9"):
+        query = parse(text)
+        assert query.groups == () and query.dropped and query.filters and query.hint, text
+    assert not parse("graph").dropped and not parse('"language model').dropped  # an unclosed phrase still runs
+
+
+def test_a_part_not_understood_in_an_or_group_leaves_the_rest_of_the_group():
+    for text in ("graph | is:stared", "is:stared | graph"):
+        query = parse(text)
+        assert query.groups == ((Term("graph"),),)
+        assert query.hint == "is: needs one of read, unread, starred"  # no complaint about the bar
+    assert parse("llm is:stared | graph").groups == ((Term("llm"),), (Term("graph"),))
+    assert parse("llm | is:stared | graph").groups == ((Term("llm"), Term("graph")),)
 
 
 @settings(max_examples=400)

@@ -137,6 +137,37 @@ def test_a_malformed_query_still_gives_results_and_a_hint(index):
     assert found.query.hint.startswith("unknown qualifier foo:")
 
 
+def test_a_query_not_understood_matches_nothing_not_everything(index):
+    starred = {CDRL: Triage(starred=True)}
+    for text in ("is:stared", "author:bengio", "p<=9", "!is:stared", "-author:bengio"):
+        found = index.search(text, starred)
+        assert found.ids == [], text
+        assert found.query.hint and found.query.filters
+    assert index.search("is:stared").query.hint == "is: needs one of read, unread, starred"
+    assert index.search("p<=9").query.hint == "p<= needs a number from 0 to 5"
+    assert index.search("author:bengio").query.hint.startswith("unknown qualifier author:")
+
+
+def test_a_part_not_understood_never_widens_an_or_group(index):
+    assert ids(index, "hdgnn | is:stared") == ids(index, "is:stared | hdgnn") == [HDGNN]
+    assert ids(index, "contrast is:stared | hdgnn") == []  # contrast and hdgnn: no paper has both
+
+
+def test_a_dash_before_a_word_or_phrase_negates_it(index):
+    everything = set(ids(index, ""))
+    assert set(ids(index, "-llm")) == everything - set(ids(index, "llm")) != everything
+    for dash, bang in (("language -llm", "language !llm"), ('-"language models"', '!"language models"'),
+                       ("-'github", "!'github")):
+        assert ids(index, dash) == ids(index, bang)
+        assert ids(index, dash) != ids(index, dash.replace("-", ""))  # not the papers with it
+    assert ids(index, "self-supervised") == [AUGMENT]  # inside a word a dash is part of it
+
+
+def test_a_lone_dash_is_ignored(index):
+    assert ids(index, "llm -") == ids(index, "llm --") == ids(index, "llm")
+    assert not index.search("-").query.filters and len(index.search("-")) == len(ids(index, ""))
+
+
 def test_spans_point_at_the_matched_words(index):
     hit = index.search("difusion recovry 'drl")[0]
     marked = {hit.paper.plain[s:e].lower() for s, e in hit.text_spans}
@@ -170,6 +201,12 @@ def test_the_real_iclr_list(corpora):
     assert index.search("difusion recovry").ids[0] == cdrl
     kick = index.search('"Knowledge-Intensive Compressed"').ids
     assert len(kick) == 1 and "LLM-KICK" in next(p.plain for p in papers if p.id == kick[0])
+    graph = index.search("graph").ids
+    assert len(graph) > 100 and not set(graph) & set(index.search("-graph").ids)
+    assert index.search("-graph").ids == index.search("!graph").ids
+    assert len(index.search("-graph")) == len(papers) - len(graph)
+    for text in ("is:stared", "author:bengio", "p<=9"):
+        assert len(index.search(text)) == 0
 
 
 def paper(pid, text, title=""):

@@ -438,7 +438,7 @@ class TriageApp(App[None]):
         """Show the results of query number `serial`, unless a newer query was typed meanwhile."""
         if serial != self._search_serial:
             return
-        filtered = bool(hits.query.groups)
+        filtered = hits.query.filters
         if filtered and self._hits is None and self.sort == "file":
             self.set_reactive(TriageApp.sort, SCORE_SORT)  # a new query shows the best matches first
         self._hits = hits if filtered else None
