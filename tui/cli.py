@@ -220,7 +220,7 @@ def run_export(argv: Sequence[str]) -> int:
     from store import cite, export
 
     args = export_parser().parse_args(argv)
-    fmt = args.format or export.format_for(args.output)
+    fmt = args.format or export_format(args.output)
     collection = load(args.files)
     query = parse_query(args.query)
     states = stored_states(args.db, collection.papers)
@@ -231,11 +231,26 @@ def run_export(argv: Sequence[str]) -> int:
         return 1
     text = export.render(papers, fmt, states, keys, args.abstract)
     if args.output:
-        export.write(args.output, text, force=args.force)
+        try:
+            export.write(args.output, text, force=args.force)
+        except export.Exists as exc:
+            raise ReadError(exc.path, f"{exc.message} (pass --force to overwrite)") from None
         print(f"{len(papers)} papers written to {args.output} ({fmt})", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0
+
+
+def export_format(output: str | None) -> str:
+    """The format -o's extension asks for (BibTeX to standard output); an unknown one is refused."""
+    from store import export
+
+    if output is None:
+        return "bibtex"
+    try:
+        return export.format_for(output)
+    except ReadError as exc:
+        raise ReadError(exc.path, f"{exc.message}, or pass --format") from None
 
 
 def stored_states(db: str | None, papers: Sequence[Paper]) -> dict[str, Triage]:

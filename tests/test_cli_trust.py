@@ -1,0 +1,61 @@
+"""What the installed `triage` refuses rather than guess at: a query it does not understand, an
+unknown export extension, a database folder that does not exist, a mistyped subcommand; and
+options and FILES in any order, a query that starts with "-", exports with the umask's mode."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from store import read_path
+from tests.tmux import Tmux, triage_command
+
+
+def triage(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None, umask: int | None = None):
+    """The installed `triage` run as a user runs it (under `umask` when given)."""
+    command = [triage_command(), *args]
+    if umask is not None:
+        command = ["sh", "-c", f'umask {umask:03o} && exec "$@"', "sh", *command]
+    return subprocess.run(command, capture_output=True, text=True, cwd=cwd, env={**os.environ, **(env or {})})
+
+
+def ids(result) -> list[str]:
+    return [json.loads(line)["id"] for line in result.stdout.splitlines()]
+
+
+@pytest.fixture
+def iclr(corpora) -> Path:
+    return corpora / "iclr-2024-abstracts.txt"
+
+
+# --- item 9: exports --------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o027, 0o640), (0o002, 0o664)])
+def test_an_export_gets_the_mode_the_umask_gives(tmp_path, umask, mode):
+    out = tmp_path / "refs.bib"
+    result = triage("export", "-o", str(out), umask=umask)
+    assert result.returncode == 0, result.stderr
+    assert out.stat().st_mode & 0o777 == mode
+
+
+def test_an_overwritten_export_keeps_its_mode(tmp_path):
+    out = tmp_path / "refs.bib"
+    out.write_text("mine\n")
+    out.chmod(0o640)
+    assert triage("export", "-o", str(out), "--force", umask=0o022).returncode == 0
+    assert out.stat().st_mode & 0o777 == 0o640 and out.read_text().startswith("@inproceedings{")
+
+
+def test_an_unknown_extension_is_refused_unless_a_format_is_given(tmp_path):
+    out = tmp_path / "list.txt"
+    result = triage("export", "-o", str(out))
+    assert result.returncode == 2 and not out.exists()
+    assert result.stderr == (
+        f"triage: {out}: unknown extension .txt: name it .bib, .md, .csv or .jsonl, or pass --format\n"
+    )
+    assert triage("export", "-o", str(tmp_path / "list")).stderr.endswith("no extension: name it .bib, .md, .csv or .jsonl, or pass --format\n")
+    assert triage("export", "-o", str(out), "--format", "markdown").returncode == 0
+    assert out.read_text(encoding="utf-8").startswith("# Reading list")
