@@ -31,6 +31,39 @@ def iclr(corpora) -> Path:
     return corpora / "iclr-2024-abstracts.txt"
 
 
+# --- item 4: a query that is not understood -----------------------------------------------------
+
+def test_a_misspelt_qualifier_exports_nothing_instead_of_every_paper(iclr, tmp_path):
+    out = tmp_path / "starred.bib"
+    result = triage("export", "-q", "is:stared", str(iclr), "-o", str(out))
+    assert result.returncode == 2
+    assert result.stderr == "triage: query 'is:stared': is: needs one of read, unread, starred\n"
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("query", "why"), [
+    ("author:bengio", "unknown qualifier author:"),
+    ("p<=9", "p<= needs a number from 0 to 5"),
+    ('diffusion "recovery', "unclosed quote"),
+])
+def test_list_refuses_a_query_it_does_not_understand(iclr, query, why):
+    result = triage("list", str(iclr), "-q", query)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.startswith(f"triage: query {query!r}: {why}") and result.stderr.count("\n") == 1
+
+
+# --- item 5: a query that starts with "-" ---------------------------------------------------------
+
+def test_a_query_starting_with_a_dash_reaches_the_query(seed_path):
+    papers = read_path(seed_path).papers
+    assert triage("set", papers[2].id, "--read").returncode == 0
+    for option in ("-q", "--query"):
+        result = triage("list", option, "-is:read", "--format", "jsonl")
+        assert result.returncode == 0, result.stderr
+        assert ids(result) == [p.id for p in papers if p.id != papers[2].id]
+    assert "-q -is:read" in " ".join(triage("list", "--help").stdout.split())
+
+
 # --- item 9: exports --------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o027, 0o640), (0o002, 0o664)])

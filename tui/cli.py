@@ -32,9 +32,13 @@ Triage research-paper abstracts from the keyboard: filter, read, mark, star, pri
   triage set ID [FILES...] [--read|--unread] [--star|--unstar] [--priority N] [--note TEXT] [--tag T]... [--untag T]...
                                     mark one paper (ID or a unique prefix of it) without the app
 
+A query that starts with "-" is fine: -q -is:read.
 Exit codes: 0 ok, 1 nothing matched, 2 bad input (the message names the file and line).
 """
 
+
+class Refused(Exception):
+    """Bad input the command refuses before doing anything: `str()` is the line after "triage: " (exit 2)."""
 
 
 def default_files() -> list[str]:
@@ -76,18 +80,47 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", metavar="PATH", help="triage database (default: $TRIAGE_DB, else the platform data folder)")
 
 
+QUERY_OPTIONS = ("-q", "--query")
+
+
 def add_query(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--query", "-q", metavar="Q", help="only the papers matching Q, best first (the app's filter syntax, see README)")
+    parser.add_argument(
+        *QUERY_OPTIONS, dest="query", metavar="Q",
+        help="only the papers matching Q, best first (the app's filter syntax, see README); "
+        "Q may start with '-': -q -is:read",
+    )
+
+
+def attach_query(argv: Sequence[str]) -> list[str]:
+    """`-q X` and `--query X` as `--query=X`, so that a query starting with "-" (`-is:read`, a
+    negated word) reaches the query parser: argparse would take it for an option and refuse."""
+    out: list[str] = []
+    args = iter(argv)
+    for arg in args:
+        if arg == "--":
+            out += [arg, *args]
+        elif arg in QUERY_OPTIONS:
+            value = next(args, None)
+            out.append(arg if value is None else f"--query={value}")
+        else:
+            out.append(arg)
+    return out
 
 
 def parse_query(text: str | None) -> Query | None:
-    """The parsed --query (None without one); what the parser did not understand is said on stderr."""
+    """The parsed --query (None without one). A query with a part that is not understood is
+    refused: dropping that part would widen the result (`is:stared` would match every paper)."""
     if text is None:
         return None
     query = parse(text)
-    if query.hint:
-        print(f"triage: query: {query.hint}", file=sys.stderr)
+    if query.problems:
+        raise Refused(f"query {text!r}: {query.hint}")
     return query
+
+
+def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Namespace:
+    """`argv` parsed, with a query that starts with "-" taken as the query."""
+    return parser.parse_args(attach_query(argv))
 
 
 def matching(collection: Collection, query: Query | None, states: Mapping[str, Triage]) -> list[tuple[Paper, float | None]]:
@@ -138,9 +171,9 @@ def print_table(papers: Sequence[Paper]) -> None:
 
 
 def run_list(argv: Sequence[str]) -> int:
-    args = list_parser().parse_args(argv)
-    collection = load(args.files)
+    args = parse_args(list_parser(), argv)
     query = parse_query(args.query)
+    collection = load(args.files)
     needs_states = args.format == "jsonl" or (query is not None and query.needs_states)
     states = stored_states(args.db, collection.papers) if needs_states else {}
     found = matching(collection, query, states)
@@ -175,7 +208,7 @@ def send_osc52_to_terminal(text: str) -> None:
 def run_cite(argv: Sequence[str]) -> int:
     from store import cite
 
-    args = cite_parser().parse_args(argv)
+    args = parse_args(cite_parser(), argv)
     collection = load(args.files)
     keys = cite.citation_keys(collection.papers)
     by_key = {key: pid for pid, key in keys.items()}
@@ -219,10 +252,10 @@ def export_parser() -> argparse.ArgumentParser:
 def run_export(argv: Sequence[str]) -> int:
     from store import cite, export
 
-    args = export_parser().parse_args(argv)
+    args = parse_args(export_parser(), argv)
     fmt = args.format or export_format(args.output)
-    collection = load(args.files)
     query = parse_query(args.query)
+    collection = load(args.files)
     states = stored_states(args.db, collection.papers)
     keys = cite.citation_keys(collection.papers)  # over the whole list, so a key does not depend on the query
     papers = [paper for paper, _ in matching(collection, query, states)]
@@ -292,7 +325,7 @@ def run_set(argv: Sequence[str]) -> int:
 
     from store.db import TriageStore
 
-    args = set_parser().parse_args(argv)
+    args = parse_args(set_parser(), argv)
     collection = load(args.files)
     store = TriageStore(args.db)
     try:
@@ -325,7 +358,7 @@ SUBCOMMANDS = {"list": run_list, "cite": run_cite, "export": run_export, "set": 
 
 
 def run_app(argv: Sequence[str]) -> int:
-    args = app_parser().parse_args(argv)
+    args = parse_args(app_parser(), argv)
     collection = load(args.files, report_skipped=False)
     from tui.app import TriageApp
 
@@ -339,7 +372,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv and argv[0] in SUBCOMMANDS:
             return SUBCOMMANDS[argv[0]](argv[1:])
         return run_app(argv)
-    except ReadError as exc:
+    except (ReadError, Refused) as exc:
         print(f"triage: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
