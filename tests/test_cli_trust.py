@@ -64,6 +64,24 @@ def test_a_query_starting_with_a_dash_reaches_the_query(seed_path):
     assert "-q -is:read" in " ".join(triage("list", "--help").stdout.split())
 
 
+# --- item 13: options and files in any order ------------------------------------------------------
+
+def test_options_after_files_in_every_subcommand(seed_path, iclr, tmp_path):
+    target = read_path(seed_path).papers[4].id
+    marked = triage("set", target, "--star", str(seed_path))
+    assert marked.returncode == 0, marked.stderr
+    assert json.loads(marked.stdout)["starred"] is True
+    listed = triage("list", str(seed_path), "--format", "jsonl", str(iclr))
+    assert listed.returncode == 0, listed.stderr
+    assert ids(listed) == ids(triage("list", str(seed_path), str(iclr), "--format", "jsonl")) and len(ids(listed)) > 2260
+    out = tmp_path / "out.bib"
+    exported = triage("export", str(iclr), "-q", "is:starred", "-o", str(out), str(seed_path))
+    assert exported.returncode == 0, exported.stderr
+    assert exported.stderr == f"1 papers written to {out} (bibtex)\n"
+    cited = triage("cite", target, "--format", "id", str(seed_path))
+    assert (cited.returncode, cited.stdout) == (0, target + "\n")
+
+
 # --- item 9: exports --------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o027, 0o640), (0o002, 0o664)])

@@ -32,7 +32,7 @@ Triage research-paper abstracts from the keyboard: filter, read, mark, star, pri
   triage set ID [FILES...] [--read|--unread] [--star|--unstar] [--priority N] [--note TEXT] [--tag T]... [--untag T]...
                                     mark one paper (ID or a unique prefix of it) without the app
 
-A query that starts with "-" is fine: -q -is:read.
+Options and FILES may come in any order. A query that starts with "-" is fine: -q -is:read.
 Exit codes: 0 ok, 1 nothing matched, 2 bad input (the message names the file and line).
 """
 
@@ -119,8 +119,8 @@ def parse_query(text: str | None) -> Query | None:
 
 
 def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Namespace:
-    """`argv` parsed, with a query that starts with "-" taken as the query."""
-    return parser.parse_args(attach_query(argv))
+    """`argv` parsed with options and FILES in any order (`triage set ID --star FILE`)."""
+    return parser.parse_intermixed_args(attach_query(argv))
 
 
 def matching(collection: Collection, query: Query | None, states: Mapping[str, Triage]) -> list[tuple[Paper, float | None]]:
