@@ -110,3 +110,56 @@ def test_an_unknown_extension_is_refused_unless_a_format_is_given(tmp_path):
     assert triage("export", "-o", str(tmp_path / "list")).stderr.endswith("no extension: name it .bib, .md, .csv or .jsonl, or pass --format\n")
     assert triage("export", "-o", str(out), "--format", "markdown").returncode == 0
     assert out.read_text(encoding="utf-8").startswith("# Reading list")
+
+
+# --- item 12: the database's folder, `triage set` outside the lists, a mistyped command ----------
+
+@pytest.mark.parametrize("how", ["--db", "$TRIAGE_DB"])
+def test_a_database_in_a_folder_that_does_not_exist_is_refused(seed_path, tmp_path, how):
+    db = tmp_path / "typo" / "dir" / "db.json"
+    args, env = (["--db", str(db)], {}) if how == "--db" else ([], {"TRIAGE_DB": str(db)})
+    for command in (["set", read_path(seed_path).papers[0].id, "--star"], ["list", "--format", "jsonl"], ["export"]):
+        result = triage(*command, *args, env=env)
+        assert (result.returncode, result.stdout) == (2, "")
+        assert result.stderr == f"triage: no folder {db.parent} for the database ({how})\n"
+    assert not (tmp_path / "typo").exists()
+
+
+def test_the_app_refuses_a_database_folder_that_does_not_exist_before_drawing(tmp_path):
+    db = tmp_path / "typo" / "db.json"
+    term = Tmux(f"{triage_command()} --db {db}")
+    try:
+        screen = term.wait_for(lambda s: "EXIT=" in s)
+        assert f"triage: no folder {db.parent} for the database (--db)" in screen and "EXIT=2" in screen
+        assert not db.parent.exists()
+    finally:
+        term.kill()
+
+
+def test_the_platform_data_folder_is_created(seed_path, tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "TRIAGE_DB"}
+    env["XDG_DATA_HOME"] = str(tmp_path / "data")
+    result = subprocess.run([triage_command(), "set", read_path(seed_path).papers[0].id, "--star"],
+                            capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "data" / "paper-triage" / "triage.json").exists()
+
+
+def test_set_of_a_paper_not_in_the_lists_says_to_pass_its_file(iclr, seed_path):
+    iclr_only = next(p.id for p in read_path(iclr).papers if p.id not in {q.id for q in read_path(seed_path).papers})
+    result = triage("set", iclr_only, "--star")
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"triage: no paper with id {iclr_only!r} in {seed_path} or the database;"
+        " pass the file it is in: triage set ID FILE...\n"
+    )
+    assert triage("set", iclr_only, "--star", str(iclr)).returncode == 0
+    assert "pass the file it is in" in " ".join(triage("set", "--help").stdout.split())
+
+
+def test_a_mistyped_command_is_named_with_the_one_meant(tmp_path):
+    result = triage("lsit", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == "triage: no such file or command 'lsit' (did you mean list?)\n"
+    (tmp_path / "lsit").write_text("Abstract one about graphs and more words here.\n")
+    assert triage("list", "lsit", cwd=tmp_path).returncode == 0, "a file of that name is still a file"

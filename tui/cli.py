@@ -5,6 +5,7 @@ Subcommands import only `store`; Textual is imported when the app opens.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import shutil
@@ -13,6 +14,7 @@ import time
 from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
 from importlib.metadata import version
+from pathlib import Path
 
 from store import Collection, Paper, ReadError, Triage, describe_skipped, read_paths, search_index
 from store.query import Query, parse
@@ -77,7 +79,22 @@ def add_common(parser: argparse.ArgumentParser) -> None:
         "files", nargs="*", metavar="FILES",
         help="abstract lists or directories of them to read (default: the bundled ICLR 2024 list)",
     )
-    parser.add_argument("--db", metavar="PATH", help="triage database (default: $TRIAGE_DB, else the platform data folder)")
+    parser.add_argument(
+        "--db", metavar="PATH",
+        help="triage database (default: $TRIAGE_DB, else the platform data folder); its folder must exist",
+    )
+
+
+def database(option: str | None) -> Path:
+    """The database file to open. The platform data folder is created when missing, but the folder
+    of a `--db` or `$TRIAGE_DB` must exist: a typo there must not start a new, empty database."""
+    from store.db import db_path
+
+    path = db_path(option)
+    given = "--db" if option else "$TRIAGE_DB" if os.environ.get("TRIAGE_DB") else None
+    if given and not path.parent.is_dir():
+        raise Refused(f"no folder {path.parent} for the database ({given})")
+    return path
 
 
 QUERY_OPTIONS = ("-q", "--query")
@@ -173,9 +190,10 @@ def print_table(papers: Sequence[Paper]) -> None:
 def run_list(argv: Sequence[str]) -> int:
     args = parse_args(list_parser(), argv)
     query = parse_query(args.query)
+    db = database(args.db)
     collection = load(args.files)
     needs_states = args.format == "jsonl" or (query is not None and query.needs_states)
-    states = stored_states(args.db, collection.papers) if needs_states else {}
+    states = stored_states(db, collection.papers) if needs_states else {}
     found = matching(collection, query, states)
     if args.format == "jsonl":
         for paper, score in found:
@@ -255,8 +273,9 @@ def run_export(argv: Sequence[str]) -> int:
     args = parse_args(export_parser(), argv)
     fmt = args.format or export_format(args.output)
     query = parse_query(args.query)
+    db = database(args.db)
     collection = load(args.files)
-    states = stored_states(args.db, collection.papers)
+    states = stored_states(db, collection.papers)
     keys = cite.citation_keys(collection.papers)  # over the whole list, so a key does not depend on the query
     papers = [paper for paper, _ in matching(collection, query, states)]
     if not papers:
@@ -286,7 +305,7 @@ def export_format(output: str | None) -> str:
         raise ReadError(exc.path, f"{exc.message}, or pass --format") from None
 
 
-def stored_states(db: str | None, papers: Sequence[Paper]) -> dict[str, Triage]:
+def stored_states(db: Path, papers: Sequence[Paper]) -> dict[str, Triage]:
     """The marks stored for `papers` (notices such as a database moved aside go to stderr)."""
     from store.db import TriageStore
 
@@ -302,7 +321,8 @@ def stored_states(db: str | None, papers: Sequence[Paper]) -> dict[str, Triage]:
 def set_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="triage set",
-        description="Mark one paper without the app. Priority: 0 none, 1 highest … 5 lowest.",
+        description="Mark one paper without the app. Priority: 0 none, 1 highest … 5 lowest. The paper must be"
+        " in FILES (the bundled list when none is given) or already have marks: pass the file it is in.",
     )
     parser.add_argument("id", metavar="ID", help="the paper's id (as `triage list` shows it) or a unique prefix of it")
     add_common(parser)
@@ -326,8 +346,9 @@ def run_set(argv: Sequence[str]) -> int:
     from store.db import TriageStore
 
     args = parse_args(set_parser(), argv)
+    db = database(args.db)
     collection = load(args.files)
-    store = TriageStore(args.db)
+    store = TriageStore(db)
     try:
         for notice in store.notices:
             print(f"triage: {notice}", file=sys.stderr)
@@ -335,7 +356,11 @@ def run_set(argv: Sequence[str]) -> int:
         known = dict.fromkeys([*(paper.id for paper in collection.papers), *store.ids()])
         matches = [pid for pid in known if pid.startswith(args.id)] if args.id else []
         if not matches:
-            print(f"triage: no paper with id {args.id!r} in {', '.join(collection.sources)} or the database", file=sys.stderr)
+            where = ", ".join(collection.sources)
+            print(
+                f"triage: no paper with id {args.id!r} in {where} or the database;"
+                " pass the file it is in: triage set ID FILE...", file=sys.stderr,
+            )
             return 2
         if len(matches) > 1:
             print(f"triage: id prefix {args.id!r} matches {len(matches)} papers: {', '.join(matches[:5])}", file=sys.stderr)
@@ -359,6 +384,7 @@ SUBCOMMANDS = {"list": run_list, "cite": run_cite, "export": run_export, "set": 
 
 def run_app(argv: Sequence[str]) -> int:
     args = parse_args(app_parser(), argv)
+    database(args.db)  # refused before anything is drawn
     collection = load(args.files, report_skipped=False)
     from tui.app import TriageApp
 
@@ -371,6 +397,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if argv and argv[0] in SUBCOMMANDS:
             return SUBCOMMANDS[argv[0]](argv[1:])
+        if argv and not argv[0].startswith("-") and not os.path.exists(argv[0]):
+            close = difflib.get_close_matches(argv[0], SUBCOMMANDS, n=1)
+            if close:
+                raise Refused(f"no such file or command {argv[0]!r} (did you mean {close[0]}?)")
         return run_app(argv)
     except (ReadError, Refused) as exc:
         print(f"triage: {exc}", file=sys.stderr)
