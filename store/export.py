@@ -1,6 +1,7 @@
 """Writing a set of papers with their triage state: BibTeX, a Markdown reading list, CSV, JSON Lines.
 
-`write()` never replaces an existing file unless told to, and never leaves a half-written one.
+`write()` never replaces an existing file unless told to, and never leaves a half-written one;
+a new file gets the mode the umask gives (0644 under the usual 022), an overwritten one keeps its mode.
 """
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import csv
 import io
 import json
 import os
-import tempfile
+import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -24,9 +25,19 @@ COLUMNS = ("id", "key", "title", "name", "authors", "venue", "year", "links",
 _NO_STATE = Triage()
 
 
-def format_for(path: str | os.PathLike[str] | None, default: str = "bibtex") -> str:
-    """The export format a file name asks for by its extension (`.bib`, `.md`, `.csv`, `.jsonl`)."""
-    return SUFFIXES.get(Path(path or "").suffix.lower(), default)
+class Exists(ReadError):
+    """The file to write exists and overwriting was not asked for (the caller says how to ask)."""
+
+
+def format_for(path: str | os.PathLike[str]) -> str:
+    """The export format a file name asks for by its extension (`.bib`, `.md`, `.csv`, `.jsonl`);
+    ReadError naming the file for any other extension (`list.txt` must not silently be BibTeX)."""
+    suffix = Path(path).suffix.lower()
+    if suffix in SUFFIXES:
+        return SUFFIXES[suffix]
+    what = f"unknown extension {suffix}" if suffix else "no extension"
+    *others, last = SUFFIXES
+    raise ReadError(str(path), f"{what}: name it {', '.join(others)} or {last}")
 
 
 def row(paper: Paper, state: Triage, key: str) -> dict:
@@ -108,20 +119,34 @@ def render(
     raise ValueError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
 
 
+def _create_temporary(target: Path) -> tuple[int, Path]:
+    """A new hidden file beside `target`, open for writing, with the mode the umask gives
+    (`tempfile.mkstemp` would make it 0600, and the export with it)."""
+    for _ in range(100):
+        tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name beside {target}")
+
+
 def write(path: str | os.PathLike[str], text: str, force: bool = False) -> None:
-    """Write `text` to `path` whole or not at all. An existing file is kept unless `force`:
-    ReadError naming the file then."""
+    """Write `text` to `path` whole or not at all. An existing file is kept unless `force`
+    (`Exists` then); with `force` it is replaced and keeps its mode. Other failures: ReadError."""
     target = Path(path)
     if target.is_dir():
         raise ReadError(str(path), "is a directory")
     if target.exists() and not force:
-        raise ReadError(str(path), "already exists (pass --force to overwrite)")
+        raise Exists(str(path), "already exists")
     try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.", suffix=".tmp")
+        fd, tmp = _create_temporary(target)
     except OSError as exc:
         raise ReadError(str(path), exc.strerror or str(exc)) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+            if force and target.exists():
+                os.fchmod(out.fileno(), target.stat().st_mode & 0o7777)
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
@@ -130,7 +155,7 @@ def write(path: str | os.PathLike[str], text: str, force: bool = False) -> None:
         else:
             os.link(tmp, target)  # fails, rather than replaces, if the file appeared meanwhile
     except FileExistsError:
-        raise ReadError(str(path), "already exists (pass --force to overwrite)") from None
+        raise Exists(str(path), "already exists") from None
     except OSError as exc:
         raise ReadError(str(path), exc.strerror or str(exc)) from None
     finally:

@@ -104,7 +104,7 @@ async def test_x_exports_the_papers_shown_and_never_overwrites_unasked(seed_path
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen is dialog, "the dialog stays open and says why"
-        assert "already exists" in str(dialog.query_one("#export-error", Static).content)
+        assert str(dialog.query_one("#export-error", Static).content) == f"{target}: already exists: tick Overwrite to replace it"
         assert target.read_text() == "mine"
         dialog.query_one(Checkbox).value = True
         dialog.query_one(Input).focus()
@@ -175,3 +175,34 @@ async def test_Y_says_not_copied_when_the_text_is_too_long_for_the_terminal(tmp_
         assert messages(app)[-1].startswith("Not copied: too long for the terminal's clipboard: 1.1 MB")
         assert "export the papers instead (x, or triage export)" in messages(app)[-1]
         assert app.clipboard.startswith("Paper 0 studies"), "the clipboard keeps what was copied before"
+
+
+async def test_the_export_dialog_shows_the_file_it_writes_and_refuses_an_unknown_extension(tmp_path, monkeypatch, seed_path):
+    folder = tmp_path / "work"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("x")
+        await pilot.pause()
+        dialog = app.screen
+
+        def shown(name: str) -> str:
+            return str(dialog.query_one(name, Static).content)
+
+        assert shown("#export-target") == f"writes {folder.resolve() / 'reading-list.md'} (markdown)"
+        dialog.query_one(Input).value = "list.txt"
+        await pilot.pause()
+        assert shown("#export-target") == f"writes {folder.resolve() / 'list.txt'}"
+        assert shown("#export-error") == "unknown extension .txt: name it .bib, .md, .csv or .jsonl"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is dialog and list(folder.iterdir()) == [], "nothing is written as BibTeX"
+        assert shown("#export-error") == "list.txt: unknown extension .txt: name it .bib, .md, .csv or .jsonl"
+        dialog.query_one(Input).value = "list.bib"
+        await pilot.pause()
+        assert shown("#export-error") == "" and shown("#export-target").endswith("list.bib (bibtex)")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, ExportDialog)
+        assert (folder / "list.bib").read_text(encoding="utf-8").startswith("@inproceedings{")

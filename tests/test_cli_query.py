@@ -34,11 +34,10 @@ def test_nothing_matched_exits_1():
     assert (result.returncode, result.stdout) == (1, "")
 
 
-def test_a_malformed_query_says_why_and_still_lists():
+def test_a_malformed_query_says_why_and_lists_nothing():
     result = triage("list", "--query", 'foo:bar "diffusion recovery', "--format", "jsonl")
-    assert result.returncode == 0
-    assert [row["id"] for row in rows(result)] == [CDRL]
-    assert result.stderr.startswith("triage: query: unknown qualifier foo:")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.startswith("triage: query 'foo:bar \"diffusion recovery': unknown qualifier foo:")
     assert "unclosed quote" in result.stderr and "Traceback" not in result.stderr
 
 

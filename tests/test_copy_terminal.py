@@ -28,13 +28,55 @@ def test_c_in_the_app_puts_bibtex_in_tmux_paste_buffer(tmp_path, papers):
         term.kill()
 
 
+def after_enter(command: str) -> str:
+    """`command` started once enter is pressed, so that a tmux option can be set before it runs."""
+    return f"sh -c 'read go && exec {command}'"
+
+
 def test_cite_copy_on_the_command_line_reaches_tmux_too(tmp_path, papers):
     key = cite.citation_keys(papers)[papers[2].id]
-    term = Tmux(f"{triage_command()} cite {key} --format markdown --copy", env=NO_DISPLAY)
+    term = Tmux(after_enter(f"{triage_command()} cite {key} --format markdown --copy"), env=NO_DISPLAY)
     try:
         term.command("set", "-g", "set-clipboard", "on")
+        term.send("Enter")
         term.wait_for(lambda s: "EXIT=0" in s)
         assert term.paste_buffer() == cite.markdown(papers[2]) + "\n"
+    finally:
+        term.kill()
+
+
+def toast_text(screen: str) -> str:
+    """The words of the notification (the lines' parts right of its "▌" edge), joined."""
+    return " ".join(" ".join(line.rpartition("▌")[2] for line in screen.splitlines() if "▌" in line).split())
+
+
+@pytest.mark.parametrize("setting", ["external", "off"])
+def test_c_in_a_tmux_that_drops_osc52_says_how_to_turn_it_on(tmp_path, setting):
+    """tmux's default `external` (like `off`) ignores OSC 52 from programs: "copied" would be a lie."""
+    term = Tmux(f"{triage_command()} --db {tmp_path / 'db.json'}", env=NO_DISPLAY)
+    try:
+        term.command("set", "-g", "set-clipboard", setting)
+        term.wait_for(lambda s: "ICLR 2024" in s)
+        term.send("c")
+        toast = toast_text(term.wait_for(lambda s: "set-clipboard on`" in toast_text(s) or "copied (" in s))
+        assert toast == (
+            f"Not copied: tmux's set-clipboard is {setting}, so tmux drops OSC 52 from programs;"
+            " run `tmux set -g set-clipboard on`"
+        )
+        assert term.paste_buffer() == ""
+    finally:
+        term.kill()
+
+
+def test_cite_copy_in_a_default_tmux_is_exit_2_with_how_to_turn_it_on(papers):
+    term = Tmux(after_enter(f"{triage_command()} cite {papers[2].id} --format id --copy"), env=NO_DISPLAY)
+    try:
+        term.command("set", "-g", "set-clipboard", "external")
+        term.send("Enter")
+        screen = term.wait_for(lambda s: "EXIT=" in s)
+        assert "EXIT=2" in screen and papers[2].id in screen
+        assert "triage: not copied: tmux's set-clipboard is external" in " ".join(screen.split())
+        assert term.paste_buffer() == ""
     finally:
         term.kill()
 

@@ -5,6 +5,7 @@ Subcommands import only `store`; Textual is imported when the app opens.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import shutil
@@ -13,6 +14,7 @@ import time
 from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
 from importlib.metadata import version
+from pathlib import Path
 
 from store import Collection, Paper, ReadError, Triage, describe_skipped, read_paths, search_index
 from store.query import Query, parse
@@ -32,9 +34,13 @@ Triage research-paper abstracts from the keyboard: filter, read, mark, star, pri
   triage set ID [FILES...] [--read|--unread] [--star|--unstar] [--priority N] [--note TEXT] [--tag T]... [--untag T]...
                                     mark one paper (ID or a unique prefix of it) without the app
 
+Options and FILES may come in any order. A query that starts with "-" is fine: -q -is:read.
 Exit codes: 0 ok, 1 nothing matched, 2 bad input (the message names the file and line).
 """
 
+
+class Refused(Exception):
+    """Bad input the command refuses before doing anything: `str()` is the line after "triage: " (exit 2)."""
 
 
 def default_files() -> list[str]:
@@ -73,21 +79,65 @@ def add_common(parser: argparse.ArgumentParser) -> None:
         "files", nargs="*", metavar="FILES",
         help="abstract lists or directories of them to read (default: the bundled ICLR 2024 list)",
     )
-    parser.add_argument("--db", metavar="PATH", help="triage database (default: $TRIAGE_DB, else the platform data folder)")
+    parser.add_argument(
+        "--db", metavar="PATH",
+        help="triage database (default: $TRIAGE_DB, else the platform data folder); its folder must exist",
+    )
+
+
+def database(option: str | None) -> Path:
+    """The database file to open. The platform data folder is created when missing, but the folder
+    of a `--db` or `$TRIAGE_DB` must exist: a typo there must not start a new, empty database."""
+    from store.db import db_path
+
+    path = db_path(option)
+    given = "--db" if option else "$TRIAGE_DB" if os.environ.get("TRIAGE_DB") else None
+    if given and not path.parent.is_dir():
+        raise Refused(f"no folder {path.parent} for the database ({given})")
+    return path
+
+
+QUERY_OPTIONS = ("-q", "--query")
 
 
 def add_query(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--query", "-q", metavar="Q", help="only the papers matching Q, best first (the app's filter syntax, see README)")
+    parser.add_argument(
+        *QUERY_OPTIONS, dest="query", metavar="Q",
+        help="only the papers matching Q, best first (the app's filter syntax, see README); "
+        "Q may start with '-': -q -is:read",
+    )
+
+
+def attach_query(argv: Sequence[str]) -> list[str]:
+    """`-q X` and `--query X` as `--query=X`, so that a query starting with "-" (`-is:read`, a
+    negated word) reaches the query parser: argparse would take it for an option and refuse."""
+    out: list[str] = []
+    args = iter(argv)
+    for arg in args:
+        if arg == "--":
+            out += [arg, *args]
+        elif arg in QUERY_OPTIONS:
+            value = next(args, None)
+            out.append(arg if value is None else f"--query={value}")
+        else:
+            out.append(arg)
+    return out
 
 
 def parse_query(text: str | None) -> Query | None:
-    """The parsed --query (None without one); what the parser did not understand is said on stderr."""
+    """The parsed --query (None without one). A query with a part that is not understood is
+    refused: dropping that part would widen the result (`is:stared` would match every paper)."""
     if text is None:
         return None
     query = parse(text)
-    if query.hint:
-        print(f"triage: query: {query.hint}", file=sys.stderr)
+    if query.problems:
+        raise Refused(f"query {text!r}: {query.hint}")
     return query
+
+
+def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Namespace:
+    """`argv` parsed with options and FILES in any order (`triage set ID --star FILE`)."""
+    return parser.parse_intermixed_args(attach_query(argv))
 
 
 def matching(collection: Collection, query: Query | None, states: Mapping[str, Triage]) -> list[tuple[Paper, float | None]]:
@@ -138,11 +188,12 @@ def print_table(papers: Sequence[Paper]) -> None:
 
 
 def run_list(argv: Sequence[str]) -> int:
-    args = list_parser().parse_args(argv)
-    collection = load(args.files)
+    args = parse_args(list_parser(), argv)
     query = parse_query(args.query)
+    db = database(args.db)
+    collection = load(args.files)
     needs_states = args.format == "jsonl" or (query is not None and query.needs_states)
-    states = stored_states(args.db, collection.papers) if needs_states else {}
+    states = stored_states(db, collection.papers) if needs_states else {}
     found = matching(collection, query, states)
     if args.format == "jsonl":
         for paper, score in found:
@@ -175,7 +226,7 @@ def send_osc52_to_terminal(text: str) -> None:
 def run_cite(argv: Sequence[str]) -> int:
     from store import cite
 
-    args = cite_parser().parse_args(argv)
+    args = parse_args(cite_parser(), argv)
     collection = load(args.files)
     keys = cite.citation_keys(collection.papers)
     by_key = {key: pid for pid, key in keys.items()}
@@ -219,11 +270,12 @@ def export_parser() -> argparse.ArgumentParser:
 def run_export(argv: Sequence[str]) -> int:
     from store import cite, export
 
-    args = export_parser().parse_args(argv)
-    fmt = args.format or export.format_for(args.output)
-    collection = load(args.files)
+    args = parse_args(export_parser(), argv)
+    fmt = args.format or export_format(args.output)
     query = parse_query(args.query)
-    states = stored_states(args.db, collection.papers)
+    db = database(args.db)
+    collection = load(args.files)
+    states = stored_states(db, collection.papers)
     keys = cite.citation_keys(collection.papers)  # over the whole list, so a key does not depend on the query
     papers = [paper for paper, _ in matching(collection, query, states)]
     if not papers:
@@ -231,14 +283,29 @@ def run_export(argv: Sequence[str]) -> int:
         return 1
     text = export.render(papers, fmt, states, keys, args.abstract)
     if args.output:
-        export.write(args.output, text, force=args.force)
+        try:
+            export.write(args.output, text, force=args.force)
+        except export.Exists as exc:
+            raise ReadError(exc.path, f"{exc.message} (pass --force to overwrite)") from None
         print(f"{len(papers)} papers written to {args.output} ({fmt})", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0
 
 
-def stored_states(db: str | None, papers: Sequence[Paper]) -> dict[str, Triage]:
+def export_format(output: str | None) -> str:
+    """The format -o's extension asks for (BibTeX to standard output); an unknown one is refused."""
+    from store import export
+
+    if output is None:
+        return "bibtex"
+    try:
+        return export.format_for(output)
+    except ReadError as exc:
+        raise ReadError(exc.path, f"{exc.message}, or pass --format") from None
+
+
+def stored_states(db: Path, papers: Sequence[Paper]) -> dict[str, Triage]:
     """The marks stored for `papers` (notices such as a database moved aside go to stderr)."""
     from store.db import TriageStore
 
@@ -254,7 +321,8 @@ def stored_states(db: str | None, papers: Sequence[Paper]) -> dict[str, Triage]:
 def set_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="triage set",
-        description="Mark one paper without the app. Priority: 0 none, 1 highest … 5 lowest.",
+        description="Mark one paper without the app. Priority: 0 none, 1 highest … 5 lowest. The paper must be"
+        " in FILES (the bundled list when none is given) or already have marks: pass the file it is in.",
     )
     parser.add_argument("id", metavar="ID", help="the paper's id (as `triage list` shows it) or a unique prefix of it")
     add_common(parser)
@@ -277,9 +345,10 @@ def run_set(argv: Sequence[str]) -> int:
 
     from store.db import TriageStore
 
-    args = set_parser().parse_args(argv)
+    args = parse_args(set_parser(), argv)
+    db = database(args.db)
     collection = load(args.files)
-    store = TriageStore(args.db)
+    store = TriageStore(db)
     try:
         for notice in store.notices:
             print(f"triage: {notice}", file=sys.stderr)
@@ -287,7 +356,11 @@ def run_set(argv: Sequence[str]) -> int:
         known = dict.fromkeys([*(paper.id for paper in collection.papers), *store.ids()])
         matches = [pid for pid in known if pid.startswith(args.id)] if args.id else []
         if not matches:
-            print(f"triage: no paper with id {args.id!r} in {', '.join(collection.sources)} or the database", file=sys.stderr)
+            where = ", ".join(collection.sources)
+            print(
+                f"triage: no paper with id {args.id!r} in {where} or the database;"
+                " pass the file it is in: triage set ID FILE...", file=sys.stderr,
+            )
             return 2
         if len(matches) > 1:
             print(f"triage: id prefix {args.id!r} matches {len(matches)} papers: {', '.join(matches[:5])}", file=sys.stderr)
@@ -310,7 +383,8 @@ SUBCOMMANDS = {"list": run_list, "cite": run_cite, "export": run_export, "set": 
 
 
 def run_app(argv: Sequence[str]) -> int:
-    args = app_parser().parse_args(argv)
+    args = parse_args(app_parser(), argv)
+    database(args.db)  # refused before anything is drawn
     collection = load(args.files, report_skipped=False)
     from tui.app import TriageApp
 
@@ -323,8 +397,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if argv and argv[0] in SUBCOMMANDS:
             return SUBCOMMANDS[argv[0]](argv[1:])
+        if argv and not argv[0].startswith("-") and not os.path.exists(argv[0]):
+            close = difflib.get_close_matches(argv[0], SUBCOMMANDS, n=1)
+            if close:
+                raise Refused(f"no such file or command {argv[0]!r} (did you mean {close[0]}?)")
         return run_app(argv)
-    except ReadError as exc:
+    except (ReadError, Refused) as exc:
         print(f"triage: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

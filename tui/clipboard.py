@@ -1,6 +1,8 @@
 """Copying text for the user: the system clipboard through pyperclip when it has a backend there,
 else OSC 52 — an escape sequence the terminal itself turns into a clipboard write, which works over
-SSH and inside tmux (`set -g set-clipboard on`).
+SSH and inside tmux with `set -g set-clipboard on`. tmux's default, `external`, ignores the sequence
+from programs (neither its buffer nor the outer terminal gets it), as does `off`: inside tmux the
+option is asked first, and a copy that would not land is refused with how to turn it on.
 
 Imports no Textual: the CLI's `--copy` uses it too, handing in its own way to send OSC 52.
 """
@@ -9,6 +11,7 @@ from __future__ import annotations
 import base64
 import os
 import stat
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -82,6 +85,23 @@ def system_copy(text: str) -> str | None:
     return copy.__name__.removeprefix("copy_")
 
 
+def tmux_refuses_osc52() -> str | None:
+    """Inside tmux, why an OSC 52 from us would not be taken (its `set-clipboard` is not `on`), as
+    the user should read it; None outside tmux, when it is `on`, or when tmux cannot be asked."""
+    if not os.environ.get("TMUX"):
+        return None
+    try:
+        asked = subprocess.run(
+            ["tmux", "show-options", "-gv", "set-clipboard"], capture_output=True, text=True, timeout=5,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    value = asked.stdout.strip()
+    if asked.returncode != 0 or value not in ("off", "external"):
+        return None
+    return f"tmux's set-clipboard is {value}, so tmux drops OSC 52 from programs; run `tmux set -g set-clipboard on`"
+
+
 def osc52(text: str) -> str:
     """The OSC 52 sequence that asks a terminal to put `text` on its clipboard."""
     return f"\x1b]52;c;{base64.b64encode(text.encode('utf-8')).decode('ascii')}\a"
@@ -99,6 +119,9 @@ def copy(text: str, send_osc52: Callable[[str], None]) -> str:
             f"too long for the terminal's clipboard: {size / 1e6:.1f} MB, and OSC 52 carries at most"
             f" {OSC52_MAX // 1024} KB; export the papers instead (x, or triage export)"
         )
+    refused = tmux_refuses_osc52()
+    if refused:
+        raise ClipboardError(refused)
     try:
         send_osc52(text)
     except OSError as exc:
