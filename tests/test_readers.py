@@ -3,9 +3,12 @@ from __future__ import annotations
 
 import json
 
+import bibtexparser
 import pytest
+from bibtexparser.middlewares import NormalizeFieldKeys
 
-from store import ReadError, paper_id, read_path, read_paths
+from store import ReadError, Triage, cite, export, paper_id, read_path, read_paths
+from store.db import TriageStore
 
 ABSTRACT_1 = "We propose FairTune, a framework to optimise fairness. FairTune works."
 ABSTRACT_2 = "Vision tasks are local. We introduce the Dynamic Signal Distribution (DSD) task."
@@ -274,6 +277,58 @@ def test_a_bare_abstract_also_in_a_bibtex_file_gets_its_title_and_authors(tmp_pa
     assert (first.text, first.title, first.authors, first.key, first.venue) == (
         ABSTRACT_1, "Fair Tuning", ("García, Ana",), "garcia24", "ICLR")
     assert (first.source, first.position) == (str(tmp_path / "a.txt"), 0) and second.position == 1
+
+
+TWO_VERSIONS = (
+    "@misc{lee2023arxiv, title={Fair Tuning}, author={Lee, Ann}, year=2023, eprint={2301.00001},\n"
+    f"  abstract={{{ABSTRACT_1}}}}}\n\n"
+    "@inproceedings{lee2024fair, title={Fair Tuning}, author={Lee, Ann}, year=2024, booktitle={ICML},\n"
+    f"  abstract={{{ABSTRACT_1}}}}}\n\n"
+    "@book{untitled1, title={A Title}}\n@book{untitled2, title={A Title}}\n"
+)
+
+
+def test_bibtex_entries_with_their_own_keys_stay_separate_papers_and_all_export(tmp_path):
+    path = write(tmp_path, "refs.bib", TWO_VERSIONS)
+    papers = read_path(path).papers
+    assert [p.key for p in papers] == ["lee2023arxiv", "lee2024fair", "untitled1", "untitled2"]
+    assert len({p.id for p in papers}) == 4
+    assert papers[0].id == paper_id(ABSTRACT_1)  # the first keeps the abstract's id (and its marks)
+    library = bibtexparser.parse_string(export.render(papers, "bibtex", keys=cite.citation_keys(papers)))
+    assert [(e.key, e["year"] if "year" in e.fields_dict else None) for e in library.entries] == [
+        ("lee2023arxiv", "2023"), ("lee2024fair", "2024"), ("untitled1", None), ("untitled2", None)]
+    # The same file twice is still one paper per entry; a bare abstract joins the first entry.
+    write(tmp_path, "a.txt", SEED)
+    both = read_paths([tmp_path / "a.txt", path, path]).papers
+    assert [p.key for p in both] == ["lee2023arxiv", "", "lee2024fair", "untitled1", "untitled2"]
+    assert both[0].text == ABSTRACT_1 and both[0].id == paper_id(ABSTRACT_1)
+
+
+def test_each_of_two_entries_with_one_abstract_has_marks_of_its_own(tmp_path):
+    papers = read_path(write(tmp_path, "refs.bib", TWO_VERSIONS)).papers
+    store = TriageStore(tmp_path / "triage.json")
+    store.attach(papers)
+    store.put({papers[1].id: Triage(starred=True), papers[3].id: Triage(read=True)})
+    store.close()
+    store = TriageStore(tmp_path / "triage.json")
+    states = store.attach(papers)
+    assert set(states) == {papers[1].id, papers[3].id} and states[papers[1].id].starred
+    store.close()
+    # An untitled entry dropped from the file leaves its mark behind: no other abstract-less
+    # entry takes it because their (empty) texts look alike.
+    store = TriageStore(tmp_path / "triage.json")
+    assert set(store.attach([papers[0], papers[1], papers[2]])) == {papers[1].id}
+    store.close()
+
+
+def test_every_entry_of_a_real_bibtex_file_with_a_title_or_abstract_is_listed(corpora):
+    path = corpora / "bib" / "bibtexparser" / "biber-examples.bib"
+    library = bibtexparser.parse_file(str(path), append_middleware=[NormalizeFieldKeys()])
+    listable = [e.key for e in library.entries if e.fields_dict.keys() & {"title", "abstract"}]
+    papers = read_path(path).papers
+    assert len(listable) == 97 and [p.key for p in papers] == listable  # was 86: 11 lost to same titles
+    exported = bibtexparser.parse_string(export.render(papers, "bibtex", keys=cite.citation_keys(papers)))
+    assert [e.key for e in exported.entries] == listable
 
 
 @pytest.mark.parametrize(

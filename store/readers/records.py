@@ -207,18 +207,32 @@ def _richer(first: Paper, other: Paper) -> Paper:
     )
 
 
+def keyed_id(paper: Paper) -> str:
+    """The id of a paper whose text (or, without an abstract, title) is another keyed record's: the
+    same hash over the text and the paper's own key, so each record keeps marks of its own."""
+    return paper_id(f"{paper.text or paper.title}\n{paper.key}")
+
+
 def unique(papers: Iterable[Paper], start: int = 0) -> list[Paper]:
     """`papers` without repeats of an id, numbered by position from `start`.
 
     The first one stays where it is; a later repeat lends it its record details when it has
-    some and the first has none (see `_richer`)."""
+    some and the first has none (see `_richer`). A repeat with a key of its own that differs
+    from the first's (an arXiv and a proceedings entry of one abstract, two untitled entries
+    with one title) is another record: it stays a paper of its own, its id qualified by its key
+    (`keyed_id`)."""
     at: dict[str, int] = {}
     out: list[Paper] = []
     for paper in papers:
         if paper.id in at:
             index = at[paper.id]
-            out[index] = _richer(out[index], paper)
-            continue
+            first = out[index]
+            if not (paper.key and first.key and paper.key != first.key):
+                out[index] = _richer(first, paper)
+                continue
+            paper = dataclasses.replace(paper, id=keyed_id(paper))
+            if paper.id in at:  # this very record again (the same file read twice)
+                continue
         at[paper.id] = len(out)
         position = start + len(out)
         out.append(paper if paper.position == position else dataclasses.replace(paper, position=position))
