@@ -60,6 +60,9 @@ class Paper:
     """The citation key when the source had one (BibTeX)."""
     fields: tuple[tuple[str, str], ...] = ()
     """Other fields of the source record, as (name, value) pairs: BibTeX's doi, journal, booktitle, pages…"""
+    track: str = ""
+    """The presentation track when the venue named one ('oral', 'spotlight', 'poster'), lower-case;
+    `venue` is then the venue without it ('ICLR 2024 oral' → 'ICLR 2024', 'oral')."""
 
 
 @dataclass(slots=True)

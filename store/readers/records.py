@@ -17,6 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from store.model import Paper, paper_id
@@ -31,6 +32,21 @@ def year_of(value: object) -> int | None:
     """The first plausible year (1800-2099) in a value such as 2024, '2024-05-01' or 'May 2024'."""
     match = _YEAR.search(str(value))
     return int(match.group(1)) if match else None
+
+
+# A track named at the end of a venue: 'ICLR 2024 oral', 'ICML 2024 Poster', 'NeurIPS 2023 (Spotlight)'.
+_TRACK = re.compile(r"[\s,;:·\-–—(\[]+(oral|spotlight|poster)s?[)\]]?\s*$", re.IGNORECASE)
+
+
+@lru_cache(maxsize=256)
+def venue_parts(venue: str) -> tuple[str, str, int | None]:
+    """(the venue without its track, the track in lower case or '', the year it names or None).
+    Only a venue with a year has a track: 'Workshop on Posters' is a name."""
+    match = _TRACK.search(venue)
+    year = year_of(venue[: match.start()] if match else venue)
+    if match and year is not None:
+        return venue[: match.start()], match.group(1).lower(), year
+    return venue, "", year
 
 
 class Analysis(NamedTuple):
@@ -164,15 +180,17 @@ def make_paper(
     """A paper from its abstract `text` (may be empty when `title` is given) and what else the record says.
 
     A record without a true `title` gets one derived from its text; the name is taken from a
-    true title of the form "NAME: ..." or else derived from the text. Links are the URLs in the
-    text followed by the record's own `urls`. `analysis` is `analyse([text])[0]` when the caller
-    has it already."""
+    true title of the form "NAME: ..." or else derived from the text. A track at the end of the
+    venue ('ICLR 2024 oral') is kept apart (`Paper.track`), and a record without a year takes the
+    venue's ('ICLR 2024'). Links are the URLs in the text followed by the record's own `urls`.
+    `analysis` is `analyse([text])[0]` when the caller has it already."""
     text = text.strip()
     analysis = analysis or analyse([text])[0]
     name = analysis.name
     if title:
         short = _SHORT_NAME.match(title)
         name = short.group(1) if short else name
+    venue, track, venue_year = venue_parts(venue)
     links = analysis.links  # each once already
     extra = [u.strip() for u in urls if u and u.strip()]
     if extra:
@@ -184,7 +202,7 @@ def make_paper(
         title=title or analysis.title,
         name=name,
         venue=venue,
-        year=year,
+        year=year if year is not None else venue_year,
         authors=tuple(filter(None, authors)),
         links=links,
         source=source,
@@ -192,6 +210,7 @@ def make_paper(
         position=position,
         key=key,
         fields=tuple(fields),
+        track=track,
     )
 
 

@@ -1,0 +1,47 @@
+"""What a record says about itself wins over guesses: the year and track in an OpenReview venue
+('ICLR 2024 oral'), the record's own url and pdf before the links found in its abstract."""
+from __future__ import annotations
+
+import json
+
+import bibtexparser
+
+from store import SearchIndex, read_path
+from store import cite
+
+ABSTRACT = ("We propose Kahl, a way to align values. Code is at https://github.com/kahl/values and "
+            "more at https://kahl.example.org.")
+
+
+def jsonl(tmp_path, **record):
+    path = tmp_path / "papers.jsonl"
+    base = {"title": "Values: Aligning Things", "abstract": ABSTRACT, "authors": ["Ana Kahl", "Bo Li"]}
+    path.write_text(json.dumps({**base, **record}) + "\n", encoding="utf-8")
+    return path
+
+
+def test_an_openreview_venue_gives_the_year_and_keeps_the_track_apart(tmp_path):
+    (paper,) = read_path(jsonl(tmp_path, venue="ICLR 2024 oral")).papers
+    assert (paper.venue, paper.year, paper.track) == ("ICLR 2024", 2024, "oral")
+    (entry,) = bibtexparser.parse_string(cite.bibtex([paper])).entries
+    assert entry.key == "kahl2024values" and entry["year"] == "2024"
+    assert entry["booktitle"] == "International Conference on Learning Representations (ICLR 2024)"
+    assert "2024" in cite.plain(paper) and "oral" not in cite.plain(paper).casefold()
+    index = SearchIndex([paper])
+    assert index.search("year:2024").ids == index.search("venue:oral").ids == [paper.id]
+    assert index.search("venue:poster").ids == []
+
+
+def test_every_track_and_case_of_the_real_lists(corpora):
+    for name, venue, tracks in [
+        ("iclr-2024-papers.jsonl", "ICLR 2024", {"oral": 86, "spotlight": 367, "poster": 1807}),
+        ("icml-2024-papers.jsonl", "ICML 2024", {"oral": 144, "spotlight": 191, "poster": 2275}),
+    ]:
+        papers = read_path(corpora / name).papers
+        assert {p.venue for p in papers} == {venue} and {p.year for p in papers} == {2024}
+        assert {t: sum(p.track == t for p in papers) for t in tracks} == tracks
+        index = SearchIndex(papers)
+        assert len(index.search("year:2024").ids) == len(papers)
+        assert len(index.search("venue:oral").ids) == tracks["oral"]
+        keys = cite.citation_keys(papers)
+        assert all("2024" in key for key in keys.values())
