@@ -1,7 +1,8 @@
 """Citations of papers: BibTeX (written through bibtexparser, so it always parses), plain text, Markdown.
 
 A paper read from BibTeX keeps its key, authors and fields; a bare abstract still cites with its
-venue, year, derived title and first link. Keys are readable (`iclr2024hdgnn`) and unique within
+venue, year, derived title and first link. The url cited is the paper's first link, which is the
+record's own when it has one (`Paper.links`); a paper whose first link is a DOI cites the DOI alone. Keys are readable (`iclr2024hdgnn`) and unique within
 the papers they are assigned over.
 """
 from __future__ import annotations
@@ -243,9 +244,9 @@ def entry(paper: Paper, key: str, abstract: bool = False) -> Entry:
     dois = [link for link in paper.links if link.startswith(_DOI_LINK)]
     if "doi" not in seen and dois:
         fields.append(Field("doi", _verbatim(dois[0].removeprefix(_DOI_LINK))))
-    urls = [link for link in paper.links if not link.startswith(_DOI_LINK)]
-    if "url" not in seen and urls:
-        fields.append(Field("url", _verbatim(urls[0])))
+    # The paper's own link comes first (see Paper.links); a DOI is no url, nor is a code link after it.
+    if "url" not in seen and paper.links and not paper.links[0].startswith(_DOI_LINK):
+        fields.append(Field("url", _verbatim(paper.links[0])))
     if abstract and paper.text:
         text = paper.text if raw and _balanced(paper.text) else latex_escape(paper.plain or paper.text)
         fields.append(Field("abstract", text))

@@ -2,6 +2,8 @@
 no X display, so pyperclip has no backend (tests/test_clipboard.py covers a real one)."""
 from __future__ import annotations
 
+import json
+
 import bibtexparser
 import pytest
 from textual.widgets import Checkbox, Input, OptionList, Static
@@ -175,3 +177,26 @@ async def test_Y_says_not_copied_when_the_text_is_too_long_for_the_terminal(tmp_
         assert messages(app)[-1].startswith("Not copied: too long for the terminal's clipboard: 1.1 MB")
         assert "export the papers instead (x, or triage export)" in messages(app)[-1]
         assert app.clipboard.startswith("Paper 0 studies"), "the clipboard keeps what was copied before"
+
+
+async def test_o_opens_the_records_own_link_and_O_its_pdf(tmp_path, seed_path, monkeypatch):
+    monkeypatch.delenv("BROWSER", raising=False)
+    path = tmp_path / "papers.jsonl"
+    path.write_text(json.dumps({
+        "title": "Values", "abstract": "We propose Kahl. Code at https://github.com/kahl/values.",
+        "url": "https://openreview.net/forum?id=kahl1", "pdf_url": "https://openreview.net/pdf?id=kahl1",
+    }) + "\n", encoding="utf-8")
+    app = TriageApp(read_path(path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("o")
+        await settle(app, pilot)
+        assert app.clipboard == "https://openreview.net/forum?id=kahl1"
+        await pilot.press("O")
+        await settle(app, pilot)
+        assert app.clipboard == "https://openreview.net/pdf?id=kahl1"
+        assert messages(app)[-1] == "No browser here: link copied (OSC 52)"
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("O")
+        await pilot.pause()
+        assert messages(app)[-1] == "This paper has no PDF link"

@@ -45,3 +45,46 @@ def test_every_track_and_case_of_the_real_lists(corpora):
         assert len(index.search("venue:oral").ids) == tracks["oral"]
         keys = cite.citation_keys(papers)
         assert all("2024" in key for key in keys.values())
+
+
+URL = "https://openreview.net/forum?id=kahl1"
+PDF = "https://openreview.net/pdf?id=kahl1"
+
+
+def test_the_records_own_url_comes_before_the_links_in_its_abstract(tmp_path):
+    (paper,) = read_path(jsonl(tmp_path, url=URL, pdf_url=PDF, doi="10.5555/kahl")).papers
+    assert paper.links == (URL, "https://doi.org/10.5555/kahl", PDF, "https://github.com/kahl/values",
+                           "https://kahl.example.org")
+    assert paper.pdf == PDF
+    (entry,) = bibtexparser.parse_string(cite.bibtex([paper])).entries
+    assert (entry["url"], entry["doi"]) == (URL, "10.5555/kahl")
+    assert cite.plain(paper).endswith(URL) and f"]({URL})" in cite.markdown(paper)
+
+
+def test_a_record_with_only_a_doi_cites_it_and_no_code_link(tmp_path):
+    (paper,) = read_path(jsonl(tmp_path, doi="10.5555/kahl")).papers
+    assert paper.links[0] == "https://doi.org/10.5555/kahl" and paper.pdf == ""
+    (entry,) = bibtexparser.parse_string(cite.bibtex([paper])).entries
+    assert entry["doi"] == "10.5555/kahl" and "url" not in entry.fields_dict
+
+
+def test_a_bare_abstract_cites_its_first_link_and_finds_a_pdf_in_it(tmp_path):
+    path = tmp_path / "list.txt"
+    path.write_text("We propose Kahl. Code: https://github.com/kahl/values, paper: https://kahl.org/kahl.pdf\n")
+    (paper,) = read_path(path).papers
+    assert paper.links == ("https://github.com/kahl/values", "https://kahl.org/kahl.pdf")
+    assert paper.pdf == "https://kahl.org/kahl.pdf"
+    (entry,) = bibtexparser.parse_string(cite.bibtex([paper])).entries
+    assert entry["url"] == "https://github.com/kahl/values"
+
+
+def test_every_iclr_paper_links_and_cites_its_openreview_page_first(corpora):
+    path = corpora / "iclr-2024-papers.jsonl"
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line]
+    papers = read_path(path).papers
+    assert [p.links[0] for p in papers] == [r["url"] for r in records]
+    assert [p.pdf for p in papers] == [r["pdf_url"] for r in records]
+    coded = [p for p in papers if any("github.com" in link for link in p.links)]
+    assert len(coded) > 300 and all("github.com" not in p.links[0] for p in coded)
+    library = bibtexparser.parse_string(cite.bibtex(papers))
+    assert [e["url"] for e in library.entries] == [r["url"] for r in records]

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any, NamedTuple
+from urllib.parse import urlsplit
 
 from store.model import Paper, paper_id
 from store.names import derive_title
@@ -36,6 +37,12 @@ def year_of(value: object) -> int | None:
 
 # A track named at the end of a venue: 'ICLR 2024 oral', 'ICML 2024 Poster', 'NeurIPS 2023 (Spotlight)'.
 _TRACK = re.compile(r"[\s,;:·\-–—(\[]+(oral|spotlight|poster)s?[)\]]?\s*$", re.IGNORECASE)
+
+
+def pdf_like(url: str) -> bool:
+    """Whether a link is to a PDF: its path ends in .pdf, or is /pdf or /pdf/… (arXiv, OpenReview)."""
+    path = urlsplit(url).path.casefold()
+    return path.endswith(".pdf") or path == "/pdf" or path.startswith("/pdf/")
 
 
 @lru_cache(maxsize=256)
@@ -173,6 +180,7 @@ def make_paper(
     venue: str = "",
     year: int | None = None,
     urls: Iterable[str] = (),
+    pdf: str = "",
     key: str = "",
     fields: Iterable[tuple[str, str]] = (),
     analysis: Analysis | None = None,
@@ -182,8 +190,8 @@ def make_paper(
     A record without a true `title` gets one derived from its text; the name is taken from a
     true title of the form "NAME: ..." or else derived from the text. A track at the end of the
     venue ('ICLR 2024 oral') is kept apart (`Paper.track`), and a record without a year takes the
-    venue's ('ICLR 2024'). Links are the URLs in the text followed by the record's own `urls`.
-    `analysis` is `analyse([text])[0]` when the caller has it already."""
+    venue's ('ICLR 2024'). Links are the record's own `urls` (its url, doi link, `pdf`) followed by
+    the URLs in the text; `pdf` is the record's PDF link, else the first link to a .pdf. `analysis` is `analyse([text])[0]` when the caller has it already."""
     text = text.strip()
     analysis = analysis or analyse([text])[0]
     name = analysis.name
@@ -192,9 +200,10 @@ def make_paper(
         name = short.group(1) if short else name
     venue, track, venue_year = venue_parts(venue)
     links = analysis.links  # each once already
-    extra = [u.strip() for u in urls if u and u.strip()]
-    if extra:
-        links = tuple(dict.fromkeys((*links, *extra)))
+    own = [u.strip() for u in (*urls, pdf) if u and u.strip()]
+    if own:
+        links = tuple(dict.fromkeys((*own, *links)))
+    pdf = pdf.strip() or next(filter(pdf_like, links), "")
     return Paper(
         id=analysis.id if text else paper_id(title or key),
         text=text,
@@ -210,6 +219,7 @@ def make_paper(
         position=position,
         key=key,
         fields=tuple(fields),
+        pdf=pdf,
         track=track,
     )
 
@@ -219,7 +229,7 @@ def _richer(first: Paper, other: Paper) -> Paper:
     that a BibTeX or JSON file also lists gets that file's title, authors, key...)."""
     if first.key or first.authors or not (other.key or other.authors):
         return first
-    links = tuple(dict.fromkeys(first.links + other.links))
+    links = tuple(dict.fromkeys(other.links + first.links))  # the record's own links first
     return dataclasses.replace(
         other, text=first.text, plain=first.plain, links=links, source=first.source, line=first.line,
         position=first.position, venue=other.venue or first.venue, year=other.year or first.year,
