@@ -126,7 +126,7 @@ class TriageStore:
             wanted = {paper.id for paper in papers}
             # Without an abstract (a title-only entry) there is no text to re-find a state by.
             orphans = {key: doc["fp"] for key, doc in stored.items() if key not in wanted and doc.get("fp")}
-            homeless = {paper.id: paper.text for paper in papers if paper.id not in stored and paper.text} if orphans else {}
+            homeless = {p.id: p.text for p in papers if p.id not in stored and p.text} if orphans else {}
             moves = _rematch(homeless, orphans)
             if moves:
                 docs = {new: {**stored[old], "fp": fingerprint(self._texts[new])} for new, old in moves.items()}

@@ -149,7 +149,7 @@ def test_a_broken_bibtex_entry_is_skipped_with_its_line(tmp_path):
 
 def test_real_bibtex_files_load(corpora):
     for path in sorted((corpora / "bib").rglob("*.bib")):
-        if path.name in {"common_strings.bib", "multiline_comments.bib", "wrong.bib"}:
+        if path.name in {"common_strings.bib", "multiline_comments.bib"}:  # macros and comments only
             with pytest.raises(ReadError):
                 read_path(path)
             continue
@@ -158,6 +158,8 @@ def test_real_bibtex_files_load(corpora):
     cpal = read_path(corpora / "bib" / "pmlr" / "cpal2026-v328-CPAL26.bib").papers
     assert len(cpal) == 54 and all(p.text and p.authors and p.year == 2026 for p in cpal)
     assert {p.venue for p in cpal} == {"Conference on Parsimony and Learning"}
+    wrong = read_path(corpora / "bib" / "bibtexparser" / "wrong.bib").papers  # untitled, listed by key
+    assert [(p.key, p.title, p.authors) for p in wrong] == [("foo", "foo", ("wrong",)), ("bar", "bar", ("correct",))]
     jabref = read_path(corpora / "bib" / "jabref" / "jabref-authors.bib").papers
     assert any("Håkan" in " ".join(p.authors) for p in jabref)
 
@@ -321,14 +323,19 @@ def test_each_of_two_entries_with_one_abstract_has_marks_of_its_own(tmp_path):
     store.close()
 
 
-def test_every_entry_of_a_real_bibtex_file_with_a_title_or_abstract_is_listed(corpora):
+def test_every_entry_of_a_real_bibtex_file_is_listed_and_exported(corpora):
     path = corpora / "bib" / "bibtexparser" / "biber-examples.bib"
     library = bibtexparser.parse_file(str(path), append_middleware=[NormalizeFieldKeys()])
-    listable = [e.key for e in library.entries if e.fields_dict.keys() & {"title", "abstract"}]
-    papers = read_path(path).papers
-    assert len(listable) == 97 and [p.key for p in papers] == listable  # was 86: 11 lost to same titles
-    exported = bibtexparser.parse_string(export.render(papers, "bibtex", keys=cite.citation_keys(papers)))
-    assert [e.key for e in exported.entries] == listable
+    keys = [e.key for e in library.entries]  # its 118 entries less the second tmn4 (a repeated key)
+    collection = read_path(path)
+    papers = {p.key: p for p in collection.papers}
+    assert len(keys) == 117 and [p.key for p in collection.papers] == keys  # was 86: 11 lost to same titles, 20 untitled
+    assert collection.warnings == [f"{path}:1543: skipped an entry that repeats the key tmn4 and has no title or abstract"]
+    assert (papers["pages1"].title, papers["pages1"].text) == ("pages1", "")  # no title: listed under its key
+    exported = bibtexparser.parse_string(export.render(collection.papers, "bibtex", keys=cite.citation_keys(collection.papers)))
+    assert [e.key for e in exported.entries] == keys
+    stub = exported.entries[keys.index("pages1")]
+    assert (stub.entry_type, {f.key: f.value for f in stub.fields}) == ("misc", {"pages": "23--24"})  # no title made up
 
 
 @pytest.mark.parametrize(

@@ -191,7 +191,8 @@ def make_paper(
     true title of the form "NAME: ..." or else derived from the text. A track at the end of the
     venue ('ICLR 2024 oral') is kept apart (`Paper.track`), and a record without a year takes the
     venue's ('ICLR 2024'). Links are the record's own `urls` (its url, doi link, `pdf`) followed by
-    the URLs in the text; `pdf` is the record's PDF link, else the first link to a .pdf. `analysis` is `analyse([text])[0]` when the caller has it already."""
+    the URLs in the text; `pdf` is the record's PDF link, else the first link to a .pdf.
+    `analysis` is `analyse([text])[0]` when the caller has it already."""
     text = text.strip()
     analysis = analysis or analyse([text])[0]
     name = analysis.name
