@@ -67,6 +67,8 @@ def _line(value: object) -> str:
 
 def _link(value: object) -> str:
     """A web address from a url, doi or pdf value ('10.1/x' is a DOI: https://doi.org/10.1/x); else ''."""
+    if value is None:
+        return ""
     url = inert(_text(value)).strip()
     if url[:4].casefold() == "doi:":
         url = url[4:].strip()
