@@ -1,8 +1,9 @@
 """Citations of papers: BibTeX (written through bibtexparser, so it always parses), plain text, Markdown.
 
 A paper read from BibTeX keeps its key, authors and fields; a bare abstract still cites with its
-venue, year, derived title and first link. Keys are readable (`iclr2024hdgnn`) and unique within
-the papers they are assigned over.
+venue, year, derived title and first link. The url cited is the paper's first link, which is the
+record's own when it has one (`Paper.links`); a paper whose first link is a DOI cites the DOI alone.
+Keys are readable (`iclr2024hdgnn`) and unique within the papers they are assigned over.
 """
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ _KEY_CHARS = re.compile(r"[^\s,{}()\"#%'=~\\]+")
 _FIELD_NAME = re.compile(r"[a-z][a-z0-9_\-:]*")
 VERBATIM_FIELDS = frozenset({"url", "doi", "eprint", "file", "isbn", "issn"})
 """Fields written as they are (no LaTeX escaping): identifiers and addresses."""
-GENERATED_FIELDS = frozenset({"author", "title", "year", "abstract", "entrytype", "id", "key"})
+GENERATED_FIELDS = frozenset({"author", "title", "year", "abstract", "entrytype", "untitled", "id", "key"})
 STANDARD_FIELDS = frozenset(
     "address annote booktitle chapter doi edition editor eprint archiveprefix primaryclass howpublished "
     "institution isbn issn journal keywords month note number organization pages publisher school series "
@@ -47,6 +48,8 @@ STANDARD_FIELDS = frozenset(
 """The fields a paper read from JSON or CSV passes on (its other columns are no BibTeX)."""
 ENTRY_TYPE = "entrytype"
 """The BibTeX reader keeps an entry's type as field ENTRYTYPE; that paper's other fields are raw BibTeX."""
+UNTITLED = "untitled"
+"""And field UNTITLED on an entry it read without a title or abstract (listed under its key): no title is written."""
 _DOI_LINK = "https://doi.org/"
 
 # --- LaTeX escaping -----------------------------------------------------------------------
@@ -225,7 +228,8 @@ def entry(paper: Paper, key: str, abstract: bool = False) -> Entry:
     if paper.authors:
         fields.append(Field("author", " and ".join(_author(a, math) for a in paper.authors)))
     title = latex_escape(paper.title, math) or latex_escape(paper.name, math) or paper.id
-    fields.append(Field("title", "{" + title + "}"))
+    if UNTITLED not in source:  # (an entry read from BibTeX without a title gets none made up)
+        fields.append(Field("title", "{" + title + "}"))
     venue = _venue_field(paper, kind)
     if venue:
         fields.append(Field(venue[0], latex_escape(venue[1], math)))
@@ -243,9 +247,9 @@ def entry(paper: Paper, key: str, abstract: bool = False) -> Entry:
     dois = [link for link in paper.links if link.startswith(_DOI_LINK)]
     if "doi" not in seen and dois:
         fields.append(Field("doi", _verbatim(dois[0].removeprefix(_DOI_LINK))))
-    urls = [link for link in paper.links if not link.startswith(_DOI_LINK)]
-    if "url" not in seen and urls:
-        fields.append(Field("url", _verbatim(urls[0])))
+    # The paper's own link comes first (see Paper.links); a DOI is no url, nor is a code link after it.
+    if "url" not in seen and paper.links and not paper.links[0].startswith(_DOI_LINK):
+        fields.append(Field("url", _verbatim(paper.links[0])))
     if abstract and paper.text:
         text = paper.text if raw and _balanced(paper.text) else latex_escape(paper.plain or paper.text)
         fields.append(Field("abstract", text))

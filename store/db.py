@@ -3,7 +3,8 @@
 One document per paper, keyed by the paper's id: read, starred, priority, note, tags, updated and
 `fp`, a fingerprint of the abstract. When a source list fixes a typo in an abstract its id
 changes; `attach()` finds the old state again by fuzzy-matching fingerprints (rapidfuzz ratio
-≥ 90) of states whose paper is not in the list against papers that have no state.
+≥ 90) of states whose paper is not in the list against papers that have no state (papers with
+an abstract: a title-only entry has no text to be re-found by).
 """
 from __future__ import annotations
 
@@ -123,8 +124,9 @@ class TriageStore:
         with self._storage.locked():
             stored = {doc.doc_id: doc for doc in self._table}
             wanted = {paper.id for paper in papers}
-            orphans = {key: doc.get("fp", "") for key, doc in stored.items() if key not in wanted}
-            homeless = {paper.id: paper.text for paper in papers if paper.id not in stored} if orphans else {}
+            # Without an abstract (a title-only entry) there is no text to re-find a state by.
+            orphans = {key: doc["fp"] for key, doc in stored.items() if key not in wanted and doc.get("fp")}
+            homeless = {p.id: p.text for p in papers if p.id not in stored and p.text} if orphans else {}
             moves = _rematch(homeless, orphans)
             if moves:
                 docs = {new: {**stored[old], "fp": fingerprint(self._texts[new])} for new, old in moves.items()}

@@ -50,6 +50,8 @@ class Paper:
     year: int | None = None
     authors: tuple[str, ...] = ()
     links: tuple[str, ...] = ()
+    """The record's own links first (its url, its doi as https://doi.org/…, its pdf), then those
+    found in the abstract (code, project pages), each once."""
     source: str = ""
     """Path of the file the paper was read from."""
     line: int = 0
@@ -60,6 +62,11 @@ class Paper:
     """The citation key when the source had one (BibTeX)."""
     fields: tuple[tuple[str, str], ...] = ()
     """Other fields of the source record, as (name, value) pairs: BibTeX's doi, journal, booktitle, pages…"""
+    pdf: str = ""
+    """The link to the paper's PDF: the record's own (`pdf_url`), else the first link to a .pdf; or ''."""
+    track: str = ""
+    """The presentation track when the venue named one ('oral', 'spotlight', 'poster'), lower-case;
+    `venue` is then the venue without it ('ICLR 2024 oral' → 'ICLR 2024', 'oral')."""
 
 
 @dataclass(slots=True)

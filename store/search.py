@@ -275,7 +275,7 @@ class SearchIndex:
         self._vocab = {False: _Vocabulary(self._folded), True: _Vocabulary(self._words)}
         self._code = self._where(lambda p: any(h in link for link in p.links for h in CODE_HOSTS))
         self._linked = self._where(lambda p: bool(p.links))
-        self._venues = _grouped(p.venue.casefold() for p in self.papers)
+        self._venues = _grouped(f"{p.venue} {p.track}".strip().casefold() for p in self.papers)  # venue:oral too
         self._years = _grouped(p.year for p in self.papers)
 
     def __len__(self) -> int:

@@ -2,6 +2,8 @@
 no X display, so pyperclip has no backend (tests/test_clipboard.py covers a real one)."""
 from __future__ import annotations
 
+import json
+
 import bibtexparser
 import pytest
 from textual.widgets import Checkbox, Input, OptionList, Static
@@ -206,3 +208,26 @@ async def test_the_export_dialog_shows_the_file_it_writes_and_refuses_an_unknown
         await pilot.pause()
         assert not isinstance(app.screen, ExportDialog)
         assert (folder / "list.bib").read_text(encoding="utf-8").startswith("@inproceedings{")
+
+
+async def test_o_opens_the_records_own_link_and_O_its_pdf(tmp_path, seed_path, monkeypatch):
+    monkeypatch.delenv("BROWSER", raising=False)
+    path = tmp_path / "papers.jsonl"
+    path.write_text(json.dumps({
+        "title": "Values", "abstract": "We propose Kahl. Code at https://github.com/kahl/values.",
+        "url": "https://openreview.net/forum?id=kahl1", "pdf_url": "https://openreview.net/pdf?id=kahl1",
+    }) + "\n", encoding="utf-8")
+    app = TriageApp(read_path(path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("o")
+        await settle(app, pilot)
+        assert app.clipboard == "https://openreview.net/forum?id=kahl1"
+        await pilot.press("O")
+        await settle(app, pilot)
+        assert app.clipboard == "https://openreview.net/pdf?id=kahl1"
+        assert messages(app)[-1] == "No browser here: link copied (OSC 52)"
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("O")
+        await pilot.pause()
+        assert messages(app)[-1] == "This paper has no PDF link"

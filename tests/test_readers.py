@@ -3,9 +3,12 @@ from __future__ import annotations
 
 import json
 
+import bibtexparser
 import pytest
+from bibtexparser.middlewares import NormalizeFieldKeys
 
-from store import ReadError, paper_id, read_path, read_paths
+from store import ReadError, Triage, cite, export, paper_id, read_path, read_paths
+from store.db import TriageStore
 
 ABSTRACT_1 = "We propose FairTune, a framework to optimise fairness. FairTune works."
 ABSTRACT_2 = "Vision tasks are local. We introduce the Dynamic Signal Distribution (DSD) task."
@@ -146,7 +149,7 @@ def test_a_broken_bibtex_entry_is_skipped_with_its_line(tmp_path):
 
 def test_real_bibtex_files_load(corpora):
     for path in sorted((corpora / "bib").rglob("*.bib")):
-        if path.name in {"common_strings.bib", "multiline_comments.bib", "wrong.bib"}:
+        if path.name in {"common_strings.bib", "multiline_comments.bib"}:  # macros and comments only
             with pytest.raises(ReadError):
                 read_path(path)
             continue
@@ -155,6 +158,8 @@ def test_real_bibtex_files_load(corpora):
     cpal = read_path(corpora / "bib" / "pmlr" / "cpal2026-v328-CPAL26.bib").papers
     assert len(cpal) == 54 and all(p.text and p.authors and p.year == 2026 for p in cpal)
     assert {p.venue for p in cpal} == {"Conference on Parsimony and Learning"}
+    wrong = read_path(corpora / "bib" / "bibtexparser" / "wrong.bib").papers  # untitled, listed by key
+    assert [(p.key, p.title, p.authors) for p in wrong] == [("foo", "foo", ("wrong",)), ("bar", "bar", ("correct",))]
     jabref = read_path(corpora / "bib" / "jabref" / "jabref-authors.bib").papers
     assert any("Håkan" in " ".join(p.authors) for p in jabref)
 
@@ -274,6 +279,63 @@ def test_a_bare_abstract_also_in_a_bibtex_file_gets_its_title_and_authors(tmp_pa
     assert (first.text, first.title, first.authors, first.key, first.venue) == (
         ABSTRACT_1, "Fair Tuning", ("García, Ana",), "garcia24", "ICLR")
     assert (first.source, first.position) == (str(tmp_path / "a.txt"), 0) and second.position == 1
+
+
+TWO_VERSIONS = (
+    "@misc{lee2023arxiv, title={Fair Tuning}, author={Lee, Ann}, year=2023, eprint={2301.00001},\n"
+    f"  abstract={{{ABSTRACT_1}}}}}\n\n"
+    "@inproceedings{lee2024fair, title={Fair Tuning}, author={Lee, Ann}, year=2024, booktitle={ICML},\n"
+    f"  abstract={{{ABSTRACT_1}}}}}\n\n"
+    "@book{untitled1, title={A Title}}\n@book{untitled2, title={A Title}}\n"
+)
+
+
+def test_bibtex_entries_with_their_own_keys_stay_separate_papers_and_all_export(tmp_path):
+    path = write(tmp_path, "refs.bib", TWO_VERSIONS)
+    papers = read_path(path).papers
+    assert [p.key for p in papers] == ["lee2023arxiv", "lee2024fair", "untitled1", "untitled2"]
+    assert len({p.id for p in papers}) == 4
+    assert papers[0].id == paper_id(ABSTRACT_1)  # the first keeps the abstract's id (and its marks)
+    library = bibtexparser.parse_string(export.render(papers, "bibtex", keys=cite.citation_keys(papers)))
+    assert [(e.key, e["year"] if "year" in e.fields_dict else None) for e in library.entries] == [
+        ("lee2023arxiv", "2023"), ("lee2024fair", "2024"), ("untitled1", None), ("untitled2", None)]
+    # The same file twice is still one paper per entry; a bare abstract joins the first entry.
+    write(tmp_path, "a.txt", SEED)
+    both = read_paths([tmp_path / "a.txt", path, path]).papers
+    assert [p.key for p in both] == ["lee2023arxiv", "", "lee2024fair", "untitled1", "untitled2"]
+    assert both[0].text == ABSTRACT_1 and both[0].id == paper_id(ABSTRACT_1)
+
+
+def test_each_of_two_entries_with_one_abstract_has_marks_of_its_own(tmp_path):
+    papers = read_path(write(tmp_path, "refs.bib", TWO_VERSIONS)).papers
+    store = TriageStore(tmp_path / "triage.json")
+    store.attach(papers)
+    store.put({papers[1].id: Triage(starred=True), papers[3].id: Triage(read=True)})
+    store.close()
+    store = TriageStore(tmp_path / "triage.json")
+    states = store.attach(papers)
+    assert set(states) == {papers[1].id, papers[3].id} and states[papers[1].id].starred
+    store.close()
+    # An untitled entry dropped from the file leaves its mark behind: no other abstract-less
+    # entry takes it because their (empty) texts look alike.
+    store = TriageStore(tmp_path / "triage.json")
+    assert set(store.attach([papers[0], papers[1], papers[2]])) == {papers[1].id}
+    store.close()
+
+
+def test_every_entry_of_a_real_bibtex_file_is_listed_and_exported(corpora):
+    path = corpora / "bib" / "bibtexparser" / "biber-examples.bib"
+    library = bibtexparser.parse_file(str(path), append_middleware=[NormalizeFieldKeys()])
+    keys = [e.key for e in library.entries]  # its 118 entries less the second tmn4 (a repeated key)
+    collection = read_path(path)
+    papers = {p.key: p for p in collection.papers}
+    assert len(keys) == 117 and [p.key for p in collection.papers] == keys  # was 86: 11 lost to same titles, 20 untitled
+    assert collection.warnings == [f"{path}:1543: skipped an entry that repeats the key tmn4 and has no title or abstract"]
+    assert (papers["pages1"].title, papers["pages1"].text) == ("pages1", "")  # no title: listed under its key
+    exported = bibtexparser.parse_string(export.render(collection.papers, "bibtex", keys=cite.citation_keys(collection.papers)))
+    assert [e.key for e in exported.entries] == keys
+    stub = exported.entries[keys.index("pages1")]
+    assert (stub.entry_type, {f.key: f.value for f in stub.fields}) == ("misc", {"pages": "23--24"})  # no title made up
 
 
 @pytest.mark.parametrize(

@@ -35,6 +35,24 @@ def test_positions_and_lines_point_into_the_file(seed_path):
         assert lines[p.line - 1].strip() == p.text
 
 
+@pytest.mark.parametrize(
+    "before, after_header",
+    [("\n", ""), ("  \n\t\n", ""), ("", "   "), ("\n\n", " \t")],
+    ids=["a leading blank line", "leading blank lines with spaces", "spaces after the header", "both"],
+)
+def test_blank_lines_before_and_spaces_after_the_header_are_no_abstract(tmp_path, seed_path, before, after_header):
+    text = seed_path.read_text(encoding="utf-8")
+    header, rest = text.split("\n", 1)
+    path = tmp_path / "list.txt"
+    path.write_text(before + header + after_header + "\n" + rest, encoding="utf-8")
+    collection = read_path(path)
+    assert collection.header == "ICLR 2024 论文列表"
+    assert (collection.venue, collection.year) == ("ICLR", 2024)
+    assert [p.text for p in collection.papers] == seed_paragraphs(seed_path)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    assert all(lines[p.line - 1].strip() == p.text for p in collection.papers)
+
+
 def test_every_paper_has_a_title_and_links_are_found(seed_path):
     papers = read_path(seed_path).papers
     assert all(p.title for p in papers)

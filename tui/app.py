@@ -53,7 +53,7 @@ TRIAGE_ACTIONS = {
     "read_next", "toggle_read", "toggle_star", "priority", "next_unread", "previous_unread",
     "undo", "redo", "edit", "read_all",
 }
-COPY_ACTIONS = {"copy_citation", "pick_citation", "copy_shown", "open_link", "export_shown"}
+COPY_ACTIONS = {"copy_citation", "pick_citation", "copy_shown", "open_link", "open_pdf", "export_shown"}
 EDITORS = {"note": NoteEditor, "tags": TagEditor}
 
 
@@ -80,7 +80,8 @@ class TriageApp(App[None]):
     | `c` | Copy the paper's citation in the default format (BibTeX first) |
     | `C` | Copy as… (BibTeX, plain, Markdown, abstract, id): the choice becomes the default, remembered |
     | `Y` | Copy the citations of all papers shown |
-    | `o` | Open the paper's first link in the browser |
+    | `o` | Open the paper's own link (else the first in its abstract) in the browser |
+    | `O` | Open the paper's PDF in the browser |
     | `x` | Export the papers shown with their marks (asks for a file) |
     | `/` | Filter: type a query; `enter` back to the list, `esc` clears it |
 
@@ -120,6 +121,7 @@ class TriageApp(App[None]):
         Binding("C", "pick_citation", "Copy as…", show=False, group=COPY, tooltip="Copy as… (choose the default format)"),
         Binding("Y", "copy_shown", "Copy all", show=False, group=COPY, tooltip="Copy the citations of all papers shown"),
         Binding("o", "open_link", "Open link", show=False, group=COPY, tooltip="Open the paper's first link in the browser"),
+        Binding("O", "open_pdf", "Open PDF", show=False, group=COPY, tooltip="Open the paper's PDF in the browser"),
         Binding("x", "export_shown", "Export", show=False, group=COPY, tooltip="Export the papers shown to a file"),
         # priority: the keys typed right after / must already find the filter focused (see check_action)
         # priority: the keys typed right after enter must already find the list focused (see check_action)
@@ -650,6 +652,13 @@ class TriageApp(App[None]):
             self.notify("This paper has no link", severity="warning")
             return
         self.open_link(paper.links[0])
+
+    def action_open_pdf(self) -> None:
+        paper = self.query_one(PaperList).current
+        if paper is None or not paper.pdf:
+            self.notify("This paper has no PDF link", severity="warning")
+            return
+        self.open_link(paper.pdf)
 
     @work(thread=True, group="browser")
     def open_link(self, url: str) -> None:

@@ -1,4 +1,7 @@
-"""BibTeX through bibtexparser v2: every entry with a title or an abstract is a paper.
+"""BibTeX through bibtexparser v2: every entry is a paper, one with neither title nor abstract (a
+`@set`, a stub) listed under its key as its title, unless its key repeats an earlier entry's or it
+has none (skipped with a warning), or it is a `@proceedings` (the volume whose venue and year its
+papers take).
 
 `@string` macros and `#` concatenation are resolved, bare month macros (`month = jan`) kept
 as text, comments and `@preamble` ignored; an entry lacking venue or year takes them from its
@@ -23,6 +26,9 @@ from store.model import Collection
 from store.readers.records import make_paper, unique, year_of
 from store.text import latex_text
 
+UNTITLED = "UNTITLED"
+"""The field kept (empty) on a paper made of an entry with neither title nor abstract, listed under
+its key: a citation writes no title for it (see `store.cite`)."""
 _MAIN = {"title", "author", "editor", "year", "date", "booktitle", "journal", "journaltitle", "abstract", "url", "doi"}
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _ENTRY = re.compile(r"^\s*@\s*[A-Za-z]+\s*[{(]", re.MULTILINE)
@@ -92,11 +98,19 @@ def parse(text: str, path: str) -> Collection:
     by_key = {entry.key: entry for entry in entries}
     proceedings = [entry for entry in entries if entry.entry_type.lower() == "proceedings"]
     papers = []
+    seen: set[str] = set()
     for entry in entries:
         parent = by_key.get(_value(entry, "crossref")) or (proceedings[0] if len(proceedings) == 1 else None)
         title = latex_text(_value(entry, "title"))
         abstract = "\n\n".join(" ".join(p.split()) for p in _PARAGRAPH.split(_value(entry, "abstract")) if p.strip())
-        if not title and not abstract:
+        first = entry.key not in seen
+        seen.add(entry.key)
+        untitled = not title and not abstract
+        if untitled and entry.entry_type.lower() == "proceedings":  # the volume: its papers take its venue, year
+            continue
+        if untitled and not (entry.key and first):
+            what = f"repeats the key {entry.key} and has" if entry.key else "has no key and"
+            warnings.append(f"{path}:{(entry.start_line or 0) + 1}: skipped an entry that {what} no title or abstract")
             continue
         people = _value(entry, "author") or _value(entry, "editor")
         doi = _value(entry, "doi").strip()
@@ -105,18 +119,18 @@ def parse(text: str, path: str) -> Collection:
                 abstract,
                 source=path,
                 line=(entry.start_line or 0) + 1,
-                title=title,
+                title=title or entry.key,
                 authors=[latex_text(a) for a in split_multiple_persons_names(people)],
                 venue=latex_text(_venue(entry) or (_venue(parent) if parent else "")),
                 year=year_of(_value(entry, "year") or _value(entry, "date"))
                 or (year_of(_value(parent, "year") or _value(parent, "date")) if parent else None),
                 urls=[_value(entry, "url"), f"https://doi.org/{doi}" if doi and "://" not in doi else doi],
                 key=entry.key,
-                fields=(("ENTRYTYPE", entry.entry_type),)
+                fields=(("ENTRYTYPE", entry.entry_type),) + ((UNTITLED, ""),) * untitled
                 + tuple((f.key, str(f.value)) for f in entry.fields if f.key not in _MAIN),
             )
         )
     if not papers:
         where = f" ({len(warnings)} broken)" if warnings else ""
-        raise ReadError(path, f"no BibTeX entries with a title or abstract{where}")
+        raise ReadError(path, f"no BibTeX entries with a key, title or abstract{where}")
     return Collection(papers=unique(papers), sources=[path], warnings=warnings)

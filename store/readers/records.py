@@ -17,7 +17,9 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import lru_cache
 from typing import Any, NamedTuple
+from urllib.parse import urlsplit
 
 from store.model import Paper, paper_id
 from store.names import derive_title
@@ -31,6 +33,27 @@ def year_of(value: object) -> int | None:
     """The first plausible year (1800-2099) in a value such as 2024, '2024-05-01' or 'May 2024'."""
     match = _YEAR.search(str(value))
     return int(match.group(1)) if match else None
+
+
+# A track named at the end of a venue: 'ICLR 2024 oral', 'ICML 2024 Poster', 'NeurIPS 2023 (Spotlight)'.
+_TRACK = re.compile(r"[\s,;:·\-–—(\[]+(oral|spotlight|poster)s?[)\]]?\s*$", re.IGNORECASE)
+
+
+def pdf_like(url: str) -> bool:
+    """Whether a link is to a PDF: its path ends in .pdf, or is /pdf or /pdf/… (arXiv, OpenReview)."""
+    path = urlsplit(url).path.casefold()
+    return path.endswith(".pdf") or path == "/pdf" or path.startswith("/pdf/")
+
+
+@lru_cache(maxsize=256)
+def venue_parts(venue: str) -> tuple[str, str, int | None]:
+    """(the venue without its track, the track in lower case or '', the year it names or None).
+    Only a venue with a year has a track: 'Workshop on Posters' is a name."""
+    match = _TRACK.search(venue)
+    year = year_of(venue[: match.start()] if match else venue)
+    if match and year is not None:
+        return venue[: match.start()], match.group(1).lower(), year
+    return venue, "", year
 
 
 class Analysis(NamedTuple):
@@ -157,6 +180,7 @@ def make_paper(
     venue: str = "",
     year: int | None = None,
     urls: Iterable[str] = (),
+    pdf: str = "",
     key: str = "",
     fields: Iterable[tuple[str, str]] = (),
     analysis: Analysis | None = None,
@@ -164,19 +188,23 @@ def make_paper(
     """A paper from its abstract `text` (may be empty when `title` is given) and what else the record says.
 
     A record without a true `title` gets one derived from its text; the name is taken from a
-    true title of the form "NAME: ..." or else derived from the text. Links are the URLs in the
-    text followed by the record's own `urls`. `analysis` is `analyse([text])[0]` when the caller
-    has it already."""
+    true title of the form "NAME: ..." or else derived from the text. A track at the end of the
+    venue ('ICLR 2024 oral') is kept apart (`Paper.track`), and a record without a year takes the
+    venue's ('ICLR 2024'). Links are the record's own `urls` (its url, doi link, `pdf`) followed by
+    the URLs in the text; `pdf` is the record's PDF link, else the first link to a .pdf.
+    `analysis` is `analyse([text])[0]` when the caller has it already."""
     text = text.strip()
     analysis = analysis or analyse([text])[0]
     name = analysis.name
     if title:
         short = _SHORT_NAME.match(title)
         name = short.group(1) if short else name
+    venue, track, venue_year = venue_parts(venue)
     links = analysis.links  # each once already
-    extra = [u.strip() for u in urls if u and u.strip()]
-    if extra:
-        links = tuple(dict.fromkeys((*links, *extra)))
+    own = [u.strip() for u in (*urls, pdf) if u and u.strip()]
+    if own:
+        links = tuple(dict.fromkeys((*own, *links)))
+    pdf = pdf.strip() or next(filter(pdf_like, links), "")
     return Paper(
         id=analysis.id if text else paper_id(title or key),
         text=text,
@@ -184,7 +212,7 @@ def make_paper(
         title=title or analysis.title,
         name=name,
         venue=venue,
-        year=year,
+        year=year if year is not None else venue_year,
         authors=tuple(filter(None, authors)),
         links=links,
         source=source,
@@ -192,6 +220,8 @@ def make_paper(
         position=position,
         key=key,
         fields=tuple(fields),
+        pdf=pdf,
+        track=track,
     )
 
 
@@ -200,25 +230,39 @@ def _richer(first: Paper, other: Paper) -> Paper:
     that a BibTeX or JSON file also lists gets that file's title, authors, key...)."""
     if first.key or first.authors or not (other.key or other.authors):
         return first
-    links = tuple(dict.fromkeys(first.links + other.links))
+    links = tuple(dict.fromkeys(other.links + first.links))  # the record's own links first
     return dataclasses.replace(
         other, text=first.text, plain=first.plain, links=links, source=first.source, line=first.line,
         position=first.position, venue=other.venue or first.venue, year=other.year or first.year,
     )
 
 
+def keyed_id(paper: Paper) -> str:
+    """The id of a paper whose text (or, without an abstract, title) is another keyed record's: the
+    same hash over the text and the paper's own key, so each record keeps marks of its own."""
+    return paper_id(f"{paper.text or paper.title}\n{paper.key}")
+
+
 def unique(papers: Iterable[Paper], start: int = 0) -> list[Paper]:
     """`papers` without repeats of an id, numbered by position from `start`.
 
     The first one stays where it is; a later repeat lends it its record details when it has
-    some and the first has none (see `_richer`)."""
+    some and the first has none (see `_richer`). A repeat with a key of its own that differs
+    from the first's (an arXiv and a proceedings entry of one abstract, two untitled entries
+    with one title) is another record: it stays a paper of its own, its id qualified by its key
+    (`keyed_id`)."""
     at: dict[str, int] = {}
     out: list[Paper] = []
     for paper in papers:
         if paper.id in at:
             index = at[paper.id]
-            out[index] = _richer(out[index], paper)
-            continue
+            first = out[index]
+            if not (paper.key and first.key and paper.key != first.key):
+                out[index] = _richer(first, paper)
+                continue
+            paper = dataclasses.replace(paper, id=keyed_id(paper))
+            if paper.id in at:  # this very record again (the same file read twice)
+                continue
         at[paper.id] = len(out)
         position = start + len(out)
         out.append(paper if paper.position == position else dataclasses.replace(paper, position=position))

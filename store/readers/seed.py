@@ -1,4 +1,5 @@
 """The seed format: an optional header line and a blank line, then one abstract per paragraph.
+Blank lines before the header, and spaces around it, are ignored.
 
 A paragraph may be hard-wrapped over many lines; paragraphs are separated by one or more
 blank lines. The header is a short first line (not ending in a full stop) followed by a
@@ -29,6 +30,7 @@ def venue_year(header: str) -> tuple[str, int | None]:
 # (whitespace only) with theirs. Possessive: a long run of spaces is never scanned twice.
 _BREAK = re.compile(r"\n(?:[^\S\n]*+\n)++")
 _NON_SPACE = re.compile(r"\S")
+_LEADING_BLANK = re.compile(r"(?:[^\S\n]*+\n)++")
 
 
 def _paragraph(piece: str, line: int) -> Iterator[tuple[int, str]]:
@@ -59,14 +61,18 @@ def parse(text: str, path: str) -> Collection:
     """The papers of a seed-format text (already decoded); `ReadError` when it holds no paragraph."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    header, body, line = "", 0, 1
-    first_end = text.find("\n")
+    # Blank lines before the first line of text are no part of it (nor of the header).
+    lead = _LEADING_BLANK.match(text)
+    body = lead.end() if lead else 0
+    line = 1 + text.count("\n", 0, body)
+    header = ""
+    first_end = text.find("\n", body)
     second_end = text.find("\n", first_end + 1) if first_end != -1 else -1
     if second_end != -1:
-        first = text[:first_end].strip()
+        first = text[body:first_end].strip()
         if (first and len(first) <= MAX_HEADER and first[-1] != "." and not text[first_end + 1 : second_end].strip()
                 and _NON_SPACE.search(text, second_end + 1)):
-            header, body, line = first, first_end + 1, 2
+            header, body, line = first, first_end + 1, line + 1
     venue, year = venue_year(header)
     records = [{"text": paragraph, "source": path, "line": number, "venue": venue, "year": year}
                for number, paragraph in paragraphs(text, body, line)]

@@ -27,7 +27,9 @@ _ALIASES = {
     "authors": ("authors", "author", "creators", "creator", "authornames"),
     "year": ("year", "publicationyear", "date", "published", "publicationdate", "pubyear"),
     "venue": ("venue", "booktitle", "journal", "conference", "publicationtitle", "proceedings", "publication"),
-    "url": ("url", "link", "href", "pdfurl", "pdf", "forum", "paperurl", "doi"),
+    "url": ("url", "link", "href", "forum", "paperurl"),
+    "doi": ("doi",),
+    "pdf": ("pdfurl", "pdf", "pdflink"),
     "key": ("key", "citationkey", "citekey", "bibtexkey", "id"),
 }
 _NORMAL = re.compile(r"[\s_\-]+")
@@ -61,6 +63,18 @@ def _shown(value: object) -> str:
 def _line(value: object) -> str:
     """A title, name or venue as one line of text to show, spacing collapsed."""
     return " ".join(_shown(value).split())
+
+
+def _link(value: object) -> str:
+    """A web address from a url, doi or pdf value ('10.1/x' is a DOI: https://doi.org/10.1/x); else ''."""
+    if value is None:
+        return ""
+    url = inert(_text(value)).strip()
+    if url[:4].casefold() == "doi:":
+        url = url[4:].strip()
+    if url.startswith("10.") and "://" not in url:
+        url = f"https://doi.org/{url}"
+    return url if url.startswith(("http://", "https://")) else ""
 
 
 def _authors(value: object) -> list[str]:
@@ -110,9 +124,7 @@ def _fields(record: dict, path: str, line: int) -> dict[str, Any] | None:
     abstract = _text(found.get("abstract"))
     if not title and not abstract.strip():
         return None
-    url = _text(found.get("url")).strip()
-    if url and "://" not in url and url.startswith("10."):
-        url = f"https://doi.org/{url}"
+    url, doi, pdf = (_link(found.get(name)) for name in ("url", "doi", "pdf"))
     return dict(
         text=abstract,
         source=path,
@@ -121,7 +133,8 @@ def _fields(record: dict, path: str, line: int) -> dict[str, Any] | None:
         authors=_authors(found.get("authors")),
         venue=_line(found.get("venue")),
         year=year_of(found["year"]) if "year" in found else None,
-        urls=[url] if url.startswith(("http://", "https://")) else [],
+        urls=[url, doi],
+        pdf=pdf,
         key=inert(_text(found.get("key"))),
         fields=tuple(
             (str(k), _text(v)) for k, v in record.items()
