@@ -120,7 +120,7 @@ class TriageApp(App[None]):
         Binding("c", "copy_citation", "Copy", group=COPY, tooltip="Copy the citation in the default format"),
         Binding("C", "pick_citation", "Copy as…", show=False, group=COPY, tooltip="Copy as… (choose the default format)"),
         Binding("Y", "copy_shown", "Copy all", show=False, group=COPY, tooltip="Copy the citations of all papers shown"),
-        Binding("o", "open_link", "Open link", show=False, group=COPY, tooltip="Open the paper's first link in the browser"),
+        Binding("o", "open_link", "Open link", show=False, group=COPY, tooltip="Open the paper's own link in the browser"),
         Binding("O", "open_pdf", "Open PDF", show=False, group=COPY, tooltip="Open the paper's PDF in the browser"),
         Binding("x", "export_shown", "Export", show=False, group=COPY, tooltip="Export the papers shown to a file"),
         # priority: the keys typed right after / must already find the filter focused (see check_action)
