@@ -1,0 +1,308 @@
+"""What to read next: an interest model learned from the marks, and "more like this".
+
+Owns `Features` (a collection's papers as vectors, built once from the search index's postings)
+and the model over them: `InterestModel.rank(states) -> Ranking` (the For-you order, a bucket
+per paper, why it is there) and `Features.similar(paper_id, k)`.
+
+A paper's vector is sublinear tf-idf over its words (case folded; a run of CJK or other
+unspaced script counts as its character bigrams, so such text has terms too), L2-normalised,
+together with a dense latent-semantic vector (a truncated SVD of those tf-idf rows, fitted on a
+sample of the collection) that lets papers sharing no word but sharing a topic meet. The model
+is a linear SVM on both parts trained on the marked papers only (unmarked papers are not
+negatives), blended with the similarity to the starred papers' centroid; everything it needs
+is a few matrix-vector products, so it retrains after every mark in milliseconds.
+
+scikit-learn and scipy are imported inside the functions that need them, never when this
+module is imported: `triage list` without an interest sort pays nothing for them.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Collection as Container, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from store.model import Paper, Triage
+from store.search import SearchIndex, _split
+
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
+
+MIN_POSITIVES = 3
+"""Fewer starred papers than this and the model does not rank: it would be ranking noise."""
+TOO_FEW = "star a few papers to get suggestions"
+DIMENSIONS = 128
+"""Size of the latent-semantic part of a paper's vector."""
+SAMPLE = 8000
+"""Papers the latent space is fitted on; the rest are projected into it (the fit is the slow part)."""
+LATENT = 1.0
+"""Weight of the latent cosine beside the tf-idf cosine in `Features.closeness`."""
+WEAK = 0.3
+"""Weight of a paper marked read with no other mark, as a negative, beside a dismissed one (1)."""
+_UNSPACED = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3100-\u312f\u3400-\u4dbf"
+                       r"\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+"""Scripts written without spaces between words (Thai, Lao, Myanmar, Khmer, kana, CJK, Hangul)."""
+
+
+def _terms_of(word: str) -> list[str]:
+    """The terms a word of the index counts as: itself case folded, or, when it holds unspaced
+    script, its character bigrams (a single character alone)."""
+    folded = unicodedata.normalize("NFC", word).casefold()
+    if not _UNSPACED.search(folded):
+        return [folded]
+    return [folded] if len(folded) == 1 else [folded[k : k + 2] for k in range(len(folded) - 1)]
+
+
+class Features:
+    """A collection's papers as vectors, built once (seconds at 100k papers; see bench/ranking.py)
+    and shared by every retrain: `x` the tf-idf rows, `z` the latent rows, `terms` the names of
+    `x`'s columns. `similar(paper_id, k)` is "more like this"."""
+
+    def __init__(self, papers: Sequence[Paper], index: SearchIndex | None = None) -> None:
+        from scipy import sparse
+        from sklearn.decomposition import TruncatedSVD
+        from sklearn.preprocessing import normalize
+
+        papers = list(papers)
+        index = index if index is not None else SearchIndex(papers)
+        parts = index.parts()
+        n = len(papers)
+        self.ids = [p.id for p in papers]
+        self.row = {pid: k for k, pid in enumerate(self.ids)}
+        # Word counts per paper from the index's postings: (paper << bits) | tf, word by word;
+        # a title word counts once more.
+        body, title = parts["body"].astype(np.int64), parts["title"].astype(np.int64)
+        words = _split(parts["words"])
+        of_body = np.repeat(np.arange(len(words)), np.diff(parts["body_bounds"]))
+        of_title = np.repeat(np.arange(len(words)), np.diff(parts["title_bounds"]))
+        counts = sparse.csr_matrix(
+            (np.concatenate([(body & 15).astype(np.float32), np.ones(len(title), np.float32)]),
+             (np.concatenate([body >> 4, title]), np.concatenate([of_body, of_title]))), shape=(n, len(words)))
+        # Words → terms: case variants join, unspaced script splits into bigrams.
+        term_ids: dict[str, int] = {}
+        rows, cols = [], []
+        for w, word in enumerate(words):
+            for term in _terms_of(word):
+                rows.append(w)
+                cols.append(term_ids.setdefault(term, len(term_ids)))
+        to_terms = sparse.csr_matrix((np.ones(len(rows), np.float32), (rows, cols)), shape=(len(words), len(term_ids)))
+        tf = (counts @ to_terms).tocsc()
+        tf.sum_duplicates()
+        df = np.diff(tf.indptr)
+        keep = df >= (2 if n >= 1000 else 1)
+        if n >= 10:
+            keep &= df <= n // 2
+        names = np.array(list(term_ids), dtype=object)
+        tf = tf[:, keep].tocsr()
+        self.terms: list[str] = names[keep].tolist()
+        tf.data = 1 + np.log(tf.data)
+        idf = np.log((1 + n) / (1 + df[keep])) + 1
+        self.x: csr_matrix = normalize(tf @ sparse.diags(idf.astype(np.float32)), copy=False).astype(np.float32).tocsr()
+        # The latent space, fitted on a sample (seeded: the same collection gives the same vectors).
+        dims = min(DIMENSIONS, len(self.terms) - 1, n - 1)
+        if dims >= 2:
+            rng = np.random.default_rng(0)
+            sample = self.x[np.sort(rng.choice(n, SAMPLE, replace=False))] if n > SAMPLE else self.x
+            svd = TruncatedSVD(dims, n_iter=4, random_state=0).fit(sample)
+            self.axes = svd.components_.astype(np.float32)  # dims × terms
+        else:
+            self.axes = np.zeros((1, len(self.terms)), np.float32)
+        raw = np.asarray(self.x @ self.axes.T, dtype=np.float32)
+        self.length = np.linalg.norm(raw, axis=1) + 1e-9
+        """Each paper's latent vector's length before normalising: what why() divides by."""
+        self.z = raw / self.length[:, None]
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def closeness(self, rows: np.ndarray | int) -> np.ndarray:
+        """Similarity of every paper to each of `rows` (papers × rows, or papers for one row):
+        tf-idf cosine plus latent cosine, each in [-1, 1]."""
+        if np.isscalar(rows):
+            return self.x @ self.x[rows].toarray().ravel() + LATENT * (self.z @ self.z[rows])
+        return (self.x @ self.x[rows].T).toarray() + LATENT * (self.z @ self.z[rows].T)
+
+    def similar(self, paper_id: str, k: int = 10) -> list[str]:
+        """The ids of the `k` papers most like `paper_id`, best first, never itself; KeyError for
+        an id not in the collection."""
+        row = self.row[paper_id]
+        sim = self.closeness(row)
+        sim[row] = -np.inf
+        k = min(k, len(self.ids) - 1)
+        if k <= 0:
+            return []
+        top = np.argpartition(-sim, k - 1)[:k]
+        return [self.ids[i] for i in top[np.lexsort((top, -sim[top]))]]
+
+
+class Bucket(Enum):
+    """How a paper stands with the model, as a row shows it: a glyph, not a number."""
+
+    STAR = ("★", "likely star")
+    UNSURE = ("·", "unsure")
+    SKIP = ("↓", "likely skip")
+
+    @property
+    def glyph(self) -> str:
+        return self.value[0]
+
+    @property
+    def label(self) -> str:
+        return self.value[1]
+
+
+@dataclass(frozen=True, slots=True)
+class Why:
+    """Why a paper is where the For-you order puts it: the terms of the paper that weigh most for
+    and against it (best first) and the starred papers it is closest to."""
+
+    terms_for: tuple[str, ...]
+    terms_against: tuple[str, ...]
+    closest_starred: tuple[str, ...]
+
+
+def labels(states: Mapping[str, Triage], dismissed: Container[str] = ()) -> tuple[list[str], dict[str, float]]:
+    """The positives (starred, or priority 1–2) and the negatives with their weights (dismissed 1,
+    read with no other mark `WEAK`) among `states`; unmarked papers are neither."""
+    positives, negatives = [], {}
+    for pid, state in states.items():
+        if state.starred or 1 <= state.priority <= 2:
+            positives.append(pid)
+        elif pid in dismissed or getattr(state, "dismissed", False):
+            negatives[pid] = 1.0
+        elif state.read and not (state.priority or state.note or state.tags):
+            negatives[pid] = WEAK
+    return positives, negatives
+
+
+class InterestModel:
+    """The interest model of one collection. `rank(states)` is a pure function of the marks (it
+    changes nothing and may run in any thread): call it after each mark off the UI thread."""
+
+    def __init__(self, features: Features) -> None:
+        self.features = features
+
+    def rank(self, states: Mapping[str, Triage], dismissed: Container[str] = ()) -> Ranking:
+        """The For-you ranking the marks in `states` (and the ids in `dismissed`) give."""
+        f = self.features
+        positives, negatives = labels(states, dismissed)
+        pos = np.array(sorted(f.row[p] for p in positives if p in f.row), dtype=np.intp)
+        neg = {f.row[p]: w for p, w in negatives.items() if p in f.row}
+        marked = np.zeros(len(f), bool)
+        marked[[f.row[p] for p in states if p in f.row]] = True
+        if len(pos) < MIN_POSITIVES:
+            nothing = np.zeros(f.x.shape[1], np.float32)
+            return Ranking(f, _Weights(nothing, nothing), pos, marked, 0.0, TOO_FEW)
+        weights = _term_weights(f, pos, np.array(list(neg), dtype=np.intp), np.array(list(neg.values())))
+        return Ranking(f, weights, pos, marked, len(pos) / (len(pos) + len(neg)), "")
+
+
+SVM_C = 0.1
+"""The SVM's regularisation (few labels: strong)."""
+SVM_LATENT = 1.0
+"""Scale of the latent part of a paper's vector beside its tf-idf part, for the SVM."""
+CENTROID = 1.0
+"""Weight of the similarity to the starred papers' centroid beside the SVM, both standardised."""
+AWAY = 0.3
+"""How far the centroid moves away from the negatives' centroid (Rocchio's gamma)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Weights:
+    """A linear model over term space: a paper's score is x·direct + (x·latent) / length."""
+
+    direct: np.ndarray
+    latent: np.ndarray
+
+    def scores(self, f: Features) -> np.ndarray:
+        return f.x @ self.direct + (f.x @ self.latent) / f.length
+
+    def scaled(self, by: float) -> _Weights:
+        return _Weights(self.direct * by, self.latent * by)
+
+    def __add__(self, other: _Weights) -> _Weights:
+        return _Weights(self.direct + other.direct, self.latent + other.latent)
+
+
+def _standardised(f: Features, w: _Weights) -> _Weights:
+    spread = float(np.std(w.scores(f)))
+    return w.scaled(1 / spread) if spread > 0 else w
+
+
+def _term_weights(f: Features, pos: np.ndarray, neg: np.ndarray, neg_weight: np.ndarray) -> _Weights:
+    """The model the labels give: a linear SVM on [tf-idf, latent] (when there are negatives)
+    plus the similarity to the positives' centroid in the latent space, each standardised."""
+    centre = f.z[pos].mean(axis=0)
+    if len(neg):
+        centre = centre - AWAY * np.average(f.z[neg], axis=0, weights=neg_weight)
+    model = _standardised(f, _Weights(np.zeros(f.x.shape[1], np.float32), f.axes.T @ centre)).scaled(CENTROID)
+    if len(neg):
+        from scipy import sparse
+        from sklearn.svm import LinearSVC
+
+        rows = np.concatenate([pos, neg])
+        train = sparse.hstack([f.x[rows], sparse.csr_matrix(SVM_LATENT * f.z[rows])]).tocsr()
+        target = np.concatenate([np.ones(len(pos)), np.zeros(len(neg))])
+        weight = np.concatenate([np.ones(len(pos)), neg_weight])
+        svm = LinearSVC(C=SVM_C, class_weight="balanced").fit(train, target, sample_weight=weight)
+        coef = svm.coef_.ravel().astype(np.float32)
+        terms = f.x.shape[1]
+        model = model + _standardised(f, _Weights(coef[:terms], SVM_LATENT * (f.axes.T @ coef[terms:])))
+    return model
+
+
+class Ranking:
+    """What `InterestModel.rank` gives: `order` (every paper id: the unmarked papers most likely
+    to be starred first, then the marked ones), `bucket(id)`, `why(id)`, `suggested` and, when
+    there are too few labels to rank, a `status` message (then `order` is file order)."""
+
+    def __init__(self, f: Features, weights: _Weights, starred: np.ndarray, marked: np.ndarray, rate: float,
+                 status: str) -> None:
+        self._f, self._weights, self._starred = f, weights, starred
+        self.status = status
+        """Empty when ranked; else what the reader should do to get a ranking."""
+        self.scores = weights.scores(f) if not status else np.zeros(len(f), np.float32)
+        """Each paper's score in file order (higher: more likely starred); zeros when not ranked."""
+        by_score = np.lexsort((np.arange(len(f)), -self.scores))
+        unmarked = by_score[~marked[by_score]]
+        self._rows = np.concatenate([unmarked, by_score[marked[by_score]]]) if not status else np.arange(len(f))
+        self.order = [f.ids[i] for i in self._rows]
+        # Buckets from the rate the reader stars at: about that share of the unmarked papers
+        # is likely starred; past three times that share, a star is unlikely.
+        likely = int(np.ceil(rate * len(unmarked)))
+        self._high = self.scores[unmarked[likely - 1]] if 0 < likely <= len(unmarked) else np.inf
+        self._low = self.scores[unmarked[3 * likely]] if 0 < 3 * likely < len(unmarked) else -np.inf
+        # Active learning: the unmarked papers nearest the line between likely star and unsure.
+        near = np.argsort(np.abs(self.scores[unmarked] - self._high), kind="stable") if likely else np.arange(len(unmarked))
+        self.suggested = [f.ids[i] for i in unmarked[near]]
+        """The unmarked papers whose mark would teach the model most (the most uncertain first)."""
+
+    def score(self, paper_id: str) -> float:
+        return float(self.scores[self._f.row[paper_id]])
+
+    def bucket(self, paper_id: str) -> Bucket:
+        """Likely star, unsure or likely skip; unsure for every paper while there is a status."""
+        if self.status:
+            return Bucket.UNSURE
+        s = self.score(paper_id)
+        return Bucket.STAR if s >= self._high else Bucket.SKIP if s < self._low else Bucket.UNSURE
+
+    def why(self, paper_id: str, terms: int = 5, papers: int = 3) -> Why:
+        """The `terms` words of the paper weighing most for and against it and the `papers`
+        starred papers closest to it (never itself); all empty while there is a status."""
+        if self.status:
+            return Why((), (), ())
+        f, row = self._f, self._f.row[paper_id]
+        x = f.x[row]
+        part = x.data * (self._weights.direct[x.indices] + self._weights.latent[x.indices] / f.length[row])
+        ranked = np.argsort(-part, kind="stable")
+        terms_for = tuple(f.terms[x.indices[k]] for k in ranked[:terms] if part[k] > 0)
+        terms_against = tuple(f.terms[x.indices[k]] for k in ranked[::-1][:terms] if part[k] < 0)
+        starred = self._starred[self._starred != row]
+        near = f.closeness(starred)[row] if len(starred) else np.zeros(0)
+        closest = tuple(f.ids[starred[k]] for k in np.argsort(-near, kind="stable")[:papers])
+        return Why(terms_for, terms_against, closest)
