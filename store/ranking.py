@@ -9,8 +9,8 @@ unspaced script counts as its character bigrams, so such text has terms too), L2
 together with a dense latent-semantic vector (a truncated SVD of those tf-idf rows, fitted on a
 sample of the collection) that lets papers sharing no word but sharing a topic meet. The model
 is a linear SVM on both parts trained on the marked papers only (unmarked papers are not
-negatives), blended with the similarity to the starred papers' centroid; everything it needs
-is a few matrix-vector products, so it retrains after every mark in milliseconds.
+negatives): retraining after a mark and reranking are a small fit and a few matrix-vector
+products, milliseconds at 10k papers. Constants were chosen with bench/ranking.py.
 
 scikit-learn and scipy are imported inside the functions that need them, never when this
 module is imported: `triage list` without an interest sort pays nothing for them.
@@ -21,6 +21,7 @@ import re
 import unicodedata
 from collections.abc import Collection as Container, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from enum import Enum
 from typing import TYPE_CHECKING
 
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 MIN_POSITIVES = 3
 """Fewer starred papers than this and the model does not rank: it would be ranking noise."""
 TOO_FEW = "star a few papers to get suggestions"
-DIMENSIONS = 128
+DIMENSIONS = 64
 """Size of the latent-semantic part of a paper's vector."""
 SAMPLE = 8000
 """Papers the latent space is fitted on; the rest are projected into it (the fit is the slow part)."""
@@ -65,13 +66,13 @@ class Features:
     def __init__(self, papers: Sequence[Paper], index: SearchIndex | None = None) -> None:
         from scipy import sparse
         from sklearn.decomposition import TruncatedSVD
-        from sklearn.preprocessing import normalize
 
         papers = list(papers)
         index = index if index is not None else SearchIndex(papers)
         parts = index.parts()
         n = len(papers)
         self.ids = [p.id for p in papers]
+        self.id_array = np.array(self.ids, dtype=object)
         self.row = {pid: k for k, pid in enumerate(self.ids)}
         # Word counts per paper from the index's postings: (paper << bits) | tf, word by word;
         # a title word counts once more.
@@ -101,9 +102,11 @@ class Features:
         self.terms: list[str] = names[keep].tolist()
         tf.data = 1 + np.log(tf.data)
         idf = np.log((1 + n) / (1 + df[keep])) + 1
-        self.x: csr_matrix = normalize(tf @ sparse.diags(idf.astype(np.float32)), copy=False).astype(np.float32).tocsr()
+        weighted = (tf @ sparse.diags(idf)).astype(np.float32).tocsr()
+        norms = np.sqrt(np.asarray(weighted.multiply(weighted).sum(axis=1)).ravel())
+        self.x: csr_matrix = (sparse.diags(1 / np.maximum(norms, 1e-9)) @ weighted).astype(np.float32).tocsr()
         # The latent space, fitted on a sample (seeded: the same collection gives the same vectors).
-        dims = min(DIMENSIONS, len(self.terms) - 1, n - 1)
+        dims = min(DIMENSIONS, len(self.terms) - 1, n // 10)  # a short list has no latent topics to find
         if dims >= 2:
             rng = np.random.default_rng(0)
             sample = self.x[np.sort(rng.choice(n, SAMPLE, replace=False))] if n > SAMPLE else self.x
@@ -111,7 +114,7 @@ class Features:
             self.axes = svd.components_.astype(np.float32)  # dims × terms
         else:
             self.axes = np.zeros((1, len(self.terms)), np.float32)
-        raw = np.asarray(self.x @ self.axes.T, dtype=np.float32)
+        raw = np.ascontiguousarray(self.x @ self.axes.T, dtype=np.float32)
         self.length = np.linalg.norm(raw, axis=1) + 1e-9
         """Each paper's latent vector's length before normalising: what why() divides by."""
         self.z = raw / self.length[:, None]
@@ -119,12 +122,12 @@ class Features:
     def __len__(self) -> int:
         return len(self.ids)
 
-    def closeness(self, rows: np.ndarray | int) -> np.ndarray:
-        """Similarity of every paper to each of `rows` (papers × rows, or papers for one row):
-        tf-idf cosine plus latent cosine, each in [-1, 1]."""
-        if np.isscalar(rows):
-            return self.x @ self.x[rows].toarray().ravel() + LATENT * (self.z @ self.z[rows])
-        return (self.x @ self.x[rows].T).toarray() + LATENT * (self.z @ self.z[rows].T)
+    def closeness(self, row: int, others: np.ndarray | None = None) -> np.ndarray:
+        """Similarity of paper `row` to each of `others` (rows; default every paper): tf-idf
+        cosine plus `LATENT` times latent cosine."""
+        if others is None:
+            return self.x @ self.x[row].toarray().ravel() + LATENT * _dot(self.z, self.z[row])
+        return (self.x[others] @ self.x[row].T).toarray().ravel() + LATENT * _dot(self.z[others], self.z[row])
 
     def similar(self, paper_id: str, k: int = 10) -> list[str]:
         """The ids of the `k` papers most like `paper_id`, best first, never itself; KeyError for
@@ -195,91 +198,92 @@ class InterestModel:
         marked = np.zeros(len(f), bool)
         marked[[f.row[p] for p in states if p in f.row]] = True
         if len(pos) < MIN_POSITIVES:
-            nothing = np.zeros(f.x.shape[1], np.float32)
-            return Ranking(f, _Weights(nothing, nothing), pos, marked, 0.0, TOO_FEW)
-        weights = _term_weights(f, pos, np.array(list(neg), dtype=np.intp), np.array(list(neg.values())))
-        return Ranking(f, weights, pos, marked, len(pos) / (len(pos) + len(neg)), "")
+            return Ranking(f, None, np.zeros(len(f), np.float32), pos, marked, 0.0, TOO_FEW)
+        model = _fit(f, pos, np.array(list(neg), dtype=np.intp), np.array(list(neg.values())))
+        scores = model.scores(f)
+        spread = float(np.std(scores)) or 1.0  # standardised: scores of one ranking and the next compare
+        return Ranking(f, model.scaled(1 / spread), scores / spread, pos, marked, len(pos) / (len(pos) + len(neg)), "")
 
 
 SVM_C = 0.1
 """The SVM's regularisation (few labels: strong)."""
 SVM_LATENT = 1.0
 """Scale of the latent part of a paper's vector beside its tf-idf part, for the SVM."""
-CENTROID = 1.0
-"""Weight of the similarity to the starred papers' centroid beside the SVM, both standardised."""
-AWAY = 0.3
-"""How far the centroid moves away from the negatives' centroid (Rocchio's gamma)."""
 
 
 @dataclass(frozen=True, slots=True)
-class _Weights:
-    """A linear model over term space: a paper's score is x·direct + (x·latent) / length."""
+class _Linear:
+    """A linear model of a paper's two parts: its score is x·terms + z·latent."""
 
-    direct: np.ndarray
+    terms: np.ndarray
     latent: np.ndarray
 
     def scores(self, f: Features) -> np.ndarray:
-        return f.x @ self.direct + (f.x @ self.latent) / f.length
+        return f.x @ self.terms + _dot(f.z, self.latent)
 
-    def scaled(self, by: float) -> _Weights:
-        return _Weights(self.direct * by, self.latent * by)
+    def scaled(self, by: float) -> _Linear:
+        return _Linear(self.terms * by, self.latent * by)
 
-    def __add__(self, other: _Weights) -> _Weights:
-        return _Weights(self.direct + other.direct, self.latent + other.latent)
+    def parts(self, f: Features, row: int) -> tuple[np.ndarray, np.ndarray]:
+        """The terms of paper `row` and what each adds to its score (the latent part, being
+        linear in the tf-idf row before normalising, is shared out over the terms too)."""
+        x = f.x[row]
+        through_latent = np.einsum("ij,i->j", f.axes[:, x.indices], self.latent) / f.length[row]
+        return x.indices, x.data * (self.terms[x.indices] + through_latent)
 
 
-def _standardised(f: Features, w: _Weights) -> _Weights:
-    spread = float(np.std(w.scores(f)))
-    return w.scaled(1 / spread) if spread > 0 else w
+def _fit(f: Features, pos: np.ndarray, neg: np.ndarray, neg_weight: np.ndarray) -> _Linear:
+    """The model the labels give: a linear SVM on [tf-idf, latent], classes balanced; without
+    negatives (nothing to tell the positives from), the similarity to their latent centroid."""
+    if not len(neg):
+        return _Linear(np.zeros(f.x.shape[1], np.float32), f.z[pos].mean(axis=0))
+    from scipy import sparse
+    from sklearn.svm import LinearSVC
+
+    rows = np.concatenate([pos, neg])
+    train = sparse.hstack([f.x[rows], sparse.csr_matrix(SVM_LATENT * f.z[rows])]).tocsr()
+    target = np.concatenate([np.ones(len(pos)), np.zeros(len(neg))])
+    weight = np.concatenate([np.ones(len(pos)), neg_weight])
+    coef = LinearSVC(C=SVM_C, class_weight="balanced").fit(train, target, sample_weight=weight).coef_.ravel()
+    terms = f.x.shape[1]
+    return _Linear(coef[:terms].astype(np.float32), SVM_LATENT * coef[terms:].astype(np.float32))
 
 
-def _term_weights(f: Features, pos: np.ndarray, neg: np.ndarray, neg_weight: np.ndarray) -> _Weights:
-    """The model the labels give: a linear SVM on [tf-idf, latent] (when there are negatives)
-    plus the similarity to the positives' centroid in the latent space, each standardised."""
-    centre = f.z[pos].mean(axis=0)
-    if len(neg):
-        centre = centre - AWAY * np.average(f.z[neg], axis=0, weights=neg_weight)
-    model = _standardised(f, _Weights(np.zeros(f.x.shape[1], np.float32), f.axes.T @ centre)).scaled(CENTROID)
-    if len(neg):
-        from scipy import sparse
-        from sklearn.svm import LinearSVC
-
-        rows = np.concatenate([pos, neg])
-        train = sparse.hstack([f.x[rows], sparse.csr_matrix(SVM_LATENT * f.z[rows])]).tocsr()
-        target = np.concatenate([np.ones(len(pos)), np.zeros(len(neg))])
-        weight = np.concatenate([np.ones(len(pos)), neg_weight])
-        svm = LinearSVC(C=SVM_C, class_weight="balanced").fit(train, target, sample_weight=weight)
-        coef = svm.coef_.ravel().astype(np.float32)
-        terms = f.x.shape[1]
-        model = model + _standardised(f, _Weights(coef[:terms], SVM_LATENT * (f.axes.T @ coef[terms:])))
-    return model
+def _dot(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
+    """matrix @ vector without BLAS threads: on a busy machine they make this ten times slower."""
+    return np.einsum("ij,j->i", matrix, vector)
 
 
 class Ranking:
     """What `InterestModel.rank` gives: `order` (every paper id: the unmarked papers most likely
     to be starred first, then the marked ones), `bucket(id)`, `why(id)`, `suggested` and, when
-    there are too few labels to rank, a `status` message (then `order` is file order)."""
+    there are too few labels to rank, a `status` message (then `order` keeps file order, the
+    unmarked papers first)."""
 
-    def __init__(self, f: Features, weights: _Weights, starred: np.ndarray, marked: np.ndarray, rate: float,
-                 status: str) -> None:
-        self._f, self._weights, self._starred = f, weights, starred
+    def __init__(self, f: Features, model: _Linear | None, scores: np.ndarray, starred: np.ndarray,
+                 marked: np.ndarray, rate: float, status: str) -> None:
+        self._f, self._model, self._starred = f, model, starred
         self.status = status
         """Empty when ranked; else what the reader should do to get a ranking."""
-        self.scores = weights.scores(f) if not status else np.zeros(len(f), np.float32)
+        self.scores = scores
         """Each paper's score in file order (higher: more likely starred); zeros when not ranked."""
-        by_score = np.lexsort((np.arange(len(f)), -self.scores))
-        unmarked = by_score[~marked[by_score]]
-        self._rows = np.concatenate([unmarked, by_score[marked[by_score]]]) if not status else np.arange(len(f))
-        self.order = [f.ids[i] for i in self._rows]
+        by_score = np.argsort(-self.scores, kind="stable")  # ties (and no ranking) keep file order
+        self._unmarked = by_score[~marked[by_score]]
+        self.order: list[str] = f.id_array[np.concatenate([self._unmarked, by_score[marked[by_score]]])].tolist()
         # Buckets from the rate the reader stars at: about that share of the unmarked papers
         # is likely starred; past three times that share, a star is unlikely.
-        likely = int(np.ceil(rate * len(unmarked)))
-        self._high = self.scores[unmarked[likely - 1]] if 0 < likely <= len(unmarked) else np.inf
-        self._low = self.scores[unmarked[3 * likely]] if 0 < 3 * likely < len(unmarked) else -np.inf
-        # Active learning: the unmarked papers nearest the line between likely star and unsure.
-        near = np.argsort(np.abs(self.scores[unmarked] - self._high), kind="stable") if likely else np.arange(len(unmarked))
-        self.suggested = [f.ids[i] for i in unmarked[near]]
-        """The unmarked papers whose mark would teach the model most (the most uncertain first)."""
+        likely = int(np.ceil(rate * len(self._unmarked)))
+        self._high = self.scores[self._unmarked[likely - 1]] if 0 < likely <= len(self._unmarked) else np.inf
+        self._low = self.scores[self._unmarked[3 * likely]] if 0 < 3 * likely < len(self._unmarked) else -np.inf
+
+    @cached_property
+    def suggested(self) -> list[str]:
+        """The unmarked papers whose mark would teach the model most: the most uncertain first,
+        those nearest the line between likely star and unsure (active learning)."""
+        unmarked = self._unmarked
+        if np.isfinite(self._high):
+            unmarked = unmarked[np.argsort(np.abs(self.scores[unmarked] - self._high), kind="stable")]
+        return self._f.id_array[unmarked].tolist()
 
     def score(self, paper_id: str) -> float:
         return float(self.scores[self._f.row[paper_id]])
@@ -294,15 +298,14 @@ class Ranking:
     def why(self, paper_id: str, terms: int = 5, papers: int = 3) -> Why:
         """The `terms` words of the paper weighing most for and against it and the `papers`
         starred papers closest to it (never itself); all empty while there is a status."""
-        if self.status:
+        if self._model is None:
             return Why((), (), ())
         f, row = self._f, self._f.row[paper_id]
-        x = f.x[row]
-        part = x.data * (self._weights.direct[x.indices] + self._weights.latent[x.indices] / f.length[row])
+        indices, part = self._model.parts(f, row)
         ranked = np.argsort(-part, kind="stable")
-        terms_for = tuple(f.terms[x.indices[k]] for k in ranked[:terms] if part[k] > 0)
-        terms_against = tuple(f.terms[x.indices[k]] for k in ranked[::-1][:terms] if part[k] < 0)
+        terms_for = tuple(f.terms[indices[k]] for k in ranked[:terms] if part[k] > 0)
+        terms_against = tuple(f.terms[indices[k]] for k in ranked[::-1][:terms] if part[k] < 0)
         starred = self._starred[self._starred != row]
-        near = f.closeness(starred)[row] if len(starred) else np.zeros(0)
+        near = f.closeness(row, starred)
         closest = tuple(f.ids[starred[k]] for k in np.argsort(-near, kind="stable")[:papers])
         return Why(terms_for, terms_against, closest)
