@@ -17,7 +17,6 @@ that share its primary area, over every paper. Speed runs on synthetic lists fro
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import subprocess
 import sys
@@ -30,7 +29,8 @@ import numpy as np
 
 from store import SearchIndex, read_path
 from store.model import Triage
-from store.ranking import MIN_POSITIVES, Bucket, Features, InterestModel
+from store.ranking import MIN_POSITIVES, WEAK, Bucket, Features, InterestModel, _fit  # _fit: the retrain alone
+from views import median_ms  # bench/views.py, beside this script
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 MAKE_CORPUS = SHARED / "tools" / "make_corpus.py"
@@ -172,20 +172,13 @@ def similar_quality(features: Features, anchor_x, area: np.ndarray) -> None:
     print(f"  tf-idf cosine (1-2 grams) {statistics.mean(cosine):.3f}\n  ours (similar)            {statistics.mean(ours):.3f}")
 
 
-def median_ms(run, repeat: int = 5) -> float:
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        samples.append((time.perf_counter() - start) * 1000)
-    return statistics.median(samples)
-
-
 def speed(sizes: list[int]) -> None:
-    print("\nSpeed: the search index (which the app has anyway) and the features built from it once per")
-    print("collection, in seconds; retrain + rerank after a mark (200 marked, 20 starred), why() and")
-    print("similar(k=10) for one paper, median milliseconds")
-    print(f"{'papers':>8s} {'index s':>8s} {'features s':>10s} {'retrain+rerank':>15s} {'why':>8s} {'similar':>8s}")
+    print("\nSpeed. Once per collection, in seconds: the search index (the app has it anyway, cached)")
+    print("and the features built from it. Per mark, median milliseconds of 7: rank() = retrain + rerank")
+    print("with 200 papers marked (20 starred) and with 2,000 (200), of which the SVM fit; why() and")
+    print("similar(k=10) for one paper.")
+    print(f"{'papers':>8s} {'index s':>8s} {'features s':>10s} {'rank 200':>9s} {'fit':>6s} {'rank 2000':>10s} {'fit':>6s}"
+          f" {'why':>6s} {'similar':>8s}")
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
             if n == 2260:
@@ -202,13 +195,19 @@ def speed(sizes: list[int]) -> None:
             built = time.perf_counter() - start
             model = InterestModel(features)
             rng = np.random.default_rng(0)
-            marked = rng.choice(len(papers), 200, replace=False)
-            states = {papers[i].id: Triage(starred=k < 20, read=True) for k, i in enumerate(marked)}
+            row = f"{n:8d} {indexed:8.1f} {built:10.1f}"
+            for count in (200, 2000):
+                marked = rng.choice(len(papers), min(count, len(papers) // 2), replace=False)
+                starred = marked[: len(marked) // 10]
+                states = {papers[i].id: Triage(starred=k < len(starred), read=True) for k, i in enumerate(marked)}
+                neg = np.setdiff1d(marked, starred)
+                fit = median_ms(lambda: _fit(features, np.sort(starred), neg, np.full(len(neg), WEAK)))
+                row += f" {median_ms(lambda: model.rank(states)):{9 if count == 200 else 10}.1f} {fit:6.1f}"
             ranking = model.rank(states)
             ids = [papers[i].id for i in rng.choice(len(papers), 5, replace=False)]
             why = statistics.median(median_ms(lambda: ranking.why(pid)) for pid in ids)
             similar = statistics.median(median_ms(lambda: features.similar(pid, 10)) for pid in ids)
-            print(f"{n:8d} {indexed:8.1f} {built:10.1f} {median_ms(lambda: model.rank(states)):15.1f} {why:8.1f} {similar:8.1f}")
+            print(f"{row} {why:6.1f} {similar:8.1f}")
 
 
 def main() -> None:

@@ -21,8 +21,8 @@ import re
 import unicodedata
 from collections.abc import Collection as Container, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from enum import Enum
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -46,7 +46,8 @@ WEAK = 0.3
 """Weight of a paper marked read with no other mark, as a negative, beside a dismissed one (1)."""
 _UNSPACED = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3100-\u312f\u3400-\u4dbf"
                        r"\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
-"""Scripts written without spaces between words (Thai, Lao, Myanmar, Khmer, kana, CJK, Hangul)."""
+"""Scripts written without spaces between words (Thai, Lao, Myanmar, Khmer, kana, CJK), and Hangul,
+whose spaced words carry their particles."""
 
 
 def _terms_of(word: str) -> list[str]:
@@ -100,6 +101,8 @@ class Features:
         names = np.array(list(term_ids), dtype=object)
         tf = tf[:, keep].tocsr()
         self.terms: list[str] = names[keep].tolist()
+        self.telling = np.array([not t.isdigit() for t in self.terms], dtype=bool)
+        """Which terms a reason may name: not bare numbers, which say nothing to a reader."""
         tf.data = 1 + np.log(tf.data)
         idf = np.log((1 + n) / (1 + df[keep])) + 1
         weighted = (tf @ sparse.diags(idf)).astype(np.float32).tocsr()
@@ -302,6 +305,7 @@ class Ranking:
             return Why((), (), ())
         f, row = self._f, self._f.row[paper_id]
         indices, part = self._model.parts(f, row)
+        indices, part = indices[f.telling[indices]], part[f.telling[indices]]
         ranked = np.argsort(-part, kind="stable")
         terms_for = tuple(f.terms[indices[k]] for k in ranked[:terms] if part[k] > 0)
         terms_against = tuple(f.terms[indices[k]] for k in ranked[::-1][:terms] if part[k] < 0)
