@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from store.model import Paper, Triage
-from store.search import SearchIndex, _split
+from store.search import _TF_BITS, _TF_MAX, SearchIndex, _split  # the layout of the index's parts
 
 if TYPE_CHECKING:
     from scipy.sparse import csr_matrix
@@ -75,15 +75,15 @@ class Features:
         self.ids = [p.id for p in papers]
         self.id_array = np.array(self.ids, dtype=object)
         self.row = {pid: k for k, pid in enumerate(self.ids)}
-        # Word counts per paper from the index's postings: (paper << bits) | tf, word by word;
-        # a title word counts once more.
+        # Word counts per paper from the index's postings: (paper << _TF_BITS) | tf (capped at
+        # _TF_MAX), word by word; a title word counts once more.
         body, title = parts["body"].astype(np.int64), parts["title"].astype(np.int64)
         words = _split(parts["words"])
         of_body = np.repeat(np.arange(len(words)), np.diff(parts["body_bounds"]))
         of_title = np.repeat(np.arange(len(words)), np.diff(parts["title_bounds"]))
         counts = sparse.csr_matrix(
-            (np.concatenate([(body & 15).astype(np.float32), np.ones(len(title), np.float32)]),
-             (np.concatenate([body >> 4, title]), np.concatenate([of_body, of_title]))), shape=(n, len(words)))
+            (np.concatenate([(body & _TF_MAX).astype(np.float32), np.ones(len(title), np.float32)]),
+             (np.concatenate([body >> _TF_BITS, title]), np.concatenate([of_body, of_title]))), shape=(n, len(words)))
         # Words → terms: case variants join, unspaced script splits into bigrams.
         term_ids: dict[str, int] = {}
         rows, cols = [], []
@@ -182,6 +182,7 @@ def labels(states: Mapping[str, Triage], dismissed: Container[str] = ()) -> tupl
             negatives[pid] = 1.0
         elif state.read and not (state.priority or state.note or state.tags):
             negatives[pid] = WEAK
+    negatives |= {pid: 1.0 for pid in dismissed if pid not in states}
     return positives, negatives
 
 
@@ -199,7 +200,7 @@ class InterestModel:
         pos = np.array(sorted(f.row[p] for p in positives if p in f.row), dtype=np.intp)
         neg = {f.row[p]: w for p, w in negatives.items() if p in f.row}
         marked = np.zeros(len(f), bool)
-        marked[[f.row[p] for p in states if p in f.row]] = True
+        marked[[f.row[p] for p in (*states, *dismissed) if p in f.row]] = True
         if len(pos) < MIN_POSITIVES:
             return Ranking(f, None, np.zeros(len(f), np.float32), pos, marked, 0.0, TOO_FEW)
         model = _fit(f, pos, np.array(list(neg), dtype=np.intp), np.array(list(neg.values())))
@@ -247,7 +248,7 @@ def _fit(f: Features, pos: np.ndarray, neg: np.ndarray, neg_weight: np.ndarray) 
     train = sparse.hstack([f.x[rows], sparse.csr_matrix(SVM_LATENT * f.z[rows])]).tocsr()
     target = np.concatenate([np.ones(len(pos)), np.zeros(len(neg))])
     weight = np.concatenate([np.ones(len(pos)), neg_weight])
-    coef = LinearSVC(C=SVM_C, class_weight="balanced").fit(train, target, sample_weight=weight).coef_.ravel()
+    coef = LinearSVC(C=SVM_C, class_weight="balanced", random_state=0).fit(train, target, sample_weight=weight).coef_.ravel()
     terms = f.x.shape[1]
     return _Linear(coef[:terms].astype(np.float32), SVM_LATENT * coef[terms:].astype(np.float32))
 

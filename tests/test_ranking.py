@@ -69,10 +69,11 @@ def test_what_counts_as_for_and_against():
         "read": Triage(read=True), "noted": Triage(read=True, note="look at fig 2"), "tagged": Triage(read=True, tags=("x",)),
         "gone": Triage(read=True), "unmarked": Triage(),
     }
-    positives, negatives = labels(states, dismissed={"gone"})
+    positives, negatives = labels(states, dismissed={"gone", "unread but dismissed"})
     assert sorted(positives) == ["p1", "p2", "star"]
     assert negatives["gone"] > negatives["read"] > 0  # dismissed weighs more than merely read
-    assert set(negatives) == {"gone", "read"}  # a note, a tag, a low priority or no mark is no negative
+    assert negatives["unread but dismissed"] == negatives["gone"]
+    assert set(negatives) == {"gone", "read", "unread but dismissed"}  # a note, a tag, a low priority or no mark is none
 
 
 def test_a_dismissed_paper_pulls_its_kind_down_more_than_a_read_one():
@@ -83,6 +84,8 @@ def test_a_dismissed_paper_pulls_its_kind_down_more_than_a_read_one():
     model = InterestModel(Features(papers))
     rl_dismissed, pruning_dismissed = model.rank(states, dismissed={offline_rl}), model.rank(states, dismissed={pruning})
     assert rl_dismissed.score(policy_gradient) < pruning_dismissed.score(policy_gradient)
+    unmarked = papers[-1].id  # dismissed with no other mark: out of the unmarked papers' part of the order too
+    assert model.rank(states, dismissed={unmarked}).order[-1] == unmarked
 
 
 @pytest.fixture(scope="module")
