@@ -148,7 +148,7 @@ class Features:
 class Bucket(Enum):
     """How a paper stands with the model, as a row shows it: a glyph, not a number."""
 
-    STAR = ("★", "likely star")
+    STAR = ("↑", "likely star")
     UNSURE = ("·", "unsure")
     SKIP = ("↓", "likely skip")
 
@@ -206,9 +206,14 @@ class InterestModel:
         model = _fit(f, pos, np.array(list(neg), dtype=np.intp), np.array(list(neg.values())))
         scores = model.scores(f)
         spread = float(np.std(scores)) or 1.0  # standardised: scores of one ranking and the next compare
-        return Ranking(f, model.scaled(1 / spread), scores / spread, pos, marked, len(pos) / (len(pos) + len(neg)), "")
+        rate = (len(pos) + PRIOR_WEIGHT * PRIOR_RATE) / (len(pos) + len(neg) + PRIOR_WEIGHT)
+        return Ranking(f, model.scaled(1 / spread), scores / spread, pos, marked, rate, "")
 
 
+PRIOR_RATE = 0.1
+"""The share of a list a reader is taken to star before their marks say (what the buckets follow)."""
+PRIOR_WEIGHT = 20
+"""How many marks that prior counts as: 3 stars and nothing read give a rate of 0.22, not 1."""
 SVM_C = 0.1
 """The SVM's regularisation (few labels: strong)."""
 SVM_LATENT = 1.0
@@ -238,9 +243,10 @@ class _Linear:
 
 def _fit(f: Features, pos: np.ndarray, neg: np.ndarray, neg_weight: np.ndarray) -> _Linear:
     """The model the labels give: a linear SVM on [tf-idf, latent], classes balanced; without
-    negatives (nothing to tell the positives from), the similarity to their latent centroid."""
+    negatives (nothing to tell the positives from), the similarity to their centroid (tf-idf and
+    latent: a short list has no latent part)."""
     if not len(neg):
-        return _Linear(np.zeros(f.x.shape[1], np.float32), f.z[pos].mean(axis=0))
+        return _Linear(np.asarray(f.x[pos].mean(axis=0), dtype=np.float32).ravel(), f.z[pos].mean(axis=0))
     from scipy import sparse
     from sklearn.svm import LinearSVC
 
@@ -288,6 +294,11 @@ class Ranking:
         if np.isfinite(self._high):
             unmarked = unmarked[np.argsort(np.abs(self.scores[unmarked] - self._high), kind="stable")]
         return self._f.id_array[unmarked].tolist()
+
+    @cached_property
+    def places(self) -> dict[str, int]:
+        """Paper id → its place in `order` (what a sort by it needs)."""
+        return {paper_id: place for place, paper_id in enumerate(self.order)}
 
     def score(self, paper_id: str) -> float:
         return float(self.scores[self._f.row[paper_id]])

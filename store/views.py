@@ -22,12 +22,15 @@ SORTS: dict[str, str] = {
     "priority": "priority",
     "starred": "starred first",
     "recent": "recently changed",
+    "interest": "for you",
     "score": "match score",
 }
 """Sort name → how the header names it, in the order `S` cycles through them."""
 
 SCORE_SORT = "score"
 """Offered only while a query is active: the order of its hits, best first."""
+INTEREST_SORT = "interest"
+"""The For-you order (store.ranking): the unmarked papers most likely to be starred first."""
 
 
 class Tally:
@@ -56,11 +59,13 @@ def next_sort(sort: str, querying: bool) -> str:
     return names[(names.index(sort) + 1) % len(names)] if sort in names else names[0]
 
 
-def arrange(papers: Sequence[Paper], states: Mapping[str, Triage], view: str, sort: str, ranked: bool = False) -> list[Paper]:
+def arrange(papers: Sequence[Paper], states: Mapping[str, Triage], view: str, sort: str, ranked: bool = False,
+            interest: Mapping[str, int] | None = None) -> list[Paper]:
     """The papers `view` shows, in `sort` order; ties keep the order of `papers`.
 
     `papers` is in file order, or best first when `ranked` (the hits of a query): the score sort keeps
-    that order, and is file order when there is no query.
+    that order, and is file order when there is no query. The interest sort follows `interest` (paper
+    id → place in the For-you order), and keeps the order of `papers` until there is one.
     """
     if view == "all":
         shown = list(papers)
@@ -69,8 +74,17 @@ def arrange(papers: Sequence[Paper], states: Mapping[str, Triage], view: str, so
         shown = [paper for paper in papers if test(states.get(paper.id, _NONE))]
     if sort in ("file", SCORE_SORT):
         return sorted(shown, key=lambda paper: paper.position) if ranked and sort == "file" else shown
+    if sort == INTEREST_SORT:
+        return rerank(shown, 0, interest) if interest is not None else shown
     key = _SORT_KEYS[sort]
     return sorted(shown, key=lambda paper: key(states.get(paper.id, _NONE)))
+
+
+def rerank(rows: Sequence[Paper], start: int, interest: Mapping[str, int]) -> list[Paper]:
+    """`rows` with those from `start` on put in the order of `interest` (paper id → place): a new
+    For-you order applied below the paper being read, so nothing already passed moves."""
+    last = len(interest)
+    return [*rows[:start], *sorted(rows[start:], key=lambda paper: interest.get(paper.id, last))]
 
 
 _SORT_KEYS: dict[str, Callable[[Triage], float]] = {

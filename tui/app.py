@@ -2,11 +2,8 @@
 from __future__ import annotations
 
 import asyncio
-import os
-import sys
 import threading
 import time
-import webbrowser
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from concurrent.futures import ThreadPoolExecutor
@@ -25,16 +22,16 @@ from textual.timer import Timer
 from textual.widgets import Footer, Input
 from textual.worker import get_current_worker
 
-from store import Collection, Paper, SearchIndex, Triage, cite, describe_skipped, export, search_index
+from store import Collection, Paper, SearchIndex, Triage, cite, describe_skipped, search_index
 from store.db import TriageStore
 from store.history import History
+from store.ranking import MIN_POSITIVES, Ranking
 from store.search import Hit, Hits
-from store.views import SCORE_SORT, SORTS, VIEWS, Tally, arrange, next_sort
-from tui import clipboard
+from store.views import INTEREST_SORT, SCORE_SORT, SORTS, VIEWS, Tally, arrange, next_sort, rerank
 from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, declared_bindings, key_display
-from tui.screens.cite_picker import CitePicker
+from tui.copying import CopyActions
+from tui.interest import Interest, Similar, explain, shortly
 from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
-from tui.screens.export_dialog import ExportDialog
 from tui.screens.help import HelpScreen
 from tui.typeahead import TypeAhead
 from tui.widgets.detail import DetailPane
@@ -57,7 +54,7 @@ COPY_ACTIONS = {"copy_citation", "pick_citation", "copy_shown", "open_link", "op
 EDITORS = {"note": NoteEditor, "tags": TagEditor}
 
 
-class TriageApp(App[None]):
+class TriageApp(CopyActions, App[None]):
     """Triage a list of abstracts from the keyboard.
 
     | Key | Action |
@@ -129,7 +126,9 @@ class TriageApp(App[None]):
         Binding("slash", "focus_filter", "Filter", key_display="/", group=SEARCH, priority=True,
                 tooltip="Filter the list: words (typos ok), \"phrase\", !not, a | b, is:unread, p<=2…"),
         Binding("v", "cycle_view", "View", group=VIEW_KEYS, tooltip="Next view: All, Unread, Starred, Prioritised"),
-        Binding("S", "cycle_sort", "Sort", group=VIEW_KEYS, tooltip="Next sort: file order, priority, starred first, recently changed, match score"),
+        Binding("S", "cycle_sort", "Sort", group=VIEW_KEYS, tooltip="Next sort: file order, priority, starred first, recently changed, for you, match score"),
+        Binding("m", "more_like_this", "More like this", group=VIEW_KEYS, tooltip="More like this: the papers most similar to this one (esc back)"),
+        Binding("escape", "leave_similar", show=False),
     ]
 
     view: reactive[str] = reactive("all", init=False)
@@ -174,6 +173,11 @@ class TriageApp(App[None]):
         self._restore_cursor: str | None = None
         """The paper to put the cursor on when the restored query's results arrive."""
         self._writer_closed = False
+        self._interest = Interest(collection.papers, self._search_index, lambda r: self._from_writer(partial(self._show_ranking, r)))
+        self._ranking: Ranking | None = None
+        """The newest For-you ranking of the marks (None: fewer than three positives, or none yet)."""
+        self._similar: Similar | None = None
+        """The "more like this" list shown instead of the query's matches, while there is one."""
         """True once the writer thread is shut down (a session-save timer may still fire)."""
 
     def compose(self) -> ComposeResult:
@@ -216,6 +220,7 @@ class TriageApp(App[None]):
             self.notify(notice, title="Triage database", severity="warning", timeout=20, markup=False)
         self.set_interval(POLL_SECONDS, self._poll_other_processes)
         self.call_after_refresh(self.run_worker, self._search_index, thread=True, group="index")
+        self._interest.update(self.states)
 
     # --- type-ahead (see tui.typeahead) ------------------------------------------------------------
 
@@ -241,26 +246,31 @@ class TriageApp(App[None]):
         row_hits = self._row_hits
         detail.show(message.paper, row_hits(message.paper_list.cursor) if row_hits and message.paper is not None else None)
         if message.paper is not None:
-            detail.show_state(self.state_of(message.paper.id))
+            self._show_state(message.paper.id)
         self._session_changed()
 
     # --- views, sorts, counts, session --------------------------------------------------------------
 
     def matched(self) -> tuple[Sequence[Paper], bool]:
-        """The papers the query matches (all of them without a query), and whether they are ranked best first."""
+        """The papers the query matches (all of them without a query; the similar ones in "more like this"),
+        and whether they are ranked best first."""
+        if self._similar is not None:
+            return self._similar.papers, True
         return (self._hit_papers, True) if self._hits is not None else (self.collection.papers, False)
 
     def _current_id(self) -> str | None:
         current = self.query_one(PaperList).current
         return current.id if current is not None else None
 
-    def refresh_rows(self, keep: str | None = None) -> None:
+    def refresh_rows(self, keep: str | None = None, rows: list[Paper] | None = None) -> None:
         """Show the matched papers that the view shows, in the sort's order; the cursor goes to paper `keep`
-        when it is shown, else to the top."""
+        when it is shown, else to the top. `rows`: the same rows in a new order, the cursor staying put."""
         matched, ranked = self.matched()
         if self.sort == SCORE_SORT and not ranked:
             self.set_reactive(TriageApp.sort, "file")
-        papers = arrange(matched, self.states, self.view, self.sort, ranked)
+        sort = SCORE_SORT if self._similar is not None else self.sort  # more like this: most similar first
+        places = self._ranking.places if self._ranking is not None else None
+        papers = rows if rows is not None else arrange(matched, self.states, self.view, sort, ranked, places)
         hits = self._hits
         if hits is None:
             self._row_hits = None
@@ -271,7 +281,12 @@ class TriageApp(App[None]):
             ranks = [rank[paper.id] for paper in papers]
             self._row_hits = lambda row: hits[ranks[row]]
         row_hits = self._row_hits
-        self.query_one(PaperList).set_papers(papers, keep=keep, title_spans=(lambda row: row_hits(row).title_spans) if row_hits else None)
+        title_spans = (lambda row: row_hits(row).title_spans) if row_hits else None
+        paper_list = self.query_one(PaperList)
+        if rows is not None:
+            paper_list.reorder(papers, title_spans)
+            return
+        paper_list.set_papers(papers, keep=keep, title_spans=title_spans)
         # Without a query the matched papers are all of them, and the All view shows all matched: one
         # Tally then serves two or three roles (100,000 papers cost ~30 ms to count afresh).
         self._tallies["matched"] = Tally(matched, self.states) if ranked else self._tallies["all"]
@@ -281,6 +296,12 @@ class TriageApp(App[None]):
     def _show_counts(self) -> None:
         tabs = self.query_one(ViewTabs)
         tabs.view, tabs.sort = self.view, self.sort
+        if self._similar is not None:
+            tabs.note = f"more like {shortly(self._similar.of)} · esc back"
+        elif self.sort == INTEREST_SORT and self._ranking is None:
+            tabs.note = f"sorted by {SORTS[INTEREST_SORT]} · star {MIN_POSITIVES} papers to get suggestions"
+        else:
+            tabs.note = ""
         tabs.set_counts(self._tallies["matched"].counts)
         shown, every = self._tallies["shown"].counts, self._tallies["all"].counts
         self.query_one(StatusLine).show(
@@ -344,6 +365,8 @@ class TriageApp(App[None]):
             return self.default_screen.focused is self.query_one(PaperList)
         if action == "focus_papers":
             return self.default_screen.focused is self.query_one(DetailPane)
+        if action == "leave_similar":
+            return self._similar is not None and self.default_screen.focused is self.query_one(PaperList)
         return True
 
     def action_focus_detail(self) -> None:
@@ -362,7 +385,27 @@ class TriageApp(App[None]):
         self.screen.set_focus(self.query_one(PaperList))
 
     def action_focus_filter(self) -> None:
+        self.action_leave_similar()
         self.query_one(FilterBar).focus_input()
+
+    @work(thread=True, exclusive=True, group="similar")
+    def action_more_like_this(self) -> None:
+        """Show the papers most like the one under the cursor, best first, as a list to triage; esc goes back."""
+        paper = self.query_one(PaperList).current
+        if paper is not None:
+            similar = [self.papers_by_id[pid] for pid in self._interest.similar(paper.id, Similar.SIZE)]
+            self.call_from_thread(self._show_similar, paper, similar)
+
+    def _show_similar(self, paper: Paper, similar: list[Paper]) -> None:
+        back = self._similar.back if self._similar is not None else paper.id
+        self._similar = Similar(paper, similar, back)
+        self.refresh_rows()
+
+    def action_leave_similar(self) -> None:
+        """Back from "more like this" to the list it was opened from, on the paper it was opened on."""
+        if self._similar is not None:
+            back, self._similar = self._similar.back, None
+            self.refresh_rows(keep=back)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
@@ -408,7 +451,35 @@ class TriageApp(App[None]):
         self._show_counts()
         current = paper_list.current
         if current is not None and current.id in states:
-            self.query_one(DetailPane).show_state(self.state_of(current.id))
+            self._show_state(current.id)
+        self._interest.update(self.states)
+
+    def _show_state(self, paper_id: str) -> None:
+        """The detail pane's marks of a paper, with why the For-you order puts it where it is."""
+        state = self.state_of(paper_id)
+        shown = self.sort == INTEREST_SORT or self._ranking is not None
+        why = explain(self._ranking, self.papers_by_id[paper_id], not state.blank, self.papers_by_id) if shown else ""
+        self.query_one(DetailPane).show_state(state, why)
+
+    def _show_ranking(self, ranking: Ranking | None) -> None:
+        """A new For-you ranking: the rows' buckets and the detail's reasons now; in the For-you order,
+        the rows below the cursor take the new order (nothing above it, already passed, moves)."""
+        if not self.is_running:
+            return
+        self._ranking = ranking
+        paper_list = self.query_one(PaperList)
+        paper_list.buckets = (lambda paper_id: ranking.bucket(paper_id).glyph) if ranking is not None else None
+        if self.sort == INTEREST_SORT and ranking is not None and self._similar is None:
+            self.refresh_rows(rows=rerank(paper_list.papers, paper_list.cursor + 1, ranking.places))
+        else:
+            paper_list.refresh_papers(())
+        self._show_counts()
+        if paper_list.current is not None:
+            self._show_state(paper_list.current.id)
+
+    @cached_property
+    def papers_by_id(self) -> dict[str, Paper]:
+        return {paper.id: paper for paper in self.collection.papers}
 
     # --- search: the filter bar's query, run off the UI thread, newest wins ---------------------------
 
@@ -579,109 +650,3 @@ class TriageApp(App[None]):
                 self.change({pid: replace(self.state_of(pid), read=True) for pid in unread})
 
         self.push_screen(Confirm(f"Mark {len(unread)} unread of the {len(papers)} papers shown as read?"), answered)
-
-    # --- copy, open, export -------------------------------------------------------------------------
-
-    @cached_property
-    def citation_keys(self) -> dict[str, str]:
-        """Paper id → citation key, assigned over the whole collection so keys never change with the filter."""
-        return cite.citation_keys(self.collection.papers)
-
-    @work(thread=True, group="citation-keys")
-    def _assign_citation_keys(self) -> None:
-        """Assign the keys off the UI thread (0.7 s at 100,000 papers) before a copy or the picker needs them."""
-        self.citation_keys  # noqa: B018 - computing the cached property is the point
-
-    @property
-    def shown(self) -> Sequence[Paper]:
-        """The papers the list shows, in its order."""
-        return self.query_one(PaperList).papers
-
-    def action_copy_citation(self) -> None:
-        self.action_copy_as(self.cite_format)
-
-    def action_copy_as(self, fmt: str) -> None:
-        """Copy the paper under the cursor in citation format `fmt` (the palette offers each format)."""
-        paper = self.query_one(PaperList).current
-        if paper is None:
-            self.notify("Nothing to copy", severity="warning")
-            return
-        self.copy_papers([paper], fmt)
-
-    def action_copy_shown(self) -> None:
-        if not self.shown:
-            self.notify("Nothing to copy", severity="warning")
-            return
-        self.copy_papers(list(self.shown), self.cite_format)
-
-    def action_pick_citation(self) -> None:
-        paper = self.query_one(PaperList).current
-        if paper is None:
-            self.notify("Nothing to copy", severity="warning")
-            return
-
-        def picked(fmt: str | None) -> None:
-            if fmt:
-                self.cite_format = fmt
-                self._writer.submit(self._on_writer, self.store.put_setting, "cite", {"format": fmt})
-                self.copy_papers([paper], fmt)
-
-        def preview(fmt: str) -> str:
-            return cite.render([paper], fmt, self.citation_keys)
-
-        self.push_screen(CitePicker(self.cite_format, preview), picked)
-
-    @work(thread=True, group="clipboard")
-    def copy_papers(self, papers: list[Paper], fmt: str) -> None:
-        """Put `papers` in format `fmt` on a clipboard (off the UI thread: a clipboard tool may be slow)."""
-        what = cite.FORMATS[fmt] if len(papers) == 1 else f"{cite.FORMATS[fmt]} of {len(papers)} papers"
-        self.copy_text(cite.render(papers, fmt, self.citation_keys), what)
-
-    def copy_text(self, text: str, what: str) -> None:
-        """Copy from a worker thread and tell the user what was copied and how ("BibTeX copied (OSC 52)")."""
-        try:
-            how = clipboard.copy(text, lambda t: self.call_from_thread(self.copy_to_clipboard, t))
-        except clipboard.ClipboardError as exc:
-            self.call_from_thread(self.notify, f"Not copied: {exc}", severity="error", markup=False)
-            return
-        self.call_from_thread(self.notify, f"{what} copied ({how})", markup=False)
-
-    def action_open_link(self) -> None:
-        paper = self.query_one(PaperList).current
-        if paper is None or not paper.links:
-            self.notify("This paper has no link", severity="warning")
-            return
-        self.open_link(paper.links[0])
-
-    def action_open_pdf(self) -> None:
-        paper = self.query_one(PaperList).current
-        if paper is None or not paper.pdf:
-            self.notify("This paper has no PDF link", severity="warning")
-            return
-        self.open_link(paper.pdf)
-
-    @work(thread=True, group="browser")
-    def open_link(self, url: str) -> None:
-        """Open `url` in the browser; with none (a server over SSH), copy the link instead.
-
-        Without a display only a console browser could open, and it would fight the app for the
-        terminal: then only a browser the user named in $BROWSER is tried."""
-        graphical = sys.platform in ("darwin", "win32") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-        if (graphical or os.environ.get("BROWSER")) and webbrowser.open(url):
-            self.call_from_thread(self.notify, f"Opened {url}", markup=False)
-            return
-        self.copy_text(url, "No browser here: link")
-
-    def action_export_shown(self) -> None:
-        papers = list(self.shown)
-        if not papers:
-            self.notify("Nothing to export", severity="warning")
-            return
-
-        def write(path: str, force: bool) -> str:
-            path = os.path.expanduser(path)
-            fmt = export.format_for(path)
-            export.write(path, export.render(papers, fmt, self.states, self.citation_keys), force=force)
-            return f"{len(papers)} papers written to {path} ({fmt})"
-
-        self.push_screen(ExportDialog(len(papers), write), lambda done: done and self.notify(done, markup=False))

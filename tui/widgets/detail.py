@@ -72,8 +72,9 @@ class DetailPane(VerticalScroll, can_focus=True):
         self.query_one("#detail-state", Static).display = paper is not None
         self.scroll_home(animate=False)
 
-    def show_state(self, state: Triage) -> None:
-        """Show the marks of the paper shown: read or not, star, priority, tags, note."""
+    def show_state(self, state: Triage, why: str = "") -> None:
+        """Show the marks of the paper shown: read or not, star, priority, tags, note, and `why` the
+        For-you order puts it where it is."""
         marks = ["read" if state.read else "unread"]
         if state.starred:
             marks.append("★ starred")
@@ -81,7 +82,7 @@ class DetailPane(VerticalScroll, can_focus=True):
             marks.append(f"priority {state.priority}")
         if state.tags:
             marks.append("tags: " + ", ".join(state.tags))
-        text = " · ".join(marks) + (f"\n\nNote: {state.note}" if state.note else "")
+        text = " · ".join(marks) + (f"\n{why}" if why else "") + (f"\n\nNote: {state.note}" if state.note else "")
         self.query_one("#detail-state", Static).update(Content(text))
 
 

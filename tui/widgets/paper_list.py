@@ -27,7 +27,8 @@ TitleSpans = Callable[[int], Sequence[tuple[int, int]]]
 
 
 class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
-    """A cursor over a list of papers. Each row: `•` unread, `★` starred, the priority 1–5, the title
+    """A cursor over a list of papers. Each row: the For-you bucket of an unmarked paper (`↑` likely star,
+    `·` unsure, `↓` likely skip), `•` unread, `★` starred, the priority 1–5, the title
     (with the spans a search matched highlighted).
     The page keys of a ScrollView are not inherited: the app gives
     PgUp/PgDn to the detail pane, so the list pages with ctrl+f / ctrl+b.
@@ -56,6 +57,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         "paper-list--unread",
         "paper-list--read",
         "paper-list--star",
+        "paper-list--bucket",
         "paper-list--priority",
         "paper-list--match",
     }
@@ -70,6 +72,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         & > .paper-list--unread { color: $accent; text-style: bold; }
         & > .paper-list--read { color: $foreground 55%; }  /* blended with the background: see _read_style */
         & > .paper-list--star { color: $warning; }
+        & > .paper-list--bucket { color: $text-secondary; text-style: bold; }
         & > .paper-list--priority { color: $error; text-style: bold; }
         & > .paper-list--match { color: $text-warning; background: $warning-muted; text-style: bold; }
     }
@@ -98,6 +101,9 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         self.papers: Sequence[Paper] = ()
         self.states: Mapping[str, Triage] = {}
         """Triage state by paper id (absent: no marks); call `refresh_papers` after changing it."""
+        self.buckets: Callable[[str], str] | None = None
+        """The For-you bucket glyph of a paper by id, drawn in the row's first column (None: no ranking);
+        call `redraw` after changing it."""
         self._rows: dict[str, int] = {}
         self._title_spans: TitleSpans | None = None
         self._cache: LRUCache[tuple[int, bool, int], Strip] = LRUCache(1024)
@@ -120,6 +126,18 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         self._centre(index)
         self.refresh()
         self.post_message(self.Highlighted(self, self.current))
+
+    def reorder(self, papers: Sequence[Paper], title_spans: TitleSpans | None = None) -> None:
+        """Show the same papers in a new order that leaves the cursor's row where it is (no scroll, no move)."""
+        self.papers = papers
+        self._title_spans = title_spans
+        self._rows = {paper.id: index for index, paper in enumerate(papers)}
+        self.redraw()
+
+    def redraw(self) -> None:
+        """Draw every row afresh (what each shows changed: a new ranking's buckets)."""
+        self._cache.clear()
+        self.refresh()
 
     def validate_cursor(self, cursor: int) -> int:
         return max(0, min(cursor, len(self.papers) - 1))
@@ -146,8 +164,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         """Redraw the rows of these papers (their state changed); many at once redraw the whole list."""
         indices = {self._rows[pid] for pid in paper_ids if pid in self._rows}
         if len(indices) > len(self._cache):
-            self._cache.clear()
-            self.refresh()
+            self.redraw()
             return
         stale = [key for key in self._cache.keys() if key[0] in indices]
         for key in stale:
@@ -207,7 +224,9 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
             return Style(bold=style.bold) if selected else style
 
         row = Text(style=base, no_wrap=True, overflow="ellipsis", end="")
-        row.append(" •" if not state.read else "  ", part("paper-list--unread"))
+        bucket = self.buckets(paper.id) if self.buckets is not None and state.blank else " "
+        row.append(bucket, part("paper-list--bucket"))
+        row.append("•" if not state.read else " ", part("paper-list--unread"))
         row.append("★" if state.starred else " ", part("paper-list--star"))
         row.append(str(state.priority) if state.priority else " ", part("paper-list--priority"))
         start = len(row) + 1

@@ -47,6 +47,8 @@ class ViewTabs(Horizontal):
     """The view shown (a key of `store.views.VIEWS`)."""
     sort: reactive[str] = reactive("file")
     """The sort in use (a key of `store.views.SORTS`)."""
+    note: reactive[str] = reactive("")
+    """Said in place of "sorted by …" when not empty ("more like …")."""
 
     class Selected(Message):
         """A tab was clicked."""
@@ -78,10 +80,13 @@ class ViewTabs(Horizontal):
     def watch_sort(self) -> None:
         self._draw()
 
+    def watch_note(self) -> None:
+        self._draw()
+
     def _draw(self) -> None:
         if not self.is_mounted:
             return
         for tab in self.query(ViewTab):
             tab.update(Content(f"{VIEWS[tab.view]} {self._counts.get(tab.view, 0)}"))
             tab.set_class(tab.view == self.view, "-active")
-        self.query_one("#sort-name", Static).update(Content(f"sorted by {SORTS[self.sort]}"))
+        self.query_one("#sort-name", Static).update(Content(self.note or f"sorted by {SORTS[self.sort]}"))

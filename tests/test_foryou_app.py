@@ -1,0 +1,131 @@
+"""The app's For-you order, buckets and reasons, and "more like this" (Pilot, and the real `triage` in tmux)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from store import Triage, read_path
+from tests.test_ranking import OTHER
+from tests.tmux import Tmux, triage_command
+from tests.waits import until
+from store.views import SORTS
+from tui.app import TriageApp
+from tui.widgets.paper_list import PaperList
+from tui.widgets.view_tabs import ViewTabs
+
+PROTEIN = [
+    "We predict protein structure from amino acid sequences with a graph network over protein residues.",
+    "Protein structure prediction by diffusion over residue coordinates of amino acid sequences.",
+    "A protein language model of amino acid sequences predicts protein structure and residue contacts.",
+    "We design protein binders by sampling protein structure and amino acid sequences for a target residue.",
+    "Protein folding simulations learn residue potentials that predict protein structure from sequences.",
+    "Antibody protein sequences are generated conditioned on the antigen protein structure and residues.",
+]
+MIXED = [OTHER[0], PROTEIN[0], OTHER[1], OTHER[2], PROTEIN[1], OTHER[3], PROTEIN[2], OTHER[4], PROTEIN[3],
+         OTHER[5], OTHER[6], PROTEIN[4], OTHER[7], PROTEIN[5]]
+"""Six protein abstracts among eight others, the protein ones spread through the list."""
+
+
+def mixed_list(tmp_path: Path) -> Path:
+    path = tmp_path / "mixed.txt"
+    path.write_text("Workshop 2024 论文列表\n\n" + "\n\n".join(MIXED) + "\n", encoding="utf-8")
+    return path
+
+
+def protein(paper) -> bool:
+    return paper.text in PROTEIN
+
+
+def sort_note(app: TriageApp) -> str:
+    return str(app.query_one(ViewTabs).query_one("#sort-name").content)
+
+
+def state_text(app: TriageApp) -> str:
+    return str(app.query_one("#detail-state").content)
+
+
+async def test_for_you_asks_for_stars_then_puts_the_starred_kind_first_and_says_why(tmp_path):
+    papers = read_path(mixed_list(tmp_path)).papers
+    starred = [p for p in papers if protein(p)][:2]
+    app = TriageApp(read_path(mixed_list(tmp_path)), str(tmp_path / "db.json"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.change({p.id: Triage(starred=True) for p in starred})
+        app.sort = "interest"
+        await pilot.pause()
+        assert sort_note(app) == "sorted by for you · star 3 papers to get suggestions"
+        assert "For you: star 3 papers to get suggestions" in state_text(app)
+        paper_list = app.query_one(PaperList)
+        third = next(p for p in papers if protein(p) and p not in starred)
+        paper_list.cursor = paper_list.index_of(third.id)
+        await pilot.press("s")  # the third star: the model ranks (the rows below the cursor take its order)
+        await until(pilot, lambda: app._ranking is not None and sort_note(app) == "sorted by for you")
+        await pilot.press("S", *["S"] * (len(SORTS) - 2))  # the sort cycle comes round to For-you again
+        await until(pilot, lambda: app.sort == "interest")
+        await pilot.press("g")
+        await pilot.pause()
+        rows = paper_list.papers
+        assert all(protein(p) for p in rows[:3]) and not any(protein(p) for p in rows[3:11]), [p.title for p in rows]
+        assert all(Triage() == app.state_of(p.id) for p in rows[:3])  # unmarked first; the starred at the end
+        text = state_text(app)
+        assert text.startswith("unread\nFor you: likely star")
+        assert "for: " in text and any(word in text for word in ("protein", "residue", "sequences"))
+        assert "close to: " in text
+        assert str(paper_list.render_line(0).text).startswith("↑•"), "the row shows its bucket"
+
+
+async def test_a_new_ranking_moves_only_the_rows_below_the_cursor(tmp_path):
+    app = TriageApp(read_path(mixed_list(tmp_path)), str(tmp_path / "db.json"))
+    papers = app.collection.papers
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.change({p.id: Triage(starred=True) for p in [q for q in papers if protein(q)][:3]})
+        app.sort = "interest"
+        await until(pilot, lambda: app._ranking is not None)
+        paper_list = app.query_one(PaperList)
+        await pilot.press("j", "j")
+        await pilot.pause()
+        before, ranking = list(paper_list.papers), app._ranking
+        await pilot.press("r")  # a weak negative: a new ranking
+        await until(pilot, lambda: app._ranking is not ranking)
+        assert paper_list.cursor == 2 and list(paper_list.papers[:3]) == before[:3]
+        assert sorted(p.id for p in paper_list.papers) == sorted(p.id for p in before)
+
+
+async def test_more_like_this_lists_the_nearest_papers_and_esc_goes_back(tmp_path):
+    app = TriageApp(read_path(mixed_list(tmp_path)), str(tmp_path / "db.json"))
+    papers = app.collection.papers
+    async with app.run_test(size=(120, 40)) as pilot:
+        paper_list = app.query_one(PaperList)
+        await pilot.press("j")  # the first protein paper
+        await pilot.pause()
+        of = paper_list.current
+        assert protein(of)
+        await pilot.press("m")
+        await until(pilot, lambda: sort_note(app).startswith("more like"))
+        shown = list(paper_list.papers)
+        assert of not in shown and len(shown) == len(papers) - 1
+        assert all(protein(p) for p in shown[:5]), [p.title for p in shown]
+        assert paper_list.cursor == 0
+        await pilot.press("s")  # a list to triage like any other
+        await pilot.pause()
+        assert app.state_of(shown[0].id).starred
+        await pilot.press("escape")
+        await pilot.pause()
+        assert paper_list.current == of and list(paper_list.papers) == list(papers)
+        assert sort_note(app) == "sorted by file order"
+
+
+def test_more_like_this_and_back_in_a_real_terminal(tmp_path):
+    path = mixed_list(tmp_path)
+    papers = read_path(path).papers
+    of = papers[1]  # a protein paper
+    tmux = Tmux(f"{triage_command()} --db {tmp_path / 'db.json'} {path}")
+    try:
+        tmux.wait_for(lambda s: "14 unread" in s)
+        tmux.send("j", "m")
+        screen = tmux.wait_for(lambda s: "more like" in s and "esc back" in s)
+        rows = [line[5:45] for line in screen.splitlines()[3:8]]
+        assert not any(of.title[:30] in row for row in rows)
+        assert sum(any(p.title[:30] in row for p in papers if protein(p)) for row in rows) == 5
+        tmux.send("Escape")
+        tmux.wait_for(lambda s: "sorted by file order" in s and of.title[:30] in s.splitlines()[4])
+    finally:
+        tmux.kill()

@@ -1,0 +1,131 @@
+"""The app's copy, open and export actions: citations to the clipboard, links to the browser, the papers
+shown to a file. A mixin of `TriageApp`, which owns the state they read (`shown`, `states`, the store)."""
+from __future__ import annotations
+
+import os
+import sys
+import webbrowser
+from collections.abc import Sequence
+from functools import cached_property
+
+from textual import work
+
+from store import Collection, Paper, Triage, cite, export
+from store.db import TriageStore
+from tui import clipboard
+from tui.screens.cite_picker import CitePicker
+from tui.screens.export_dialog import ExportDialog
+from tui.widgets.paper_list import PaperList
+
+
+class CopyActions:
+    """`c`, `C`, `Y`, `o`, `O` and `x` (see TriageApp's key table)."""
+
+    collection: Collection
+    states: dict[str, Triage]
+    store: TriageStore
+    cite_format: str
+
+    @cached_property
+    def citation_keys(self) -> dict[str, str]:
+        """Paper id → citation key, assigned over the whole collection so keys never change with the filter."""
+        return cite.citation_keys(self.collection.papers)
+
+    @work(thread=True, group="citation-keys")
+    def _assign_citation_keys(self) -> None:
+        """Assign the keys off the UI thread (0.7 s at 100,000 papers) before a copy or the picker needs them."""
+        self.citation_keys  # noqa: B018 - computing the cached property is the point
+
+    @property
+    def shown(self) -> Sequence[Paper]:
+        """The papers the list shows, in its order."""
+        return self.query_one(PaperList).papers
+
+    def action_copy_citation(self) -> None:
+        self.action_copy_as(self.cite_format)
+
+    def action_copy_as(self, fmt: str) -> None:
+        """Copy the paper under the cursor in citation format `fmt` (the palette offers each format)."""
+        paper = self.query_one(PaperList).current
+        if paper is None:
+            self.notify("Nothing to copy", severity="warning")
+            return
+        self.copy_papers([paper], fmt)
+
+    def action_copy_shown(self) -> None:
+        if not self.shown:
+            self.notify("Nothing to copy", severity="warning")
+            return
+        self.copy_papers(list(self.shown), self.cite_format)
+
+    def action_pick_citation(self) -> None:
+        paper = self.query_one(PaperList).current
+        if paper is None:
+            self.notify("Nothing to copy", severity="warning")
+            return
+
+        def picked(fmt: str | None) -> None:
+            if fmt:
+                self.cite_format = fmt
+                self._writer.submit(self._on_writer, self.store.put_setting, "cite", {"format": fmt})
+                self.copy_papers([paper], fmt)
+
+        def preview(fmt: str) -> str:
+            return cite.render([paper], fmt, self.citation_keys)
+
+        self.push_screen(CitePicker(self.cite_format, preview), picked)
+
+    @work(thread=True, group="clipboard")
+    def copy_papers(self, papers: list[Paper], fmt: str) -> None:
+        """Put `papers` in format `fmt` on a clipboard (off the UI thread: a clipboard tool may be slow)."""
+        what = cite.FORMATS[fmt] if len(papers) == 1 else f"{cite.FORMATS[fmt]} of {len(papers)} papers"
+        self.copy_text(cite.render(papers, fmt, self.citation_keys), what)
+
+    def copy_text(self, text: str, what: str) -> None:
+        """Copy from a worker thread and tell the user what was copied and how ("BibTeX copied (OSC 52)")."""
+        try:
+            how = clipboard.copy(text, lambda t: self.call_from_thread(self.copy_to_clipboard, t))
+        except clipboard.ClipboardError as exc:
+            self.call_from_thread(self.notify, f"Not copied: {exc}", severity="error", markup=False)
+            return
+        self.call_from_thread(self.notify, f"{what} copied ({how})", markup=False)
+
+    def action_open_link(self) -> None:
+        paper = self.query_one(PaperList).current
+        if paper is None or not paper.links:
+            self.notify("This paper has no link", severity="warning")
+            return
+        self.open_link(paper.links[0])
+
+    def action_open_pdf(self) -> None:
+        paper = self.query_one(PaperList).current
+        if paper is None or not paper.pdf:
+            self.notify("This paper has no PDF link", severity="warning")
+            return
+        self.open_link(paper.pdf)
+
+    @work(thread=True, group="browser")
+    def open_link(self, url: str) -> None:
+        """Open `url` in the browser; with none (a server over SSH), copy the link instead.
+
+        Without a display only a console browser could open, and it would fight the app for the
+        terminal: then only a browser the user named in $BROWSER is tried."""
+        graphical = sys.platform in ("darwin", "win32") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+        if (graphical or os.environ.get("BROWSER")) and webbrowser.open(url):
+            self.call_from_thread(self.notify, f"Opened {url}", markup=False)
+            return
+        self.copy_text(url, "No browser here: link")
+
+    def action_export_shown(self) -> None:
+        papers = list(self.shown)
+        if not papers:
+            self.notify("Nothing to export", severity="warning")
+            return
+
+        def write(path: str, force: bool) -> str:
+            path = os.path.expanduser(path)
+            fmt = export.format_for(path)
+            export.write(path, export.render(papers, fmt, self.states, self.citation_keys), force=force)
+            return f"{len(papers)} papers written to {path} ({fmt})"
+
+        self.push_screen(ExportDialog(len(papers), write), lambda done: done and self.notify(done, markup=False))
