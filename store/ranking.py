@@ -300,6 +300,11 @@ class Ranking:
         """Paper id → its place in `order` (what a sort by it needs)."""
         return {paper_id: place for place, paper_id in enumerate(self.order)}
 
+    @cached_property
+    def suggested_places(self) -> dict[str, int]:
+        """Paper id → its place in `suggested` (marked papers have none)."""
+        return {paper_id: place for place, paper_id in enumerate(self.suggested)}
+
     def score(self, paper_id: str) -> float:
         return float(self.scores[self._f.row[paper_id]])
 

@@ -23,6 +23,7 @@ SORTS: dict[str, str] = {
     "starred": "starred first",
     "recent": "recently changed",
     "interest": "for you",
+    "suggested": "suggested",
     "score": "match score",
 }
 """Sort name → how the header names it, in the order `S` cycles through them."""
@@ -31,6 +32,9 @@ SCORE_SORT = "score"
 """Offered only while a query is active: the order of its hits, best first."""
 INTEREST_SORT = "interest"
 """The For-you order (store.ranking): the unmarked papers most likely to be starred first."""
+LEARNT_SORTS = (INTEREST_SORT, "suggested")
+"""The sorts that follow an order learnt from the marks (`arrange`'s `interest`): For-you, and
+suggested, the unmarked papers whose mark would teach the model most first."""
 
 
 class Tally:
@@ -64,8 +68,8 @@ def arrange(papers: Sequence[Paper], states: Mapping[str, Triage], view: str, so
     """The papers `view` shows, in `sort` order; ties keep the order of `papers`.
 
     `papers` is in file order, or best first when `ranked` (the hits of a query): the score sort keeps
-    that order, and is file order when there is no query. The interest sort follows `interest` (paper
-    id → place in the For-you order), and keeps the order of `papers` until there is one.
+    that order, and is file order when there is no query. The learnt sorts follow `interest` (paper
+    id → place in the learnt order), and keep the order of `papers` until there is one.
     """
     if view == "all":
         shown = list(papers)
@@ -74,7 +78,7 @@ def arrange(papers: Sequence[Paper], states: Mapping[str, Triage], view: str, so
         shown = [paper for paper in papers if test(states.get(paper.id, _NONE))]
     if sort in ("file", SCORE_SORT):
         return sorted(shown, key=lambda paper: paper.position) if ranked and sort == "file" else shown
-    if sort == INTEREST_SORT:
+    if sort in LEARNT_SORTS:
         return rerank(shown, 0, interest) if interest is not None else shown
     key = _SORT_KEYS[sort]
     return sorted(shown, key=lambda paper: key(states.get(paper.id, _NONE)))

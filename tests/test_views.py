@@ -48,13 +48,13 @@ def test_score_sort_keeps_the_rank_and_file_sort_undoes_it(marked):
 
 def test_the_sort_cycle_offers_match_score_only_while_querying():
     cycle, sort = [], "file"
-    for _ in range(5):
+    for _ in range(6):
         sort = next_sort(sort, querying=False)
         cycle.append(sort)
-    assert cycle == ["priority", "starred", "recent", "interest", "file"]
-    assert next_sort("interest", querying=True) == "score"
+    assert cycle == ["priority", "starred", "recent", "interest", "suggested", "file"]
+    assert next_sort("suggested", querying=True) == "score"
     assert next_sort("score", querying=False) == "file"
-    assert set(SORTS) == {"file", "priority", "starred", "recent", "interest", "score"}
+    assert set(SORTS) == {"file", "priority", "starred", "recent", "interest", "suggested", "score"}
 
 
 def test_a_tally_follows_changed_marks_of_its_papers_only(marked):

@@ -27,7 +27,7 @@ from store.db import TriageStore
 from store.history import History
 from store.ranking import MIN_POSITIVES, Ranking
 from store.search import Hit, Hits
-from store.views import INTEREST_SORT, SCORE_SORT, SORTS, VIEWS, Tally, arrange, next_sort, rerank
+from store.views import INTEREST_SORT, LEARNT_SORTS, SCORE_SORT, SORTS, VIEWS, Tally, arrange, next_sort, rerank
 from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, declared_bindings, key_display
 from tui.copying import CopyActions
 from tui.interest import Interest, Similar, explain, shortly
@@ -126,7 +126,7 @@ class TriageApp(CopyActions, App[None]):
         Binding("slash", "focus_filter", "Filter", key_display="/", group=SEARCH, priority=True,
                 tooltip="Filter the list: words (typos ok), \"phrase\", !not, a | b, is:unread, p<=2…"),
         Binding("v", "cycle_view", "View", group=VIEW_KEYS, tooltip="Next view: All, Unread, Starred, Prioritised"),
-        Binding("S", "cycle_sort", "Sort", group=VIEW_KEYS, tooltip="Next sort: file order, priority, starred first, recently changed, for you, match score"),
+        Binding("S", "cycle_sort", "Sort", group=VIEW_KEYS, tooltip="Next sort: file order, priority, starred first, recently changed, for you, suggested, match score"),
         Binding("m", "more_like_this", "More like this", group=VIEW_KEYS, tooltip="More like this: the papers most similar to this one (esc back)"),
         Binding("escape", "leave_similar", show=False),
     ]
@@ -269,8 +269,7 @@ class TriageApp(CopyActions, App[None]):
         if self.sort == SCORE_SORT and not ranked:
             self.set_reactive(TriageApp.sort, "file")
         sort = SCORE_SORT if self._similar is not None else self.sort  # more like this: most similar first
-        places = self._ranking.places if self._ranking is not None else None
-        papers = rows if rows is not None else arrange(matched, self.states, self.view, sort, ranked, places)
+        papers = rows if rows is not None else arrange(matched, self.states, self.view, sort, ranked, self._learnt())
         hits = self._hits
         if hits is None:
             self._row_hits = None
@@ -298,8 +297,8 @@ class TriageApp(CopyActions, App[None]):
         tabs.view, tabs.sort = self.view, self.sort
         if self._similar is not None:
             tabs.note = f"more like {shortly(self._similar.of)} · esc back"
-        elif self.sort == INTEREST_SORT and self._ranking is None:
-            tabs.note = f"sorted by {SORTS[INTEREST_SORT]} · star {MIN_POSITIVES} papers to get suggestions"
+        elif self.sort in LEARNT_SORTS and self._ranking is None:
+            tabs.note = f"sorted by {SORTS[self.sort]} · star {MIN_POSITIVES} papers to get suggestions"
         else:
             tabs.note = ""
         tabs.set_counts(self._tallies["matched"].counts)
@@ -457,7 +456,7 @@ class TriageApp(CopyActions, App[None]):
     def _show_state(self, paper_id: str) -> None:
         """The detail pane's marks of a paper, with why the For-you order puts it where it is."""
         state = self.state_of(paper_id)
-        shown = self.sort == INTEREST_SORT or self._ranking is not None
+        shown = self.sort in LEARNT_SORTS or self._ranking is not None
         why = explain(self._ranking, self.papers_by_id[paper_id], not state.blank, self.papers_by_id) if shown else ""
         self.query_one(DetailPane).show_state(state, why)
 
@@ -469,13 +468,20 @@ class TriageApp(CopyActions, App[None]):
         self._ranking = ranking
         paper_list = self.query_one(PaperList)
         paper_list.buckets = (lambda paper_id: ranking.bucket(paper_id).glyph) if ranking is not None else None
-        if self.sort == INTEREST_SORT and ranking is not None and self._similar is None:
-            self.refresh_rows(rows=rerank(paper_list.papers, paper_list.cursor + 1, ranking.places))
+        learnt = self._learnt()
+        if learnt is not None and self._similar is None:
+            self.refresh_rows(rows=rerank(paper_list.papers, paper_list.cursor + 1, learnt))
         else:
             paper_list.refresh_papers(())
         self._show_counts()
         if paper_list.current is not None:
             self._show_state(paper_list.current.id)
+
+    def _learnt(self) -> Mapping[str, int] | None:
+        """The learnt order the sort follows (paper id → place), None when it follows none or none yet."""
+        if self._ranking is None or self.sort not in LEARNT_SORTS:
+            return None
+        return self._ranking.places if self.sort == INTEREST_SORT else self._ranking.suggested_places
 
     @cached_property
     def papers_by_id(self) -> dict[str, Paper]:
