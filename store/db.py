@@ -1,6 +1,6 @@
 """`TriageStore`: the user's marks on papers, on TinyDB with a journaled storage (see `store.journal`).
 
-One document per paper, keyed by the paper's id: read, starred, priority, note, tags, updated and
+One document per paper, keyed by the paper's id: read, starred, priority, dismissed, note, tags, updated and
 `fp`, a fingerprint of the abstract. When a source list fixes a typo in an abstract its id
 changes; `attach()` finds the old state again by fuzzy-matching fingerprints (rapidfuzz ratio
 ≥ 90) of states whose paper is not in the list against papers that have no state (papers with
@@ -85,6 +85,7 @@ def from_doc(doc: Mapping[str, Any]) -> Triage:
         read=bool(doc.get("read", False)),
         starred=bool(doc.get("starred", False)),
         priority=int(doc.get("priority", 0)),
+        dismissed=bool(doc.get("dismissed", False)),  # absent from databases older than the mark
         note=str(doc.get("note", "")),
         tags=tuple(doc.get("tags", ())),
         updated=float(doc.get("updated", 0.0)),

@@ -782,7 +782,10 @@ def _compare(op: str, value: int) -> Callable[[int], bool]:
 def _state_test(q: Qualifier) -> Callable[[Triage], bool]:
     """The test an is:/p:/has:note/has:tag/tag: qualifier applies to one paper's `Triage`."""
     if q.field == "is":
-        return {"read": lambda t: t.read, "unread": lambda t: not t.read, "starred": lambda t: t.starred}[str(q.value)]
+        return {
+            "read": lambda t: t.read, "unread": lambda t: not t.read, "starred": lambda t: t.starred,
+            "dismissed": lambda t: t.dismissed,
+        }[str(q.value)]
     if q.field == "has":
         return (lambda t: bool(t.note.strip())) if q.value == "note" else (lambda t: bool(t.tags))
     if q.field == "tag":

@@ -1,6 +1,7 @@
 """`triage set` and the marks in `triage list --format jsonl`, through the real command."""
 from __future__ import annotations
 
+import csv
 import json
 import subprocess
 import sys
@@ -19,7 +20,8 @@ def test_set_by_unique_prefix_then_list_carries_the_marks(seed_path):
     result = triage("set", prefix, "--star", "--priority", "2", "--tag", "nlp", "--tag", "later", "--note", "read §3")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {
-        "id": target, "read": False, "starred": True, "priority": 2, "note": "read §3", "tags": ["nlp", "later"],
+        "id": target, "read": False, "starred": True, "priority": 2, "dismissed": False, "note": "read §3",
+        "tags": ["nlp", "later"],
     }
     assert triage("set", target, "--read", "--untag", "later").returncode == 0
     rows = {row["id"]: row for row in map(json.loads, triage("list", "--format", "jsonl").stdout.splitlines())}
@@ -56,3 +58,19 @@ def test_the_app_refuses_a_database_from_a_newer_version_before_drawing(tmp_path
     result = triage("--db", str(db))
     assert result.returncode == 2
     assert result.stderr.startswith(f"triage: {db}: written by a newer paper-triage") and "Traceback" not in result.stderr
+
+
+def test_set_dismiss_then_list_shows_it_and_undismiss_takes_it_off(seed_path, tmp_path):
+    target = read_path(seed_path).papers[4].id
+    marked = triage("set", target, str(seed_path), "--dismiss")
+    assert marked.returncode == 0, marked.stderr
+    assert json.loads(marked.stdout)["dismissed"] is True
+    rows = {row["id"]: row for row in map(json.loads, triage("list", str(seed_path), "--format", "jsonl").stdout.splitlines())}
+    assert rows[target]["dismissed"] is True and sum(row["dismissed"] for row in rows.values()) == 1
+    assert triage("list", "-q", "is:dismissed").stdout.split()[0] == target
+    out = tmp_path / "list.csv"
+    assert triage("export", "-o", str(out)).returncode == 0
+    exported = {row["id"]: row["dismissed"] for row in csv.DictReader(out.open(encoding="utf-8"))}
+    assert exported[target] == "True" and list(exported.values()).count("True") == 1
+    assert json.loads(triage("set", target, "--undismiss").stdout)["dismissed"] is False
+    assert triage("list", "-q", "is:dismissed").returncode == 1

@@ -285,7 +285,7 @@ class TriageApp(App[None]):
         shown, every = self._tallies["shown"].counts, self._tallies["all"].counts
         self.query_one(StatusLine).show(
             shown=shown["all"], total=every["all"], unread=shown["unread"], starred=shown["starred"],
-            prioritised=shown["prioritised"], read=every["all"] - every["unread"],
+            prioritised=shown["prioritised"], read=self._tallies["all"].read,
         )
 
     def watch_view(self) -> None:

@@ -31,7 +31,8 @@ Triage research-paper abstracts from the keyboard: filter, read, mark, star, pri
                                     print (and copy) the citation of one paper, by id or key
   triage export [FILES...] [--query Q] [--format bibtex|markdown|csv|jsonl] [-o FILE] [--force]
                                     write the papers with their marks: a .bib, a reading list…
-  triage set ID [FILES...] [--read|--unread] [--star|--unstar] [--priority N] [--note TEXT] [--tag T]... [--untag T]...
+  triage set ID [FILES...] [--read|--unread] [--star|--unstar] [--dismiss|--undismiss] [--priority N]
+                                    [--note TEXT] [--tag T]... [--untag T]...
                                     mark one paper (ID or a unique prefix of it) without the app
 
 Options and FILES may come in any order. A query that starts with "-" is fine: -q -is:read.
@@ -324,14 +325,18 @@ def set_parser() -> argparse.ArgumentParser:
         description="Mark one paper without the app. Priority: 0 none, 1 highest … 5 lowest. The paper must be"
         " in FILES (the bundled list when none is given) or already have marks: pass the file it is in.",
     )
-    parser.add_argument("id", metavar="ID", help="the paper's id (as `triage list` shows it) or a unique prefix of it")
+    parser.add_argument(
+        "id", metavar="ID", help="the paper's id (as `triage list` shows it) or a unique prefix of it",
+    )
     add_common(parser)
-    read = parser.add_mutually_exclusive_group()
-    read.add_argument("--read", dest="read", action="store_const", const=True, help="mark read")
-    read.add_argument("--unread", dest="read", action="store_const", const=False, help="mark unread")
-    star = parser.add_mutually_exclusive_group()
-    star.add_argument("--star", dest="starred", action="store_const", const=True, help="star")
-    star.add_argument("--unstar", dest="starred", action="store_const", const=False, help="remove the star")
+    for name, on, off, on_help, off_help in (
+        ("read", "--read", "--unread", "mark read", "mark unread"),
+        ("starred", "--star", "--unstar", "star", "remove the star"),
+        ("dismissed", "--dismiss", "--undismiss", "mark not for me (the Unread view leaves it out)", "take off not for me"),
+    ):
+        pair = parser.add_mutually_exclusive_group()
+        pair.add_argument(on, dest=name, action="store_const", const=True, help=on_help)
+        pair.add_argument(off, dest=name, action="store_const", const=False, help=off_help)
     parser.add_argument("--priority", type=int, choices=range(6), metavar="N", help="0 none, 1 highest … 5 lowest")
     parser.add_argument("--note", metavar="TEXT", help="replace the note ('' clears it)")
     parser.add_argument("--tag", action="append", default=[], metavar="T", help="add a tag (repeatable)")
@@ -365,7 +370,7 @@ def run_set(argv: Sequence[str]) -> int:
         if len(matches) > 1:
             print(f"triage: id prefix {args.id!r} matches {len(matches)} papers: {', '.join(matches[:5])}", file=sys.stderr)
             return 2
-        given = {"read": args.read, "starred": args.starred, "priority": args.priority, "note": args.note}
+        given = {"read": args.read, "starred": args.starred, "dismissed": args.dismissed, "priority": args.priority, "note": args.note}
         marks = {name: value for name, value in given.items() if value is not None}
 
         def change(state: Triage) -> Triage:
