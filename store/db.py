@@ -163,10 +163,14 @@ class TriageStore:
 
     def update(self, pid: str, change: Callable[[Triage], Triage]) -> Triage:
         """Read-modify-write one paper's state under the lock (safe against other processes); the new state."""
+        return self.update_many([pid], change)[pid]
+
+    def update_many(self, pids: Iterable[str], change: Callable[[Triage], Triage]) -> dict[str, Triage]:
+        """`change` applied to each paper's state under one lock hold, stored as one durable write; the new states."""
         with self._storage.locked():
-            state = change(self.get(pid))
-            self.put({pid: state})
-        return state
+            states = {pid: change(self.get(pid)) for pid in pids}
+            self.put(states)
+        return states
 
     def external_changes(self) -> dict[str, Triage]:
         """States other processes changed since the last call (a removed state comes back blank)."""

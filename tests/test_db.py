@@ -185,6 +185,18 @@ def test_update_is_a_locked_read_modify_write(tmp_path):
 # --- an edited abstract keeps its marks ------------------------------------------------------
 
 
+def test_update_many_is_one_journal_line_for_all_its_papers(tmp_path):
+    path = tmp_path / "t.json"
+    store = TriageStore(path)
+    store.put({"a": Triage(read=True)})
+    states = store.update_many(["a", "b", "c"], lambda state: replace(state, starred=True))
+    assert states == {"a": Triage(read=True, starred=True), "b": Triage(starred=True), "c": Triage(starred=True)}
+    lines = path.with_name("t.json.journal").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2 and sorted(json.loads(lines[1])["tables"]["triage"]["put"]) == ["a", "b", "c"]
+    del store
+    assert TriageStore(path).get("c") == Triage(starred=True)
+
+
 def test_an_edited_abstract_finds_its_state_again(tmp_path):
     path = tmp_path / "t.json"
     old = paper(ABSTRACT)
