@@ -73,8 +73,8 @@ class DetailPane(VerticalScroll, can_focus=True):
         self.scroll_home(animate=False)
 
     def show_state(self, state: Triage) -> None:
-        """Show the marks of the paper shown: read or not, star, priority, tags, note."""
-        marks = ["read" if state.read else "unread"]
+        """Show the marks of the paper shown: read or not, not for me, star, priority, tags, note."""
+        marks = ["read" if state.read else "unread"] + (["not for me"] if state.dismissed else [])
         if state.starred:
             marks.append("★ starred")
         if state.priority:
