@@ -152,7 +152,7 @@ async def test_d_dismisses_moves_on_and_u_undoes_it_and_the_unread_view_drops_it
         await press(pilot, "u")  # undone: unread again, and the cursor back on it
         assert marks(app, 1) == " •  " and paper_list.cursor == 1 and "19 unread" in header(app)
         await press(pilot, "ctrl+r")
-        assert marks(app, 1) == " ✗  " and detail_state(app) == "unread · not for me"
+        assert marks(app, 1) == " ✗  " and detail_state(app) == "not for me"
         await press(pilot, "k", "space")  # space goes on to the next unread too: past paper 1, not for me
         assert paper_list.cursor == 2 and "17 unread" in header(app)
         await press(pilot, "k", "k", "d")  # a read paper not for me: the mark takes the read one's place in the row

@@ -74,7 +74,9 @@ class DetailPane(VerticalScroll, can_focus=True):
 
     def show_state(self, state: Triage) -> None:
         """Show the marks of the paper shown: read or not, not for me, star, priority, tags, note."""
-        marks = ["read" if state.read else "unread"] + (["not for me"] if state.dismissed else [])
+        marks = ["read"] if state.read else [] if state.dismissed else ["unread"]  # as the row's • or ✗
+        if state.dismissed:
+            marks.append("not for me")
         if state.starred:
             marks.append("★ starred")
         if state.priority:
