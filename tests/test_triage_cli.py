@@ -98,9 +98,9 @@ def triage_counting(*args: str, stdin: str) -> tuple[subprocess.CompletedProcess
     return result, int(last.split(": ")[1])
 
 
-def listed(query: str) -> list[str]:
-    """The ids `triage list -q query` prints (the table's first column)."""
-    return [line.split()[0] for line in triage("list", "-q", query).stdout.splitlines()]
+def listed(query: str, *files: str) -> list[str]:
+    """The ids `triage list -q query FILES` prints (the table's first column)."""
+    return [line.split()[0] for line in triage("list", "-q", query, *files).stdout.splitlines()]
 
 
 def test_set_dash_marks_each_paper_listed_on_stdin_in_one_journal_write(seed_path):
@@ -137,3 +137,16 @@ def test_set_dash_with_an_unknown_id_writes_nothing_and_an_empty_stdin_is_exit_1
     broken = subprocess.run([sys.executable, "-m", "tui", "set", "-", "--star"], input=f"{papers[1].id}\n{{not json\n",
                             capture_output=True, text=True)
     assert (broken.returncode, broken.stderr) == (2, "triage: standard input:2: not a JSON row of `triage list --format jsonl`\n")
+
+
+def test_set_dash_on_the_iclr_list_marks_its_matches_in_one_write(corpora):
+    """The 2,260-paper list: the papers about graphs dismissed as one journal line, then every paper read as one."""
+    corpus = str(corpora / "iclr-2024-abstracts.txt")
+    jsonl = triage("list", "-q", "graph", corpus, "--format", "jsonl").stdout
+    graph = [json.loads(line)["id"] for line in jsonl.splitlines()]
+    assert len(graph) > 100
+    result, appends = triage_counting("set", "-", corpus, "--dismiss", stdin=jsonl)
+    assert (result.returncode, appends, len(result.stdout.splitlines())) == (0, 1, len(graph))
+    assert sorted(listed("is:dismissed", corpus)) == sorted(graph)
+    result, appends = triage_counting("set", "-", corpus, "--read", stdin=triage("list", corpus).stdout)
+    assert (result.returncode, appends, len(result.stdout.splitlines())) == (0, 1, 2260)
