@@ -31,6 +31,9 @@ from tinydb.storages import Storage
 from store.errors import ReadError
 
 SCHEMA = 1
+"""The snapshot's format. A mark added with a default (`dismissed`) needs no new version: a document
+without it reads as the default, and an older paper-triage ignores it; a higher number makes older
+versions refuse the whole database."""
 MIN_COMPACT_BYTES = 256 * 1024
 LOCK_POLL = 0.001
 

@@ -27,6 +27,7 @@ from rapidfuzz.distance import OSA
 
 from store.model import Paper, Triage, single_spaced
 from store.query import Qualifier, Query, Term, parse
+from store.views import to_read
 
 WORD = re.compile(r"[\w\u0300-\u036f]+")
 """A word, for the index and for query words alike (combining accents stay in their word)."""
@@ -782,7 +783,10 @@ def _compare(op: str, value: int) -> Callable[[int], bool]:
 def _state_test(q: Qualifier) -> Callable[[Triage], bool]:
     """The test an is:/p:/has:note/has:tag/tag: qualifier applies to one paper's `Triage`."""
     if q.field == "is":
-        return {"read": lambda t: t.read, "unread": lambda t: not t.read, "starred": lambda t: t.starred}[str(q.value)]
+        return {
+            "read": lambda t: t.read, "unread": to_read, "starred": lambda t: t.starred,
+            "dismissed": lambda t: t.dismissed,
+        }[str(q.value)]
     if q.field == "has":
         return (lambda t: bool(t.note.strip())) if q.value == "note" else (lambda t: bool(t.tags))
     if q.field == "tag":

@@ -10,9 +10,15 @@ _NONE = Triage()
 VIEWS: dict[str, str] = {"all": "All", "unread": "Unread", "starred": "Starred", "prioritised": "Prioritised"}
 """View name → its tab label, in tab order."""
 
+
+def to_read(state: Triage) -> bool:
+    """Whether a paper is still to be read: unread and not dismissed ("not for me")."""
+    return not (state.read or state.dismissed)
+
+
 _IN_VIEW: dict[str, Callable[[Triage], bool]] = {
     "all": lambda state: True,
-    "unread": lambda state: not state.read,
+    "unread": to_read,
     "starred": lambda state: state.starred,
     "prioritised": lambda state: state.priority > 0,
 }
@@ -42,11 +48,13 @@ class Tally:
 
     Built in one pass over the states (papers without marks count only as unread), so counting the
     matches of a query over 100,000 papers costs a set of their ids, not four tests per paper.
+    `read` counts the papers marked read (the Unread view also leaves out dismissed ones).
     """
 
     def __init__(self, papers: Sequence[Paper], states: Mapping[str, Triage]) -> None:
         self.ids = frozenset([paper.id for paper in papers])
         self.counts = {view: (len(self.ids) if _IN_VIEW[view](_NONE) else 0) for view in VIEWS}
+        self.read = 0
         for paper_id, state in states.items():
             self.change(paper_id, _NONE, state)
 
@@ -55,6 +63,7 @@ class Tally:
         if paper_id in self.ids:
             for view, test in _IN_VIEW.items():
                 self.counts[view] += test(new) - test(old)
+            self.read += new.read - old.read
 
 
 def next_sort(sort: str, querying: bool) -> str:

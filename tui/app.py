@@ -27,7 +27,7 @@ from store.db import TriageStore
 from store.history import History
 from store.ranking import MIN_POSITIVES, Ranking
 from store.search import Hit, Hits
-from store.views import INTEREST_SORT, LEARNT_SORTS, SCORE_SORT, SORTS, VIEWS, Tally, arrange, next_sort, rerank
+from store.views import INTEREST_SORT, LEARNT_SORTS, SCORE_SORT, SORTS, VIEWS, Tally, arrange, next_sort, rerank, to_read
 from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, declared_bindings, key_display
 from tui.copying import CopyActions
 from tui.interest import Interest, Similar, explain, shortly
@@ -47,7 +47,7 @@ POLL_SECONDS = 0.5
 SESSION_SECONDS = 1.0
 """The session (paper under the cursor, query, view, sort) is saved this long after it last changed, and at exit."""
 TRIAGE_ACTIONS = {
-    "read_next", "toggle_read", "toggle_star", "priority", "next_unread", "previous_unread",
+    "read_next", "toggle_read", "toggle_star", "dismiss", "priority", "next_unread", "previous_unread",
     "undo", "redo", "edit", "read_all",
 }
 COPY_ACTIONS = {"copy_citation", "pick_citation", "copy_shown", "open_link", "open_pdf", "export_shown"}
@@ -68,6 +68,7 @@ class TriageApp(CopyActions, App[None]):
     | `space` | Mark read, go to the next unread |
     | `r` | Toggle read |
     | `s` | Toggle star |
+    | `d` | Not for me, then the next unread (on a paper not for me: take that off) |
     | `1`–`5` / `0` | Priority (1 highest … 5 lowest) / clear it |
     | `n` / `N` | Next / previous unread |
     | `u` / `ctrl+r` | Undo / redo |
@@ -102,6 +103,7 @@ class TriageApp(CopyActions, App[None]):
         Binding("space", "read_next", "Read+next", group=TRIAGE, tooltip="Mark read, go to the next unread"),
         Binding("r", "toggle_read", "Read/unread", group=TRIAGE, tooltip="Toggle read"),
         Binding("s", "toggle_star", "Star", group=TRIAGE, tooltip="Toggle star"),
+        Binding("d", "dismiss", "Not for me", show=False, group=TRIAGE, tooltip="Not for me (toggle), then the next unread"),
         *(
             Binding(str(n), f"priority({n})", f"Priority {n}", show=False, group=TRIAGE, tooltip=f"Priority {n} ({label})")
             for n, label in zip(range(1, 6), ("highest", "high", "medium", "low", "lowest"))
@@ -305,7 +307,7 @@ class TriageApp(CopyActions, App[None]):
         shown, every = self._tallies["shown"].counts, self._tallies["all"].counts
         self.query_one(StatusLine).show(
             shown=shown["all"], total=every["all"], unread=shown["unread"], starred=shown["starred"],
-            prioritised=shown["prioritised"], read=every["all"] - every["unread"],
+            prioritised=shown["prioritised"], read=self._tallies["all"].read,
         )
 
     def watch_view(self) -> None:
@@ -592,6 +594,14 @@ class TriageApp(CopyActions, App[None]):
         if current is not None:
             self._set_current(starred=not current[1].starred)
 
+    def action_dismiss(self) -> None:
+        """Mark the paper not for me and go on to the next unread, as mutt's `d` does; or take the mark off."""
+        current = self._current()
+        if current is not None:
+            self._set_current(dismissed=not current[1].dismissed)
+            if not current[1].dismissed:
+                self.action_next_unread()
+
     def action_priority(self, priority: int) -> None:
         self._set_current(priority=priority)
 
@@ -604,7 +614,7 @@ class TriageApp(CopyActions, App[None]):
         papers = paper_list.papers
         for k in range(1, len(papers) + 1):
             index = (paper_list.cursor + step * k) % len(papers)
-            if not self.state_of(papers[index].id).read:
+            if to_read(self.state_of(papers[index].id)):
                 paper_list.cursor = index
                 return
         self.notify("No unread papers shown.")
