@@ -175,7 +175,7 @@ class TriageApp(CopyActions, App[None]):
         self._restore_cursor: str | None = None
         """The paper to put the cursor on when the restored query's results arrive."""
         self._writer_closed = False
-        self._interest = Interest(collection.papers, self._search_index, lambda r: self._from_writer(partial(self._show_ranking, r)))
+        self._interest = Interest(collection.papers, self._search_index)
         self._ranking: Ranking | None = None
         """The newest For-you ranking of the marks (None: fewer than three positives, or none yet)."""
         self._similar: Similar | None = None
@@ -222,7 +222,7 @@ class TriageApp(CopyActions, App[None]):
             self.notify(notice, title="Triage database", severity="warning", timeout=20, markup=False)
         self.set_interval(POLL_SECONDS, self._poll_other_processes)
         self.call_after_refresh(self.run_worker, self._search_index, thread=True, group="index")
-        self._interest.update(self.states)
+        self._rank(dict(self.states))
 
     # --- type-ahead (see tui.typeahead) ------------------------------------------------------------
 
@@ -453,7 +453,14 @@ class TriageApp(CopyActions, App[None]):
         current = paper_list.current
         if current is not None and current.id in states:
             self._show_state(current.id)
-        self._interest.update(self.states)
+        self._rank(dict(self.states))
+
+    @work(thread=True, exclusive=True, group="interest")
+    def _rank(self, states: dict[str, Triage]) -> None:
+        """Rank the marks off the UI thread (a key never waits for it); a newer mark's ranking wins."""
+        ranking = self._interest.rank(states)
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self._show_ranking, ranking)
 
     def _show_state(self, paper_id: str) -> None:
         """The detail pane's marks of a paper, with why the For-you order puts it where it is."""
