@@ -470,18 +470,22 @@ class TriageApp(CopyActions, App[None]):
         self.query_one(DetailPane).show_state(state, why)
 
     def _show_ranking(self, ranking: Ranking | None) -> None:
-        """A new For-you ranking: the rows' buckets and the detail's reasons now; in the For-you order,
-        the rows below the cursor take the new order (nothing above it, already passed, moves)."""
+        """A new For-you ranking: the rows' buckets and the detail's reasons now. In a learnt sort the
+        first ranking orders the whole list (it showed file order while there was none); a later one
+        orders only the rows below the cursor, so nothing already passed moves."""
         if not self.is_running:
             return
-        self._ranking = ranking
+        first, self._ranking = self._ranking is None, ranking
         paper_list = self.query_one(PaperList)
         paper_list.buckets = (lambda paper_id: ranking.bucket(paper_id).glyph) if ranking is not None else None
         learnt = self._learnt()
         if learnt is not None and self._similar is None:
-            self.refresh_rows(rows=rerank(paper_list.papers, paper_list.cursor + 1, learnt))
+            if first:
+                self.refresh_rows(keep=self._current_id())
+            else:
+                self.refresh_rows(rows=rerank(paper_list.papers, paper_list.cursor + 1, learnt))
         else:
-            paper_list.refresh_papers(())
+            paper_list.redraw()
         self._show_counts()
         if paper_list.current is not None:
             self._show_state(paper_list.current.id)
