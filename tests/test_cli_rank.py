@@ -102,6 +102,9 @@ def test_three_stars_put_the_other_papers_of_their_topic_first(two_topics, tmp_p
     assert set(order[3:9]) == set(rl) and set(order[9:]) == set(graphs[1::2])  # the marked ones last
     assert listed[0]["bucket"] == "likely star" and listed[8]["bucket"] == "likely skip"
 
+    suggested = [row["id"] for row in rows(triage("list", str(path), "--sort", "suggested", "--format", "jsonl", db=db))]
+    assert set(suggested[:9]) == set(order[:9]) and set(suggested[9:]) == set(graphs[1::2])  # the unmarked first
+
     queried = rows(triage("list", str(path), "-q", "-atari", "--sort", "interest", "--format", "jsonl", db=db))
     assert [row["id"] for row in queried] == [pid for pid in order if pid != rl[0]]  # the matches, For you first
 

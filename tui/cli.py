@@ -171,9 +171,9 @@ def list_parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=("table", "jsonl"), default="table", help="output format (default: table)")
     parser.add_argument(
         "--sort", choices=[name for name in SORTS if name != SCORE_SORT], metavar="ORDER",
-        help="file, priority (1 first), starred (first), recent (recently changed first), or interest: For you,"
-        " the unmarked papers you are most likely to star first, learned from your marks"
-        " (default: best first with --query, else file order)",
+        help="file, priority (1 first), starred (first), recent (recently changed first), interest: For you,"
+        " the unmarked papers you are most likely to star first, learned from your marks, or suggested: those"
+        " whose mark would teach that most first (default: best first with --query, else file order)",
     )
     return parser
 

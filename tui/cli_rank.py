@@ -71,16 +71,17 @@ def run_similar(argv: Sequence[str]) -> int:
 def arranged(collection: Collection, found: Found, states: Mapping[str, Triage], sort: str,
              ranked: bool) -> tuple[Found, dict[str, dict[str, object]]]:
     """`found` in `sort` order (store.views' sorts; `ranked`: `found` is a query's hits, best
-    first), and the fields each printed row gains: the For-you `bucket` with the interest sort."""
-    from store.views import INTEREST_SORT, arrange
+    first), and the fields each printed row gains: the For-you `bucket` with a sort learnt from
+    the marks (interest, suggested)."""
+    from store.views import INTEREST_SORT, LEARNT_SORTS, arrange
 
     score = {paper.id: value for paper, value in found}
     interest: Mapping[str, int] | None = None
     gains: dict[str, dict[str, object]] = {}
-    if sort == INTEREST_SORT:
+    if sort in LEARNT_SORTS:
         ranking = for_you(collection, states)
         if ranking is not None:
-            interest = ranking.places
+            interest = ranking.places if sort == INTEREST_SORT else ranking.suggested_places
             gains = {paper.id: {"bucket": ranking.bucket(paper.id).label} for paper, _ in found}
         else:
             from store.ranking import Bucket
