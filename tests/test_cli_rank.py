@@ -118,7 +118,7 @@ def test_too_few_stars_list_in_file_order_and_say_how_many_it_takes(two_topics, 
     assert result.stderr == "triage: star 3 papers to get suggestions (2 starred)\n"
     listed = rows(result)
     assert [row["id"] for row in listed] == [pid for pair in zip(rl, graphs) for pid in pair]
-    assert {row["bucket"] for row in listed} == {"unsure"}
+    assert {row["id"]: row["bucket"] for row in listed} == {pid: None if pid in graphs[:2] else "unsure" for pid in rl + graphs}
 
 
 def test_list_in_any_other_order_does_not_load_the_interest_model(tmp_path):

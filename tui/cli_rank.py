@@ -82,11 +82,9 @@ def arranged(collection: Collection, found: Found, states: Mapping[str, Triage],
         ranking = for_you(collection, states)
         if ranking is not None:
             interest = ranking.places if sort == INTEREST_SORT else ranking.suggested_places
-            gains = {paper.id: {"bucket": ranking.bucket(paper.id).label} for paper, _ in found}
-        else:
-            from store.ranking import Bucket
-
-            gains = {paper.id: {"bucket": Bucket.UNSURE.label} for paper, _ in found}
+        # A bucket is a guess about a paper not marked yet: a marked one has none (as in the app).
+        gains = {paper.id: {"bucket": None if paper.id in states else
+                            ranking.bucket(paper.id).label if ranking is not None else "unsure"} for paper, _ in found}
     papers = arrange([paper for paper, _ in found], states, "all", sort, ranked, interest)
     return [(paper, score[paper.id]) for paper in papers], gains
 
@@ -94,10 +92,10 @@ def arranged(collection: Collection, found: Found, states: Mapping[str, Triage],
 def for_you(collection: Collection, states: Mapping[str, Triage]) -> Ranking | None:
     """The For-you ranking of the marks in `states`; None, having said on stderr how many stars it
     takes, while there are too few to rank (then no features are built: that is the slow part)."""
-    from store.ranking import MIN_POSITIVES, Features, InterestModel, labels
+    from store.ranking import MIN_POSITIVES, labels
+    from tui.interest import Interest
 
-    positives, _ = labels(states)
-    if len(positives) < MIN_POSITIVES:
-        print(f"triage: star {MIN_POSITIVES} papers to get suggestions ({len(positives)} starred)", file=sys.stderr)
-        return None
-    return InterestModel(Features(collection.papers, search_index(collection))).rank(states)
+    ranking = Interest(collection.papers, lambda: search_index(collection)).rank(states)
+    if ranking is None:
+        print(f"triage: star {MIN_POSITIVES} papers to get suggestions ({len(labels(states)[0])} starred)", file=sys.stderr)
+    return ranking
