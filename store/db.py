@@ -190,6 +190,14 @@ class TriageStore:
             if self._settings.get(doc_id=key) != value:
                 self._settings.replace_many({key: dict(value)}, ())
 
+    def update_setting(self, key: str, change: Callable[[dict[str, Any]], Mapping[str, Any]]) -> dict[str, Any]:
+        """Read-modify-write the settings document `key` under the lock, so a change another process
+        made in between is kept; the new document."""
+        with self._storage.locked():
+            value = dict(change(self.setting(key)))
+            self.put_setting(key, value)
+        return value
+
     def close(self) -> None:
         self._db.close()
 
