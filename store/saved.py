@@ -11,8 +11,8 @@ Saved searches are global, not per source list as the session is: a query (`is:s
 from __future__ import annotations
 
 import string
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from store.db import TriageStore
@@ -36,6 +36,8 @@ class SavedSearches:
 
     searches: tuple[SavedSearch, ...] = ()
     notices: tuple[str, ...] = ()
+    doc: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    """The stored document they were read from (with the entries that were skipped)."""
 
     def __iter__(self) -> Iterator[SavedSearch]:
         return iter(self.searches)
@@ -52,6 +54,10 @@ class SavedSearches:
     def of_query(self, query: str) -> SavedSearch | None:
         """The search saved for this query text (the first by letter), if any."""
         return next((search for search in self.searches if search.query == query.strip()), None)
+
+    def changed(self, change: Change) -> SavedSearches:
+        """These searches with `change` made (as the store will once the change is written)."""
+        return read(change(self.doc))
 
     def free_letter(self) -> str | None:
         """The first letter no search is on (None when all 26 are taken)."""
@@ -72,12 +78,16 @@ def problem(name: str, query: str, letter: str) -> str:
     return ""
 
 
+Change = Callable[[Mapping[str, Any]], dict[str, Any]]
+"""A change of the stored document (see `saving`, `forgetting`)."""
+
+
 def read(doc: Mapping[str, Any]) -> SavedSearches:
     """The saved searches of a settings document; each entry that is not a name with a query and a
     free letter is skipped with a notice."""
     entries = doc.get("searches", {})
     if not isinstance(entries, Mapping):
-        return SavedSearches((), ("Saved searches skipped: the stored document is not a list of searches",))
+        return SavedSearches((), ("Saved searches skipped: the stored document is not a list of searches",), doc)
     searches: dict[str, SavedSearch] = {}
     notices = []
     for name, entry in entries.items():
@@ -94,22 +104,22 @@ def read(doc: Mapping[str, Any]) -> SavedSearches:
             notices.append(f"Saved search {shown} skipped: {wrong}")
         else:
             searches[letter] = SavedSearch(name, query.strip(), letter)
-    return SavedSearches(tuple(searches[letter] for letter in sorted(searches)), tuple(notices))
+    return SavedSearches(tuple(searches[letter] for letter in sorted(searches)), tuple(notices), doc)
 
 
 def load(store: TriageStore) -> SavedSearches:
     return read(store.setting(KEY))
 
 
-def save(store: TriageStore, name: str, query: str, letter: str) -> SavedSearches:
-    """Save `query` as `name` on `letter`: it replaces the search of that name and the one on that
-    letter. Raises ValueError (saying why) when `problem` finds one."""
+def saving(name: str, query: str, letter: str) -> Change:
+    """The change that saves `query` as `name` on `letter`: it replaces the search of that name and
+    the one on that letter. Raises ValueError (saying why) when `problem` finds one."""
     wrong = problem(name, query, letter)
     if wrong:
         raise ValueError(wrong)
     name = name.strip()
 
-    def change(doc: dict[str, Any]) -> dict[str, Any]:
+    def change(doc: Mapping[str, Any]) -> dict[str, Any]:
         entries = doc.get("searches")
         entries = dict(entries) if isinstance(entries, Mapping) else {}
         for other, entry in list(entries.items()):
@@ -117,16 +127,22 @@ def save(store: TriageStore, name: str, query: str, letter: str) -> SavedSearche
                 del entries[other]
         return {**doc, "searches": {**entries, name: {"query": query.strip(), "letter": letter}}}
 
-    return read(store.update_setting(KEY, change))
+    return change
 
 
-def forget(store: TriageStore, name: str) -> SavedSearches:
-    """Delete the saved search `name` (nothing happens when there is none)."""
+def forgetting(name: str) -> Change:
+    """The change that deletes the saved search `name` (none: nothing changes)."""
 
-    def change(doc: dict[str, Any]) -> dict[str, Any]:
+    def change(doc: Mapping[str, Any]) -> dict[str, Any]:
         entries = doc.get("searches")
         if not isinstance(entries, Mapping) or name not in entries:
-            return doc
+            return dict(doc)
         return {**doc, "searches": {other: entry for other, entry in entries.items() if other != name}}
 
+    return change
+
+
+def apply(store: TriageStore, change: Change) -> SavedSearches:
+    """Apply `change` (`saving`, `forgetting`) to the stored searches under the database lock, so what
+    another process saved meanwhile is kept; the saved searches now."""
     return read(store.update_setting(KEY, change))

@@ -10,8 +10,8 @@ from store.db import TriageStore
 def test_a_saved_search_survives_reopening_and_is_found_by_name_and_letter(tmp_path):
     path = tmp_path / "triage.json"
     store = TriageStore(path)
-    saved.save(store, "to read", "is:unread has:code", "r")
-    saved.save(store, "graphs", "graph -video", "a")
+    saved.apply(store, saved.saving("to read", "is:unread has:code", "r"))
+    saved.apply(store, saved.saving("graphs", "graph -video", "a"))
     store.close()
 
     again = saved.load(TriageStore(path))
@@ -23,13 +23,13 @@ def test_a_saved_search_survives_reopening_and_is_found_by_name_and_letter(tmp_p
 
 def test_saving_on_a_taken_letter_or_name_replaces_that_search_and_forget_deletes(tmp_path):
     store = TriageStore(tmp_path / "triage.json")
-    saved.save(store, "graphs", "graph", "a")
-    saved.save(store, "llm", "language model", "b")
-    searches = saved.save(store, "llm agents", "llm agent", "a")  # takes a from graphs
+    saved.apply(store, saved.saving("graphs", "graph", "a"))
+    saved.apply(store, saved.saving("llm", "language model", "b"))
+    searches = saved.apply(store, saved.saving("llm agents", "llm agent", "a"))  # takes a from graphs
     assert [(s.letter, s.name) for s in searches] == [("a", "llm agents"), ("b", "llm")]
-    searches = saved.save(store, "llm", "large language model", "c")  # same name: moves it
+    searches = saved.apply(store, saved.saving("llm", "large language model", "c"))  # same name: moves it
     assert [(s.letter, s.name, s.query) for s in searches] == [("a", "llm agents", "llm agent"), ("c", "llm", "large language model")]
-    assert [s.name for s in saved.forget(store, "llm agents")] == ["llm"]
+    assert [s.name for s in saved.apply(store, saved.forgetting("llm agents"))] == ["llm"]
     assert [s.name for s in saved.load(store)] == ["llm"]
     store.close()
 
@@ -37,8 +37,8 @@ def test_saving_on_a_taken_letter_or_name_replaces_that_search_and_forget_delete
 def test_two_windows_saving_keep_each_others_searches(tmp_path):
     path = tmp_path / "triage.json"
     first, second = TriageStore(path), TriageStore(path)
-    saved.save(first, "graphs", "graph", "a")
-    saved.save(second, "llm", "language model", "b")
+    saved.apply(first, saved.saving("graphs", "graph", "a"))
+    saved.apply(second, saved.saving("llm", "language model", "b"))
     assert [s.name for s in saved.load(first)] == ["graphs", "llm"]
     first.close()
     second.close()
@@ -54,7 +54,7 @@ def test_two_windows_saving_keep_each_others_searches(tmp_path):
 def test_what_cannot_be_saved_is_refused_and_nothing_is_written(tmp_path, name, query, letter, why):
     store = TriageStore(tmp_path / "triage.json")
     with pytest.raises(ValueError, match=why):
-        saved.save(store, name, query, letter)
+        saved.apply(store, saved.saving(name, query, letter))
     assert store.setting(saved.KEY) == {}
     store.close()
 
@@ -77,7 +77,7 @@ def test_bad_stored_entries_are_skipped_with_a_notice_and_kept_in_the_file(tmp_p
     assert "Saved search 'bad letter' skipped: the letter must be one of a–z" in searches.notices
     assert "Saved search 'same letter' skipped: its letter g is 'good''s" in searches.notices
     assert all("\x1b" not in notice and "\x07" not in notice for notice in searches.notices)
-    saved.save(store, "new", "diffusion", "d")  # a save keeps what it could not read
+    saved.apply(store, saved.saving("new", "diffusion", "d"))  # a save keeps what it could not read
     assert "no letter" in store.setting(saved.KEY)["searches"]
     store.close()
 
@@ -88,5 +88,5 @@ def test_a_stored_document_that_is_not_searches_is_a_notice(tmp_path, doc):
     store.put_setting(saved.KEY, doc)
     searches = saved.load(store)
     assert len(searches) == 0 and searches.notices
-    assert [s.name for s in saved.save(store, "graphs", "graph", "a")] == ["graphs"]
+    assert [s.name for s in saved.apply(store, saved.saving("graphs", "graph", "a"))] == ["graphs"]
     store.close()

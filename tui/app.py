@@ -30,6 +30,7 @@ from store.search import Hit, Hits
 from store.views import INTEREST_SORT, LEARNT_SORTS, SCORE_SORT, SORTS, VIEWS, Tally, arrange, next_sort, rerank, to_read
 from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, declared_bindings, key_display
 from tui.copying import CopyActions
+from tui.saved_searches import SAVED_ACTIONS, SavedSearchActions
 from tui.interest import Interest, Similar, explain, shortly
 from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
 from tui.screens.help import HelpScreen
@@ -54,7 +55,7 @@ COPY_ACTIONS = {"copy_citation", "pick_citation", "copy_shown", "open_link", "op
 EDITORS = {"note": NoteEditor, "tags": TagEditor}
 
 
-class TriageApp(CopyActions, App[None]):
+class TriageApp(CopyActions, SavedSearchActions, App[None]):
     """Triage a list of abstracts from the keyboard.
 
     | Key | Action |
@@ -82,6 +83,8 @@ class TriageApp(CopyActions, App[None]):
     | `O` | Open the paper's PDF in the browser |
     | `x` | Export the papers shown with their marks (asks for a file) |
     | `/` | Filter: type a query; `enter` back to the list, `esc` clears it |
+    | `M` | Save the query under a name and a letter |
+    | `'` | Saved searches, with counts: a letter runs one |
 
     A mark shows at once; the durable write follows on a writer thread, in order.
     """
@@ -127,6 +130,9 @@ class TriageApp(CopyActions, App[None]):
         Binding("enter", "leave_filter", show=False, priority=True),
         Binding("slash", "focus_filter", "Filter", key_display="/", group=SEARCH, priority=True,
                 tooltip="Filter the list: words (typos ok), \"phrase\", !not, a | b, is:unread, p<=2…"),
+        Binding("M", "save_search", "Save search", show=False, group=SEARCH, tooltip="Save the query under a name and a letter"),
+        Binding("apostrophe", "pick_saved", "Saved searches", show=False, group=SEARCH, key_display="'",
+                tooltip="Saved searches, with counts: a letter runs one"),
         Binding("v", "cycle_view", "View", group=VIEW_KEYS, tooltip="Next view: All, Unread, Starred, Prioritised"),
         Binding("S", "cycle_sort", "Sort", group=VIEW_KEYS, tooltip="Next sort: file order, priority, starred first, recently changed, for you, suggested, match score"),
         Binding("m", "more_like_this", "More like this", group=VIEW_KEYS, tooltip="More like this: the papers most similar to this one (esc back)"),
@@ -220,6 +226,7 @@ class TriageApp(CopyActions, App[None]):
                         timeout=12, markup=False)
         for notice in self.store.notices:
             self.notify(notice, title="Triage database", severity="warning", timeout=20, markup=False)
+        self.load_saved_searches()
         self.set_interval(POLL_SECONDS, self._poll_other_processes)
         self.call_after_refresh(self.run_worker, self._search_index, thread=True, group="index")
         self._rank(dict(self.states))
@@ -356,7 +363,7 @@ class TriageApp(CopyActions, App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in TRIAGE_ACTIONS and isinstance(self.screen, (NoteEditor, TagEditor, Confirm)):
             return False
-        if action in COPY_ACTIONS and self.screen is not self.default_screen:
+        if action in COPY_ACTIONS | SAVED_ACTIONS and self.screen is not self.default_screen:
             return False
         if action == "focus_filter":  # a / typed in an input (the query itself, a note) stays a /
             return self.screen is self.default_screen and not isinstance(self.focused, Input)
@@ -431,6 +438,7 @@ class TriageApp(CopyActions, App[None]):
         for sort, name in SORTS.items():
             if sort != SCORE_SORT or querying:
                 yield SystemCommand(f"Sort by {name}", "order the list (S cycles the sorts)", partial(self.action_sort, sort))
+        yield from self.saved_commands()
         yield from textual_commands
 
     # --- state shown: rows, header counts, detail ------------------------------------------------

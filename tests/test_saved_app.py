@@ -1,0 +1,153 @@
+"""Saved searches in the app (Pilot): `M` saves the query under a letter, `'` then the letter runs it,
+the picker counts each one's matches, the palette runs and forgets them, and they outlive a restart."""
+from __future__ import annotations
+
+from textual.widgets import Input, OptionList
+
+from store import SearchIndex, read_path, saved
+from store.db import TriageStore
+from tests.test_views_app import palette, press, shown_ids
+from tests.waits import until
+from tui.app import TriageApp
+from tui.screens.saved import SavedPicker, SaveSearch
+from tui.widgets.filter_bar import FilterBar
+
+SIZE = (120, 40)
+
+
+async def type_text(pilot, text: str) -> None:
+    await pilot.press(*("space" if c == " " else c for c in text))
+    await pilot.pause()
+
+
+async def query(pilot, text: str) -> None:
+    """Type `text` after / and go back to the list once its matches are shown."""
+    app = pilot.app
+    await press(pilot, "slash", "ctrl+u")  # what was there goes
+    await type_text(pilot, text)
+    await press(pilot, "enter")
+    await until(pilot, lambda: not app._results_pending())
+
+
+async def save_as(pilot, name: str, letter: str) -> None:
+    """`M`, a name, tab, a letter, enter: the dialog closes."""
+    app = pilot.app
+    await press(pilot, "M")
+    await until(pilot, lambda: isinstance(app.screen, SaveSearch))
+    await type_text(pilot, name)  # replaces the name offered (the query), which is selected
+    await press(pilot, "tab")
+    await type_text(pilot, letter)
+    await press(pilot, "enter")
+    await until(pilot, lambda: app.screen is app.default_screen)
+
+
+def picker_rows(app: TriageApp) -> list[str]:
+    options = app.screen.query_one(OptionList)
+    return [" ".join(str(options.get_option_at_index(i).prompt).split()) for i in range(options.option_count)]
+
+
+async def test_save_a_query_clear_it_and_run_it_by_its_letter(seed_path, tmp_path):
+    papers = read_path(seed_path).papers
+    matches = [paper.id for paper in SearchIndex(papers).search("language model").papers]
+    app = TriageApp(read_path(seed_path), db_path=str(tmp_path / "db.json"))
+    async with app.run_test(size=SIZE) as pilot:
+        await query(pilot, "language model")
+        await save_as(pilot, "llm", "l")
+        assert [(s.name, s.query, s.letter) for s in app.saved_searches] == [("llm", "language model", "l")]
+        await press(pilot, "slash", "escape")  # clear the filter
+        await until(pilot, lambda: len(shown_ids(app)) == len(papers))
+        await press(pilot, "j", "j")
+        await press(pilot, "apostrophe", "l")
+        await until(pilot, lambda: app.query_one(FilterBar).value == "language model" and not app._results_pending())
+        assert shown_ids(app) == matches and app.query_one("#papers").has_focus
+        await press(pilot, "s")  # the keys after go to the list, on the best match
+    assert app.store.path.exists()
+    stored = TriageStore(tmp_path / "db.json")
+    assert stored.get(matches[0]).starred
+    assert [s.name for s in saved.load(stored)] == ["llm"]
+    stored.close()
+
+
+async def test_the_picker_counts_each_saved_search_and_recounts_on_opening(seed_path, tmp_path):
+    papers = read_path(seed_path).papers
+    language = len(SearchIndex(papers).search("language"))
+    app = TriageApp(read_path(seed_path), db_path=str(tmp_path / "db.json"))
+    async with app.run_test(size=SIZE) as pilot:
+        await query(pilot, "language")
+        await save_as(pilot, "language", "a")
+        await query(pilot, "is:starred")
+        await save_as(pilot, "stars", "s")
+        await press(pilot, "slash", "escape")
+        await press(pilot, "s", "j", "s", "j", "j", "s")  # three starred
+        await press(pilot, "apostrophe")
+        await until(pilot, lambda: isinstance(app.screen, SavedPicker) and "…" not in " ".join(picker_rows(app)))
+        assert picker_rows(app) == [f"a language {language} language", "s stars 3 is:starred"]
+        await press(pilot, "escape")
+        await press(pilot, "s")  # unstar the third
+        await press(pilot, "apostrophe")
+        await until(pilot, lambda: isinstance(app.screen, SavedPicker) and picker_rows(app)[1] == "s stars 2 is:starred")
+        await press(pilot, "down", "enter")  # enter runs the one highlighted
+        await until(pilot, lambda: app.query_one(FilterBar).value == "is:starred" and len(shown_ids(app)) == 2)
+
+
+async def test_saved_searches_come_back_after_a_restart_and_the_palette_runs_and_forgets_them(seed_path, tmp_path):
+    db = str(tmp_path / "db.json")
+    papers = read_path(seed_path).papers
+    matches = [paper.id for paper in SearchIndex(papers).search("graph").papers]
+    first = TriageApp(read_path(seed_path), db_path=db)
+    async with first.run_test(size=SIZE) as pilot:
+        await query(pilot, "graph")
+        await save_as(pilot, "graphs", "g")
+        await query(pilot, "diffusion")
+        await save_as(pilot, "diffusion", "d")
+        await press(pilot, "slash", "escape")
+
+    second = TriageApp(read_path(seed_path), db_path=db)  # a restart on the same database
+    async with second.run_test(size=SIZE) as pilot:
+        assert [s.name for s in second.saved_searches] == ["diffusion", "graphs"]
+        await press(pilot, "apostrophe", "g")
+        await until(pilot, lambda: second.query_one(FilterBar).value == "graph" and shown_ids(second) == matches)
+        await palette(pilot, "search: diffusion (diffusion)")
+        await until(pilot, lambda: second.query_one(FilterBar).value == "diffusion")
+        await palette(pilot, "forget saved search: graphs")
+        assert [s.name for s in second.saved_searches] == ["diffusion"]
+    store = TriageStore(db)
+    assert [s.name for s in saved.load(store)] == ["diffusion"]
+    store.close()
+
+
+async def test_the_dialog_offers_the_saved_name_refuses_no_letter_and_M_without_a_query_says_so(seed_path, tmp_path):
+    app = TriageApp(read_path(seed_path), db_path=str(tmp_path / "db.json"))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "M")
+        assert app.screen is app.default_screen
+        assert any("No query to save" in str(n.message) for n in app._notifications)
+        await query(pilot, "graph")
+        await save_as(pilot, "graphs", "g")
+        await press(pilot, "M")
+        await until(pilot, lambda: isinstance(app.screen, SaveSearch))
+        assert [i.value for i in app.screen.query(Input)] == ["graphs", "g"]  # the search saved for this query
+        await press(pilot, "tab", "backspace", "enter")
+        assert isinstance(app.screen, SaveSearch)  # no letter: not saved
+        assert "The letter must be one of a–z" in str(app.screen.query_one("#saved-hint").content)
+        await press(pilot, "escape")
+        assert [(s.name, s.letter) for s in app.saved_searches] == [("graphs", "g")]
+
+
+async def test_bad_stored_searches_are_a_notice_and_the_good_ones_run(seed_path, tmp_path):
+    db = tmp_path / "db.json"
+    store = TriageStore(db)
+    store.put_setting(saved.KEY, {"searches": {
+        "graphs": {"query": "graph", "letter": "g"},
+        "[@click=app.quit]x": {"query": "[b]bold[/b]", "letter": "7"},
+        "broken": "graph",
+    }})
+    store.close()
+    app = TriageApp(read_path(seed_path), db_path=str(db))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        notices = [str(n.message) for n in app._notifications]
+        assert "Saved search '[@click=app.quit]x' skipped: the letter must be one of a–z" in notices
+        assert "Saved search 'broken' skipped: it is not a query with a letter" in notices
+        await press(pilot, "apostrophe", "g")
+        await until(pilot, lambda: app.query_one(FilterBar).value == "graph")
