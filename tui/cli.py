@@ -26,8 +26,9 @@ DESCRIPTION = """\
 Triage research-paper abstracts from the keyboard: filter, read, mark, star, prioritise.
 
   triage [FILES...]                 open the app (the bundled ICLR 2024 list when no file is given)
-  triage list [FILES...] [--query Q] [--sort ORDER] [--format table|jsonl]
+  triage list [FILES...] [--query Q | --saved NAME] [--sort ORDER] [--format table|jsonl]
                                     print the papers (those matching Q, best first) without the app;
+                                    --saved NAME: the query saved in the app under NAME (M);
                                     --sort interest: For you, the papers you are likely to star first
   triage cite ID [FILES...] [--format bibtex|plain|markdown|abstract|id] [--copy]
                                     print (and copy) the citation of one paper, by id or key
@@ -168,6 +169,7 @@ def list_parser() -> argparse.ArgumentParser:
     )
     add_common(parser)
     add_query(parser)
+    parser.add_argument("--saved", metavar="NAME", help="the query of the search saved in the app (M) under NAME; not with --query")
     parser.add_argument("--format", choices=("table", "jsonl"), default="table", help="output format (default: table)")
     parser.add_argument(
         "--sort", choices=[name for name in SORTS if name != SCORE_SORT], metavar="ORDER",
@@ -204,8 +206,12 @@ def print_table(papers: Sequence[Paper]) -> None:
 
 def run_list(argv: Sequence[str]) -> int:
     args = parse_args(list_parser(), argv)
-    query = parse_query(args.query)
     db = database(args.db)
+    if args.saved is not None:
+        from tui.cli_saved import saved_query
+
+        args.query = saved_query(db, args.saved, args.query)
+    query = parse_query(args.query)
     collection = load(args.files)
     needs_states = args.format == "jsonl" or args.sort is not None or (query is not None and query.needs_states)
     states = stored_states(db, collection.papers) if needs_states else {}
