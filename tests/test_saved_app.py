@@ -2,6 +2,7 @@
 the picker counts each one's matches, the palette runs and forgets them, and they outlive a restart."""
 from __future__ import annotations
 
+from textual.command import CommandInput, CommandList, CommandPalette
 from textual.widgets import Input, OptionList
 
 from store import SearchIndex, read_path, saved
@@ -41,6 +42,14 @@ async def save_as(pilot, name: str, letter: str) -> None:
     await until(pilot, lambda: app.screen is app.default_screen)
 
 
+async def save_queries(pilot, *searches: tuple[str, str, str]) -> None:
+    """Save each (query, name, letter) with `M`, then clear the filter."""
+    for text, name, letter in searches:
+        await query(pilot, text)
+        await save_as(pilot, name, letter)
+    await press(pilot, "slash", "escape")
+
+
 def picker_rows(app: TriageApp) -> list[str]:
     options = app.screen.query_one(OptionList)
     return [" ".join(str(options.get_option_at_index(i).prompt).split()) for i in range(options.option_count)]
@@ -73,11 +82,7 @@ async def test_the_picker_counts_each_saved_search_and_recounts_on_opening(seed_
     language = len(SearchIndex(papers).search("language"))
     app = TriageApp(read_path(seed_path), db_path=str(tmp_path / "db.json"))
     async with app.run_test(size=SIZE) as pilot:
-        await query(pilot, "language")
-        await save_as(pilot, "language", "a")
-        await query(pilot, "is:starred")
-        await save_as(pilot, "stars", "s")
-        await press(pilot, "slash", "escape")
+        await save_queries(pilot, ("language", "language", "a"), ("is:starred", "stars", "s"))
         await press(pilot, "s", "j", "s", "j", "j", "s")  # three starred
         await press(pilot, "apostrophe")
         await until(pilot, lambda: isinstance(app.screen, SavedPicker) and "…" not in " ".join(picker_rows(app)))
@@ -96,11 +101,7 @@ async def test_saved_searches_come_back_after_a_restart_and_the_palette_runs_and
     matches = [paper.id for paper in SearchIndex(papers).search("graph").papers]
     first = TriageApp(read_path(seed_path), db_path=db)
     async with first.run_test(size=SIZE) as pilot:
-        await query(pilot, "graph")
-        await save_as(pilot, "graphs", "g")
-        await query(pilot, "diffusion")
-        await save_as(pilot, "diffusion", "d")
-        await press(pilot, "slash", "escape")
+        await save_queries(pilot, ("graph", "graphs", "g"), ("diffusion", "diffusion", "d"))
 
     second = TriageApp(read_path(seed_path), db_path=db)  # a restart on the same database
     async with second.run_test(size=SIZE) as pilot:
@@ -151,3 +152,29 @@ async def test_bad_stored_searches_are_a_notice_and_the_good_ones_run(seed_path,
         assert "Saved search 'broken' skipped: it is not a query with a letter" in notices
         await press(pilot, "apostrophe", "g")
         await until(pilot, lambda: app.query_one(FilterBar).value == "graph")
+
+
+async def test_a_saved_search_named_like_markup_is_shown_as_written_in_the_palette_and_picker(seed_path, tmp_path):
+    db = tmp_path / "db.json"
+    store = TriageStore(db)
+    store.put_setting(saved.KEY, {"searches": {"[@click=app.quit]q": {"query": "graph [b]x[/b]", "letter": "q"}}})
+    store.close()
+    app = TriageApp(read_path(seed_path), db_path=str(db))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "ctrl+p")
+        await until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        app.screen.query_one(CommandInput).value = "search: [@click"
+
+        def prompts() -> list[str]:
+            options = app.screen.query_one(CommandList)
+            return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+        await until(pilot, lambda: any("Search: [@click=app.quit]q (graph [b]x[/b])" in p for p in prompts()))
+        await press(pilot, "escape")
+        await until(pilot, lambda: app.screen is app.default_screen)
+        await press(pilot, "apostrophe")
+        await until(pilot, lambda: isinstance(app.screen, SavedPicker) and "…" not in " ".join(picker_rows(app)))
+        assert picker_rows(app)[0].startswith("q [@click=app.quit]q ") and picker_rows(app)[0].endswith(" graph [b]x[/b]")
+        await press(pilot, "q")  # runs it: the app does not quit
+        await until(pilot, lambda: app.query_one(FilterBar).value == "graph [b]x[/b]")
+        assert app.is_running
