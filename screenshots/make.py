@@ -21,6 +21,13 @@ MARKS = ("s", "j", "2", "j", "r", "j", "j", "1", "j", "s", "3", "j", "j", "d")
 SEARCH = ("slash", *"language model", "enter", "j")
 """Filter by a query, back to the list, the second best match."""
 
+SAVED = (
+    "slash", *"is:unread graph", "enter", "M", *"graphs to read", "tab", "g", "enter",
+    "slash", "ctrl+u", *"llm | agent", "enter", "M", *"llm", "tab", "l", "enter",
+    "slash", "ctrl+u", *"has:code", "enter", "M", *"with code", "tab", "c", "enter", "slash", "escape", "apostrophe",
+)
+"""Save three queries (`M`, a name, a letter), clear the filter, open the saved searches (`'`)."""
+
 SHOTS: dict[str, tuple[tuple[int, int], str, tuple[str, ...]]] = {
     "main": ((120, 40), "textual-dark", MARKS),
     "search": ((120, 40), "textual-dark", (*MARKS, *SEARCH)),
@@ -29,6 +36,7 @@ SHOTS: dict[str, tuple[tuple[int, int], str, tuple[str, ...]]] = {
     "small": ((80, 24), "textual-dark", (*MARKS, "v", "v", "v", "S")),
     "light": ((120, 40), "textual-light", (*MARKS, "enter")),
     "foryou": ((120, 40), "textual-dark", (*MARKS, "S", "S", "S", "S", "g")),
+    "saved": ((120, 40), "textual-dark", (*MARKS, *SAVED)),
 }
 """name → (terminal size, theme, keys pressed before the shot)."""
 
