@@ -178,3 +178,27 @@ async def test_a_saved_search_named_like_markup_is_shown_as_written_in_the_palet
         await press(pilot, "q")  # runs it: the app does not quit
         await until(pilot, lambda: app.query_one(FilterBar).value == "graph [b]x[/b]")
         assert app.is_running
+
+
+async def test_on_the_long_real_list_a_saved_search_runs_from_far_down_and_counts_its_matches(corpora, tmp_path):
+    iclr = read_path(corpora / "iclr-2024-papers.jsonl")
+    index = SearchIndex(iclr.papers)
+    db = tmp_path / "db.json"
+    store = TriageStore(db)
+    store.put_setting(saved.KEY, {"searches": {
+        "diffusion": {"query": "diffusion -video", "letter": "d"},
+        "starred": {"query": "is:starred", "letter": "s"},
+    }})
+    store.close()
+    app = TriageApp(iclr, db_path=str(db))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "G", "s", "k", "s")  # the last two papers starred, far down the list
+        await until(pilot, lambda: app.query_one("#papers").cursor == len(iclr.papers) - 2)
+        await press(pilot, "apostrophe")
+        await until(pilot, lambda: isinstance(app.screen, SavedPicker) and "…" not in " ".join(picker_rows(app)))
+        assert picker_rows(app) == [f"d diffusion {len(index.search('diffusion -video'))} diffusion -video", "s starred 2 is:starred"]
+        await press(pilot, "d")
+        matches = [paper.id for paper in index.search("diffusion -video").papers]
+        await until(pilot, lambda: shown_ids(app) == matches)
+        assert app.query_one("#papers").cursor == 0  # the best match first, under the cursor
+        assert 50 < len(matches) < len(iclr.papers)
