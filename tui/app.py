@@ -30,6 +30,7 @@ from store.search import Hit, Hits
 from store.views import INTEREST_SORT, LEARNT_SORTS, SCORE_SORT, SORTS, VIEWS, Tally, arrange, next_sort, rerank, to_read
 from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, declared_bindings, key_display
 from tui.copying import CopyActions
+from tui import keymap
 from tui.interest import Interest, Similar, explain, shortly
 from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
 from tui.screens.help import HelpScreen
@@ -124,13 +125,13 @@ class TriageApp(CopyActions, App[None]):
         Binding("x", "export_shown", "Export", show=False, group=COPY, tooltip="Export the papers shown to a file", id="export_shown"),
         # priority: the keys typed right after / must already find the filter focused (see check_action)
         # priority: the keys typed right after enter must already find the list focused (see check_action)
-        Binding("enter", "leave_filter", show=False, priority=True, id="leave_filter"),
+        Binding("enter", "leave_filter", show=False, priority=True, tooltip="Back to the list from the filter", id="leave_filter"),
         Binding("slash", "focus_filter", "Filter", key_display="/", group=SEARCH, priority=True,
                 tooltip="Filter the list: words (typos ok), \"phrase\", !not, a | b, is:unread, p<=2…", id="focus_filter"),
         Binding("v", "cycle_view", "View", group=VIEW_KEYS, tooltip="Next view: All, Unread, Starred, Prioritised", id="cycle_view"),
         Binding("S", "cycle_sort", "Sort", group=VIEW_KEYS, tooltip="Next sort: file order, priority, starred first, recently changed, for you, suggested, match score", id="cycle_sort"),
         Binding("m", "more_like_this", "More like this", group=VIEW_KEYS, tooltip="More like this: the papers most similar to this one (esc back)", id="more_like_this"),
-        Binding("escape", "leave_similar", show=False, id="leave_similar"),
+        Binding("escape", "leave_similar", show=False, tooltip="Back from more like this to the list", id="leave_similar"),
     ]
 
     view: reactive[str] = reactive("all", init=False)
@@ -202,6 +203,7 @@ class TriageApp(CopyActions, App[None]):
         if theme in self.available_themes:
             self.theme = theme
         self.theme_changed_signal.subscribe(self, self._theme_changed)
+        keymap.apply(self)  # the user's keys file, if any
         session = self.store.setting(self._session_key)
         self.set_reactive(TriageApp.view, session.get("view") if session.get("view") in VIEWS else "all")
         self.set_reactive(TriageApp.sort, session.get("sort") if session.get("sort") in SORTS else "file")

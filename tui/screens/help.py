@@ -19,8 +19,8 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS = [
         Binding("escape,q,question_mark", "dismiss", "Close help", show=True, key_display="esc", id="close_help"),
-        Binding("j,down", "scroll(1)", "Scroll down", show=False, id="help_down"),
-        Binding("k,up", "scroll(-1)", "Scroll up", show=False, id="help_up"),
+        Binding("j,down", "scroll(1)", "Scroll down", show=False, tooltip="Scroll the help down", id="help_down"),
+        Binding("k,up", "scroll(-1)", "Scroll up", show=False, tooltip="Scroll the help up", id="help_up"),
     ]
 
     DEFAULT_CSS = """
