@@ -147,3 +147,18 @@ async def test_keys_swapped_in_the_file_are_no_clash(seed_path):
 def test_without_a_keys_file_there_is_nothing_to_say():
     keymap = load()
     assert keymap.keys == {} and keymap.problems == [] and not keymap.found
+
+
+def test_a_table_says_bindings_go_at_the_top_and_the_entries_above_it_apply():
+    path = keys_file('toggle_star = "f"\n\n[keys]\ntoggle_read = "x"\n')
+    keymap = load()
+    assert keymap.keys == {"toggle_star": "f"}
+    assert keymap.problems == [f"{path} line 3: [keys] is a table: write each binding at the top of the file,"
+                               ' before any [table], as toggle_star = "f"']
+
+
+def test_escape_sequences_in_the_file_never_reach_the_terminal():
+    keys_file('"toggle_\\u001b[31mstar" = "f"\ntoggle_read = "\\u001b]52;c;aGk=\\u0007"\n')
+    problems = load().problems
+    assert len(problems) == 2 and not any("\x1b" in problem or "\x07" in problem for problem in problems)
+    assert " line 1: " in problems[0] and " line 2: " in problems[1]

@@ -43,7 +43,7 @@ def run_keys(argv: Sequence[str]) -> int:
         for name, keys, description in rows:
             print(f"  {name.ljust(width)}  {keys.ljust(keys_width)}  {description}".rstrip())
     for problem in keymap.problems:
-        print(f"triage: {inert(problem)}", file=sys.stderr)
+        print(f"triage: {problem}", file=sys.stderr)  # inert already
     return 0
 
 

@@ -24,6 +24,7 @@ from textual.dom import DOMNode
 from textual.keys import Keys, _character_to_key, key_to_character
 from textual.screen import Screen
 
+from store.text import inert
 from tui.keys import binding_classes
 
 CONFIG_ENV = "TRIAGE_CONFIG"
@@ -59,7 +60,7 @@ def load(path: Path | None = None) -> Keymap:
     try:
         return read(path)
     except KeysFileError as exc:
-        return Keymap(path, problems=[str(exc)], found=True)
+        return Keymap(path, problems=[inert(str(exc))], found=True)
 
 
 def read(path: Path) -> Keymap:
@@ -82,7 +83,7 @@ def read(path: Path) -> Keymap:
     problems: list[tuple[str, str]] = []
     wanted: dict[str, tuple[str, ...]] = {}
     for name, value in table.items():
-        problem = slots.unknown(name) or key_problem(value)
+        problem = table_problem(name, value) or slots.unknown(name) or key_problem(value)
         if problem:
             problems.append((name, problem))
         else:
@@ -93,7 +94,7 @@ def read(path: Path) -> Keymap:
     problems.sort(key=lambda problem: lines.get(problem[0], 0))
     keys = {name: ",".join(keys) for name, keys in wanted.items()}
     keymap = Keymap(path, {**keys, **slots.pins(keys)}, found=True)
-    keymap.problems = [f"{path} line {lines.get(name, '?')}: {problem}" for name, problem in problems]
+    keymap.problems = [inert(f"{path} line {lines.get(name, '?')}: {problem}") for name, problem in problems]
     return keymap
 
 
@@ -123,8 +124,17 @@ def entry_lines(text: str) -> dict[str, int]:
     for number, line in enumerate(text.splitlines(), 1):
         found = re.match(rf"\s*(?:\[+\s*)?(?:{name})\s*[.=\]]", line)
         if found:
-            lines.setdefault(next(part for part in found.groups() if part is not None), number)
+            basic, literal, bare = found.groups()
+            lines.setdefault(unquoted(basic) if basic is not None else literal if literal is not None else bare, number)
     return lines
+
+
+def unquoted(basic: str) -> str:
+    """The name a quoted TOML key stands for ("toggle_\\u0073tar" is toggle_star); as written if it is none."""
+    try:
+        return next(iter(tomllib.loads(f'"{basic}" = 0')))
+    except tomllib.TOMLDecodeError:
+        return basic
 
 
 def keys_of(value: str | list[str]) -> tuple[str, ...]:
@@ -136,6 +146,13 @@ def keys_of(value: str | list[str]) -> tuple[str, ...]:
 def normal(key: str) -> str:
     """A key as Textual's bindings name it (Textual 8.2 normalises a keymap the same way)."""
     return _character_to_key(key) if len(key) == 1 else key
+
+
+def table_problem(name: str, value: object) -> str | None:
+    """Why a table (`[keys]`, or a dotted name) is no entry: the bindings are the file's top-level names."""
+    if isinstance(value, dict):
+        return f'[{name}] is a table: write each binding at the top of the file, before any [table], as toggle_star = "f"'
+    return None
 
 
 def key_problem(value: object) -> str | None:
