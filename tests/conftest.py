@@ -26,8 +26,9 @@ def corpora() -> Path:
 
 @pytest.fixture(autouse=True)
 def _isolated_db(tmp_path, monkeypatch):
-    """Every test gets its own triage database and parse cache; none touches the user's. Nor its
-    tmux: run from a tmux pane, copies would ask that tmux whether it takes OSC 52."""
+    """Every test gets its own triage database and parse cache, and a keys file that is not there; none
+    touches the user's. Nor its tmux: run from a tmux pane, copies would ask that tmux whether it takes OSC 52."""
     monkeypatch.setenv("TRIAGE_DB", str(tmp_path / "triage.json"))
+    monkeypatch.setenv("TRIAGE_CONFIG", str(tmp_path / "keys.toml"))
     monkeypatch.setenv("TRIAGE_CACHE", str(tmp_path / "cache"))
     monkeypatch.delenv("TMUX", raising=False)

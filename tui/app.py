@@ -30,6 +30,7 @@ from store.search import Hit, Hits
 from store.views import INTEREST_SORT, LEARNT_SORTS, SCORE_SORT, SORTS, VIEWS, Tally, arrange, next_sort, rerank, to_read
 from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, declared_bindings, key_display
 from tui.copying import CopyActions
+from tui import keymap
 from tui.saved_searches import SAVED_ACTIONS, SavedSearchActions
 from tui.interest import Interest, Similar, explain, shortly
 from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
@@ -95,48 +96,49 @@ class TriageApp(CopyActions, SavedSearchActions, App[None]):
     """Side by side from 110 columns, the list above the detail below that."""
 
     BINDINGS = [
-        Binding("enter,l", "focus_detail", "Read", group=READ, tooltip="Read the abstract: focus the detail pane"),
-        Binding("h,escape", "focus_papers", "List", group=READ, tooltip="Back to the list", key_display="h/esc"),
-        Binding("ctrl+d", "scroll_detail(0.5)", "Detail ½ page down", group=READ, show=False),
-        Binding("ctrl+u", "scroll_detail(-0.5)", "Detail ½ page up", group=READ, show=False),
-        Binding("pagedown", "scroll_detail(1)", "Detail page down", group=READ, show=False),
-        Binding("pageup", "scroll_detail(-1)", "Detail page up", group=READ, show=False),
-        Binding("question_mark", "help", "Help", key_display="?"),
-        Binding("q", "quit", "Quit"),
-        Binding("space", "read_next", "Read+next", group=TRIAGE, tooltip="Mark read, go to the next unread"),
-        Binding("r", "toggle_read", "Read/unread", group=TRIAGE, tooltip="Toggle read"),
-        Binding("s", "toggle_star", "Star", group=TRIAGE, tooltip="Toggle star"),
-        Binding("d", "dismiss", "Not for me", show=False, group=TRIAGE, tooltip="Not for me (toggle), then the next unread"),
+        Binding("enter,l", "focus_detail", "Read", group=READ, tooltip="Read the abstract: focus the detail pane", id="focus_detail"),
+        Binding("h,escape", "focus_papers", "List", group=READ, tooltip="Back to the list", key_display="h/esc", id="focus_papers"),
+        Binding("ctrl+d", "scroll_detail(0.5)", "Detail ½ page down", group=READ, show=False, id="detail_half_page_down"),
+        Binding("ctrl+u", "scroll_detail(-0.5)", "Detail ½ page up", group=READ, show=False, id="detail_half_page_up"),
+        Binding("pagedown", "scroll_detail(1)", "Detail page down", group=READ, show=False, id="detail_page_down"),
+        Binding("pageup", "scroll_detail(-1)", "Detail page up", group=READ, show=False, id="detail_page_up"),
+        Binding("question_mark", "help", "Help", key_display="?", id="help"),
+        Binding("q", "quit", "Quit", id="quit"),
+        Binding("space", "read_next", "Read+next", group=TRIAGE, tooltip="Mark read, go to the next unread", id="read_next"),
+        Binding("r", "toggle_read", "Read/unread", group=TRIAGE, tooltip="Toggle read", id="toggle_read"),
+        Binding("s", "toggle_star", "Star", group=TRIAGE, tooltip="Toggle star", id="toggle_star"),
+        Binding("d", "dismiss", "Not for me", show=False, group=TRIAGE, tooltip="Not for me (toggle), then the next unread", id="dismiss"),
         *(
-            Binding(str(n), f"priority({n})", f"Priority {n}", show=False, group=TRIAGE, tooltip=f"Priority {n} ({label})")
+            Binding(str(n), f"priority({n})", f"Priority {n}", show=False, group=TRIAGE, tooltip=f"Priority {n} ({label})", id=f"priority_{n}")
             for n, label in zip(range(1, 6), ("highest", "high", "medium", "low", "lowest"))
         ),
-        Binding("0", "priority(0)", "No priority", show=False, group=TRIAGE, tooltip="Clear the priority"),
-        Binding("n", "next_unread", "Next unread", group=TRIAGE, tooltip="Go to the next unread paper"),
-        Binding("N", "previous_unread", "Previous unread", show=False, group=TRIAGE, tooltip="Go to the previous unread paper"),
-        Binding("u", "undo", "Undo", group=TRIAGE, tooltip="Undo the last triage action"),
-        Binding("ctrl+r", "redo", "Redo", show=False, group=TRIAGE, tooltip="Redo what was undone"),
-        Binding("e", "edit('note')", "Note", group=TRIAGE, tooltip="Edit the note (ctrl+s saves, esc cancels)"),
-        Binding("t", "edit('tags')", "Tags", group=TRIAGE, tooltip="Edit the tags"),
-        Binding("R", "read_all", "All read", show=False, group=TRIAGE, tooltip="Mark all papers shown as read"),
-        Binding("c", "copy_citation", "Copy", group=COPY, tooltip="Copy the citation in the default format"),
-        Binding("C", "pick_citation", "Copy as…", show=False, group=COPY, tooltip="Copy as… (choose the default format)"),
-        Binding("Y", "copy_shown", "Copy all", show=False, group=COPY, tooltip="Copy the citations of all papers shown"),
-        Binding("o", "open_link", "Open link", show=False, group=COPY, tooltip="Open the paper's own link in the browser"),
-        Binding("O", "open_pdf", "Open PDF", show=False, group=COPY, tooltip="Open the paper's PDF in the browser"),
-        Binding("x", "export_shown", "Export", show=False, group=COPY, tooltip="Export the papers shown to a file"),
+        Binding("0", "priority(0)", "No priority", show=False, group=TRIAGE, tooltip="Clear the priority", id="priority_0"),
+        Binding("n", "next_unread", "Next unread", group=TRIAGE, tooltip="Go to the next unread paper", id="next_unread"),
+        Binding("N", "previous_unread", "Previous unread", show=False, group=TRIAGE, tooltip="Go to the previous unread paper", id="previous_unread"),
+        Binding("u", "undo", "Undo", group=TRIAGE, tooltip="Undo the last triage action", id="undo"),
+        Binding("ctrl+r", "redo", "Redo", show=False, group=TRIAGE, tooltip="Redo what was undone", id="redo"),
+        Binding("e", "edit('note')", "Note", group=TRIAGE, tooltip="Edit the note (ctrl+s saves, esc cancels)", id="edit_note"),
+        Binding("t", "edit('tags')", "Tags", group=TRIAGE, tooltip="Edit the tags", id="edit_tags"),
+        Binding("R", "read_all", "All read", show=False, group=TRIAGE, tooltip="Mark all papers shown as read", id="read_all"),
+        Binding("c", "copy_citation", "Copy", group=COPY, tooltip="Copy the citation in the default format", id="copy_citation"),
+        Binding("C", "pick_citation", "Copy as…", show=False, group=COPY, tooltip="Copy as… (choose the default format)", id="pick_citation"),
+        Binding("Y", "copy_shown", "Copy all", show=False, group=COPY, tooltip="Copy the citations of all papers shown", id="copy_shown"),
+        Binding("o", "open_link", "Open link", show=False, group=COPY, tooltip="Open the paper's own link in the browser", id="open_link"),
+        Binding("O", "open_pdf", "Open PDF", show=False, group=COPY, tooltip="Open the paper's PDF in the browser", id="open_pdf"),
+        Binding("x", "export_shown", "Export", show=False, group=COPY, tooltip="Export the papers shown to a file", id="export_shown"),
         # priority: the keys typed right after / must already find the filter focused (see check_action)
         # priority: the keys typed right after enter must already find the list focused (see check_action)
-        Binding("enter", "leave_filter", show=False, priority=True),
+        Binding("enter", "leave_filter", show=False, priority=True, tooltip="Back to the list from the filter", id="leave_filter"),
         Binding("slash", "focus_filter", "Filter", key_display="/", group=SEARCH, priority=True,
-                tooltip="Filter the list: words (typos ok), \"phrase\", !not, a | b, is:unread, p<=2…"),
-        Binding("M", "save_search", "Save search", show=False, group=SEARCH, tooltip="Save the query under a name and a letter"),
+                tooltip="Filter the list: words (typos ok), \"phrase\", !not, a | b, is:unread, p<=2…", id="focus_filter"),
+        Binding("M", "save_search", "Save search", show=False, group=SEARCH, tooltip="Save the query under a name and a letter",
+                id="save_search"),
         Binding("apostrophe", "pick_saved", "Saved searches", show=False, group=SEARCH, key_display="'",
-                tooltip="Saved searches, with counts: a letter runs one"),
-        Binding("v", "cycle_view", "View", group=VIEW_KEYS, tooltip="Next view: All, Unread, Starred, Prioritised"),
-        Binding("S", "cycle_sort", "Sort", group=VIEW_KEYS, tooltip="Next sort: file order, priority, starred first, recently changed, for you, suggested, match score"),
-        Binding("m", "more_like_this", "More like this", group=VIEW_KEYS, tooltip="More like this: the papers most similar to this one (esc back)"),
-        Binding("escape", "leave_similar", show=False),
+                tooltip="Saved searches, with counts: a letter runs one", id="pick_saved"),
+        Binding("v", "cycle_view", "View", group=VIEW_KEYS, tooltip="Next view: All, Unread, Starred, Prioritised", id="cycle_view"),
+        Binding("S", "cycle_sort", "Sort", group=VIEW_KEYS, tooltip="Next sort: file order, priority, starred first, recently changed, for you, suggested, match score", id="cycle_sort"),
+        Binding("m", "more_like_this", "More like this", group=VIEW_KEYS, tooltip="More like this: the papers most similar to this one (esc back)", id="more_like_this"),
+        Binding("escape", "leave_similar", show=False, tooltip="Back from more like this to the list", id="leave_similar"),
     ]
 
     view: reactive[str] = reactive("all", init=False)
@@ -208,6 +210,7 @@ class TriageApp(CopyActions, SavedSearchActions, App[None]):
         if theme in self.available_themes:
             self.theme = theme
         self.theme_changed_signal.subscribe(self, self._theme_changed)
+        keymap.apply(self)  # the user's keys file, if any
         session = self.store.setting(self._session_key)
         self.set_reactive(TriageApp.view, session.get("view") if session.get("view") in VIEWS else "all")
         self.set_reactive(TriageApp.sort, session.get("sort") if session.get("sort") in SORTS else "file")

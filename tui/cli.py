@@ -40,6 +40,7 @@ Triage research-paper abstracts from the keyboard: filter, read, mark, star, pri
                                     [--note TEXT] [--tag T]... [--untag T]...
                                     mark one paper (ID or a unique prefix of it) without the app, or
                                     each paper whose id is piped in (-): triage list -q Q | triage set - --star
+  triage keys                       every key binding: its id, its keys (yours from the keys file), what it does
 
 Options and FILES may come in any order. A query that starts with "-" is fine: -q -is:read.
 Exit codes: 0 ok, 1 nothing matched, 2 bad input (the message names the file and line).
@@ -234,6 +235,12 @@ def run_similar(argv: Sequence[str]) -> int:
     from tui.cli_rank import run_similar
 
     return run_similar(argv)
+
+
+def run_keys(argv: Sequence[str]) -> int:
+    from tui.cli_keys import run_keys
+
+    return run_keys(argv)
 
 
 def cite_parser() -> argparse.ArgumentParser:
@@ -458,7 +465,7 @@ def run_set(argv: Sequence[str]) -> int:
     return 0
 
 
-SUBCOMMANDS = {"list": run_list, "cite": run_cite, "export": run_export, "set": run_set, "similar": run_similar}
+SUBCOMMANDS = {"list": run_list, "cite": run_cite, "export": run_export, "set": run_set, "similar": run_similar, "keys": run_keys}
 
 
 def run_app(argv: Sequence[str]) -> int:

@@ -1,14 +1,16 @@
 """The app's keys in one place: the groups the help screen shows them in, and the bindings our code declares.
 
 The help screen and the command palette are both generated from `declared_bindings`, so a key added
-to any `BINDINGS` in `tui/` appears in both without further work. Give it a `group` from here.
+to any `BINDINGS` in `tui/` appears in both without further work. Give it a `group` from here, and
+an `id` (the name a keys file remaps it by, see tui.keymap). Both show the keys as remapped.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
 
 from textual.app import App
-from textual.binding import Binding
+from textual.binding import Binding, Keymap
 from textual.dom import DOMNode
 
 MOVE = Binding.Group("Move")
@@ -19,6 +21,9 @@ COPY = Binding.Group("Copy and export")
 VIEWS = Binding.Group("Views and sorts")
 GENERAL = Binding.Group("General")
 
+DIALOGS = Binding.Group("Dialogs and help")
+"""Where `triage keys` lists the keys of the dialogs and the help screen (they are not in the help)."""
+
 GROUPS = (MOVE, READ, TRIAGE, SEARCH, COPY, VIEWS, GENERAL)
 """The order the help screen lists the groups in; a binding without a group is listed under General.
 
@@ -27,18 +32,48 @@ The Footer shows the shown keys of one group that come one after another as a si
 
 
 def declared_bindings(app: App[object]) -> Iterator[tuple[DOMNode, Binding]]:
-    """(node, binding) for every described binding that `tui` declares: each widget
-    class of the main screen once, in screen order, then the app's. Textual's own bindings are not included."""
+    """(node, binding) for every described binding that `tui` declares: each widget class of the main
+    screen once, in screen order, then the app's; with the keys the app's keymap gives them (tui.keymap).
+    Textual's own bindings are not included."""
     seen: set[type] = set()
     for node in (*app.default_screen.walk_children(), app):
         cls = type(node)
         if cls in seen or not cls.__module__.startswith("tui."):
             continue
         seen.add(cls)
-        for item in cls.__dict__.get("BINDINGS", ()):
-            binding = item if isinstance(item, Binding) else Binding(*item)
+        for binding in own_bindings(cls):
             if binding.description:
-                yield node, binding
+                yield node, remapped(binding, app._keymap)  # Textual 8 keeps the keymap set there; no public reader
+
+
+def binding_classes() -> list[type[DOMNode]]:
+    """Every class in `tui` that declares `BINDINGS` (the app, its widgets, its screens), each once,
+    parents before their subclasses. Found from the classes themselves, so none can be forgotten."""
+    import tui.app  # noqa: F401  (imports every widget and screen)
+
+    found: list[type[DOMNode]] = []
+
+    def walk(cls: type[DOMNode]) -> None:
+        for sub in cls.__subclasses__():
+            if sub.__module__.startswith("tui.") and "BINDINGS" in sub.__dict__ and sub not in found:
+                found.append(sub)
+            walk(sub)
+
+    walk(DOMNode)
+    return found
+
+
+def own_bindings(cls: type[DOMNode]) -> list[Binding]:
+    """The bindings `cls` itself declares (not those it inherits)."""
+    return [item if isinstance(item, Binding) else Binding(*item) for item in cls.__dict__.get("BINDINGS", ())]
+
+
+def remapped(binding: Binding, keymap: Mapping[str, str] | Keymap) -> Binding:
+    """`binding` with the keys `keymap` gives its id, if they differ from its own."""
+    keys = keymap.get(binding.id) if binding.id else None
+    if not keys or keys == binding.key:
+        return binding
+    return replace(binding, key=keys, key_display=None)
 
 
 def key_display(app: App[object], binding: Binding) -> str:

@@ -27,9 +27,9 @@ class CitePicker(ModalScreen[str | None]):
     """
 
     BINDINGS = [
-        Binding("escape", "dismiss(None)", "Cancel"),
-        Binding("j", "move(1)", "Down", show=False),
-        Binding("k", "move(-1)", "Up", show=False),
+        Binding("escape", "dismiss(None)", "Cancel", tooltip="Cancel a dialog", id="cancel"),
+        Binding("j", "move(1)", "Down", show=False, tooltip="Next format (copy as…)", id="picker_down"),
+        Binding("k", "move(-1)", "Up", show=False, tooltip="Previous format (copy as…)", id="picker_up"),
     ]
 
     DEFAULT_CSS = """

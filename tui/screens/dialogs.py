@@ -31,7 +31,7 @@ DIALOG_CSS = """
 class _Editor(ModalScreen):
     """Edits one value of a paper; `esc` cancels (the result is None)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", tooltip="Cancel a dialog", id="cancel")]
 
     def __init__(self, title: str, value: object) -> None:
         super().__init__()
@@ -48,7 +48,7 @@ class NoteEditor(_Editor):
     DEFAULT_CSS = DIALOG_CSS.format(name="NoteEditor") + "NoteEditor TextArea { height: 12; }"
     # Not a priority binding: ctrl+s must reach the screen through the text area, after the keys and the
     # paste that came before it (a priority binding runs as the key arrives, before the area has them).
-    BINDINGS = [Binding("ctrl+s", "save", "Save")]
+    BINDINGS = [Binding("ctrl+s", "save", "Save", tooltip="Save the note", id="save")]
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -91,8 +91,8 @@ class Confirm(ModalScreen[bool]):
 
     DEFAULT_CSS = DIALOG_CSS.format(name="Confirm")
     BINDINGS = [
-        Binding("y,enter", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        Binding("y,enter", "answer(True)", "Yes", tooltip="Answer yes", id="yes"),
+        Binding("n,escape", "answer(False)", "No", tooltip="Answer no", id="no"),
     ]
 
     def __init__(self, question: str) -> None:

@@ -33,7 +33,7 @@ class ExportDialog(ModalScreen[str | None]):
     | `esc` | Cancel |
     """
 
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", tooltip="Cancel a dialog", id="cancel")]
 
     DEFAULT_CSS = """
     ExportDialog {

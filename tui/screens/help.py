@@ -18,9 +18,9 @@ class HelpScreen(ModalScreen[None]):
     """Every key of the app, grouped; `esc`, `q` or `?` closes it, `j`/`k` scroll."""
 
     BINDINGS = [
-        Binding("escape,q,question_mark", "dismiss", "Close help", show=True, key_display="esc"),
-        Binding("j,down", "scroll(1)", "Scroll down", show=False),
-        Binding("k,up", "scroll(-1)", "Scroll up", show=False),
+        Binding("escape,q,question_mark", "dismiss", "Close help", show=True, key_display="esc", id="close_help"),
+        Binding("j,down", "scroll(1)", "Scroll down", show=False, tooltip="Scroll the help down", id="help_down"),
+        Binding("k,up", "scroll(-1)", "Scroll up", show=False, tooltip="Scroll the help up", id="help_up"),
     ]
 
     DEFAULT_CSS = """

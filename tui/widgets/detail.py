@@ -22,8 +22,8 @@ class DetailPane(VerticalScroll, can_focus=True):
     """
 
     BINDINGS = [
-        Binding("j", "scroll_down", "Scroll down", show=False, group=READ, tooltip="Detail one line down (while reading it)"),
-        Binding("k", "scroll_up", "Scroll up", show=False, group=READ, tooltip="Detail one line up (while reading it)"),
+        Binding("j", "scroll_down", "Scroll down", show=False, group=READ, tooltip="Detail one line down (while reading it)", id="scroll_down"),
+        Binding("k", "scroll_up", "Scroll up", show=False, group=READ, tooltip="Detail one line up (while reading it)", id="scroll_up"),
     ]
 
     DEFAULT_CSS = """

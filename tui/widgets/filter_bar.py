@@ -25,7 +25,7 @@ class FilterBar(Horizontal):
     """
 
     BINDINGS = [
-        Binding("escape", "clear", "Clear filter", group=SEARCH, tooltip="Clear the filter, back to the list"),
+        Binding("escape", "clear", "Clear filter", group=SEARCH, tooltip="Clear the filter, back to the list", id="clear_filter"),
     ]
 
     DEFAULT_CSS = """

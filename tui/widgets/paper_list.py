@@ -43,12 +43,12 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
     """
 
     BINDINGS = [
-        Binding("j,down", "cursor_down", "Down", key_display="j/↓", group=MOVE, tooltip="Next paper"),
-        Binding("k,up", "cursor_up", "Up", key_display="k/↑", group=MOVE, tooltip="Previous paper"),
-        Binding("g,home", "first", "First", show=False, group=MOVE, tooltip="First paper"),
-        Binding("G,end", "last", "Last", show=False, group=MOVE, tooltip="Last paper"),
-        Binding("ctrl+f", "page_down", "Page down", show=False, group=MOVE, tooltip="List a page down"),
-        Binding("ctrl+b", "page_up", "Page up", show=False, group=MOVE, tooltip="List a page up"),
+        Binding("j,down", "cursor_down", "Down", key_display="j/↓", group=MOVE, tooltip="Next paper", id="cursor_down"),
+        Binding("k,up", "cursor_up", "Up", key_display="k/↑", group=MOVE, tooltip="Previous paper", id="cursor_up"),
+        Binding("g,home", "first", "First", show=False, group=MOVE, tooltip="First paper", id="first"),
+        Binding("G,end", "last", "Last", show=False, group=MOVE, tooltip="Last paper", id="last"),
+        Binding("ctrl+f", "page_down", "Page down", show=False, group=MOVE, tooltip="List a page down", id="page_down"),
+        Binding("ctrl+b", "page_up", "Page up", show=False, group=MOVE, tooltip="List a page up", id="page_up"),
     ]
 
     COMPONENT_CLASSES = {
