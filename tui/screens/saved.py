@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -30,7 +30,7 @@ class SaveSearch(ModalScreen[tuple[str, str] | None]):
     SaveSearch #saved-letter { width: 10; }
     SaveSearch .dialog-hint.-warning { color: $text-warning; }
     """
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", tooltip="Cancel a dialog", id="cancel")]
 
     def __init__(self, query: str, searches: SavedSearches) -> None:
         super().__init__()
@@ -95,10 +95,7 @@ class SavedPicker(ModalScreen[str | None]):
         #saved-picker-hint { color: $text-muted; margin-top: 1; }
     }
     """
-    BINDINGS = [
-        Binding("escape", "dismiss(None)", "Cancel"),
-        *(Binding(letter, f"run('{letter}')", show=False) for letter in LETTERS),
-    ]
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", tooltip="Cancel a dialog", id="cancel")]
 
     def __init__(self, searches: SavedSearches, count: Callable[[str], int]) -> None:
         """`count(query)`: how many papers the query matches (called on a worker thread)."""
@@ -138,7 +135,15 @@ class SavedPicker(ModalScreen[str | None]):
             self.counts[search.letter] = count
             self.query_one(OptionList).replace_option_prompt(search.letter, self._row(search))
 
-    def action_run(self, letter: str) -> None:
+    def on_key(self, event: events.Key) -> None:
+        """A letter runs the search on it: the letters are the searches', not key bindings (a keys file
+        cannot move them, as vim's marks)."""
+        if event.character is not None and len(event.character) == 1 and event.character in LETTERS:
+            event.stop()
+            event.prevent_default()
+            self.run(event.character)
+
+    def run(self, letter: str) -> None:
         search = self.searches.on(letter)
         if search is None:
             self.app.bell()
@@ -147,4 +152,4 @@ class SavedPicker(ModalScreen[str | None]):
 
     def on_option_list_option_selected(self, message: OptionList.OptionSelected) -> None:
         message.stop()
-        self.action_run(message.option_id or "")
+        self.run(message.option_id or "")
