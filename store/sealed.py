@@ -1,22 +1,25 @@
 """What the journaled store's files hold, each part sealed by a checksum: the snapshot and a journal line.
 
-- A snapshot: sorted, indented JSON `{"checksum", "generation", "schema", "tables"}`, the
-  `checksum` taken over the other three.
-- A journal line: one JSON object `{"g": generation, "tables": {name: {"put", "del"}}, "c"}`,
-  `c` taken over the rest.
+- A snapshot: sorted, indented JSON `{"checksum", "generation", "schema", "tables"}`; the
+  checksum (its own line, first) is taken over the file's bytes without that line.
+- A journal line: one JSON object `{"g": generation, "tables": {name: {"put", "del"}}, "c"}`;
+  `c` (last) is taken over the line's bytes without it.
 
-A checksum is the CRC-32 of the value's canonical JSON (sorted keys, no spaces), as 8 hex
-digits: spacing that does not change the value is no damage; a CRC-32 catches every change of
-up to 32 bits in a row (so every changed byte) and any other but for one chance in four billion,
-at ~0.25 ns a byte (a cryptographic hash costs four times that).
+A checksum is a CRC-32 as 8 hex digits, over the bytes as written, so checking one costs no
+more than reading it (~0.25 ns a byte; a cryptographic hash costs four times that, and one over
+the JSON value rather than its bytes would mean writing the whole snapshot again at each open).
+A CRC-32 catches every change of up to 32 bits in a row, so every changed byte, and any other
+damage but for one chance in four billion.
 
 Files from older versions have no checksums and are believed as they are: a line or snapshot
-without one, but with exactly the fields those versions wrote. Older versions read these files,
-ignoring the checksums (the schema stays 1: nothing else changed).
+without one, but with exactly the fields those versions wrote (so is a snapshot whose checksum
+line was deleted to edit it by hand). Older versions read these files, ignoring the checksums
+(the schema stays 1: nothing else changed).
 """
 from __future__ import annotations
 
 import json
+import re
 import zlib
 from typing import Any
 
@@ -25,6 +28,8 @@ from store.errors import ReadError
 SCHEMA = 1
 SNAPSHOT_FIELDS = {"schema", "generation", "tables"}
 LINE_FIELDS = {"g", "tables"}
+_SNAPSHOT_SEAL = re.compile(rb'\{\n "checksum": "([0-9a-f]{8})",\n')
+_LINE_SEAL = re.compile(rb', "c": "([0-9a-f]{8})"\}')
 
 Tables = dict[str, dict[str, dict[str, Any]]]
 
@@ -33,22 +38,25 @@ class Damaged(Exception):
     """The snapshot's content cannot be believed; `str()` says why."""
 
 
-def checksum(value: Any) -> str:
-    """8 hex digits that change whenever the JSON value `value` does (not its spacing or key order)."""
-    canonical = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return f"{zlib.crc32(canonical.encode('utf-8', 'surrogatepass')):08x}"
+def _crc(data: bytes) -> bytes:
+    return b"%08x" % zlib.crc32(data)
 
 
 def snapshot(generation: int, tables: Tables) -> bytes:
     data = {"schema": SCHEMA, "generation": generation, "tables": tables}
-    body = json.dumps({**data, "checksum": checksum(data)}, sort_keys=True, indent=1, ensure_ascii=False)
-    return (body + "\n").encode("utf-8")
+    body = (json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+    return b'{\n "checksum": "%s",\n' % _crc(body) + body[2:]  # first, as sorted JSON has it
 
 
 def parse_snapshot(path: str, raw: bytes) -> tuple[Tables, int]:
     """The tables and generation of the snapshot `raw` (read from `path`).
 
     `Damaged` when it cannot be believed; `ReadError` when a newer schema wrote it."""
+    sealed = _SNAPSHOT_SEAL.match(raw)
+    if sealed is not None:
+        raw = b"{\n" + raw[sealed.end() :]
+        if _crc(raw) != sealed[1]:
+            raise Damaged("is damaged (its checksum does not match its content)")
     if not raw.strip():
         raise Damaged("is empty")
     try:
@@ -57,9 +65,6 @@ def parse_snapshot(path: str, raw: bytes) -> tuple[Tables, int]:
         raise Damaged(f"is not valid JSON ({exc})") from None
     if not isinstance(data, dict) or not isinstance(data.get("schema"), int):
         raise Damaged("is not a paper-triage database (no schema version)")
-    sealed = data.pop("checksum", None)
-    if sealed is not None and sealed != checksum(data):
-        raise Damaged("is damaged (its checksum does not match its content)")
     if data["schema"] > SCHEMA:
         raise ReadError(
             path,
@@ -80,21 +85,23 @@ def parse_snapshot(path: str, raw: bytes) -> tuple[Tables, int]:
 
 
 def journal_line(generation: int, changes: dict[str, dict[str, Any]]) -> bytes:
-    entry = {"g": generation, "tables": changes}
-    return (json.dumps({**entry, "c": checksum(entry)}, ensure_ascii=False) + "\n").encode("utf-8")
+    body = json.dumps({"g": generation, "tables": changes}, ensure_ascii=False).encode("utf-8")
+    return body[:-1] + b', "c": "%s"}\n' % _crc(body)
 
 
 def parse_line(line: bytes) -> dict[str, Any] | None:
-    """A journal line's content, or None when it is damaged: not JSON, not shaped as a line, or its
-    checksum differs."""
+    """A journal line's content, or None when it is damaged: its checksum differs, or it is not
+    JSON shaped as a line."""
+    sealed = _LINE_SEAL.fullmatch(line[-len(b', "c": "12345678"}') :])
+    if sealed is not None:
+        line = line[: -len(sealed[0])] + b"}"
+        if _crc(line) != sealed[1]:
+            return None
     try:
         entry = json.loads(line)
     except ValueError:
         return None
-    if not isinstance(entry, dict):
-        return None
-    sealed = entry.pop("c", None)
-    if entry.keys() != LINE_FIELDS or (sealed is not None and sealed != checksum(entry)):
+    if not isinstance(entry, dict) or entry.keys() != LINE_FIELDS:
         return None
     tables = entry["tables"]
     if type(entry["g"]) is not int or not isinstance(tables, dict):

@@ -195,6 +195,17 @@ def test_a_database_without_checksums_from_an_older_version_loads_as_it_is(tmp_p
     assert plain(store) == {"b": Triage(read=True, priority=2, note="older")}
 
 
+def test_a_snapshot_edited_by_hand_loads_once_its_checksum_line_is_deleted(tmp_path):
+    path = tmp_path / "triage.json"
+    snapshot_with_marks(path, 2)
+    edited = path.read_text().replace('"note 1"', '"edited by hand"')
+    path.write_text(edited)
+    assert "moved aside" in TriageStore(path).notices[0]  # a change the checksum does not cover
+    path.write_text("".join(line for line in edited.splitlines(True) if '"checksum"' not in line))
+    store = TriageStore(path)
+    assert store.notices == [] and store.get("p1").note == "edited by hand"
+
+
 def test_a_last_line_whose_line_end_was_damaged_is_kept_and_reported(tmp_path):
     path = tmp_path / "triage.json"
     store = TriageStore(path, compact_bytes=BIG)
