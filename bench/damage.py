@@ -2,114 +2,67 @@
 
     python bench/damage.py [--flips 600] [--cache-flips 1100] [--seed 16]
 
-A database of 40 marked papers is written: 30 in the snapshot, then 12 changes as journal lines
-(some change a snapshot paper, one removes one). Each trial copies it, changes one byte of the
-journal (or of the snapshot) to another random value, opens it, and sorts the outcome:
+The database is the scenario of tests/test_db_damage.py: 12 marked papers in the snapshot,
+then 8 changes as journal lines (one changes a snapshot paper, one removes one). Each trial
+copies it, changes one byte of the journal (or of the snapshot) to another random value, opens
+it, and sorts the outcome:
 
 - exact: exactly the marks written;
 - reported: the user is told (a notice or an error), and the marks are those written less the
-  damaged part (the damaged line, or the line and its neighbour when a line end was hit; the
+  damaged part (the damaged line, or the line and the next when a line end was hit; the
   snapshot's marks when the snapshot was hit: they are kept in the copy set aside);
 - reported, more lost: told, but more marks differ than the damaged part explains;
 - silent: different marks and nothing said.
 
 The cache trials change one byte of a parse-cache entry of a 40-abstract list and read the
 list again: the papers are those of a fresh parse (rebuilt, or the change hit nothing that
-matters) or not (silent). Run it with `PYTHONPATH` at another checkout to measure that one.
+matters) or not (silent). `PYTHONPATH=OTHER_CHECKOUT` measures that checkout's `store`.
 """
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import random
 import resource
-import shutil
 import sys
 import tempfile
-from dataclasses import replace
 from pathlib import Path
 
-from store.db import TriageStore
 from store.errors import ReadError
-from store.model import Triage
 
-SNAPSHOT = {f"p{i:02d}": Triage(read=i % 2 == 0, starred=i % 3 == 0, priority=i % 6, note=f"n{i}") for i in range(30)}
-LINES: list[dict[str, Triage]] = [
-    *({f"q{i:02d}": Triage(read=True, priority=i % 5 + 1, tags=("t",))} for i in range(10)),
-    {"p01": Triage(starred=True, note="changed")},
-    {"p02": Triage()},  # removed
-]
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("damage_scenario", ROOT / "tests" / "test_db_damage.py")
+scenario = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(scenario)
 ABSTRACT = "We study method number {i}: it improves accuracy by {i} points on benchmark B{i} and costs little."
-
-
-def expected(skip: set[int] = frozenset(), snapshot: bool = True) -> dict[str, Triage]:
-    """The marks after the snapshot (if kept) and every journal line but those in `skip`."""
-    state = dict(SNAPSHOT) if snapshot else {}
-    for k, line in enumerate(LINES):
-        if k not in skip:
-            state.update(line)
-    return {pid: t for pid, t in state.items() if not t.blank}
-
-
-def build(folder: Path) -> Path:
-    path = folder / "triage.json"
-    store = TriageStore(path, compact_bytes=1 << 30)
-    store.put(SNAPSHOT)
-    store.close()
-    store = TriageStore(path, compact_bytes=1 << 30)
-    for line in LINES:
-        store.put(line)
-    del store  # not closed: the journal keeps its lines
-    return path
-
-
-def loaded(path: Path) -> tuple[dict[str, Triage] | None, bool]:
-    """The marks a fresh open gives (with `updated` cleared) and whether the user was told anything."""
-    try:
-        store = TriageStore(path)
-    except (ReadError, OSError):
-        return None, True
-    try:
-        return {pid: replace(store.get(pid), updated=0.0) for pid in store.ids()}, bool(store.notices)
-    finally:
-        store.close()
-
-
-def allowed(target: str, line_starts: list[int], position: int) -> list[dict[str, Triage]]:
-    """The mark sets a reported load may give for a change at `position` of `target`."""
-    if target == "snapshot":
-        return [expected(snapshot=False)]
-    k = max(i for i, start in enumerate(line_starts) if start <= position)
-    return [expected({k}), expected({k, k + 1})]
 
 
 def database_trials(flips: int, rng: random.Random, target: str) -> dict[str, int]:
     counts = dict.fromkeys(("exact", "reported", "reported, more lost", "silent"), 0)
+    name = "triage.json.journal" if target == "journal" else "triage.json"
     with tempfile.TemporaryDirectory() as tmp:
-        pristine = Path(tmp) / "pristine"
-        pristine.mkdir()
-        build(pristine)
-        name = "triage.json.journal" if target == "journal" else "triage.json"
+        pristine = scenario.build(Path(tmp) / "pristine")
         good = (pristine / name).read_bytes()
-        starts = [0] + [i + 1 for i, byte in enumerate(good) if byte == 10][:-1]
-        want = expected()
         for trial in range(flips):
-            folder = Path(tmp) / f"t{trial}"
-            shutil.copytree(pristine, folder)
-            position = rng.randrange(len(good))
-            damaged = bytearray(good)
-            damaged[position] = rng.choice([b for b in range(256) if b != good[position]])
-            (folder / name).write_bytes(bytes(damaged))
-            marks, told = loaded(folder / "triage.json")
-            if marks == want:
+            path, at = scenario.flipped(pristine, Path(tmp), name, rng, trial)
+            try:
+                store = scenario.TriageStore(path)
+            except (ReadError, OSError):
+                marks, told = None, True
+            else:
+                marks, told = scenario.plain(store), bool(store.notices)
+            if target == "journal":
+                line = scenario.line_of(good, at)
+                allowed = [scenario.written(frozenset({line})), scenario.written(frozenset({line, line + 1}))]
+            else:
+                allowed = [scenario.written(snapshot=False)]
+            if marks == scenario.written():
                 counts["exact"] += 1
             elif not told:
                 counts["silent"] += 1
-            elif marks in allowed(target, starts, position):
-                counts["reported"] += 1
             else:
-                counts["reported, more lost"] += 1
-            shutil.rmtree(folder)
+                counts["reported" if marks in allowed else "reported, more lost"] += 1
     return counts
 
 

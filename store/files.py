@@ -43,6 +43,14 @@ def temporaries(path: Path) -> re.Pattern[str]:
     return re.compile(re.escape(f".{path.name}.") + r"(?P<pid>\d+)\.tmp")
 
 
+def write_durably(fd: int, data: bytes) -> None:
+    """Write all of `data` at `fd`'s offset and fsync it."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+    os.fsync(fd)
+
+
 def write_whole(path: Path, data: bytes) -> None:
     """Make the file `path` names hold `data`, whole or not at all (see the module's docstring)."""
     target = real(path)
@@ -57,10 +65,7 @@ def write_whole(path: Path, data: bytes) -> None:
         try:
             if mode is not None:
                 os.fchmod(fd, mode)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)
+            write_durably(fd, data)
         finally:
             os.close(fd)
         os.replace(tmp, target)

@@ -35,7 +35,7 @@ from filelock import FileLock
 from tinydb.storages import Storage
 
 from store.errors import ReadError
-from store.files import copy_aside, fsync_dir, move_aside, real, write_whole
+from store.files import copy_aside, fsync_dir, move_aside, real, write_durably, write_whole
 from store.sealed import Damaged, Tables, journal_line, parse_line, parse_snapshot, snapshot
 
 MIN_COMPACT_BYTES = 256 * 1024
@@ -361,10 +361,7 @@ class JournalStorage(Storage):
                 # A torn line from a killed writer (we have applied everything complete): cut it off.
                 os.ftruncate(fd, self._offset)
             os.lseek(fd, self._offset, os.SEEK_SET)
-            view = memoryview(line)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)
+            write_durably(fd, line)
         finally:
             os.close(fd)
         if created:  # the journal's name is durable only once its folder is

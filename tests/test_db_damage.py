@@ -129,9 +129,8 @@ def written(skip: frozenset[int] = frozenset(), snapshot: bool = True) -> dict[s
     return {pid: t for pid, t in state.items() if not t.blank}
 
 
-@pytest.fixture
-def pristine(tmp_path) -> Path:
-    folder = tmp_path / "pristine"
+def build(folder: Path) -> Path:
+    """A database in `folder` holding `SNAPSHOT` in its snapshot and `LINES` in its journal."""
     folder.mkdir()
     store = TriageStore(folder / "triage.json", compact_bytes=BIG)
     store.put(SNAPSHOT)
@@ -140,6 +139,16 @@ def pristine(tmp_path) -> Path:
     for line in LINES:
         store.put(line)
     return folder
+
+
+@pytest.fixture
+def pristine(tmp_path) -> Path:
+    return build(tmp_path / "pristine")
+
+
+def line_of(journal: bytes, at: int) -> int:
+    """The index of the journal line that byte `at` belongs to."""
+    return journal.count(b"\n", 0, at)
 
 
 def flipped(pristine: Path, tmp_path: Path, name: str, rng: random.Random, trial: int) -> tuple[Path, int]:
@@ -156,13 +165,12 @@ def flipped(pristine: Path, tmp_path: Path, name: str, rng: random.Random, trial
 def test_a_changed_byte_in_the_journal_never_loads_silently_different_marks(pristine, tmp_path):
     rng = random.Random(16)
     good = (pristine / "triage.json.journal").read_bytes()
-    starts = [0] + [i + 1 for i, byte in enumerate(good) if byte == ord("\n")]
     for trial in range(60):
         path, at = flipped(pristine, tmp_path, "triage.json.journal", rng, trial)
         store = TriageStore(path)
         if plain(store) == written():
             continue
-        line = max(k for k, start in enumerate(starts) if start <= at)
+        line = line_of(good, at)
         assert store.notices and "damaged line" in store.notices[0], f"byte {at} changed marks silently"
         # The damaged line is skipped (with the next one when the change joined them), no other.
         assert plain(store) in (written(frozenset({line})), written(frozenset({line, line + 1}))), at
