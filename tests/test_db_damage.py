@@ -94,6 +94,18 @@ def test_marks_of_a_set_command_and_the_open_store_survive_a_damaged_snapshot(tm
     assert plain(TriageStore(path)).keys() == {*marks, pid}
 
 
+def test_a_journal_emptied_by_another_program_while_open_keeps_every_mark(tmp_path):
+    path = tmp_path / "triage.json"
+    marks = snapshot_with_marks(path, 3)
+    store = TriageStore(path, compact_bytes=BIG)
+    store.put({"late": Triage(starred=True)})  # only in the journal
+    (tmp_path / "triage.json.journal").write_bytes(b"")
+    assert store.external_changes() == {}
+    assert "cut short" in store.take_notices()[0]
+    store.close()
+    assert plain(TriageStore(path)) == {**marks, "late": Triage(starred=True)}
+
+
 def test_a_snapshot_a_newer_version_wrote_meanwhile_is_never_written_over(tmp_path):
     path = tmp_path / "triage.json"
     snapshot_with_marks(path)
