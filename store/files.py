@@ -60,7 +60,8 @@ def write_whole(path: Path, data: bytes) -> None:
         mode = None
     remove_dead_writers(target.parent, temporaries(target))
     tmp = temporary_name(target)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+    tmp.unlink(missing_ok=True)  # never write into a name left over: it may be a second name of a file
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         try:
             if mode is not None:
@@ -73,6 +74,21 @@ def write_whole(path: Path, data: bytes) -> None:
         tmp.unlink(missing_ok=True)
         raise
     fsync_dir(target.parent)
+
+
+def link_over(path: Path, name: Path) -> bool:
+    """Make `name` a second name of the file `path` (replacing what it named); False when the file
+    system cannot (no hard links there)."""
+    tmp = temporary_name(path)  # (named as `write_whole`'s: one left by a crash is cleaned up alike)
+    try:
+        tmp.unlink(missing_ok=True)
+        os.link(path, tmp)
+        os.replace(tmp, name)  # (does nothing when `name` is that file already: then `tmp` stays)
+    except OSError:
+        return False
+    finally:
+        tmp.unlink(missing_ok=True)
+    return True
 
 
 def _gone(pid: int) -> bool:

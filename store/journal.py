@@ -13,13 +13,15 @@ Files, for a database at `triage.json`:
   processes can share one database; each read first applies the lines others appended since.
 
 When the journal grows past the snapshot's size it is folded into a new snapshot (generation + 1)
-and emptied. Lines tagged with an older generation are skipped, so a crash between the snapshot
-replace and the journal truncation replays nothing twice.
+and a new, empty journal; the snapshot and journal replaced stay as `triage.json.previous` and
+`triage.json.journal.previous`. Lines tagged with an older generation are skipped, so a crash
+between the snapshot replace and the journal's renaming replays nothing twice.
 
 Files without checksums (older versions) are believed as they are; older versions read these
 files, ignoring the checksums. A snapshot that fails its checksum or does not parse is moved
-aside and rebuilt from what is in memory (nothing, at open) plus the valid journal lines: it
-never replaces what is in memory, and the journal is never set aside with it. One that cannot
+aside and rebuilt from what is in memory or, when newer (always, at open), the previous snapshot
+and journal, plus the valid journal lines: it never replaces what is in memory, and the journal
+is never set aside with it. One that cannot
 be read (no permission, a newer schema) raises `ReadError` and is never written over.
 """
 from __future__ import annotations
@@ -35,7 +37,7 @@ from filelock import FileLock
 from tinydb.storages import Storage
 
 from store.errors import ReadError
-from store.files import copy_aside, fsync_dir, move_aside, real, write_durably, write_whole
+from store.files import copy_aside, fsync_dir, link_over, move_aside, real, write_durably, write_whole
 from store.sealed import Damaged, Tables, journal_line, parse_line, parse_snapshot, snapshot
 
 MIN_COMPACT_BYTES = 256 * 1024
@@ -118,6 +120,7 @@ class JournalStorage(Storage):
         super().__init__()
         self.path = Path(path)
         self.journal_path = self.path.with_name(self.path.name + ".journal")
+        self.previous_journal = self.journal_path.with_name(self.journal_path.name + ".previous")
         self.compact_bytes = compact_bytes
         self.notices: list[str] = []
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -182,21 +185,34 @@ class JournalStorage(Storage):
         self._replay(record=False)
 
     def _recover(self, problem: str, opening: bool = False, set_aside: bool = True) -> None:
-        """The snapshot (or, without `set_aside`, the journal) was damaged: keep what is in memory
-        (nothing when opening), set the damaged snapshot aside, apply every valid journal line of
-        this generation or later (again: the same lines give the same state) and make that the new
-        snapshot, so nothing but the damaged part is lost and the damaged file is kept."""
+        """The snapshot (or, without `set_aside`, the journal) was damaged: set the damaged snapshot
+        aside, start from what is in memory (nothing when opening) or, when newer, the previous
+        snapshot (see `_compact`) with its journal, apply every valid journal line of that
+        generation or later (again: the same lines give the same state), and make that the new
+        snapshot: nothing but the damaged part is lost, and the damaged file is kept."""
         notice = f"{self.path}: {problem}"
         target = real(self.path)
         if set_aside and os.path.lexists(target):
             notice += f"; moved aside to {move_aside(target).name}"
         self._snapshot_id = None
         self._offset = 0
+        source = "the marks this app holds" if not opening else "the changes in its journal"
+        previous = _previous(target)
+        try:
+            tables, generation = parse_snapshot(str(previous), previous.read_bytes())
+        except (OSError, Damaged, ReadError):
+            tables, generation = None, 0
+        if set_aside and tables is not None and (opening or generation > self._generation):
+            self._generation = generation
+            self._set_tables(tables)
+            source = f"{previous.name} and the journals"
+        if set_aside:
+            entries, damaged, _ = _read_lines(self.previous_journal, 0)
+            self._apply_entries(entries, record=not opening)
+            if damaged:
+                notice += f"; {damaged} damaged line(s) of {self.previous_journal.name} skipped"
         self._replay(record=not opening)
-        if opening:
-            self.notices.append(f"{notice}; starting from the changes in its journal")
-        else:
-            self.notices.append(f"{notice}; written again from the marks this app holds")
+        self.notices.append(f"{notice}; {'starting from' if opening else 'written again from'} {source}")
         self._compact()
 
     def _read_snapshot(self) -> tuple[Tables, int]:
@@ -244,28 +260,8 @@ class JournalStorage(Storage):
         """Apply the journal's lines past our offset. A damaged line is skipped and reported, and the
         journal copied aside and folded into a new snapshot; a torn last line (a writer killed
         mid-append) is left for the next writer to cut off."""
-        size = _size(self.journal_path)
-        if size <= self._offset:
-            return
-        with open(self.journal_path, "rb") as f:
-            f.seek(self._offset)
-            chunk = f.read(size - self._offset)
-        end = chunk.rfind(b"\n") + 1
-        entries = [parse_line(line) for line in chunk[:end].splitlines()]
-        damaged = entries.count(None)
-        last = parse_line(chunk[end:-1]) if len(chunk) > end else None
-        if last is not None:  # a whole line whose line end was damaged, not a torn one
-            entries.append(last)
-            damaged += 1
-            end = len(chunk)
-        for entry in entries:
-            if entry is None or entry["g"] < self._generation:
-                continue
-            self._generation = entry["g"]  # later only while recovering a snapshot lost with its number
-            for name, change in entry["tables"].items():
-                self._apply(name, change["put"], change["del"])
-                if record:
-                    self._external.update((name, key) for key in (*change["put"], *change["del"]))
+        entries, damaged, end = _read_lines(self.journal_path, self._offset)
+        self._apply_entries(entries, record)
         self._offset += end
         if damaged:
             aside = copy_aside(self.journal_path)
@@ -273,6 +269,16 @@ class JournalStorage(Storage):
                 f"{self.journal_path}: {damaged} damaged line(s) skipped; a copy of the journal is in {aside.name}"
             )
             self._compact()
+
+    def _apply_entries(self, entries: list[dict[str, Any]], record: bool) -> None:
+        for entry in entries:
+            if entry["g"] < self._generation:
+                continue
+            self._generation = entry["g"]  # later only while recovering a snapshot lost with its number
+            for name, change in entry["tables"].items():
+                self._apply(name, change["put"], change["del"])
+                if record:
+                    self._external.update((name, key) for key in (*change["put"], *change["del"]))
 
     def _apply(self, name: str, put: dict[str, dict[str, Any]], removed: list[str]) -> None:
         """Bring table `name` up to date with a change already on disk (recording nothing)."""
@@ -369,16 +375,26 @@ class JournalStorage(Storage):
         self._offset += len(line)
 
     def _compact(self) -> None:
-        """Fold the journal into a new snapshot (`write_whole`, with a checksum), then empty the journal."""
+        """Fold the journal into a new snapshot (`write_whole`) and start an empty journal.
+
+        The snapshot it replaces stays as `<name>.previous` (a second name for the same file) and
+        the journal as `<journal>.previous` (renamed): nothing is copied, and a damaged snapshot is
+        rebuilt exactly from them. A snapshot that is not the one the tables were built from (or
+        none) leaves no previous one."""
         self._generation += 1
+        target = real(self.path)
+        built_from = self._snapshot_id is not None and _file_id(target) == self._snapshot_id
+        if not (built_from and link_over(target, _previous(target))):
+            _previous(target).unlink(missing_ok=True)
         write_whole(self.path, snapshot(self._generation, self._tables))
-        created = not self.journal_path.exists()
-        with open(self.journal_path, "wb" if created else "r+b") as f:
-            f.truncate(0)
+        if self.journal_path.exists():
+            os.replace(self.journal_path, self.previous_journal)
+        else:
+            self.previous_journal.unlink(missing_ok=True)
+        with open(self.journal_path, "wb") as f:
             f.flush()
             os.fsync(f.fileno())
-        if created:
-            fsync_dir(self.journal_path.parent)
+        fsync_dir(self.journal_path.parent)
         self._offset = 0
         self._snapshot_id = _file_id(self.path)
 
@@ -388,6 +404,31 @@ class JournalStorage(Storage):
         with contextlib.suppress(ReadError), self.locked():
             if self._offset:
                 self._compact()
+
+
+def _previous(target: Path) -> Path:
+    return target.with_name(target.name + ".previous")
+
+
+def _read_lines(path: Path, start: int) -> tuple[list[dict[str, Any]], int, int]:
+    """The valid journal lines of `path` from byte `start`, how many were damaged, and the bytes
+    they took (a torn last line not included; one whose line end was damaged counts as damaged
+    but is kept)."""
+    size = _size(path)
+    if size <= start:
+        return [], 0, 0
+    with open(path, "rb") as f:
+        f.seek(start)
+        chunk = f.read(size - start)
+    end = chunk.rfind(b"\n") + 1
+    entries = [parse_line(line) for line in chunk[:end].splitlines()]
+    damaged = entries.count(None)
+    last = parse_line(chunk[end:-1]) if len(chunk) > end else None
+    if last is not None:  # a whole line whose line end was damaged, not a torn one
+        entries.append(last)
+        damaged += 1
+        end = len(chunk)
+    return [entry for entry in entries if entry is not None], damaged, end
 
 
 def _size(path: Path) -> int:
