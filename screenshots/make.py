@@ -15,8 +15,8 @@ from tui.app import TriageApp
 
 HERE = Path(__file__).resolve().parent
 
-MARKS = ("s", "j", "2", "j", "r", "j", "j", "1", "j", "s", "3", "j")
-"""Star, prioritise and read a few papers, so the rows, tabs and header have something to show."""
+MARKS = ("s", "j", "2", "j", "r", "j", "j", "1", "j", "s", "3", "j", "j", "d")
+"""Star, prioritise, read and dismiss (not for me) a few papers, so the rows, tabs and header have something to show."""
 
 SEARCH = ("slash", *"language model", "enter", "j")
 """Filter by a query, back to the list, the second best match."""
@@ -28,6 +28,7 @@ SHOTS: dict[str, tuple[tuple[int, int], str, tuple[str, ...]]] = {
     "cite": ((120, 40), "textual-dark", (*MARKS, "C")),
     "small": ((80, 24), "textual-dark", (*MARKS, "v", "v", "v", "S")),
     "light": ((120, 40), "textual-light", (*MARKS, "enter")),
+    "foryou": ((120, 40), "textual-dark", (*MARKS, "S", "S", "S", "S", "g")),
 }
 """name → (terminal size, theme, keys pressed before the shot)."""
 

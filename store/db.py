@@ -1,6 +1,6 @@
 """`TriageStore`: the user's marks on papers, on TinyDB with a journaled storage (see `store.journal`).
 
-One document per paper, keyed by the paper's id: read, starred, priority, note, tags, updated and
+One document per paper, keyed by the paper's id: read, starred, priority, dismissed, note, tags, updated and
 `fp`, a fingerprint of the abstract. When a source list fixes a typo in an abstract its id
 changes; `attach()` finds the old state again by fuzzy-matching fingerprints (rapidfuzz ratio
 ≥ 90) of states whose paper is not in the list against papers that have no state (papers with
@@ -85,6 +85,7 @@ def from_doc(doc: Mapping[str, Any]) -> Triage:
         read=bool(doc.get("read", False)),
         starred=bool(doc.get("starred", False)),
         priority=int(doc.get("priority", 0)),
+        dismissed=bool(doc.get("dismissed", False)),  # absent from databases older than the mark
         note=str(doc.get("note", "")),
         tags=tuple(doc.get("tags", ())),
         updated=float(doc.get("updated", 0.0)),
@@ -167,10 +168,14 @@ class TriageStore:
 
     def update(self, pid: str, change: Callable[[Triage], Triage]) -> Triage:
         """Read-modify-write one paper's state under the lock (safe against other processes); the new state."""
+        return self.update_many([pid], change)[pid]
+
+    def update_many(self, pids: Iterable[str], change: Callable[[Triage], Triage]) -> dict[str, Triage]:
+        """`change` applied to each paper's state under one lock hold, stored as one durable write; the new states."""
         with self._storage.locked():
-            state = change(self.get(pid))
-            self.put({pid: state})
-        return state
+            states = {pid: change(self.get(pid)) for pid in pids}
+            self.put(states)
+        return states
 
     def external_changes(self) -> dict[str, Triage]:
         """States other processes changed since the last call (a removed state comes back blank).

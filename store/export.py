@@ -21,7 +21,7 @@ from store.text import inert
 FORMATS = ("bibtex", "markdown", "csv", "jsonl")
 SUFFIXES = {".bib": "bibtex", ".md": "markdown", ".csv": "csv", ".jsonl": "jsonl"}
 COLUMNS = ("id", "key", "title", "name", "authors", "venue", "year", "links",
-           "read", "starred", "priority", "note", "tags", "text")
+           "read", "starred", "priority", "dismissed", "note", "tags", "text")
 _NO_STATE = Triage()
 
 
@@ -75,18 +75,27 @@ def _priority_heading(priority: int) -> str:
     return f"## Priority {priority}" if priority else "## No priority"
 
 
+def _group(state: Triage) -> tuple[int, str]:
+    """Where a paper goes in the reading list: by priority (1 first, none after), then those not for me."""
+    if state.dismissed:
+        return 100, "## Not for me"
+    return state.priority or 99, _priority_heading(state.priority)
+
+
 def reading_list(papers: Sequence[Paper], states: Mapping[str, Triage], keys: Mapping[str, str]) -> str:
-    """Markdown grouped by priority (1 first, unprioritised last), with read boxes, stars, notes and tags."""
+    """Markdown grouped by priority (1 first, unprioritised next), the papers marked not for me last,
+    with read boxes, stars, notes and tags."""
     lines = ["# Reading list", ""]
-    by_priority = sorted(papers, key=lambda p: (states.get(p.id, _NO_STATE).priority or 99))
+    by_priority = sorted(papers, key=lambda p: _group(states.get(p.id, _NO_STATE))[0])
     current = None
     for paper in by_priority:
         state = states.get(paper.id, _NO_STATE)
-        if state.priority != current:
+        heading = _group(state)[1]
+        if heading != current:
             if current is not None:
                 lines.append("")
-            current = state.priority
-            lines += [_priority_heading(current), ""]
+            current = heading
+            lines += [heading, ""]
         box = "[x]" if state.read else "[ ]"
         star = "★ " if state.starred else ""
         lines.append(f"- {box} {star}{cite.markdown(paper)} `{keys[paper.id]}`")

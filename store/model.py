@@ -83,11 +83,13 @@ class Collection:
 
 @dataclass(slots=True)
 class Triage:
-    """A user's marks on one paper. Priority: 0 none, 1 highest … 5 lowest."""
+    """A user's marks on one paper. Priority: 0 none, 1 highest … 5 lowest. `dismissed`: "not for me",
+    an explicit no (the Unread view leaves such a paper out, whether it was read or not)."""
 
     read: bool = False
     starred: bool = False
     priority: int = 0
+    dismissed: bool = False
     note: str = ""
     tags: tuple[str, ...] = ()
     updated: float = 0.0
@@ -95,8 +97,11 @@ class Triage:
     @property
     def blank(self) -> bool:
         """No mark at all: such a state is not stored."""
-        return not (self.read or self.starred or self.priority or self.note or self.tags)
+        return not (self.read or self.starred or self.priority or self.dismissed or self.note or self.tags)
 
     def marks(self) -> dict[str, object]:
         """The marks as plain JSON values: what the database, `triage list` and exports write."""
-        return {"read": self.read, "starred": self.starred, "priority": self.priority, "note": self.note, "tags": list(self.tags)}
+        return {
+            "read": self.read, "starred": self.starred, "priority": self.priority, "dismissed": self.dismissed,
+            "note": self.note, "tags": list(self.tags),
+        }

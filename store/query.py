@@ -15,7 +15,7 @@ SYNTAX = (
     ("'exact", "an exact piece of text, no typo tolerance"),
     ('-word  -"phrase"', "must not match (also !word; a lone - is ignored, -1 is text)"),
     ("a | b", "either (the bar joins the terms on each side)"),
-    ("is:unread is:starred", "by triage state (also is:read); -is:read negates"),
+    ("is:unread is:starred", "by triage state (also is:read, is:dismissed); -is:read negates"),
     ("p:1  p<=2  p:0", "by priority (also p>=3; p:0 is none)"),
     ("has:note has:code", "a note, a code link (also has:tag, has:link)"),
     ("tag:NAME", "by tag"),
@@ -26,7 +26,7 @@ SYNTAX = (
 """(example, meaning) for each element of the language, for the help screen."""
 
 _QUALIFIER = re.compile(r"^([A-Za-z]+)(<=|>=|:|<|>|=)(.*)$", re.S)
-_STATES = ("read", "unread", "starred")
+_STATES = ("read", "unread", "starred", "dismissed")
 _HAS = ("note", "code", "link", "tag")
 _NUMERIC = {"p": (0, 5), "year": (0, 9999)}
 QUALIFIERS = ("is", "p", "has", "tag", "venue", "year")

@@ -26,6 +26,9 @@ from typing import Any
 from store.errors import ReadError
 
 SCHEMA = 1
+"""The snapshot's format. A mark added with a default (`dismissed`) needs no new version: a document
+without it reads as the default, and an older paper-triage ignores it; a higher number makes older
+versions refuse the whole database. (Checksums need none either: older versions ignore them.)"""
 SNAPSHOT_FIELDS = {"schema", "generation", "tables"}
 LINE_FIELDS = {"g", "tables"}
 _SNAPSHOT_SEAL = re.compile(rb'\{\n "checksum": "([0-9a-f]{8})",\n')

@@ -27,6 +27,7 @@ from rapidfuzz.distance import OSA
 
 from store.model import Paper, Triage, single_spaced
 from store.query import Qualifier, Query, Term, parse
+from store.views import to_read
 
 WORD = re.compile(r"[\w\u0300-\u036f]+")
 """A word, for the index and for query words alike (combining accents stay in their word)."""
@@ -234,6 +235,18 @@ class SearchIndex:
             "title": self._title.values, "title_bounds": self._title.bounds, "lengths": self._lengths,
             "uneven": self._uneven,
         }
+
+    def term_counts(self) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+        """The index as word counts, for models over its words (store.ranking): the vocabulary in word
+        id order, then for each posting its paper (row in file order), its word id and how often the
+        word occurs there (capped at 15 in the body; a title word counts once more)."""
+        parts = self.parts()
+        words = _split(parts["words"])
+        body, title = parts["body"].astype(np.int64), parts["title"].astype(np.int64)
+        every = np.arange(len(words))
+        of_word = np.concatenate([np.repeat(every, np.diff(parts["body_bounds"])), np.repeat(every, np.diff(parts["title_bounds"]))])
+        times = np.concatenate([(body & _TF_MAX).astype(np.float32), np.ones(len(title), np.float32)])
+        return words, np.concatenate([body >> _TF_BITS, title]), of_word, times
 
     @classmethod
     def from_parts(cls, papers: Iterable[Paper], parts: Mapping[str, np.ndarray]) -> SearchIndex:
@@ -782,7 +795,10 @@ def _compare(op: str, value: int) -> Callable[[int], bool]:
 def _state_test(q: Qualifier) -> Callable[[Triage], bool]:
     """The test an is:/p:/has:note/has:tag/tag: qualifier applies to one paper's `Triage`."""
     if q.field == "is":
-        return {"read": lambda t: t.read, "unread": lambda t: not t.read, "starred": lambda t: t.starred}[str(q.value)]
+        return {
+            "read": lambda t: t.read, "unread": to_read, "starred": lambda t: t.starred,
+            "dismissed": lambda t: t.dismissed,
+        }[str(q.value)]
     if q.field == "has":
         return (lambda t: bool(t.note.strip())) if q.value == "note" else (lambda t: bool(t.tags))
     if q.field == "tag":

@@ -10,9 +10,15 @@ _NONE = Triage()
 VIEWS: dict[str, str] = {"all": "All", "unread": "Unread", "starred": "Starred", "prioritised": "Prioritised"}
 """View name → its tab label, in tab order."""
 
+
+def to_read(state: Triage) -> bool:
+    """Whether a paper is still to be read: unread and not dismissed ("not for me")."""
+    return not (state.read or state.dismissed)
+
+
 _IN_VIEW: dict[str, Callable[[Triage], bool]] = {
     "all": lambda state: True,
-    "unread": lambda state: not state.read,
+    "unread": to_read,
     "starred": lambda state: state.starred,
     "prioritised": lambda state: state.priority > 0,
 }
@@ -23,6 +29,7 @@ SORTS: dict[str, str] = {
     "starred": "starred first",
     "recent": "recently changed",
     "interest": "for you",
+    "suggested": "suggested",
     "score": "match score",
 }
 """Sort name → how the header names it, in the order `S` cycles through them."""
@@ -31,6 +38,9 @@ SCORE_SORT = "score"
 """Offered only while a query is active: the order of its hits, best first."""
 INTEREST_SORT = "interest"
 """The For-you order (store.ranking): the unmarked papers most likely to be starred first."""
+LEARNT_SORTS = (INTEREST_SORT, "suggested")
+"""The sorts that follow an order learnt from the marks (`arrange`'s `interest`): For-you, and
+suggested, the unmarked papers whose mark would teach the model most first."""
 
 
 class Tally:
@@ -38,11 +48,13 @@ class Tally:
 
     Built in one pass over the states (papers without marks count only as unread), so counting the
     matches of a query over 100,000 papers costs a set of their ids, not four tests per paper.
+    `read` counts the papers marked read (the Unread view also leaves out dismissed ones).
     """
 
     def __init__(self, papers: Sequence[Paper], states: Mapping[str, Triage]) -> None:
         self.ids = frozenset([paper.id for paper in papers])
         self.counts = {view: (len(self.ids) if _IN_VIEW[view](_NONE) else 0) for view in VIEWS}
+        self.read = 0
         for paper_id, state in states.items():
             self.change(paper_id, _NONE, state)
 
@@ -51,6 +63,7 @@ class Tally:
         if paper_id in self.ids:
             for view, test in _IN_VIEW.items():
                 self.counts[view] += test(new) - test(old)
+            self.read += new.read - old.read
 
 
 def next_sort(sort: str, querying: bool) -> str:
@@ -64,8 +77,8 @@ def arrange(papers: Sequence[Paper], states: Mapping[str, Triage], view: str, so
     """The papers `view` shows, in `sort` order; ties keep the order of `papers`.
 
     `papers` is in file order, or best first when `ranked` (the hits of a query): the score sort keeps
-    that order, and is file order when there is no query. The interest sort follows `interest` (paper
-    id → place in the For-you order), and keeps the order of `papers` until there is one.
+    that order, and is file order when there is no query. The learnt sorts follow `interest` (paper
+    id → place in the learnt order), and keep the order of `papers` until there is one.
     """
     if view == "all":
         shown = list(papers)
@@ -74,7 +87,7 @@ def arrange(papers: Sequence[Paper], states: Mapping[str, Triage], view: str, so
         shown = [paper for paper in papers if test(states.get(paper.id, _NONE))]
     if sort in ("file", SCORE_SORT):
         return sorted(shown, key=lambda paper: paper.position) if ranked and sort == "file" else shown
-    if sort == INTEREST_SORT:
+    if sort in LEARNT_SORTS:
         return rerank(shown, 0, interest) if interest is not None else shown
     key = _SORT_KEYS[sort]
     return sorted(shown, key=lambda paper: key(states.get(paper.id, _NONE)))

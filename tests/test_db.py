@@ -42,6 +42,38 @@ def test_marks_survive_a_restart(tmp_path):
     assert again.get("never-marked") == Triage()
 
 
+def test_dismissed_survives_a_restart_and_undismissing_clears_it(tmp_path):
+    path = tmp_path / "triage.json"
+    store = TriageStore(path)
+    store.put({"a": Triage(dismissed=True), "b": Triage(read=True, dismissed=True, priority=3)})
+    store.close()
+    assert json.loads(path.read_text(encoding="utf-8"))["tables"]["triage"]["a"]["dismissed"] is True
+    again = TriageStore(path)
+    assert again.get("a") == Triage(dismissed=True) and not Triage(dismissed=True).blank
+    assert again.get("b") == Triage(read=True, dismissed=True, priority=3)
+    again.put({"a": Triage()})  # undismissed and no other mark: nothing left to store
+    del again  # no close: the journal alone carries it
+    assert TriageStore(path).ids() == ["b"]
+
+
+def test_a_database_from_before_the_dismissed_mark_loads(tmp_path):
+    """A snapshot and journal as the version without `dismissed` wrote them: the same schema number."""
+    path = tmp_path / "triage.json"
+    doc = {"read": True, "starred": False, "priority": 2, "note": "", "tags": [], "updated": 5.0, "fp": "x"}
+    path.write_text(json.dumps({"schema": 1, "generation": 1, "tables": {"triage": {"a": doc}}}), encoding="utf-8")
+    journal = {"g": 1, "tables": {"triage": {"put": {"b": {**doc, "starred": True}}, "del": []}}}
+    path.with_name("triage.json.journal").write_text(json.dumps(journal) + "\n", encoding="utf-8")
+    store = TriageStore(path)
+    assert store.notices == []
+    assert store.get("a") == Triage(read=True, priority=2, updated=5.0)
+    assert store.get("b") == Triage(read=True, starred=True, priority=2, updated=5.0)
+    store.put({"a": Triage(read=True, priority=2, dismissed=True)})
+    store.close()
+    snapshot = json.loads(path.read_text(encoding="utf-8"))
+    assert snapshot["schema"] == 1  # still readable by the version before the mark (it ignores the field)
+    assert TriageStore(path).get("a").dismissed and not TriageStore(path).get("b").dismissed
+
+
 def test_unclosed_store_keeps_every_acknowledged_write(tmp_path):
     """No close (as after a crash): the journal alone carries the writes."""
     path = tmp_path / "triage.json"
@@ -151,6 +183,18 @@ def test_update_is_a_locked_read_modify_write(tmp_path):
 
 
 # --- an edited abstract keeps its marks ------------------------------------------------------
+
+
+def test_update_many_is_one_journal_line_for_all_its_papers(tmp_path):
+    path = tmp_path / "t.json"
+    store = TriageStore(path)
+    store.put({"a": Triage(read=True)})
+    states = store.update_many(["a", "b", "c"], lambda state: replace(state, starred=True))
+    assert states == {"a": Triage(read=True, starred=True), "b": Triage(starred=True), "c": Triage(starred=True)}
+    lines = path.with_name("t.json.journal").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2 and sorted(json.loads(lines[1])["tables"]["triage"]["put"]) == ["a", "b", "c"]
+    del store
+    assert TriageStore(path).get("c") == Triage(starred=True)
 
 
 def test_an_edited_abstract_finds_its_state_again(tmp_path):

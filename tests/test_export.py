@@ -46,7 +46,23 @@ def test_csv_and_jsonl_carry_state_and_text(papers, states):
     records = [json.loads(line) for line in export.render(papers, "jsonl", states, keys).splitlines()]
     assert len(records) == len(papers)
     assert records[1]["links"] == ["https://github.com/ajy112/HDGNN"] and records[1]["read"] is True
-    assert records[5] == {**records[5], "read": False, "starred": False, "priority": 0, "note": "", "tags": []}
+    assert records[5] == {
+        **records[5], "read": False, "starred": False, "priority": 0, "dismissed": False, "note": "", "tags": [],
+    }
+
+
+def test_exports_mark_the_papers_not_for_me(papers, states):
+    """A reading list of the papers shown has them all: those marked not for me in a section of their own, last."""
+    states = {**states, papers[1].id: Triage(read=True, priority=1, dismissed=True), papers[4].id: Triage(dismissed=True)}
+    text = export.render(papers[:6], "markdown", states)
+    headings = [line for line in text.splitlines() if line.startswith("## ")]
+    assert headings == ["## Priority 2", "## No priority", "## Not for me"]
+    mine = text.split("## Not for me")[1]
+    assert mine.count("\n- [") == 2 and "- [x] " in mine and papers[4].title[:20] in mine
+    rows = list(csv.DictReader(io.StringIO(export.render(papers[:6], "csv", states))))
+    assert [r["dismissed"] for r in rows] == ["False", "True", "False", "False", "True", "False"]
+    records = [json.loads(line) for line in export.render(papers[:6], "jsonl", states).splitlines()]
+    assert [r["dismissed"] for r in records] == [False, True, False, False, True, False]
 
 
 def test_csv_cells_never_become_spreadsheet_formulas(tmp_path):

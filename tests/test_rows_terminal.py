@@ -11,14 +11,14 @@ from tests.tmux import Tmux, triage_command
 def row_of(screen: str, title: str) -> str | None:
     """The list row whose title starts with `title` (the marks column before it), None when not on screen."""
     for line in screen.splitlines():
-        match = re.match(r"^ ([• ])([★ ])([0-5 ]) (.*)$", line)
+        match = re.match(r"^ ([•✗ ])([★ ])([0-5 ]) (.*)$", line)
         if match and match.group(4).startswith(title):
             return line
     return None
 
 
 def marks(screen: str, title: str) -> str | None:
-    """The marks column of `title`'s row: unread bullet, star, priority digit ('•★2', ' ★ ', …)."""
+    """The marks column of `title`'s row: unread bullet (or ✗, not for me), star, priority digit ('•★2', '✗★ ', …)."""
     row = row_of(screen, title)
     return row[1:4] if row is not None else None
 
@@ -99,6 +99,29 @@ def test_marks_show_at_once_on_a_scrolled_row_of_the_stacked_list(tmp_path, seed
         assert marks(tmux.screen(), "FairTune") == " ★2"
     finally:
         tmux.kill()
+
+
+def test_not_for_me_shows_at_once_on_a_scrolled_row_and_after_a_restart(tmp_path, seed_path):
+    """80x24: `d` on the 11th paper, below the first screenful of the stacked list; then the next one."""
+    command = f"{triage_command()} --db {tmp_path / 'db.json'}"
+    tmux = Tmux(command, width=80, height=24)
+    try:
+        tmux.wait_for(lambda s: "19 unread" in s)
+        assert row_of(tmux.screen(), "FairTune") is None  # not on the first screenful
+        tmux.send(*["j"] * 10, "s", "d")
+        tmux.wait_for(lambda s: marks(s, "FairTune") == "✗★ " and "18 unread" in s and "not for me" not in s)
+        tmux.send("k")  # back on it: the detail pane says so
+        tmux.wait_for(lambda s: "not for me · ★ starred" in [line.strip() for line in s.splitlines()])
+        tmux.quit()
+    finally:
+        tmux.kill()
+    again = Tmux(command, width=80, height=24)
+    try:
+        again.wait_for(lambda s: marks(s, "FairTune") == "✗★ " and "18 unread" in s and highlighted(again, "FairTune"))
+        again.send("d")  # takes it off
+        again.wait_for(lambda s: marks(s, "FairTune") == "•★ " and "19 unread" in s)
+    finally:
+        again.kill()
 
 
 def test_marks_show_at_once_far_down_a_long_list(tmp_path, corpora):

@@ -122,6 +122,18 @@ def test_state_qualifiers(index, seed):
     assert ids(index, "contrastive is:read", states) == [SCL]
 
 
+def test_is_dismissed_finds_the_papers_marked_not_for_me(index, seed):
+    states = {KOLA: Triage(dismissed=True), SCL: Triage(read=True, dismissed=True), CDRL: Triage(starred=True)}
+    assert ids(index, "is:dismissed", states) == [SCL, KOLA]
+    assert ids(index, "is:d", states) == [SCL, KOLA]  # a unique beginning, like is:s
+    assert ids(index, "-is:dismissed", states) == [p.id for p in seed if p.id not in (SCL, KOLA)]
+    # is:unread is what the Unread view shows (the rows with a •): not read and not dismissed; -is:read is the read mark alone
+    assert ids(index, "is:unread", states) == [p.id for p in seed if p.id not in (SCL, KOLA)]
+    assert ids(index, "-is:read", states) == [p.id for p in seed if p.id != SCL]
+    assert ids(index, "is:dismissed -is:read", states) == [KOLA]
+    assert ids(index, "is:dismissed") == []
+
+
 def test_ties_keep_file_order(tmp_path):
     path = tmp_path / "list.txt"
     path.write_text("TEST 2024\n\nalpha beta gamma delta.\n\nzeta eta theta.\n\ngamma beta alpha delta.\n", encoding="utf-8")
@@ -143,7 +155,7 @@ def test_a_query_not_understood_matches_nothing_not_everything(index):
         found = index.search(text, starred)
         assert found.ids == [], text
         assert found.query.hint and found.query.filters
-    assert index.search("is:stared").query.hint == "is: needs one of read, unread, starred"
+    assert index.search("is:stared").query.hint == "is: needs one of read, unread, starred, dismissed"
     assert index.search("p<=9").query.hint == "p<= needs a number from 0 to 5"
     assert index.search("author:bengio").query.hint.startswith("unknown qualifier author:")
 

@@ -13,6 +13,7 @@ from store.db import TriageStore
 from store.model import Paper, Triage
 from tui.app import TriageApp
 from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
+from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
 
 from tests.waits import until
@@ -143,6 +144,39 @@ async def test_u_undoes_and_ctrl_r_redoes_many_levels(seed_path):
         assert marks(app, 0) == " •★1"
     assert stored(papers[0].id) == Triage(starred=True, priority=1, updated=stored(papers[0].id).updated)
     assert stored(papers[1].id) == Triage()
+
+
+async def test_d_dismisses_moves_on_and_u_undoes_it_and_the_unread_view_drops_it(seed_path):
+    papers, app = seed_app(seed_path)
+    async with app.run_test(size=SIZE) as pilot:
+        paper_list = app.query_one(PaperList)
+        await press(pilot, "j", "d")  # paper 1 not for me; on to the next unread, paper 2
+        assert marks(app, 1) == " ✗  " and paper_list.cursor == 2
+        assert "19 of 19 shown · 18 unread" in header(app) and str(app.query_one("#view-unread", Static).content) == "Unread 18"
+        await press(pilot, "u")  # undone: unread again, and the cursor back on it
+        assert marks(app, 1) == " •  " and paper_list.cursor == 1 and "19 unread" in header(app)
+        await press(pilot, "ctrl+r")
+        assert marks(app, 1) == " ✗  " and detail_state(app) == "not for me"
+        await press(pilot, "k", "space")  # space goes on to the next unread too: past paper 1, not for me
+        assert paper_list.cursor == 2 and "17 unread" in header(app)
+        await press(pilot, "k", "k", "d")  # a read paper not for me: the mark takes the read one's place in the row
+        assert marks(app, 0) == " ✗  " and "17 unread" in header(app)
+        await press(pilot, "v")  # the Unread view leaves them out
+        assert app.view == "unread" and [p.id for p in paper_list.papers] == [p.id for p in papers[2:]]
+        await press(pilot, "v", "v", "v", "/")  # back to All, then a query
+        await press(pilot, *"is:dismissed", "enter")
+        assert [p.id for p in paper_list.papers] == [papers[0].id, papers[1].id]
+        await press(pilot, "d")  # on a paper not for me: takes the mark off, the cursor stays
+        assert marks(app, 0) == "    " and paper_list.cursor == 0
+    assert stored(papers[1].id).dismissed and stored(papers[0].id) == Triage(read=True, updated=stored(papers[0].id).updated)
+    again = TriageApp(read_path(seed_path))
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await again.workers.wait_for_complete()
+        await pilot.pause()
+        assert again.query_one(FilterBar).value == "is:dismissed"  # the session's query, as left
+        assert [p.id for p in again.query_one(PaperList).papers] == [papers[1].id] and marks(again, 0) == " ✗  "
+        assert "1 of 19 shown · 0 unread" in header(again)
 
 
 async def test_e_edits_the_note_ctrl_s_saves_esc_cancels(seed_path):

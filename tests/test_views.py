@@ -48,13 +48,31 @@ def test_score_sort_keeps_the_rank_and_file_sort_undoes_it(marked):
 
 def test_the_sort_cycle_offers_match_score_only_while_querying():
     cycle, sort = [], "file"
-    for _ in range(5):
+    for _ in range(6):
         sort = next_sort(sort, querying=False)
         cycle.append(sort)
-    assert cycle == ["priority", "starred", "recent", "interest", "file"]
-    assert next_sort("interest", querying=True) == "score"
+    assert cycle == ["priority", "starred", "recent", "interest", "suggested", "file"]
+    assert next_sort("suggested", querying=True) == "score"
     assert next_sort("score", querying=False) == "file"
-    assert set(SORTS) == {"file", "priority", "starred", "recent", "interest", "score"}
+    assert set(SORTS) == {"file", "priority", "starred", "recent", "interest", "suggested", "score"}
+
+
+def test_the_unread_view_leaves_out_dismissed_papers_read_or_not(marked):
+    papers, ids, states = marked
+    states = {**states, ids[0]: Triage(dismissed=True), ids[3]: Triage(read=True, dismissed=True, priority=2)}
+    unread = [p.id for p in arrange(papers, states, "unread", "file")]
+    assert ids[0] not in unread and ids[3] not in unread and ids[8] not in unread and len(unread) == 16
+    assert arrange(papers, states, "all", "file") == papers  # All shows them (marked in the row)
+    assert [p.id for p in arrange(papers, states, "prioritised", "file")] == [ids[3], ids[8], ids[9]]
+    tally = Tally(papers, states)
+    assert tally.counts == {"all": 19, "unread": 16, "starred": 2, "prioritised": 3}
+    assert tally.read == 2  # the progress bar counts papers read, not those dismissed
+    tally.change(ids[0], states[ids[0]], Triage())  # undismissed: to read again
+    tally.change(ids[1], Triage(), Triage(dismissed=True))
+    tally.change(ids[5], states[ids[5]], Triage(starred=True, read=True, dismissed=True))
+    assert tally.counts == {"all": 19, "unread": 15, "starred": 2, "prioritised": 3} and tally.read == 3
+    assert tally.counts == Tally(papers, {**states, ids[0]: Triage(), ids[1]: Triage(dismissed=True),
+                                          ids[5]: Triage(starred=True, read=True, dismissed=True)}).counts
 
 
 def test_a_tally_follows_changed_marks_of_its_papers_only(marked):

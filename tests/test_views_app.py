@@ -89,6 +89,8 @@ async def test_S_cycles_the_sorts_and_the_tab_bar_names_the_sort(seed_path):
         await until(pilot, lambda: str(sort_name.content) == "sorted by for you")  # 3 starred or priority 1–2
         assert all(app.state_of(pid).blank for pid in shown_ids(app)[:15])  # the unmarked papers first
         await press(pilot, "S")
+        assert str(sort_name.content) == "sorted by suggested" and shown_ids(app)[0] == app._ranking.suggested[0]
+        await press(pilot, "S")
         assert str(sort_name.content) == "sorted by file order" and shown_ids(app) == [p.id for p in papers]
 
 
@@ -207,7 +209,7 @@ async def test_a_query_ranks_best_first_and_views_and_sorts_apply_to_its_matches
         assert shown_ids(app) == [starred]
         await press(pilot, "v", "v", "S")
         assert app.sort == "file" and shown_ids(app) == sorted(ranked, key=[p.id for p in papers].index)
-        for _ in range(5):
+        for _ in range(6):
             await press(pilot, "S")
         assert app.sort == "score" and shown_ids(app) == ranked
         await press(pilot, "slash", "escape")  # clear the filter

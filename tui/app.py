@@ -27,7 +27,7 @@ from store.db import TriageStore
 from store.history import History
 from store.ranking import MIN_POSITIVES, Ranking
 from store.search import Hit, Hits
-from store.views import INTEREST_SORT, SCORE_SORT, SORTS, VIEWS, Tally, arrange, next_sort, rerank
+from store.views import INTEREST_SORT, LEARNT_SORTS, SCORE_SORT, SORTS, VIEWS, Tally, arrange, next_sort, rerank, to_read
 from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, declared_bindings, key_display
 from tui.copying import CopyActions
 from tui.interest import Interest, Similar, explain, shortly
@@ -47,7 +47,7 @@ POLL_SECONDS = 0.5
 SESSION_SECONDS = 1.0
 """The session (paper under the cursor, query, view, sort) is saved this long after it last changed, and at exit."""
 TRIAGE_ACTIONS = {
-    "read_next", "toggle_read", "toggle_star", "priority", "next_unread", "previous_unread",
+    "read_next", "toggle_read", "toggle_star", "dismiss", "priority", "next_unread", "previous_unread",
     "undo", "redo", "edit", "read_all",
 }
 COPY_ACTIONS = {"copy_citation", "pick_citation", "copy_shown", "open_link", "open_pdf", "export_shown"}
@@ -68,6 +68,7 @@ class TriageApp(CopyActions, App[None]):
     | `space` | Mark read, go to the next unread |
     | `r` | Toggle read |
     | `s` | Toggle star |
+    | `d` | Not for me, then the next unread (on a paper not for me: take that off) |
     | `1`–`5` / `0` | Priority (1 highest … 5 lowest) / clear it |
     | `n` / `N` | Next / previous unread |
     | `u` / `ctrl+r` | Undo / redo |
@@ -102,6 +103,7 @@ class TriageApp(CopyActions, App[None]):
         Binding("space", "read_next", "Read+next", group=TRIAGE, tooltip="Mark read, go to the next unread"),
         Binding("r", "toggle_read", "Read/unread", group=TRIAGE, tooltip="Toggle read"),
         Binding("s", "toggle_star", "Star", group=TRIAGE, tooltip="Toggle star"),
+        Binding("d", "dismiss", "Not for me", show=False, group=TRIAGE, tooltip="Not for me (toggle), then the next unread"),
         *(
             Binding(str(n), f"priority({n})", f"Priority {n}", show=False, group=TRIAGE, tooltip=f"Priority {n} ({label})")
             for n, label in zip(range(1, 6), ("highest", "high", "medium", "low", "lowest"))
@@ -126,7 +128,7 @@ class TriageApp(CopyActions, App[None]):
         Binding("slash", "focus_filter", "Filter", key_display="/", group=SEARCH, priority=True,
                 tooltip="Filter the list: words (typos ok), \"phrase\", !not, a | b, is:unread, p<=2…"),
         Binding("v", "cycle_view", "View", group=VIEW_KEYS, tooltip="Next view: All, Unread, Starred, Prioritised"),
-        Binding("S", "cycle_sort", "Sort", group=VIEW_KEYS, tooltip="Next sort: file order, priority, starred first, recently changed, for you, match score"),
+        Binding("S", "cycle_sort", "Sort", group=VIEW_KEYS, tooltip="Next sort: file order, priority, starred first, recently changed, for you, suggested, match score"),
         Binding("m", "more_like_this", "More like this", group=VIEW_KEYS, tooltip="More like this: the papers most similar to this one (esc back)"),
         Binding("escape", "leave_similar", show=False),
     ]
@@ -173,7 +175,7 @@ class TriageApp(CopyActions, App[None]):
         self._restore_cursor: str | None = None
         """The paper to put the cursor on when the restored query's results arrive."""
         self._writer_closed = False
-        self._interest = Interest(collection.papers, self._search_index, lambda r: self._from_writer(partial(self._show_ranking, r)))
+        self._interest = Interest(collection.papers, self._search_index)
         self._ranking: Ranking | None = None
         """The newest For-you ranking of the marks (None: fewer than three positives, or none yet)."""
         self._similar: Similar | None = None
@@ -220,7 +222,7 @@ class TriageApp(CopyActions, App[None]):
             self.notify(notice, title="Triage database", severity="warning", timeout=20, markup=False)
         self.set_interval(POLL_SECONDS, self._poll_other_processes)
         self.call_after_refresh(self.run_worker, self._search_index, thread=True, group="index")
-        self._interest.update(self.states)
+        self._rank(dict(self.states))
 
     # --- type-ahead (see tui.typeahead) ------------------------------------------------------------
 
@@ -269,8 +271,7 @@ class TriageApp(CopyActions, App[None]):
         if self.sort == SCORE_SORT and not ranked:
             self.set_reactive(TriageApp.sort, "file")
         sort = SCORE_SORT if self._similar is not None else self.sort  # more like this: most similar first
-        places = self._ranking.places if self._ranking is not None else None
-        papers = rows if rows is not None else arrange(matched, self.states, self.view, sort, ranked, places)
+        papers = rows if rows is not None else arrange(matched, self.states, self.view, sort, ranked, self._learnt())
         hits = self._hits
         if hits is None:
             self._row_hits = None
@@ -298,15 +299,15 @@ class TriageApp(CopyActions, App[None]):
         tabs.view, tabs.sort = self.view, self.sort
         if self._similar is not None:
             tabs.note = f"more like {shortly(self._similar.of)} · esc back"
-        elif self.sort == INTEREST_SORT and self._ranking is None:
-            tabs.note = f"sorted by {SORTS[INTEREST_SORT]} · star {MIN_POSITIVES} papers to get suggestions"
+        elif self.sort in LEARNT_SORTS and self._ranking is None:
+            tabs.note = f"sorted by {SORTS[self.sort]} · star {MIN_POSITIVES} papers to get suggestions"
         else:
             tabs.note = ""
         tabs.set_counts(self._tallies["matched"].counts)
         shown, every = self._tallies["shown"].counts, self._tallies["all"].counts
         self.query_one(StatusLine).show(
             shown=shown["all"], total=every["all"], unread=shown["unread"], starred=shown["starred"],
-            prioritised=shown["prioritised"], read=every["all"] - every["unread"],
+            prioritised=shown["prioritised"], read=self._tallies["all"].read,
         )
 
     def watch_view(self) -> None:
@@ -452,30 +453,48 @@ class TriageApp(CopyActions, App[None]):
         current = paper_list.current
         if current is not None and current.id in states:
             self._show_state(current.id)
-        self._interest.update(self.states)
+        self._rank(dict(self.states))
+
+    @work(thread=True, exclusive=True, group="interest")
+    def _rank(self, states: dict[str, Triage]) -> None:
+        """Rank the marks off the UI thread (a key never waits for it); a newer mark's ranking wins."""
+        ranking = self._interest.rank(states)
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self._show_ranking, ranking)
 
     def _show_state(self, paper_id: str) -> None:
         """The detail pane's marks of a paper, with why the For-you order puts it where it is."""
         state = self.state_of(paper_id)
-        shown = self.sort == INTEREST_SORT or self._ranking is not None
+        shown = self.sort in LEARNT_SORTS or self._ranking is not None
         why = explain(self._ranking, self.papers_by_id[paper_id], not state.blank, self.papers_by_id) if shown else ""
         self.query_one(DetailPane).show_state(state, why)
 
     def _show_ranking(self, ranking: Ranking | None) -> None:
-        """A new For-you ranking: the rows' buckets and the detail's reasons now; in the For-you order,
-        the rows below the cursor take the new order (nothing above it, already passed, moves)."""
+        """A new For-you ranking: the rows' buckets and the detail's reasons now. In a learnt sort the
+        first ranking orders the whole list (it showed file order while there was none); a later one
+        orders only the rows below the cursor, so nothing already passed moves."""
         if not self.is_running:
             return
-        self._ranking = ranking
+        first, self._ranking = self._ranking is None, ranking
         paper_list = self.query_one(PaperList)
         paper_list.buckets = (lambda paper_id: ranking.bucket(paper_id).glyph) if ranking is not None else None
-        if self.sort == INTEREST_SORT and ranking is not None and self._similar is None:
-            self.refresh_rows(rows=rerank(paper_list.papers, paper_list.cursor + 1, ranking.places))
+        learnt = self._learnt()
+        if learnt is not None and self._similar is None:
+            if first:
+                self.refresh_rows(keep=self._current_id())
+            else:
+                self.refresh_rows(rows=rerank(paper_list.papers, paper_list.cursor + 1, learnt))
         else:
-            paper_list.refresh_papers(())
+            paper_list.redraw()
         self._show_counts()
         if paper_list.current is not None:
             self._show_state(paper_list.current.id)
+
+    def _learnt(self) -> Mapping[str, int] | None:
+        """The learnt order the sort follows (paper id → place), None when it follows none or none yet."""
+        if self._ranking is None or self.sort not in LEARNT_SORTS:
+            return None
+        return self._ranking.places if self.sort == INTEREST_SORT else self._ranking.suggested_places
 
     @cached_property
     def papers_by_id(self) -> dict[str, Paper]:
@@ -589,6 +608,14 @@ class TriageApp(CopyActions, App[None]):
         if current is not None:
             self._set_current(starred=not current[1].starred)
 
+    def action_dismiss(self) -> None:
+        """Mark the paper not for me and go on to the next unread, as mutt's `d` does; or take the mark off."""
+        current = self._current()
+        if current is not None:
+            self._set_current(dismissed=not current[1].dismissed)
+            if not current[1].dismissed:
+                self.action_next_unread()
+
     def action_priority(self, priority: int) -> None:
         self._set_current(priority=priority)
 
@@ -601,7 +628,7 @@ class TriageApp(CopyActions, App[None]):
         papers = paper_list.papers
         for k in range(1, len(papers) + 1):
             index = (paper_list.cursor + step * k) % len(papers)
-            if not self.state_of(papers[index].id).read:
+            if to_read(self.state_of(papers[index].id)):
                 paper_list.cursor = index
                 return
         self.notify("No unread papers shown.")

@@ -20,19 +20,25 @@ from store import Collection, Paper, ReadError, Triage, describe_skipped, read_p
 from store.query import Query, parse
 from store.readers.records import reporting
 from store.text import inert
+from store.views import SCORE_SORT, SORTS
 
 DESCRIPTION = """\
 Triage research-paper abstracts from the keyboard: filter, read, mark, star, prioritise.
 
   triage [FILES...]                 open the app (the bundled ICLR 2024 list when no file is given)
-  triage list [FILES...] [--query Q] [--format table|jsonl]
-                                    print the papers (those matching Q, best first) without the app
+  triage list [FILES...] [--query Q] [--sort ORDER] [--format table|jsonl]
+                                    print the papers (those matching Q, best first) without the app;
+                                    --sort interest: For you, the papers you are likely to star first
   triage cite ID [FILES...] [--format bibtex|plain|markdown|abstract|id] [--copy]
                                     print (and copy) the citation of one paper, by id or key
+  triage similar ID [FILES...] [-n K] [--format table|jsonl]
+                                    the K papers most like paper ID (by id or key), best first
   triage export [FILES...] [--query Q] [--format bibtex|markdown|csv|jsonl] [-o FILE] [--force]
                                     write the papers with their marks: a .bib, a reading list…
-  triage set ID [FILES...] [--read|--unread] [--star|--unstar] [--priority N] [--note TEXT] [--tag T]... [--untag T]...
-                                    mark one paper (ID or a unique prefix of it) without the app
+  triage set ID|- [FILES...] [--read|--unread] [--star|--unstar] [--dismiss|--undismiss] [--priority N]
+                                    [--note TEXT] [--tag T]... [--untag T]...
+                                    mark one paper (ID or a unique prefix of it) without the app, or
+                                    each paper whose id is piped in (-): triage list -q Q | triage set - --star
 
 Options and FILES may come in any order. A query that starts with "-" is fine: -q -is:read.
 Exit codes: 0 ok, 1 nothing matched, 2 bad input (the message names the file and line).
@@ -156,10 +162,19 @@ def app_parser() -> argparse.ArgumentParser:
 
 
 def list_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="triage list", description="Print the papers of FILES, in file order, or those matching --query, best first.")
+    parser = argparse.ArgumentParser(
+        prog="triage list",
+        description="Print the papers of FILES, in file order, or those matching --query, best first; --sort puts them in another order.",
+    )
     add_common(parser)
     add_query(parser)
     parser.add_argument("--format", choices=("table", "jsonl"), default="table", help="output format (default: table)")
+    parser.add_argument(
+        "--sort", choices=[name for name in SORTS if name != SCORE_SORT], metavar="ORDER",
+        help="file, priority (1 first), starred (first), recent (recently changed first), interest: For you,"
+        " the unmarked papers you are most likely to star first, learned from your marks, or suggested: those"
+        " whose mark would teach that most first (default: best first with --query, else file order)",
+    )
     return parser
 
 
@@ -192,16 +207,27 @@ def run_list(argv: Sequence[str]) -> int:
     query = parse_query(args.query)
     db = database(args.db)
     collection = load(args.files)
-    needs_states = args.format == "jsonl" or (query is not None and query.needs_states)
+    needs_states = args.format == "jsonl" or args.sort is not None or (query is not None and query.needs_states)
     states = stored_states(db, collection.papers) if needs_states else {}
     found = matching(collection, query, states)
+    gains: Mapping[str, dict[str, object]] = {}
+    if args.sort:
+        from tui.cli_rank import arranged
+
+        found, gains = arranged(collection, found, states, args.sort, ranked=query is not None)
     if args.format == "jsonl":
         for paper, score in found:
-            row = paper_row(paper, states.get(paper.id, Triage()))
+            row = {**paper_row(paper, states.get(paper.id, Triage())), **gains.get(paper.id, {})}
             print(json.dumps(row if score is None else {**row, "score": round(score, 4)}, ensure_ascii=False))
     else:
         print_table([paper for paper, _ in found])
     return 0 if found else 1
+
+
+def run_similar(argv: Sequence[str]) -> int:
+    from tui.cli_rank import run_similar
+
+    return run_similar(argv)
 
 
 def cite_parser() -> argparse.ArgumentParser:
@@ -223,20 +249,24 @@ def send_osc52_to_terminal(text: str) -> None:
         tty.write(osc52(text))
 
 
+def named(collection: Collection, text: str, keys: Mapping[str, str]) -> Paper:
+    """The paper of `collection` that `text` names: its id, its citation key (`keys`: id → key) or a
+    unique prefix of its id; Refused (exit 2, one line) when it names none or several."""
+    wanted = {key: pid for pid, key in keys.items()}.get(text, text)
+    found = [p for p in collection.papers if p.id == wanted] or [p for p in collection.papers if p.id.startswith(text)]
+    if len(found) != 1:
+        what = f"matches {len(found)} papers" if found else "is no paper's id, id prefix or key"
+        raise Refused(f"{text!r} {what} in {', '.join(collection.sources)}")
+    return found[0]
+
+
 def run_cite(argv: Sequence[str]) -> int:
     from store import cite
 
     args = parse_args(cite_parser(), argv)
     collection = load(args.files)
     keys = cite.citation_keys(collection.papers)
-    by_key = {key: pid for pid, key in keys.items()}
-    wanted = by_key.get(args.id, args.id)
-    found = [p for p in collection.papers if p.id == wanted] or [p for p in collection.papers if p.id.startswith(args.id)]
-    if len(found) != 1:
-        what = f"matches {len(found)} papers" if found else "is no paper's id, id prefix or key"
-        print(f"triage: {args.id!r} {what} in {', '.join(collection.sources)}", file=sys.stderr)
-        return 2
-    paper = found[0]
+    paper = named(collection, args.id, keys)
     text = cite.render([paper], args.format, keys, args.abstract)
     sys.stdout.write(text)
     if args.copy:
@@ -321,17 +351,22 @@ def stored_states(db: Path, papers: Sequence[Paper]) -> dict[str, Triage]:
 def set_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="triage set",
-        description="Mark one paper without the app. Priority: 0 none, 1 highest … 5 lowest. The paper must be"
+        description="Mark papers without the app. Priority: 0 none, 1 highest … 5 lowest. A paper must be"
         " in FILES (the bundled list when none is given) or already have marks: pass the file it is in.",
     )
-    parser.add_argument("id", metavar="ID", help="the paper's id (as `triage list` shows it) or a unique prefix of it")
+    parser.add_argument(
+        "id", metavar="ID", help="the paper's id (as `triage list` shows it) or a unique prefix of it; - reads ids"
+        " from standard input, one a line, as `triage list` prints them (table or jsonl): triage list -q Q | triage set - --star",
+    )
     add_common(parser)
-    read = parser.add_mutually_exclusive_group()
-    read.add_argument("--read", dest="read", action="store_const", const=True, help="mark read")
-    read.add_argument("--unread", dest="read", action="store_const", const=False, help="mark unread")
-    star = parser.add_mutually_exclusive_group()
-    star.add_argument("--star", dest="starred", action="store_const", const=True, help="star")
-    star.add_argument("--unstar", dest="starred", action="store_const", const=False, help="remove the star")
+    for name, on, off, on_help, off_help in (
+        ("read", "--read", "--unread", "mark read", "mark unread"),
+        ("starred", "--star", "--unstar", "star", "remove the star"),
+        ("dismissed", "--dismiss", "--undismiss", "mark not for me (the Unread view leaves it out)", "take off not for me"),
+    ):
+        pair = parser.add_mutually_exclusive_group()
+        pair.add_argument(on, dest=name, action="store_const", const=True, help=on_help)
+        pair.add_argument(off, dest=name, action="store_const", const=False, help=off_help)
     parser.add_argument("--priority", type=int, choices=range(6), metavar="N", help="0 none, 1 highest … 5 lowest")
     parser.add_argument("--note", metavar="TEXT", help="replace the note ('' clears it)")
     parser.add_argument("--tag", action="append", default=[], metavar="T", help="add a tag (repeatable)")
@@ -339,47 +374,85 @@ def set_parser() -> argparse.ArgumentParser:
     return parser
 
 
+STDIN = "standard input"
+
+
+def stdin_ids() -> list[str]:
+    """The ids piped to `triage set -`, one a line as `triage list` prints them: a table row's first
+    column, a jsonl row's `id`. Blank lines are skipped; a repeated id counts once."""
+    ids = []
+    for number, line in enumerate(sys.stdin.buffer.read().decode("utf-8", "replace").splitlines(), 1):
+        text = line.strip()
+        if not text.startswith("{"):
+            ids += text.split()[:1]
+            continue
+        try:
+            value = json.loads(text).get("id")
+        except (ValueError, AttributeError):
+            raise ReadError(STDIN, "not a JSON row of `triage list --format jsonl`", number) from None
+        if not isinstance(value, str) or not value:
+            raise ReadError(STDIN, "a JSON row without an id", number)
+        ids.append(value)
+    return list(dict.fromkeys(ids))
+
+
+def resolve_ids(wanted: Sequence[str], known: Sequence[str], where: str, usage: str) -> list[str]:
+    """The paper id each of `wanted` (an id or a unique prefix of one) names, each once; Refused naming
+    the first few that name no paper, or one that names several."""
+    exact = set(known)
+    found, unknown = [], []
+    for text in wanted:
+        matches = [text] if text in exact else [pid for pid in known if pid.startswith(text)] if text else []
+        if len(matches) > 1:
+            raise Refused(f"id prefix {inert(repr(text))} matches {len(matches)} papers: {', '.join(matches[:5])}")
+        (found if matches else unknown).append(matches[0] if matches else text)
+    if unknown:
+        named = ", ".join(inert(repr(text)) for text in unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
+        raise Refused(
+            f"no paper with id{'s' if len(unknown) > 1 else ''} {named} in {where} or the database;"
+            f" pass the file{'s they are' if len(unknown) > 1 else ' it is'} in: triage set {usage} FILE...",
+        )
+    return list(dict.fromkeys(found))
+
+
 def run_set(argv: Sequence[str]) -> int:
-    """Change one paper's marks (a locked read-modify-write) and print the result as one JSON line."""
+    """Change the marks of one paper, or of each paper whose id is piped in (`-`), as one locked
+    read-modify-write and one durable write; print each paper's marks as one JSON line."""
     from dataclasses import replace
 
     from store.db import TriageStore
 
     args = parse_args(set_parser(), argv)
     db = database(args.db)
+    wanted = stdin_ids() if args.id == "-" else [args.id]
+    if not wanted:
+        print(f"triage: no ids on {STDIN}", file=sys.stderr)
+        return 1
     collection = load(args.files)
     store = TriageStore(db)
     try:
         for notice in store.notices:
             print(f"triage: {notice}", file=sys.stderr)
         store.attach(collection.papers)
-        known = dict.fromkeys([*(paper.id for paper in collection.papers), *store.ids()])
-        matches = [pid for pid in known if pid.startswith(args.id)] if args.id else []
-        if not matches:
-            where = ", ".join(collection.sources)
-            print(
-                f"triage: no paper with id {args.id!r} in {where} or the database;"
-                " pass the file it is in: triage set ID FILE...", file=sys.stderr,
-            )
-            return 2
-        if len(matches) > 1:
-            print(f"triage: id prefix {args.id!r} matches {len(matches)} papers: {', '.join(matches[:5])}", file=sys.stderr)
-            return 2
-        given = {"read": args.read, "starred": args.starred, "priority": args.priority, "note": args.note}
+        known = list(dict.fromkeys([*(paper.id for paper in collection.papers), *store.ids()]))
+        pids = resolve_ids(wanted, known, ", ".join(collection.sources), "-" if args.id == "-" else "ID")
+        given = {"read": args.read, "starred": args.starred, "dismissed": args.dismissed, "priority": args.priority, "note": args.note}
         marks = {name: value for name, value in given.items() if value is not None}
+        stamp = time.time()
 
         def change(state: Triage) -> Triage:
             tags = tuple(t for t in dict.fromkeys([*state.tags, *args.tag]) if t not in args.untag)
-            return replace(state, **marks, tags=tags, updated=time.time())
+            return replace(state, **marks, tags=tags, updated=stamp)
 
-        state = store.update(matches[0], change)
+        states = store.update_many(pids, change)
     finally:
         store.close()
-    print(json.dumps({"id": matches[0], **state.marks()}, ensure_ascii=False))
+    for pid, state in states.items():
+        print(json.dumps({"id": pid, **state.marks()}, ensure_ascii=False))
     return 0
 
 
-SUBCOMMANDS = {"list": run_list, "cite": run_cite, "export": run_export, "set": run_set}
+SUBCOMMANDS = {"list": run_list, "cite": run_cite, "export": run_export, "set": run_set, "similar": run_similar}
 
 
 def run_app(argv: Sequence[str]) -> int:

@@ -73,9 +73,11 @@ class DetailPane(VerticalScroll, can_focus=True):
         self.scroll_home(animate=False)
 
     def show_state(self, state: Triage, why: str = "") -> None:
-        """Show the marks of the paper shown: read or not, star, priority, tags, note, and `why` the
-        For-you order puts it where it is."""
-        marks = ["read" if state.read else "unread"]
+        """Show the marks of the paper shown: read or not, not for me, star, priority, tags, note, and
+        `why` the For-you order puts it where it is."""
+        marks = ["read"] if state.read else [] if state.dismissed else ["unread"]  # as the row's • or ✗
+        if state.dismissed:
+            marks.append("not for me")
         if state.starred:
             marks.append("★ starred")
         if state.priority:

@@ -28,8 +28,8 @@ TitleSpans = Callable[[int], Sequence[tuple[int, int]]]
 
 class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
     """A cursor over a list of papers. Each row: the For-you bucket of an unmarked paper (`↑` likely star,
-    `·` unsure, `↓` likely skip), `•` unread, `★` starred, the priority 1–5, the title
-    (with the spans a search matched highlighted).
+    `·` unsure, `↓` likely skip), `•` unread (`✗` in its place: not for me), `★` starred, the priority
+    1–5, the title (with the spans a search matched highlighted; faded when read or not for me).
     The page keys of a ScrollView are not inherited: the app gives
     PgUp/PgDn to the detail pane, so the list pages with ctrl+f / ctrl+b.
 
@@ -55,6 +55,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         "paper-list--cursor",
         "paper-list--empty",
         "paper-list--unread",
+        "paper-list--dismissed",
         "paper-list--read",
         "paper-list--star",
         "paper-list--bucket",
@@ -70,6 +71,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         &:focus > .paper-list--cursor { background: $block-cursor-background; color: $block-cursor-foreground; }
         & > .paper-list--empty { color: $text-muted; }
         & > .paper-list--unread { color: $accent; text-style: bold; }
+        & > .paper-list--dismissed { color: $text-muted; text-style: bold; }
         & > .paper-list--read { color: $foreground 55%; }  /* blended with the background: see _read_style */
         & > .paper-list--star { color: $warning; }
         & > .paper-list--bucket { color: $text-secondary; text-style: bold; }
@@ -226,11 +228,15 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         row = Text(style=base, no_wrap=True, overflow="ellipsis", end="")
         bucket = self.buckets(paper.id) if self.buckets is not None and state.blank else " "
         row.append(bucket, part("paper-list--bucket"))
-        row.append("•" if not state.read else " ", part("paper-list--unread"))
+        if state.dismissed:
+            row.append("✗", part("paper-list--dismissed"))
+        else:
+            row.append("•" if not state.read else " ", part("paper-list--unread"))
         row.append("★" if state.starred else " ", part("paper-list--star"))
         row.append(str(state.priority) if state.priority else " ", part("paper-list--priority"))
         start = len(row) + 1
-        row.append(" " + paper.title, self._read_style() if state.read and not selected else None)
+        faded = (state.read or state.dismissed) and not selected
+        row.append(" " + paper.title, self._read_style() if faded else None)
         for begin, end in spans:
             row.stylize(part("paper-list--match"), start + begin, start + end)
         row.truncate(width, overflow="ellipsis", pad=True)
