@@ -112,6 +112,11 @@ class TriageStore:
     def notices(self) -> list[str]:
         return self._storage.notices
 
+    def take_notices(self) -> list[str]:
+        """What the user must be told that came up since opening (or the last call), each once:
+        a snapshot damaged while in use, damaged journal lines, a database that cannot be read now."""
+        return self._storage.take_notices()
+
     def attach(self, papers: Iterable[Paper]) -> dict[str, Triage]:
         """The stored state of each paper that has one, re-finding states of slightly edited abstracts.
 
@@ -173,9 +178,13 @@ class TriageStore:
         return states
 
     def external_changes(self) -> dict[str, Triage]:
-        """States other processes changed since the last call (a removed state comes back blank)."""
-        with self._storage.locked():
-            keys = [key for table, key in self._storage.take_external_changes() if table == TABLE]
+        """States other processes changed since the last call (a removed state comes back blank).
+
+        A database that cannot be read or believed now changes no state here: see `take_notices`."""
+        keys = [key for table, key in self._storage.take_external_changes() if table == TABLE]
+        if not keys:
+            return {}
+        with self._storage.locked():  # (what changed after the keys were taken is taken next time)
             return {key: self.get(key) for key in keys}
 
     def setting(self, key: str) -> dict[str, Any]:

@@ -577,6 +577,9 @@ class TriageApp(CopyActions, App[None]):
 
     def _pick_up(self, version: int) -> None:
         changes = {pid: state for pid, state in self.store.external_changes().items() if pid in self._ids}
+        for notice in self.store.take_notices():  # the database damaged or unreadable meanwhile: at once
+            self._from_writer(partial(self.notify, notice, title="Triage database", severity="error", timeout=30,
+                                      markup=False))
         if changes:
             self._from_writer(partial(self._merge, changes, version))
 
