@@ -71,6 +71,22 @@ def invisible_removed(text: str) -> str:
     return _INVISIBLE_CHARS.sub("", text) if _has_control(text, _INVISIBLE_CHARS) else text
 
 
+SHOWN_LIMIT = 20_000
+"""The most of an abstract laid out on the screen or read for a title (the longest real abstracts
+are a few thousand characters; a 10 MB one would freeze each redraw): search, citations and
+exports still take the whole text."""
+
+
+def shown_part(plain: str) -> tuple[str, int]:
+    """The part of a display text that is shown (`SHOWN_LIMIT` characters, cut at a space when one
+    is near) and how many characters are left out (0 for any real abstract)."""
+    if len(plain) <= SHOWN_LIMIT:
+        return plain, 0
+    cut = plain.rfind(" ", SHOWN_LIMIT - 200, SHOWN_LIMIT)
+    cut = cut if cut != -1 else SHOWN_LIMIT
+    return plain[:cut], len(plain) - cut
+
+
 class Span(NamedTuple):
     """A styled stretch `plain[start:end]`; `kind` is bold, italic, code, math or link (with its `url`)."""
 
@@ -101,7 +117,9 @@ _MARKUP = re.compile(
     r"(?P<link>\[(?P<ltext>[^\[\]\n]+)\]\((?P<lurl>(?:https?://|www\.)[^\s()]+(?:\([^\s()]*\)[^\s()]*)*)\))"
     r"|(?P<code>`(?P<ctext>[^`\n]+)`)"
     r"|(?P<math>\$\$(?P<m2>[^$]+)\$\$|\$(?P<m1>(?:[^\s$\\]|\\.)(?:(?:[^$\\\n]|\\.)*?(?:[^\s$\\]|\\.))??)\$(?!\d))"
-    r"|(?P<bold>\*\*(?P<btext>[^\s*](?:[^\n]*?[^\s])??)\*\*)"
+    # (bold text never holds `**`: a `**` that is not closed is looked past at the next one, not
+    # to the end of the line, so `**a ` repeated is read in linear time)
+    r"|(?P<bold>\*\*(?P<btext>[^\s*](?:(?:[^\n*]|\*(?!\*))*?[^\s])??)\*\*)"
     r"|(?P<italic>(?<![\w*\\])\*(?P<itext>[^\s*](?:[^*\n]*?[^\s*])??)\*(?![\w*]))"
     r"|(?P<group>\{\\(?P<gname>[A-Za-z]*)(?P<gbody>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\})"
     r"|(?P<cmd>\\(?P<cname>[A-Za-z]+)\*?(?:\{(?P<carg>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\}(?:\{[^{}]*\})?)?)"
