@@ -18,6 +18,7 @@ from rapidfuzz import fuzz, process
 from tinydb import TinyDB
 from tinydb.table import Table
 
+from store.boundary import inert_state
 from store.journal import MIN_COMPACT_BYTES, JournalStorage
 from store.model import Paper, Triage, normalise
 
@@ -81,15 +82,15 @@ def to_doc(state: Triage, fp: str) -> dict[str, Any]:
 
 
 def from_doc(doc: Mapping[str, Any]) -> Triage:
-    return Triage(
+    return inert_state(Triage(
         read=bool(doc.get("read", False)),
         starred=bool(doc.get("starred", False)),
         priority=int(doc.get("priority", 0)),
         dismissed=bool(doc.get("dismissed", False)),  # absent from databases older than the mark
         note=str(doc.get("note", "")),
-        tags=tuple(doc.get("tags", ())),
+        tags=tuple(str(tag) for tag in doc.get("tags", ())),
         updated=float(doc.get("updated", 0.0)),
-    )
+    ))
 
 
 class TriageStore:

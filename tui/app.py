@@ -28,9 +28,9 @@ from store.history import History
 from store.ranking import MIN_POSITIVES, Ranking
 from store.search import Hit, Hits
 from store.views import INTEREST_SORT, LEARNT_SORTS, SCORE_SORT, SORTS, VIEWS, Tally, arrange, next_sort, rerank, to_read
-from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, declared_bindings, key_display
+from tui import boundary, keymap
 from tui.copying import CopyActions
-from tui import keymap
+from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, declared_bindings, key_display
 from tui.interest import Interest, Similar, explain, shortly
 from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
 from tui.screens.help import HelpScreen
@@ -41,6 +41,7 @@ from tui.widgets.paper_list import PaperList
 from tui.widgets.status import StatusLine
 from tui.widgets.view_tabs import ViewTabs
 
+boundary.install()  # every cell the app draws passes the inert boundary to the terminal
 
 NO_MARKS = Triage()
 POLL_SECONDS = 0.5

@@ -17,10 +17,12 @@ from importlib.metadata import version
 from pathlib import Path
 
 from store import Collection, Paper, ReadError, Triage, describe_skipped, read_paths, search_index
+from store.boundary import inert_state
 from store.query import Query, parse
 from store.readers.records import reporting
 from store.text import inert
 from store.views import SCORE_SORT, SORTS
+from tui.boundary import inert_output, write_control
 
 DESCRIPTION = """\
 Triage research-paper abstracts from the keyboard: filter, read, mark, star, prioritise.
@@ -56,9 +58,13 @@ def default_files() -> list[str]:
     return [str(DEFAULT)]
 
 
+ERASE_LINE = "\r\x1b[K"
+
+
 def show_progress(name: str, done: int) -> None:
     """One line on stderr, rewritten in place: "reading big.txt… 40,000 abstracts"."""
-    sys.stderr.write(f"\r\x1b[Kreading {inert(name)}…" + (f" {done:,} abstracts" if done else ""))
+    write_control(sys.stderr, ERASE_LINE)
+    sys.stderr.write(f"reading {name}…" + (f" {done:,} abstracts" if done else ""))
     sys.stderr.flush()
 
 
@@ -74,7 +80,7 @@ def load(files: Sequence[str], report_skipped: bool = True) -> Collection:
             collection = read_paths(files or default_files())
     finally:
         if terminal:  # the progress line is erased: what follows starts on a clean line
-            sys.stderr.write("\r\x1b[K")
+            write_control(sys.stderr, ERASE_LINE)
             sys.stderr.flush()
     if report_skipped and collection.warnings:
         print(f"triage: {describe_skipped(collection.warnings)}", file=sys.stderr)
@@ -449,7 +455,8 @@ def run_set(argv: Sequence[str]) -> int:
 
         def change(state: Triage) -> Triage:
             tags = tuple(t for t in dict.fromkeys([*state.tags, *args.tag]) if t not in args.untag)
-            return replace(state, **marks, tags=tags, updated=stamp)
+            # A note or tag given here enters as one from a file does: inert (see store.boundary).
+            return inert_state(replace(state, **marks, tags=tags, updated=stamp))
 
         states = store.update_many(pids, change)
     finally:
@@ -474,6 +481,11 @@ def run_app(argv: Sequence[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    with inert_output():  # nothing a file or the database holds reaches the terminal as a control
+        return _main(argv)
+
+
+def _main(argv: list[str]) -> int:
     try:
         if argv and argv[0] in SUBCOMMANDS:
             return SUBCOMMANDS[argv[0]](argv[1:])
