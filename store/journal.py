@@ -8,7 +8,12 @@ Files, for a database at `triage.json`:
   document that changed and the ids of those removed. A write is acknowledged once its line is
   fsynced; a torn last line (a writer killed mid-append) is ignored and cut off by the next writer.
 - `triage.json.lock` — a file lock held around every read-modify-write and compaction, so several
-  processes can share one database; each read first applies the lines others appended since.
+  processes can share one database; each read first applies the lines others appended since. A
+  wait for it is bounded (`store.lock`). When it cannot be opened at all (a read-only folder) the
+  database is only read: a write raises `NotSaved`, and nothing is compacted.
+
+A write that cannot be stored (a full disk) raises `NotSaved` and leaves no part of its line behind.
+A compaction that fails leaves the journal as it was (every change is in it) and adds a notice.
 
 When the journal grows past the snapshot's size it is folded into a new snapshot (generation + 1)
 and emptied. Lines tagged with an older generation are skipped, so a crash between the snapshot
@@ -19,23 +24,23 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import threading
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock
 from tinydb.storages import Storage
 
-from store.errors import ReadError
+from store.errors import NotSaved, ReadError
+from store.lock import DatabaseLock
 
 SCHEMA = 1
 """The snapshot's format. A mark added with a default (`dismissed`) needs no new version: a document
 without it reads as the default, and an older paper-triage ignores it; a higher number makes older
 versions refuse the whole database."""
 MIN_COMPACT_BYTES = 256 * 1024
-LOCK_POLL = 0.001
 
 Tables = dict[str, dict[str, dict[str, Any]]]
 
@@ -104,6 +109,16 @@ def _file_id(path: Path) -> tuple[int, int, int] | None:
     return (st.st_ino, st.st_mtime_ns, st.st_size)
 
 
+def _refuse_special(path: Path) -> None:
+    """`ReadError` when `path` is there but is neither a file nor a folder (a FIFO would hang every read)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise ReadError(str(path), "is not a regular file (a FIFO, socket or device); pass --db a database file")
+
+
 def _fsync_dir(folder: Path) -> None:
     fd = os.open(folder, os.O_RDONLY)
     try:
@@ -137,8 +152,13 @@ class JournalStorage(Storage):
         self.journal_path = self.path.with_name(self.path.name + ".journal")
         self.compact_bytes = compact_bytes
         self.notices: list[str] = []
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file_lock = FileLock(str(self.path.with_name(self.path.name + ".lock")))
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ReadError(str(self.path.parent), f"cannot make the database folder: {exc.strerror or exc}") from None
+        for file in (self.path, self.journal_path):
+            _refuse_special(file)
+        self.lock = DatabaseLock(self.path)
         self._thread_lock = threading.RLock()
         self._tables: Tables = {}
         self._prev: dict[str, dict[str, dict[str, Any]]] = {}
@@ -167,7 +187,7 @@ class JournalStorage(Storage):
                 finally:
                     self._depth -= 1
                 return
-            self._file_lock.acquire(poll_interval=LOCK_POLL)
+            held = self.lock.acquire()
             self._depth = 1
             try:
                 if catch_up:
@@ -175,7 +195,13 @@ class JournalStorage(Storage):
                 yield
             finally:
                 self._depth = 0
-                self._file_lock.release()
+                if held:
+                    self.lock.release()
+
+    @property
+    def read_only(self) -> str | None:
+        """Why this database can only be read (its lock file cannot be opened), or None."""
+        return self.lock.unavailable
 
     # --- loading -------------------------------------------------------------------------
 
@@ -205,7 +231,7 @@ class JournalStorage(Storage):
             else:
                 try:
                     data = json.loads(raw.decode("utf-8"))
-                except (UnicodeDecodeError, ValueError) as exc:
+                except (UnicodeDecodeError, ValueError, RecursionError) as exc:
                     problem = f"is not valid JSON ({exc})"
         if problem is None:
             problem = self._check_shape(data)
@@ -274,7 +300,7 @@ class JournalStorage(Storage):
                     self._apply(name, change["put"], change["del"])
                     if record:
                         self._external.update((name, key) for key in (*change["put"], *change["del"]))
-            except (ValueError, KeyError, TypeError, AttributeError):
+            except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
                 damaged += 1
         self._offset += end
         if damaged:
@@ -319,6 +345,8 @@ class JournalStorage(Storage):
                 self._catch_up()
                 if not changes:
                     return
+                if self.read_only:
+                    raise NotSaved(f"{self.path}: not saved: {self.read_only}")
                 for name, change in changes.items():
                     self._apply(name, change["put"], change["del"])
                 for name in dropped:
@@ -330,7 +358,7 @@ class JournalStorage(Storage):
                 self._snapshot_id = None  # what is in memory may not be on disk: reload on next read
                 raise
             if self._offset > max(self.compact_bytes, (self._snapshot_id or (0, 0, 0))[2]):
-                self._compact()
+                self._compact_or_tell()
 
     def _changes(self, data: Tables) -> dict[str, dict[str, Any]]:
         """Per table, the documents `data` has new or changed (`put`) and those it lost (`del`)."""
@@ -349,7 +377,11 @@ class JournalStorage(Storage):
         return changes
 
     def _append(self, line: bytes) -> None:
-        fd = os.open(self.journal_path, os.O_RDWR | os.O_CREAT, 0o644)
+        """Write `line` at our offset and fsync it; `NotSaved` when it cannot be (no part of it is left)."""
+        try:
+            fd = os.open(self.journal_path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise NotSaved(f"{self.journal_path}: not saved: {exc.strerror or exc}") from None
         try:
             size = os.fstat(fd).st_size
             if size != self._offset:
@@ -360,6 +392,10 @@ class JournalStorage(Storage):
             while view:
                 view = view[os.write(fd, view) :]
             os.fsync(fd)
+        except OSError as exc:  # a full disk: what was written of the line goes, so no reader takes it for saved
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, self._offset)
+            raise NotSaved(f"{self.journal_path}: not saved: {exc.strerror or exc}") from None
         finally:
             os.close(fd)
         self._offset += len(line)
@@ -374,11 +410,17 @@ class JournalStorage(Storage):
             ensure_ascii=False,
         )
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(body + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.path)
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(body + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.path)
+        except BaseException:
+            self._generation -= 1  # the snapshot was not replaced: the journal's lines still count
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
         _fsync_dir(self.path.parent)
         with open(self.journal_path, "r+b" if self.journal_path.exists() else "wb") as f:
             f.truncate(0)
@@ -387,12 +429,22 @@ class JournalStorage(Storage):
         self._offset = 0
         self._snapshot_id = _file_id(self.path)
 
+    def _compact_or_tell(self) -> None:
+        """`_compact`, or when it cannot be written (a full disk) a notice: the journal keeps every change."""
+        try:
+            self._compact()
+        except OSError as exc:
+            notice = f"{self.path}: not rewritten ({exc.strerror or exc}); every change is kept in {self.journal_path.name}"
+            if notice not in self.notices:
+                self.notices.append(notice)
+
     def close(self) -> None:
-        """Fold a non-empty journal into the snapshot so the file on disk is current and readable."""
+        """Fold a non-empty journal into the snapshot so the file on disk is current and readable
+        (not in a database that is only read; see `_compact_or_tell` for a full disk)."""
         with self.locked():
             self._catch_up()
-            if self._offset:
-                self._compact()
+            if self._offset and not self.read_only:
+                self._compact_or_tell()
 
 
 def _differences(before: Tables, after: Tables) -> set[tuple[str, str]]:
