@@ -14,6 +14,7 @@ from pathlib import Path
 
 from store import read_path
 from tests.hostile import as_nobody, fill, mounted_tmpfs, one_line, remount_read_only, rows, shared_folder, triage
+from tests.tmux import Tmux, triage_command
 
 
 
@@ -147,3 +148,24 @@ def test_a_mark_saved_on_a_nearly_full_disk_is_saved_though_the_snapshot_is_not_
         listed = rows(triage("list", "--format", "jsonl", "--db", str(db)))
         assert (listed[0]["read"], listed[1]["starred"]) == (True, True)
 
+
+def test_quitting_the_app_on_a_nearly_full_disk_keeps_the_mark_and_says_the_snapshot_was_not_rewritten(seed_path, tmp_path):
+    first = read_path(seed_path).papers[0].id
+    with mounted_tmpfs(tmp_path / "small") as folder:
+        db = folder / "triage.json"
+        assert triage("set", first, "--star", "--db", str(db)).returncode == 0
+        filler = fill(folder, leave_pages=1)
+        term = Tmux(f"{triage_command()} --db {db} 2>&1", width=250)
+        try:
+            term.wait_for(lambda s: "1 ★" in s)
+            term.send("r")
+            term.wait_for(lambda s: "1 read" in s)
+            term.send("q")
+            screen = " ".join(term.wait_for(lambda s: "EXIT=" in s).split())
+            assert "EXIT=0" in screen and "Traceback" not in screen  # before: close() raised, a traceback, exit 1
+            assert f"triage: {db}: not rewritten (No space left on device); every change is kept in triage.json.journal" in screen
+        finally:
+            term.kill()
+        filler.unlink()
+        row = rows(triage("list", "--format", "jsonl", "--db", str(db)))[0]
+        assert (row["read"], row["starred"]) == (True, True)

@@ -1,9 +1,12 @@
 """Another process holds the database's lock and does not let go (stopped with kill -STOP, hung):
-the commands wait a bounded time and say who holds it."""
+the commands wait a bounded time and say who holds it; the app keeps the marks and retries."""
 from __future__ import annotations
+
+import re
 
 from store import read_path
 from tests.hostile import LockHolder, one_line, rows, triage
+from tests.tmux import Tmux, triage_command
 
 WAIT = {"TRIAGE_LOCK_TIMEOUT": "0.3"}
 
@@ -36,3 +39,45 @@ def test_the_app_does_not_open_under_a_held_lock_and_says_who_holds_it(seed_path
         assert result.returncode == 2
         assert one_line(result).startswith(f"triage: the database {db} is locked by process {holder.pid}")
 
+
+def start_app(db) -> Tmux:
+    term = Tmux(f"{triage_command()} --db {db} 2>&1", env=WAIT)
+    term.wait_for(lambda s: "Unread" in s and "of" in s)
+    return term
+
+
+def test_a_mark_made_while_the_lock_is_held_waits_is_told_and_is_saved_once_it_is_free(seed_path, tmp_path):
+    db = tmp_path / "triage.json"
+    first = read_path(seed_path).papers[0].id
+    term = start_app(db)
+    try:
+        with LockHolder(db) as holder:
+            holder.stop()
+            term.send("r")
+            screen = term.wait_for(lambda s: "Marks not saved yet" in s)
+            assert f"process {holder.pid}" in re.sub(r"\s+", " ", screen)
+            holder.release()
+        term.wait_for(lambda s: "Marks saved" in s)
+        assert marks(db, first)["read"]
+        term.quit()
+    finally:
+        term.kill()
+
+
+def test_quitting_while_the_lock_is_held_exits_and_says_what_was_not_saved(seed_path, tmp_path):
+    db = tmp_path / "triage.json"
+    first = read_path(seed_path).papers[0].id
+    term = start_app(db)
+    try:
+        with LockHolder(db) as holder:
+            holder.stop()
+            term.send("s")
+            term.wait_for(lambda s: "Marks not saved yet" in s)
+            term.send("q")
+            screen = re.sub(r"\s+", " ", term.wait_for(lambda s: "EXIT=1" in s))
+            assert "triage: 1 mark change made in the app could not be saved: the database" in screen
+            assert f"locked by process {holder.pid}" in screen and "Traceback" not in screen
+            holder.release()
+        assert not marks(db, first)["starred"]
+    finally:
+        term.kill()

@@ -457,8 +457,11 @@ def run_app(argv: Sequence[str]) -> int:
     collection = load(args.files, report_skipped=False)
     from tui.app import TriageApp
 
-    TriageApp(collection, db_path=args.db).run()
-    return 0
+    app = TriageApp(collection, db_path=args.db)
+    app.run()
+    for line in app.farewell:  # what could not be saved, now that the terminal is ours again
+        print(line, file=sys.stderr)
+    return 1 if app.unsaved_marks else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
