@@ -22,6 +22,13 @@ def files_of(folder: Path) -> dict[str, bytes]:
     return {path.name: path.read_bytes() for path in sorted(folder.iterdir()) if path.is_file()}
 
 
+def marked_database(folder: Path, paper: str) -> Path:
+    """A database in `folder` where `paper` is marked read (through the command)."""
+    db = folder / "triage.json"
+    assert triage("set", paper, "--read", "--db", str(db)).returncode == 0
+    return db
+
+
 # --- input ---------------------------------------------------------------------------------------
 
 
@@ -49,9 +56,8 @@ def test_a_fifo_as_the_database_is_refused_at_once(seed_path, tmp_path):
 
 
 def test_a_folder_where_the_lock_file_goes_leaves_the_database_readable_but_not_writable(seed_path, tmp_path):
-    db = tmp_path / "triage.json"
     paper = read_path(seed_path).papers[0].id
-    assert triage("set", paper, "--read", "--db", str(db)).returncode == 0
+    db = marked_database(tmp_path, paper)
     lock = tmp_path / "triage.json.lock"
     lock.unlink()
     lock.mkdir()
@@ -84,8 +90,7 @@ def test_an_unusable_home_is_one_line_naming_the_data_folder(seed_path, tmp_path
 def test_a_read_only_file_system_is_read_and_a_change_is_refused_untouched(seed_path, tmp_path):
     papers = read_path(seed_path).papers
     with mounted_tmpfs(tmp_path / "ro") as folder:
-        db = folder / "triage.json"
-        assert triage("set", papers[0].id, "--read", "--db", str(db)).returncode == 0
+        db = marked_database(folder, papers[0].id)
         before = files_of(folder)
         remount_read_only(folder)
         listed = triage("list", "--format", "jsonl", "--db", str(db))
@@ -102,8 +107,7 @@ def test_another_users_database_is_read_and_a_change_is_refused(seed_path):
     nobody = as_nobody()
     paper = read_path(seed_path).papers[0].id
     with shared_folder() as folder:
-        db = folder / "triage.json"
-        assert triage("set", paper, "--read", "--db", str(db)).returncode == 0
+        db = marked_database(folder, paper)
         before = files_of(folder)
         env = {"TRIAGE_CACHE": str(folder / "no-cache")}
         listed = triage("list", "--format", "jsonl", "--db", str(db), env=env, user=nobody)
@@ -120,8 +124,7 @@ def test_another_users_database_is_read_and_a_change_is_refused(seed_path):
 def test_a_full_disk_refuses_the_mark_and_leaves_the_database_as_it_was(seed_path, tmp_path):
     papers = read_path(seed_path).papers
     with mounted_tmpfs(tmp_path / "small") as folder:
-        db = folder / "triage.json"
-        assert triage("set", papers[0].id, "--read", "--db", str(db)).returncode == 0
+        db = marked_database(folder, papers[0].id)
         filler = fill(folder)
         before = {name: data for name, data in files_of(folder).items() if name != "filler"}
         result = triage("set", papers[1].id, "--star", "--db", str(db))
@@ -136,8 +139,7 @@ def test_a_full_disk_refuses_the_mark_and_leaves_the_database_as_it_was(seed_pat
 def test_a_mark_saved_on_a_nearly_full_disk_is_saved_though_the_snapshot_is_not_rewritten(seed_path, tmp_path):
     papers = read_path(seed_path).papers
     with mounted_tmpfs(tmp_path / "small") as folder:
-        db = folder / "triage.json"
-        assert triage("set", papers[0].id, "--read", "--db", str(db)).returncode == 0
+        db = marked_database(folder, papers[0].id)
         filler = fill(folder, leave_pages=1)  # room for the journal line, none for a new snapshot
         result = triage("set", papers[1].id, "--star", "--db", str(db))
         assert result.returncode == 0, result.stderr
@@ -152,14 +154,13 @@ def test_a_mark_saved_on_a_nearly_full_disk_is_saved_though_the_snapshot_is_not_
 def test_quitting_the_app_on_a_nearly_full_disk_keeps_the_mark_and_says_the_snapshot_was_not_rewritten(seed_path, tmp_path):
     first = read_path(seed_path).papers[0].id
     with mounted_tmpfs(tmp_path / "small") as folder:
-        db = folder / "triage.json"
-        assert triage("set", first, "--star", "--db", str(db)).returncode == 0
+        db = marked_database(folder, first)
         filler = fill(folder, leave_pages=1)
         term = Tmux(f"{triage_command()} --db {db} 2>&1", width=250)
         try:
-            term.wait_for(lambda s: "1 ★" in s)
-            term.send("r")
             term.wait_for(lambda s: "1 read" in s)
+            term.send("s")
+            term.wait_for(lambda s: "1 ★" in s)
             term.send("q")
             screen = " ".join(term.wait_for(lambda s: "EXIT=" in s).split())
             assert "EXIT=0" in screen and "Traceback" not in screen  # before: close() raised, a traceback, exit 1
