@@ -8,6 +8,7 @@ and the caller goes on without it, only reading (see `store.journal`).
 """
 from __future__ import annotations
 
+import functools
 import math
 import os
 import stat
@@ -33,6 +34,7 @@ def default_timeout() -> float:
     return value if value >= 0 and math.isfinite(value) else DEFAULT_TIMEOUT
 
 
+@functools.cache
 def program() -> str:
     """This process's program as a user would name it: `triage` (`tui` for `python -m tui`), else the interpreter's name."""
     script = Path(sys.argv[0]) if sys.argv and sys.argv[0] not in ("", "-c", "-m") else Path(sys.executable)
