@@ -8,6 +8,7 @@ an abstract: a title-only entry has no text to be re-found by).
 """
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -19,6 +20,7 @@ from tinydb import TinyDB
 from tinydb.table import Table
 
 from store.boundary import inert_state
+from store.errors import NotSaved
 from store.journal import MIN_COMPACT_BYTES, JournalStorage
 from store.model import Paper, Triage, normalise
 
@@ -96,8 +98,11 @@ def from_doc(doc: Mapping[str, Any]) -> Triage:
 class TriageStore:
     """The durable triage state. Every method is safe across threads and processes.
 
-    `notices` lists what the user must be told after opening (a database moved aside…).
-    Raises `ReadError` when the database was written by a newer schema.
+    `notices` lists what the user must be told after opening (a database moved aside…), and
+    after closing (a snapshot a full disk kept from being rewritten).
+    Raises `ReadError` when the database was written by a newer schema or is not a file; `Locked` when
+    another process holds it longer than `lock_timeout`; a write raises `NotSaved` when nothing of it
+    could be stored (a full disk, a database whose lock file cannot be opened, so only read).
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None, compact_bytes: int = MIN_COMPACT_BYTES) -> None:
@@ -118,6 +123,15 @@ class TriageStore:
         a snapshot damaged while in use, damaged journal lines, a database that cannot be read now."""
         return self._storage.take_notices()
 
+    @property
+    def lock_timeout(self) -> float:
+        """Seconds a read or write waits for another process's hold on the database (`$TRIAGE_LOCK_TIMEOUT`, else 10)."""
+        return self._storage.lock.timeout
+
+    @lock_timeout.setter
+    def lock_timeout(self, seconds: float) -> None:
+        self._storage.lock.timeout = seconds
+
     def attach(self, papers: Iterable[Paper]) -> dict[str, Triage]:
         """The stored state of each paper that has one, re-finding states of slightly edited abstracts.
 
@@ -137,7 +151,8 @@ class TriageStore:
             moves = _rematch(homeless, orphans)
             if moves:
                 docs = {new: {**stored[old], "fp": fingerprint(self._texts[new])} for new, old in moves.items()}
-                self._table.replace_many(docs, moves.values())
+                with contextlib.suppress(NotSaved):  # a database only read: the states are found again next time
+                    self._table.replace_many(docs, moves.values())
                 stored.update(docs)
         return {pid: from_doc(stored[pid]) for pid in wanted if pid in stored}
 

@@ -10,7 +10,12 @@ Files, for a database at `triage.json`:
   acknowledged once its line is fsynced; a torn last line (a writer killed mid-append) is
   ignored and cut off by the next writer. A line that fails its checksum is skipped and reported.
 - `triage.json.lock` — a file lock held around every read-modify-write and compaction, so several
-  processes can share one database; each read first applies the lines others appended since.
+  processes can share one database; each read first applies the lines others appended since. A
+  wait for it is bounded (`store.lock`). When it cannot be opened at all (a read-only folder) the
+  database is only read: a write raises `NotSaved`, and nothing is compacted.
+
+A write that cannot be stored (a full disk) raises `NotSaved` and leaves no part of its line behind.
+A compaction that fails leaves the journal as it was (every change is in it) and adds a notice.
 
 When the journal grows past the snapshot's size it is folded into a new snapshot (generation + 1)
 and a new, empty journal; the snapshot and journal replaced stay as `triage.json.previous` and
@@ -28,20 +33,20 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock
 from tinydb.storages import Storage
 
-from store.errors import ReadError
+from store.errors import NotSaved, ReadError
 from store.files import copy_aside, fsync_dir, link_over, move_aside, real, write_durably, write_whole
+from store.lock import DatabaseLock
 from store.sealed import Damaged, Tables, journal_line, parse_line, parse_snapshot, snapshot
 
 MIN_COMPACT_BYTES = 256 * 1024
-LOCK_POLL = 0.001
 
 
 class _Tracked(dict):
@@ -123,8 +128,13 @@ class JournalStorage(Storage):
         self.previous_journal = self.journal_path.with_name(self.journal_path.name + ".previous")
         self.compact_bytes = compact_bytes
         self.notices: list[str] = []
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file_lock = FileLock(str(self.path.with_name(self.path.name + ".lock")))
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ReadError(str(self.path.parent), f"cannot make the database folder: {exc.strerror or exc}") from None
+        for file in (self.path, self.journal_path):
+            _refuse_special(file)
+        self.lock = DatabaseLock(self.path)
         self._thread_lock = threading.RLock()
         self._tables: Tables = {}
         self._prev: dict[str, dict[str, dict[str, Any]]] = {}
@@ -155,7 +165,7 @@ class JournalStorage(Storage):
                 finally:
                     self._depth -= 1
                 return
-            self._file_lock.acquire(poll_interval=LOCK_POLL)
+            held = self.lock.acquire()
             self._depth = 1
             try:
                 if catch_up:
@@ -163,7 +173,13 @@ class JournalStorage(Storage):
                 yield
             finally:
                 self._depth = 0
-                self._file_lock.release()
+                if held:
+                    self.lock.release()
+
+    @property
+    def read_only(self) -> str | None:
+        """Why this database can only be read (its lock file cannot be opened), or None."""
+        return self.lock.unavailable
 
     # --- loading -------------------------------------------------------------------------
 
@@ -330,6 +346,8 @@ class JournalStorage(Storage):
                 self._catch_up()
                 if not changes:
                     return
+                if self.read_only:
+                    raise NotSaved(f"{self.path}: not saved: {self.read_only}")
                 for name, change in changes.items():
                     self._apply(name, change["put"], change["del"])
                 for name in dropped:
@@ -340,7 +358,7 @@ class JournalStorage(Storage):
                 self._snapshot_id = None  # what is in memory may not be on disk: reload on next read
                 raise
             if self._offset > max(self.compact_bytes, (self._snapshot_id or (0, 0, 0))[2]):
-                self._compact()
+                self._compact_or_tell()
 
     def _changes(self, data: Tables) -> dict[str, dict[str, Any]]:
         """Per table, the documents `data` has new or changed (`put`) and those it lost (`del`)."""
@@ -359,8 +377,12 @@ class JournalStorage(Storage):
         return changes
 
     def _append(self, line: bytes) -> None:
+        """Write `line` at our offset and fsync it; `NotSaved` when it cannot be (no part of it is left)."""
         created = not self.journal_path.exists()
-        fd = os.open(self.journal_path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fd = os.open(self.journal_path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise NotSaved(f"{self.journal_path}: not saved: {exc.strerror or exc}") from None
         try:
             size = os.fstat(fd).st_size
             if size != self._offset:
@@ -368,6 +390,10 @@ class JournalStorage(Storage):
                 os.ftruncate(fd, self._offset)
             os.lseek(fd, self._offset, os.SEEK_SET)
             write_durably(fd, line)
+        except OSError as exc:  # a full disk: what was written of the line goes, so no reader takes it for saved
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, self._offset)
+            raise NotSaved(f"{self.journal_path}: not saved: {exc.strerror or exc}") from None
         finally:
             os.close(fd)
         if created:  # the journal's name is durable only once its folder is
@@ -386,7 +412,11 @@ class JournalStorage(Storage):
         built_from = self._snapshot_id is not None and _file_id(target) == self._snapshot_id
         if not (built_from and link_over(target, _previous(target))):
             _previous(target).unlink(missing_ok=True)
-        write_whole(self.path, snapshot(self._generation, self._tables))
+        try:
+            write_whole(self.path, snapshot(self._generation, self._tables))
+        except BaseException:
+            self._generation -= 1  # the snapshot was not replaced: the journal's lines still count
+            raise
         if self.journal_path.exists():
             os.replace(self.journal_path, self.previous_journal)
         else:
@@ -398,12 +428,32 @@ class JournalStorage(Storage):
         self._offset = 0
         self._snapshot_id = _file_id(self.path)
 
+    def _compact_or_tell(self) -> None:
+        """`_compact`, or when it cannot be written (a full disk) a notice: the journal keeps every change."""
+        try:
+            self._compact()
+        except OSError as exc:
+            notice = f"{self.path}: not rewritten ({exc.strerror or exc}); every change is kept in {self.journal_path.name}"
+            if notice not in self.notices:
+                self.notices.append(notice)
+
     def close(self) -> None:
         """Fold a non-empty journal into the snapshot so the file on disk is current and readable;
-        a snapshot that cannot be read now is never written over (the journal keeps the writes)."""
+        a snapshot that cannot be read now is never written over (the journal keeps the writes), nor
+        one that is only read (see `_compact_or_tell` for a full disk)."""
         with contextlib.suppress(ReadError), self.locked():
-            if self._offset:
-                self._compact()
+            if self._offset and not self.read_only:
+                self._compact_or_tell()
+
+
+def _refuse_special(path: Path) -> None:
+    """`ReadError` when `path` is there but is neither a file nor a folder (a FIFO would hang every read)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise ReadError(str(path), "is not a regular file (a FIFO, socket or device); pass --db a database file")
 
 
 def _previous(target: Path) -> Path:

@@ -64,7 +64,7 @@ def parse_snapshot(path: str, raw: bytes) -> tuple[Tables, int]:
         raise Damaged("is empty")
     try:
         data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise Damaged(f"is not valid JSON ({exc})") from None
     if not isinstance(data, dict) or not isinstance(data.get("schema"), int):
         raise Damaged("is not a paper-triage database (no schema version)")
@@ -102,7 +102,7 @@ def parse_line(line: bytes) -> dict[str, Any] | None:
             return None
     try:
         entry = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if not isinstance(entry, dict) or entry.keys() != LINE_FIELDS:
         return None
