@@ -5,7 +5,7 @@ changed and no one has changed since, so a mark another window or `triage set` m
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from store.changes import Change
 
@@ -26,16 +26,16 @@ class History:
 
     def undo(self, stamp: float) -> Action | None:
         """The changes that undo the last action, made at `stamp` (None when there is nothing to undo)."""
-        if not self._undo:
-            return None
-        action = self._undo.pop()
-        self._redo.append(action)
-        return {paper_id: change.inverse(stamp) for paper_id, change in action.items()}
+        return self._move(self._undo, self._redo, lambda change: change.inverse(stamp))
 
     def redo(self, stamp: float) -> Action | None:
         """The changes that redo the last undone action, made at `stamp` (None when there is nothing to redo)."""
-        if not self._redo:
+        return self._move(self._redo, self._undo, lambda change: change.again(stamp))
+
+    @staticmethod
+    def _move(source: list[Action], target: list[Action], made: Callable[[Change], Change]) -> Action | None:
+        if not source:
             return None
-        action = self._redo.pop()
-        self._undo.append(action)
-        return {paper_id: change.again(stamp) for paper_id, change in action.items()}
+        action = source.pop()
+        target.append(action)
+        return {paper_id: made(change) for paper_id, change in action.items()}

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import subprocess
 from dataclasses import replace
+from pathlib import Path
 
 from filelock import FileLock
 
 from store import read_path
 from store.db import TriageStore
-from store.model import Triage
+from store.model import Paper
 from tests.tmux import triage_command
 from tests.waits import until
 from tui.app import TriageApp
@@ -27,6 +28,13 @@ def saving(app: TriageApp) -> str:
     return str(app.query_one("#status-saving").content)
 
 
+def on_one_database(tmp_path, seed_path) -> tuple[Path, list[Paper], TriageApp, TriageStore]:
+    """The database file, the seed's papers, an app on them and another store on the same file."""
+    db = tmp_path / "db.json"
+    collection = read_path(seed_path)
+    return db, collection.papers, TriageApp(collection, str(db)), TriageStore(db)
+
+
 def triage_set(db, seed_path, *args: str) -> None:
     """`triage set` in its own process; it has stored the change when this returns."""
     subprocess.run([triage_command(), "set", *args, str(seed_path), "--db", str(db)], check=True, capture_output=True)
@@ -36,12 +44,9 @@ async def test_a_mark_keeps_what_another_process_stored_just_before(tmp_path, se
     """Another process sets a priority and a tag; a moment later (before the app has looked) the app
     marks the paper read: the star, the read mark, the priority and the tag are all stored. On three
     papers, so that the app's look at the database (twice a second) cannot fall in between each time."""
-    db = tmp_path / "db.json"
-    collection = read_path(seed_path)
-    app = TriageApp(collection, str(db))
-    other = TriageStore(db)
+    db, papers, app, other = on_one_database(tmp_path, seed_path)
     async with app.run_test(size=SIZE) as pilot:
-        for index, paper in enumerate(collection.papers[:3]):
+        for index, paper in enumerate(papers[:3]):
             pid = paper.id
             await pilot.press("s")
             await until(pilot, lambda: other.get(pid).starred)
@@ -51,17 +56,14 @@ async def test_a_mark_keeps_what_another_process_stored_just_before(tmp_path, se
             stored = other.get(pid)
             assert (stored.starred, stored.read, stored.priority, stored.tags) == (True, True, 4, ("x",))
             await until(pilot, lambda: row(app, index)[1:4] == " ★4")  # and the app shows them all
-    assert all(TriageStore(db).get(paper.id).tags == ("x",) for paper in collection.papers[:3])
+    assert all(TriageStore(db).get(paper.id).tags == ("x",) for paper in papers[:3])
 
 
 async def test_two_windows_adding_tags_keep_both(tmp_path, seed_path):
     """A tag added in the app and one added by another process a moment before are both kept (also when
     the app picked the other's up while its tag editor was open)."""
-    db = tmp_path / "db.json"
-    collection = read_path(seed_path)
-    pid = collection.papers[0].id
-    app = TriageApp(collection, str(db))
-    other = TriageStore(db)
+    db, papers, app, other = on_one_database(tmp_path, seed_path)
+    pid = papers[0].id
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("t", *"mine", "enter")
         await until(pilot, lambda: other.get(pid).tags == ("mine",))
@@ -73,11 +75,8 @@ async def test_two_windows_adding_tags_keep_both(tmp_path, seed_path):
 
 async def test_undo_leaves_the_marks_another_process_made_meanwhile(tmp_path, seed_path):
     """`s`, then `triage set ID --priority 4 --tag x`, then `u`: the star is gone, the priority and tag stay."""
-    db = tmp_path / "db.json"
-    collection = read_path(seed_path)
-    pid = collection.papers[0].id
-    app = TriageApp(collection, str(db))
-    other = TriageStore(db)
+    db, papers, app, other = on_one_database(tmp_path, seed_path)
+    pid = papers[0].id
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("s")
         await until(pilot, lambda: other.get(pid).starred)
@@ -92,11 +91,8 @@ async def test_undo_leaves_the_marks_another_process_made_meanwhile(tmp_path, se
 async def test_undo_leaves_a_field_another_process_changed_since(tmp_path, seed_path):
     """The app sets priority 2, `triage set` then sets 4: undo leaves 4 (the newer mark) and takes back
     the app's star of the same action's paper only where no one changed it."""
-    db = tmp_path / "db.json"
-    collection = read_path(seed_path)
-    pid = collection.papers[0].id
-    app = TriageApp(collection, str(db))
-    other = TriageStore(db)
+    db, papers, app, other = on_one_database(tmp_path, seed_path)
+    pid = papers[0].id
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("2", "s")
         await until(pilot, lambda: other.get(pid).starred)
@@ -113,9 +109,7 @@ async def test_undo_leaves_a_field_another_process_changed_since(tmp_path, seed_
 async def test_a_mark_looks_unsaved_until_it_is_durable(tmp_path, seed_path):
     """While another process holds the database's lock the app cannot write: the starred row shows `…`
     in its first column and the header says "saving…"; once the write is through both go."""
-    db = tmp_path / "db.json"
-    collection = read_path(seed_path)
-    app = TriageApp(collection, str(db))
+    db, papers, app, other = on_one_database(tmp_path, seed_path)
     lock = FileLock(str(db) + ".lock")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -128,15 +122,13 @@ async def test_a_mark_looks_unsaved_until_it_is_durable(tmp_path, seed_path):
             assert row(app, 0)[:4] == "…•★ ", "still not saved"
         await until(pilot, lambda: row(app, 0)[:4] == " •★ " and row(app, 1)[:4] == " • 3")
         assert saving(app) == ""
-        assert TriageStore(db).get(collection.papers[1].id).priority == 3
+        assert TriageStore(db).get(papers[1].id).priority == 3
 
 
 async def test_a_failed_write_is_said_and_the_mark_is_not_shown_as_saved(tmp_path, seed_path):
     """The journal cannot be written (a folder stands where it goes): the app says the marks were not
     saved, and the row shows what is stored (no star), not the star as if it were."""
-    db = tmp_path / "db.json"
-    collection = read_path(seed_path)
-    app = TriageApp(collection, str(db))
+    db, papers, app, other = on_one_database(tmp_path, seed_path)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await pilot.pause()
         (tmp_path / "db.json.journal").mkdir()
@@ -147,4 +139,4 @@ async def test_a_failed_write_is_said_and_the_mark_is_not_shown_as_saved(tmp_pat
         (tmp_path / "db.json.journal").rmdir()  # the trouble over, the next mark is saved
         await pilot.press("s")
         await until(pilot, lambda: row(app, 0)[:4] == " •★ ")
-    assert TriageStore(db).get(collection.papers[0].id).starred
+    assert TriageStore(db).get(papers[0].id).starred
