@@ -439,9 +439,10 @@ class TriageApp(CopyActions, App[None]):
         return self.states.get(paper_id, NO_MARKS)
 
     def _show(self, states: Mapping[str, Triage]) -> None:
-        """Make `states` the marks shown: rows, counts and detail change now."""
+        """Make `states` the marks shown: rows (saved or not), counts and detail change now."""
         paper_list = self.query_one(PaperList)
-        for paper_id, state in states.items():
+        changed = {paper_id: state for paper_id, state in states.items() if state != self.state_of(paper_id)}
+        for paper_id, state in changed.items():
             for tally in {id(tally): tally for tally in self._tallies.values()}.values():  # each once
                 tally.change(paper_id, self.state_of(paper_id), state)
             if state.blank:
@@ -454,7 +455,8 @@ class TriageApp(CopyActions, App[None]):
         current = paper_list.current
         if current is not None and current.id in states:
             self._show_state(current.id)
-        self._interest.update(self.states)
+        if changed:  # a write acknowledged as shown changes no mark
+            self._interest.update(self.states)
 
     def _show_state(self, paper_id: str) -> None:
         """The detail pane's marks of a paper, with why the For-you order puts it where it is."""
