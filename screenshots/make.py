@@ -28,6 +28,7 @@ SHOTS: dict[str, tuple[tuple[int, int], str, tuple[str, ...]]] = {
     "cite": ((120, 40), "textual-dark", (*MARKS, "C")),
     "small": ((80, 24), "textual-dark", (*MARKS, "v", "v", "v", "S")),
     "light": ((120, 40), "textual-light", (*MARKS, "enter")),
+    "foryou": ((120, 40), "textual-dark", (*MARKS, "S", "S", "S", "S", "g")),
 }
 """name → (terminal size, theme, keys pressed before the shot)."""
 

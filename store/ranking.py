@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from store.model import Paper, Triage
-from store.search import _TF_BITS, _TF_MAX, SearchIndex, _split  # the layout of the index's parts
+from store.search import SearchIndex
 
 if TYPE_CHECKING:
     from scipy.sparse import csr_matrix
@@ -70,20 +70,12 @@ class Features:
 
         papers = list(papers)
         index = index if index is not None else SearchIndex(papers)
-        parts = index.parts()
         n = len(papers)
         self.ids = [p.id for p in papers]
         self.id_array = np.array(self.ids, dtype=object)
         self.row = {pid: k for k, pid in enumerate(self.ids)}
-        # Word counts per paper from the index's postings: (paper << _TF_BITS) | tf (capped at
-        # _TF_MAX), word by word; a title word counts once more.
-        body, title = parts["body"].astype(np.int64), parts["title"].astype(np.int64)
-        words = _split(parts["words"])
-        of_body = np.repeat(np.arange(len(words)), np.diff(parts["body_bounds"]))
-        of_title = np.repeat(np.arange(len(words)), np.diff(parts["title_bounds"]))
-        counts = sparse.csr_matrix(
-            (np.concatenate([(body & _TF_MAX).astype(np.float32), np.ones(len(title), np.float32)]),
-             (np.concatenate([body >> _TF_BITS, title]), np.concatenate([of_body, of_title]))), shape=(n, len(words)))
+        words, of_paper, of_word, times = index.term_counts()
+        counts = sparse.csr_matrix((times, (of_paper, of_word)), shape=(n, len(words)))
         # Words → terms: case variants join, unspaced script splits into bigrams.
         term_ids: dict[str, int] = {}
         rows, cols = [], []

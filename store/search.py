@@ -236,6 +236,18 @@ class SearchIndex:
             "uneven": self._uneven,
         }
 
+    def term_counts(self) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+        """The index as word counts, for models over its words (store.ranking): the vocabulary in word
+        id order, then for each posting its paper (row in file order), its word id and how often the
+        word occurs there (capped at 15 in the body; a title word counts once more)."""
+        parts = self.parts()
+        words = _split(parts["words"])
+        body, title = parts["body"].astype(np.int64), parts["title"].astype(np.int64)
+        every = np.arange(len(words))
+        of_word = np.concatenate([np.repeat(every, np.diff(parts["body_bounds"])), np.repeat(every, np.diff(parts["title_bounds"]))])
+        times = np.concatenate([(body & _TF_MAX).astype(np.float32), np.ones(len(title), np.float32)])
+        return words, np.concatenate([body >> _TF_BITS, title]), of_word, times
+
     @classmethod
     def from_parts(cls, papers: Iterable[Paper], parts: Mapping[str, np.ndarray]) -> SearchIndex:
         """The index `parts()` of an index of these same `papers` describes; ValueError when the

@@ -7,7 +7,6 @@ from store import Triage, read_path
 from tests.test_ranking import OTHER
 from tests.tmux import Tmux, triage_command
 from tests.waits import until
-from store.views import SORTS
 from tui.app import TriageApp
 from tui.widgets.paper_list import PaperList
 from tui.widgets.view_tabs import ViewTabs
@@ -56,10 +55,9 @@ async def test_for_you_asks_for_stars_then_puts_the_starred_kind_first_and_says_
         paper_list = app.query_one(PaperList)
         third = next(p for p in papers if protein(p) and p not in starred)
         paper_list.cursor = paper_list.index_of(third.id)
-        await pilot.press("s")  # the third star: the model ranks (the rows below the cursor take its order)
+        await pilot.press("s")  # the third star: the first ranking orders the whole list
         await until(pilot, lambda: app._ranking is not None and sort_note(app) == "sorted by for you")
-        await pilot.press("S", *["S"] * (len(SORTS) - 2))  # the sort cycle comes round to For-you again
-        await until(pilot, lambda: app.sort == "interest")
+        assert paper_list.current == third, "the cursor stays on its paper"
         await pilot.press("g")
         await pilot.pause()
         rows = paper_list.papers
@@ -80,7 +78,7 @@ async def test_a_new_ranking_moves_only_the_rows_below_the_cursor(tmp_path):
         app.sort = "interest"
         await until(pilot, lambda: app._ranking is not None)
         paper_list = app.query_one(PaperList)
-        await pilot.press("j", "j")
+        await pilot.press("g", "j", "j")  # the sort kept the cursor on its paper: from the top
         await pilot.pause()
         before, ranking = list(paper_list.papers), app._ranking
         await pilot.press("r")  # a weak negative: a new ranking

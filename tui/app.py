@@ -176,7 +176,7 @@ class TriageApp(CopyActions, App[None]):
         self._session: dict[str, Any] = {}
         self._restore_cursor: str | None = None
         """The paper to put the cursor on when the restored query's results arrive."""
-        self._interest = Interest(collection.papers, self._search_index, lambda r: self._from_writer(partial(self._show_ranking, r)))
+        self._interest = Interest(collection.papers, self._search_index)
         self._ranking: Ranking | None = None
         """The newest For-you ranking of the marks (None: fewer than three positives, or none yet)."""
         self._similar: Similar | None = None
@@ -223,7 +223,7 @@ class TriageApp(CopyActions, App[None]):
             self.notify(notice, title="Triage database", severity="warning", timeout=20, markup=False)
         self.set_interval(POLL_SECONDS, self._saver.poll)
         self.call_after_refresh(self.run_worker, self._search_index, thread=True, group="index")
-        self._interest.update(self.states)
+        self._rank(dict(self.states))
 
     # --- type-ahead (see tui.typeahead) ------------------------------------------------------------
 
@@ -456,7 +456,14 @@ class TriageApp(CopyActions, App[None]):
         if current is not None and current.id in states:
             self._show_state(current.id)
         if changed:  # a write acknowledged as shown changes no mark
-            self._interest.update(self.states)
+            self._rank(dict(self.states))
+
+    @work(thread=True, exclusive=True, group="interest")
+    def _rank(self, states: dict[str, Triage]) -> None:
+        """Rank the marks off the UI thread (a key never waits for it); a newer mark's ranking wins."""
+        ranking = self._interest.rank(states)
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self._show_ranking, ranking)
 
     def _show_state(self, paper_id: str) -> None:
         """The detail pane's marks of a paper, with why the For-you order puts it where it is."""
@@ -466,18 +473,22 @@ class TriageApp(CopyActions, App[None]):
         self.query_one(DetailPane).show_state(state, why)
 
     def _show_ranking(self, ranking: Ranking | None) -> None:
-        """A new For-you ranking: the rows' buckets and the detail's reasons now; in the For-you order,
-        the rows below the cursor take the new order (nothing above it, already passed, moves)."""
+        """A new For-you ranking: the rows' buckets and the detail's reasons now. In a learnt sort the
+        first ranking orders the whole list (it showed file order while there was none); a later one
+        orders only the rows below the cursor, so nothing already passed moves."""
         if not self.is_running:
             return
-        self._ranking = ranking
+        first, self._ranking = self._ranking is None, ranking
         paper_list = self.query_one(PaperList)
         paper_list.buckets = (lambda paper_id: ranking.bucket(paper_id).glyph) if ranking is not None else None
         learnt = self._learnt()
         if learnt is not None and self._similar is None:
-            self.refresh_rows(rows=rerank(paper_list.papers, paper_list.cursor + 1, learnt))
+            if first:
+                self.refresh_rows(keep=self._current_id())
+            else:
+                self.refresh_rows(rows=rerank(paper_list.papers, paper_list.cursor + 1, learnt))
         else:
-            paper_list.refresh_papers(())
+            paper_list.redraw()
         self._show_counts()
         if paper_list.current is not None:
             self._show_state(paper_list.current.id)

@@ -20,15 +20,19 @@ from store import Collection, Paper, ReadError, Triage, describe_skipped, read_p
 from store.query import Query, parse
 from store.readers.records import reporting
 from store.text import inert
+from store.views import SCORE_SORT, SORTS
 
 DESCRIPTION = """\
 Triage research-paper abstracts from the keyboard: filter, read, mark, star, prioritise.
 
   triage [FILES...]                 open the app (the bundled ICLR 2024 list when no file is given)
-  triage list [FILES...] [--query Q] [--format table|jsonl]
-                                    print the papers (those matching Q, best first) without the app
+  triage list [FILES...] [--query Q] [--sort ORDER] [--format table|jsonl]
+                                    print the papers (those matching Q, best first) without the app;
+                                    --sort interest: For you, the papers you are likely to star first
   triage cite ID [FILES...] [--format bibtex|plain|markdown|abstract|id] [--copy]
                                     print (and copy) the citation of one paper, by id or key
+  triage similar ID [FILES...] [-n K] [--format table|jsonl]
+                                    the K papers most like paper ID (by id or key), best first
   triage export [FILES...] [--query Q] [--format bibtex|markdown|csv|jsonl] [-o FILE] [--force]
                                     write the papers with their marks: a .bib, a reading list…
   triage set ID|- [FILES...] [--read|--unread] [--star|--unstar] [--dismiss|--undismiss] [--priority N]
@@ -158,10 +162,19 @@ def app_parser() -> argparse.ArgumentParser:
 
 
 def list_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="triage list", description="Print the papers of FILES, in file order, or those matching --query, best first.")
+    parser = argparse.ArgumentParser(
+        prog="triage list",
+        description="Print the papers of FILES, in file order, or those matching --query, best first; --sort puts them in another order.",
+    )
     add_common(parser)
     add_query(parser)
     parser.add_argument("--format", choices=("table", "jsonl"), default="table", help="output format (default: table)")
+    parser.add_argument(
+        "--sort", choices=[name for name in SORTS if name != SCORE_SORT], metavar="ORDER",
+        help="file, priority (1 first), starred (first), recent (recently changed first), interest: For you,"
+        " the unmarked papers you are most likely to star first, learned from your marks, or suggested: those"
+        " whose mark would teach that most first (default: best first with --query, else file order)",
+    )
     return parser
 
 
@@ -194,16 +207,27 @@ def run_list(argv: Sequence[str]) -> int:
     query = parse_query(args.query)
     db = database(args.db)
     collection = load(args.files)
-    needs_states = args.format == "jsonl" or (query is not None and query.needs_states)
+    needs_states = args.format == "jsonl" or args.sort is not None or (query is not None and query.needs_states)
     states = stored_states(db, collection.papers) if needs_states else {}
     found = matching(collection, query, states)
+    gains: Mapping[str, dict[str, object]] = {}
+    if args.sort:
+        from tui.cli_rank import arranged
+
+        found, gains = arranged(collection, found, states, args.sort, ranked=query is not None)
     if args.format == "jsonl":
         for paper, score in found:
-            row = paper_row(paper, states.get(paper.id, Triage()))
+            row = {**paper_row(paper, states.get(paper.id, Triage())), **gains.get(paper.id, {})}
             print(json.dumps(row if score is None else {**row, "score": round(score, 4)}, ensure_ascii=False))
     else:
         print_table([paper for paper, _ in found])
     return 0 if found else 1
+
+
+def run_similar(argv: Sequence[str]) -> int:
+    from tui.cli_rank import run_similar
+
+    return run_similar(argv)
 
 
 def cite_parser() -> argparse.ArgumentParser:
@@ -225,20 +249,24 @@ def send_osc52_to_terminal(text: str) -> None:
         tty.write(osc52(text))
 
 
+def named(collection: Collection, text: str, keys: Mapping[str, str]) -> Paper:
+    """The paper of `collection` that `text` names: its id, its citation key (`keys`: id → key) or a
+    unique prefix of its id; Refused (exit 2, one line) when it names none or several."""
+    wanted = {key: pid for pid, key in keys.items()}.get(text, text)
+    found = [p for p in collection.papers if p.id == wanted] or [p for p in collection.papers if p.id.startswith(text)]
+    if len(found) != 1:
+        what = f"matches {len(found)} papers" if found else "is no paper's id, id prefix or key"
+        raise Refused(f"{text!r} {what} in {', '.join(collection.sources)}")
+    return found[0]
+
+
 def run_cite(argv: Sequence[str]) -> int:
     from store import cite
 
     args = parse_args(cite_parser(), argv)
     collection = load(args.files)
     keys = cite.citation_keys(collection.papers)
-    by_key = {key: pid for pid, key in keys.items()}
-    wanted = by_key.get(args.id, args.id)
-    found = [p for p in collection.papers if p.id == wanted] or [p for p in collection.papers if p.id.startswith(args.id)]
-    if len(found) != 1:
-        what = f"matches {len(found)} papers" if found else "is no paper's id, id prefix or key"
-        print(f"triage: {args.id!r} {what} in {', '.join(collection.sources)}", file=sys.stderr)
-        return 2
-    paper = found[0]
+    paper = named(collection, args.id, keys)
     text = cite.render([paper], args.format, keys, args.abstract)
     sys.stdout.write(text)
     if args.copy:
@@ -424,7 +452,7 @@ def run_set(argv: Sequence[str]) -> int:
     return 0
 
 
-SUBCOMMANDS = {"list": run_list, "cite": run_cite, "export": run_export, "set": run_set}
+SUBCOMMANDS = {"list": run_list, "cite": run_cite, "export": run_export, "set": run_set, "similar": run_similar}
 
 
 def run_app(argv: Sequence[str]) -> int:

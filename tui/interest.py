@@ -1,10 +1,10 @@
-"""The app's side of "what to read next": store.ranking run off the UI thread, newest marks first.
+"""The app's side of "what to read next": the collection's interest model, made when first needed.
 
-`Interest` owns one background thread that ranks the marks it was last given, the collection's
-features (built once, the first time they are needed: not at all for a reader who has starred
-fewer than `MIN_POSITIVES` papers and never asks for similar papers), and nothing else: the app
-hands it the marks after each change and is given each new `Ranking` (None while there are too few
-labels to rank) through `deliver`, on the thread it calls that from.
+`Interest` owns the collection's features (built the first time they are needed: not at all for a
+reader who has starred fewer than `MIN_POSITIVES` papers and never asks for similar papers) and
+answers the app's two questions, each asked from a worker thread: the ranking of a set of marks
+(None while there are too few labels to rank) and the papers most like one. `explain` and `shortly`
+word a ranking for the detail pane and the tab bar.
 """
 from __future__ import annotations
 
@@ -19,49 +19,25 @@ from store.search import SearchIndex
 
 
 class Interest:
-    """Rankings of one collection's marks, computed on a thread of their own (see the module docstring)."""
+    """The interest model of one collection (see the module docstring); safe to call from any thread."""
 
-    def __init__(self, papers: Sequence[Paper], index: Callable[[], SearchIndex],
-                 deliver: Callable[[Ranking | None], None]) -> None:
+    def __init__(self, papers: Sequence[Paper], index: Callable[[], SearchIndex]) -> None:
         self._papers = papers
         self._index = index
-        self._deliver = deliver
         self._model: InterestModel | None = None
-        self._model_lock = threading.Lock()
-        self._pending: dict[str, Triage] | None = None
-        self._running = False
         self._lock = threading.Lock()
-
-    def update(self, states: Mapping[str, Triage]) -> None:
-        """Rank these marks soon; marks given again before that replace them (only the newest count)."""
-        with self._lock:
-            self._pending = dict(states)
-            if self._running:
-                return
-            self._running = True
-        threading.Thread(target=self._run, name="triage-interest", daemon=True).start()
-
-    def _run(self) -> None:
-        while True:
-            with self._lock:
-                states, self._pending = self._pending, None
-                if states is None:
-                    self._running = False
-                    return
-            try:
-                positives, _ = labels(states)
-                self._deliver(self.model().rank(states) if len(positives) >= MIN_POSITIVES else None)
-            except BaseException:
-                with self._lock:  # a later update starts a thread afresh
-                    self._running = False
-                raise
 
     def model(self) -> InterestModel:
         """The collection's interest model (its features are built on first use, on the caller's thread)."""
-        with self._model_lock:
+        with self._lock:
             if self._model is None:
                 self._model = InterestModel(Features(self._papers, self._index()))
             return self._model
+
+    def rank(self, states: Mapping[str, Triage]) -> Ranking | None:
+        """The For-you ranking of these marks, None while fewer than `MIN_POSITIVES` are positives."""
+        positives, _ = labels(states)
+        return self.model().rank(states) if len(positives) >= MIN_POSITIVES else None
 
     def similar(self, paper_id: str, k: int) -> list[str]:
         """The ids of the `k` papers most like `paper_id`, best first (blocks while features are built)."""
