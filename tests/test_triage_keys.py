@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
+from pathlib import Path
 
 from textual import events
 from textual.widgets import Static
@@ -9,10 +11,13 @@ from textual.widgets import Static
 from store import read_path
 from store.db import TriageStore
 from store.model import Paper, Triage
+from tests.waits import until
 from tui.app import TriageApp
 from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
+
+from tests.waits import until
 
 SIZE = (120, 40)
 
@@ -37,9 +42,10 @@ def stored(paper_id: str) -> Triage:
 
 
 async def press(pilot, *keys: str) -> None:
-    """Press the keys and let the app settle."""
+    """Press the keys and let the app settle: the marks they made saved (a row shows `…` until then)."""
     await pilot.press(*keys)
     await pilot.pause()
+    await until(pilot, lambda: not pilot.app.saving)
 
 
 async def see_dialog(pilot, *keys_then_screen) -> None:
@@ -98,13 +104,11 @@ async def test_r_toggles_read_and_space_marks_read_then_goes_to_the_next_unread(
     async with app.run_test(size=SIZE) as pilot:
         paper_list = app.query_one(PaperList)
         await pilot.press("j", "r")  # paper 1 read
-        await pilot.press("k", "space")  # paper 0 read; paper 1 is read, so on to paper 2
-        await pilot.pause()
+        await press(pilot, "k", "space")  # paper 0 read; paper 1 is read, so on to paper 2
         assert paper_list.cursor == 2
         assert [marks(app, i)[1] for i in range(4)] == [" ", " ", "•", "•"]
         assert "17 unread" in header(app)
-        await pilot.press("k", "r")  # paper 1 unread again
-        await pilot.pause()
+        await press(pilot, "k", "r")  # paper 1 unread again
         assert marks(app, 1) == " •  "
     assert stored(papers[0].id).read and not stored(papers[1].id).read
 
@@ -118,8 +122,7 @@ async def test_n_and_N_go_to_the_next_and_previous_unread(seed_path):
         assert paper_list.cursor == 3
         await press(pilot, "N")
         assert paper_list.cursor == 0
-        await pilot.press("N")  # wraps to the last unread
-        await pilot.pause()
+        await press(pilot, "N")  # wraps to the last unread
         assert paper_list.cursor == 18
 
 
@@ -127,14 +130,12 @@ async def test_u_undoes_and_ctrl_r_redoes_many_levels(seed_path):
     papers, app = seed_app(seed_path)
     async with app.run_test(size=SIZE) as pilot:
         paper_list = app.query_one(PaperList)
-        await pilot.press("s", "1", "space", "s")  # paper 0: ★, p1, read; paper 1: ★
-        await pilot.pause()
+        await press(pilot, "s", "1", "space", "s")  # paper 0: ★, p1, read; paper 1: ★
         assert (marks(app, 0), marks(app, 1)) == ("  ★1", " •★ ")
         await press(pilot, "u", "u")
         assert (marks(app, 0), marks(app, 1)) == (" •★1", " •  ")
         assert paper_list.cursor == 0  # undo shows the paper it changed
-        await pilot.press("u", "u", "u")  # one more than there is: nothing breaks
-        await pilot.pause()
+        await press(pilot, "u", "u", "u")  # one more than there is: nothing breaks
         assert marks(app, 0) == " •  "
         await press(pilot, "ctrl+r", "ctrl+r")
         assert marks(app, 0) == " •★1"
@@ -215,8 +216,7 @@ async def test_R_asks_how_many_then_marks_all_shown_as_read(seed_path):
     async with app.run_test(size=SIZE) as pilot:
         await see_dialog(pilot, "r", "R", Confirm)
         assert "Mark 18 unread of the 19 papers shown as read?" in app.screen.question
-        await pilot.press("s", "n")  # `s` does nothing under the dialog; `n` answers no
-        await pilot.pause()
+        await press(pilot, "s", "n")  # `s` does nothing under the dialog; `n` answers no
         assert "18 unread" in header(app) and "0 ★" in header(app)
         await press(pilot, "R")
         await press(pilot, "y")
@@ -251,6 +251,30 @@ async def test_marks_from_another_process_are_picked_up(seed_path):
         assert marks(app, 0) == " •★ "
         assert "18 unread" in header(app)
     assert TriageStore(os.environ["TRIAGE_DB"]).get(papers[0].id).starred
+
+
+async def test_a_snapshot_damaged_while_the_app_runs_keeps_the_marks_and_says_so(seed_path):
+    papers = read_path(seed_path).papers
+    db = Path(os.environ["TRIAGE_DB"])
+    before = TriageStore(db)
+    before.put({papers[0].id: Triage(starred=True), papers[1].id: Triage(read=True, priority=3)})
+    before.close()  # the marks are in the snapshot
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert (marks(app, 0), marks(app, 1)) == (" •★ ", "   3")
+        db.write_bytes(b"\x00 another program wrote here")
+        await until(pilot, lambda: any("moved aside" in n.message for n in app._notifications))
+        (notice,) = [n for n in app._notifications if "moved aside" in n.message]
+        assert notice.severity == "error" and "written again" in notice.message
+        assert (marks(app, 0), marks(app, 1)) == (" •★ ", "   3")
+        await press(pilot, "j", "s")
+        assert marks(app, 1) == "  ★3"
+    (aside,) = db.parent.glob("triage.json.corrupt-*")
+    assert aside.read_bytes() == b"\x00 another program wrote here"
+    again = TriageStore(db)
+    assert again.notices == [] and again.get(papers[0].id).starred
+    assert again.get(papers[1].id) == replace(again.get(papers[1].id), read=True, starred=True, priority=3)
 
 
 async def test_an_unreadable_database_is_set_aside_and_the_app_says_so(seed_path, tmp_path):

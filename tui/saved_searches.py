@@ -15,6 +15,7 @@ from textual.markup import escape
 from store import SearchIndex, Triage, saved
 from store.db import TriageStore
 from store.saved import Change, SavedSearches
+from tui.saving import Saver
 from tui.screens.saved import SavedPicker, SaveSearch
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
@@ -28,6 +29,7 @@ class SavedSearchActions:
 
     store: TriageStore
     states: dict[str, Triage]
+    _saver: Saver
     saved_searches: SavedSearches = SavedSearches()
     """The saved searches, as this window last saved or read them."""
     _saved_version = 0
@@ -61,7 +63,7 @@ class SavedSearchActions:
         version = self._saved_version
         self.saved_searches = self.saved_searches.changed(change)
         self.notify(done, markup=False)
-        self._writer.submit(self._on_writer, self._store_saved, change, version)
+        self._saver.run(self._store_saved, change, version)
 
     def _store_saved(self, change: Change, version: int) -> None:
         merged = saved.apply(self.store, change)
