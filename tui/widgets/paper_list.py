@@ -1,7 +1,7 @@
 """The paper list: one line per paper, drawn line by line so 100,000 rows cost what 20 do."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -27,8 +27,8 @@ TitleSpans = Callable[[int], Sequence[tuple[int, int]]]
 
 
 class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
-    """A cursor over a list of papers. Each row: the For-you bucket of an unmarked paper (`↑` likely star,
-    `·` unsure, `↓` likely skip), `•` unread (`✗` in its place: not for me), `★` starred, the priority
+    """A cursor over a list of papers. Each row: `▌` on a selected paper (its row tinted), else the For-you
+    bucket of an unmarked paper (`↑` likely star, `·` unsure, `↓` likely skip), `•` unread (`✗` in its place: not for me), `★` starred, the priority
     1–5, the title (with the spans a search matched highlighted; faded when read or not for me).
     The page keys of a ScrollView are not inherited: the app gives
     PgUp/PgDn to the detail pane, so the list pages with ctrl+f / ctrl+b.
@@ -61,6 +61,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         "paper-list--bucket",
         "paper-list--priority",
         "paper-list--match",
+        "paper-list--selected",
     }
 
     DEFAULT_CSS = """
@@ -76,6 +77,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         & > .paper-list--star { color: $warning; }
         & > .paper-list--bucket { color: $text-secondary; text-style: bold; }
         & > .paper-list--priority { color: $error; text-style: bold; }
+        & > .paper-list--selected { background: $accent 25%; }
         & > .paper-list--match { color: $text-warning; background: $warning-muted; text-style: bold; }
     }
     """
@@ -106,6 +108,8 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         self.buckets: Callable[[str], str] | None = None
         """The For-you bucket glyph of a paper by id, drawn in the row's first column (None: no ranking);
         call `redraw` after changing it."""
+        self.selected: Container[str] = ()
+        """The ids of the selected papers; call `refresh_papers` with those whose selection changed."""
         self._rows: dict[str, int] = {}
         self._title_spans: TitleSpans | None = None
         self._cache: LRUCache[tuple[int, bool, int], Strip] = LRUCache(1024)
@@ -216,6 +220,9 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
 
     def _render_row(self, paper: Paper, selected: bool, width: int, spans: Sequence[tuple[int, int]]) -> Strip:
         base = self.rich_style
+        chosen = paper.id in self.selected
+        if chosen:
+            base = base + self.get_component_rich_style("paper-list--selected")
         if selected:
             base = base + self.get_component_rich_style("paper-list--cursor")
         state = self.states.get(paper.id, NO_MARKS)
@@ -226,8 +233,10 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
             return Style(bold=style.bold) if selected else style
 
         row = Text(style=base, no_wrap=True, overflow="ellipsis", end="")
-        bucket = self.buckets(paper.id) if self.buckets is not None and state.blank else " "
-        row.append(bucket, part("paper-list--bucket"))
+        if chosen:
+            row.append("▌", part("paper-list--bucket"))
+        else:
+            row.append(self.buckets(paper.id) if self.buckets is not None and state.blank else " ", part("paper-list--bucket"))
         if state.dismissed:
             row.append("✗", part("paper-list--dismissed"))
         else:
