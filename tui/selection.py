@@ -91,6 +91,8 @@ class SelectionActions:
 
     def targets(self) -> list[Paper]:
         """The papers an action applies to: the selected ones (in the order selected), else the current one."""
+        if self.selection.anchor is not None:  # the cursor's newest move may not have reached us yet
+            self._extend_visual(self.query_one(PaperList))
         if self.selection:
             return [self.papers_by_id[pid] for pid in self.selection.ids]
         current = self.query_one(PaperList).current
@@ -124,8 +126,12 @@ class SelectionActions:
         """In visual mode the cursor's moves extend the selection. (Textual calls this handler as well as
         the app's own: handlers run along the class's MRO.)"""
         if self.selection.anchor is not None:
-            paper_list = message.paper_list
-            self._selection_changed(self.selection.extend_to(paper_list.papers, paper_list.index_of, paper_list.cursor))
+            self._extend_visual(message.paper_list)
+
+    def _extend_visual(self, paper_list: PaperList) -> None:
+        changed = self.selection.extend_to(paper_list.papers, paper_list.index_of, paper_list.cursor)
+        if changed or self.selection.anchor is None:  # None: visual mode ended, the header says so
+            self._selection_changed(changed)
 
     def action_select_all(self) -> None:
         """Add every paper shown to the selection."""
