@@ -370,6 +370,7 @@ class JournalStorage(Storage):
         body = json.dumps(
             {"schema": SCHEMA, "generation": self._generation, "tables": self._tables},
             sort_keys=True,
+            indent=1,
             ensure_ascii=False,
         )
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
