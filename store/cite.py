@@ -74,14 +74,23 @@ _LIGATURE = re.compile(r"-(?=-)|'(?=')")
 _MATH = re.compile(r"(?<!\\)\$([^$%]*[\\^_][^$%]*)(?<!\\)\$")
 
 
-def _balanced(text: str) -> bool:
-    """Braces balanced (escaped ones aside) and no trailing backslash: safe inside a braced value."""
+def _paired(text: str) -> bool:
+    """Whether the braces of `text` pair up in order, each `}` closing an earlier `{`. BibTeX counts
+    every brace, escaped or not: a `\\}` without its `\\{` ends a braced value early."""
+    if "{" not in text and "}" not in text:
+        return True
     depth = 0
-    for match in re.finditer(r"\\.|[{}]", text, re.S):
-        depth += {"{": 1, "}": -1}.get(match.group(), 0)
-        if depth < 0:
-            return False
-    return depth == 0 and not re.search(r"(?<!\\)(?:\\\\)*\\$", text)
+    for char in text:
+        if char == "{" or char == "}":
+            depth += 1 if char == "{" else -1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+def _balanced(text: str) -> bool:
+    """Braces paired and no trailing backslash: safe inside a braced value."""
+    return _paired(text) and not re.search(r"(?<!\\)(?:\\\\)*\\$", text)
 
 
 def _plain_math(text: str) -> bool:
@@ -89,8 +98,13 @@ def _plain_math(text: str) -> bool:
     return not re.search(r"\\(?![A-Za-z])", text) and _balanced(text)
 
 
+# Braces that do not pair up (see `_paired`) are written as macros; `\\{ \\}` only in pairs.
+_LONE_BRACE = {"{": r"\ensuremath{\lbrace}", "}": r"\ensuremath{\rbrace}"}
+
+
 def _escape_prose(text: str) -> str:
-    return _LIGATURE.sub(r"\g<0>{}", _SPECIAL_RE.sub(lambda m: _SPECIAL[m.group()], text))
+    special = _SPECIAL if _paired(text) else {**_SPECIAL, **_LONE_BRACE}
+    return _LIGATURE.sub(r"\g<0>{}", _SPECIAL_RE.sub(lambda m: special[m.group()], text))
 
 
 def latex_escape(text: str, math: bool = True) -> str:

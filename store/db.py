@@ -8,6 +8,7 @@ an abstract: a title-only entry has no text to be re-found by).
 """
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -18,6 +19,8 @@ from rapidfuzz import fuzz, process
 from tinydb import TinyDB
 from tinydb.table import Table
 
+from store.boundary import inert_state
+from store.errors import NotSaved
 from store.journal import MIN_COMPACT_BYTES, JournalStorage
 from store.model import Paper, Triage, normalise
 
@@ -81,22 +84,25 @@ def to_doc(state: Triage, fp: str) -> dict[str, Any]:
 
 
 def from_doc(doc: Mapping[str, Any]) -> Triage:
-    return Triage(
+    return inert_state(Triage(
         read=bool(doc.get("read", False)),
         starred=bool(doc.get("starred", False)),
         priority=int(doc.get("priority", 0)),
         dismissed=bool(doc.get("dismissed", False)),  # absent from databases older than the mark
         note=str(doc.get("note", "")),
-        tags=tuple(doc.get("tags", ())),
+        tags=tuple(str(tag) for tag in doc.get("tags", ())),
         updated=float(doc.get("updated", 0.0)),
-    )
+    ))
 
 
 class TriageStore:
     """The durable triage state. Every method is safe across threads and processes.
 
-    `notices` lists what the user must be told after opening (a database moved aside…).
-    Raises `ReadError` when the database was written by a newer schema.
+    `notices` lists what the user must be told after opening (a database moved aside…), and
+    after closing (a snapshot a full disk kept from being rewritten).
+    Raises `ReadError` when the database was written by a newer schema or is not a file; `Locked` when
+    another process holds it longer than `lock_timeout`; a write raises `NotSaved` when nothing of it
+    could be stored (a full disk, a database whose lock file cannot be opened, so only read).
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None, compact_bytes: int = MIN_COMPACT_BYTES) -> None:
@@ -111,6 +117,20 @@ class TriageStore:
     @property
     def notices(self) -> list[str]:
         return self._storage.notices
+
+    def take_notices(self) -> list[str]:
+        """What the user must be told that came up since opening (or the last call), each once:
+        a snapshot damaged while in use, damaged journal lines, a database that cannot be read now."""
+        return self._storage.take_notices()
+
+    @property
+    def lock_timeout(self) -> float:
+        """Seconds a read or write waits for another process's hold on the database (`$TRIAGE_LOCK_TIMEOUT`, else 10)."""
+        return self._storage.lock.timeout
+
+    @lock_timeout.setter
+    def lock_timeout(self, seconds: float) -> None:
+        self._storage.lock.timeout = seconds
 
     def attach(self, papers: Iterable[Paper]) -> dict[str, Triage]:
         """The stored state of each paper that has one, re-finding states of slightly edited abstracts.
@@ -131,7 +151,8 @@ class TriageStore:
             moves = _rematch(homeless, orphans)
             if moves:
                 docs = {new: {**stored[old], "fp": fingerprint(self._texts[new])} for new, old in moves.items()}
-                self._table.replace_many(docs, moves.values())
+                with contextlib.suppress(NotSaved):  # a database only read: the states are found again next time
+                    self._table.replace_many(docs, moves.values())
                 stored.update(docs)
         return {pid: from_doc(stored[pid]) for pid in wanted if pid in stored}
 
@@ -173,9 +194,13 @@ class TriageStore:
         return states
 
     def external_changes(self) -> dict[str, Triage]:
-        """States other processes changed since the last call (a removed state comes back blank)."""
-        with self._storage.locked():
-            keys = [key for table, key in self._storage.take_external_changes() if table == TABLE]
+        """States other processes changed since the last call (a removed state comes back blank).
+
+        A database that cannot be read or believed now changes no state here: see `take_notices`."""
+        keys = [key for table, key in self._storage.take_external_changes() if table == TABLE]
+        if not keys:
+            return {}
+        with self._storage.locked():  # (what changed after the keys were taken is taken next time)
             return {key: self.get(key) for key in keys}
 
     def setting(self, key: str) -> dict[str, Any]:

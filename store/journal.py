@@ -2,42 +2,51 @@
 
 Files, for a database at `triage.json`:
 
-- `triage.json` — the snapshot: readable JSON (sorted keys, indented) with a schema version and
-  a generation number. Only ever replaced whole (temp file, fsync, `os.replace`, folder fsync).
+- `triage.json` — the snapshot: readable JSON (sorted keys, indented) with a schema version,
+  a generation number and a `checksum` of the rest. Only ever replaced whole (`store.files.
+  write_whole`: through a symbolic link to its target, keeping the file's mode).
 - `triage.json.journal` — one JSON line per write since the snapshot: the full new value of each
-  document that changed and the ids of those removed. A write is acknowledged once its line is
-  fsynced; a torn last line (a writer killed mid-append) is ignored and cut off by the next writer.
+  document that changed, the ids of those removed and a checksum `c` of the rest. A write is
+  acknowledged once its line is fsynced; a torn last line (a writer killed mid-append) is
+  ignored and cut off by the next writer. A line that fails its checksum is skipped and reported.
 - `triage.json.lock` — a file lock held around every read-modify-write and compaction, so several
-  processes can share one database; each read first applies the lines others appended since.
+  processes can share one database; each read first applies the lines others appended since. A
+  wait for it is bounded (`store.lock`). When it cannot be opened at all (a read-only folder) the
+  database is only read: a write raises `NotSaved`, and nothing is compacted.
+
+A write that cannot be stored (a full disk) raises `NotSaved` and leaves no part of its line behind.
+A compaction that fails leaves the journal as it was (every change is in it) and adds a notice.
 
 When the journal grows past the snapshot's size it is folded into a new snapshot (generation + 1)
-and emptied. Lines tagged with an older generation are skipped, so a crash between the snapshot
-replace and the journal truncation replays nothing twice.
+and a new, empty journal; the snapshot and journal replaced stay as `triage.json.previous` and
+`triage.json.journal.previous`. Lines tagged with an older generation are skipped, so a crash
+between the snapshot replace and the journal's renaming replays nothing twice.
+
+Files without checksums (older versions) are believed as they are; older versions read these
+files, ignoring the checksums. A snapshot that fails its checksum or does not parse is moved
+aside and rebuilt from what is in memory or, when newer (always, at open), the previous snapshot
+and journal, plus the valid journal lines: it never replaces what is in memory, and the journal
+is never set aside with it. One that cannot
+be read (no permission, a newer schema) raises `ReadError` and is never written over.
 """
 from __future__ import annotations
 
 import contextlib
-import json
 import os
+import stat
 import threading
-import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock
 from tinydb.storages import Storage
 
-from store.errors import ReadError
+from store.errors import NotSaved, ReadError
+from store.files import copy_aside, fsync_dir, link_over, move_aside, real, write_durably, write_whole
+from store.lock import DatabaseLock
+from store.sealed import Damaged, Tables, journal_line, parse_line, parse_snapshot, snapshot
 
-SCHEMA = 1
-"""The snapshot's format. A mark added with a default (`dismissed`) needs no new version: a document
-without it reads as the default, and an older paper-triage ignores it; a higher number makes older
-versions refuse the whole database."""
 MIN_COMPACT_BYTES = 256 * 1024
-LOCK_POLL = 0.001
-
-Tables = dict[str, dict[str, dict[str, Any]]]
 
 
 class _Tracked(dict):
@@ -104,41 +113,28 @@ def _file_id(path: Path) -> tuple[int, int, int] | None:
     return (st.st_ino, st.st_mtime_ns, st.st_size)
 
 
-def _fsync_dir(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def move_aside(path: Path) -> Path:
-    """Rename `path` (file or folder) to `<name>.corrupt-<time>`, never over an existing name."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.name}.corrupt-{stamp}")
-    n = 1
-    while target.exists():
-        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
-        n += 1
-    os.rename(path, target)
-    return target
-
-
 class JournalStorage(Storage):
     """TinyDB storage: tables in memory, each write one fsynced journal line, atomic compaction.
 
-    `notices` collects what a user must be told (a database moved aside, damaged journal lines).
-    A snapshot written by a newer schema raises `ReadError` and is left untouched.
+    `notices` collects what a user must be told (a snapshot set aside, damaged journal lines);
+    `take_notices` gives those that came after opening. A snapshot written by a newer schema, or
+    one that cannot be read, raises `ReadError` and is left untouched (and so is what is in memory).
     """
 
     def __init__(self, path: str | os.PathLike[str], compact_bytes: int = MIN_COMPACT_BYTES) -> None:
         super().__init__()
         self.path = Path(path)
         self.journal_path = self.path.with_name(self.path.name + ".journal")
+        self.previous_journal = self.journal_path.with_name(self.journal_path.name + ".previous")
         self.compact_bytes = compact_bytes
         self.notices: list[str] = []
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file_lock = FileLock(str(self.path.with_name(self.path.name + ".lock")))
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ReadError(str(self.path.parent), f"cannot make the database folder: {exc.strerror or exc}") from None
+        for file in (self.path, self.journal_path):
+            _refuse_special(file)
+        self.lock = DatabaseLock(self.path)
         self._thread_lock = threading.RLock()
         self._tables: Tables = {}
         self._prev: dict[str, dict[str, dict[str, Any]]] = {}
@@ -149,7 +145,9 @@ class JournalStorage(Storage):
         self._offset = 0
         self._depth = 0
         with self.locked(catch_up=False):
-            self._load()
+            self._reload(opening=True)
+        self._told = len(self.notices)
+        self._unreadable = ""
 
     # --- locking -------------------------------------------------------------------------
 
@@ -167,7 +165,7 @@ class JournalStorage(Storage):
                 finally:
                     self._depth -= 1
                 return
-            self._file_lock.acquire(poll_interval=LOCK_POLL)
+            held = self.lock.acquire()
             self._depth = 1
             try:
                 if catch_up:
@@ -175,66 +173,80 @@ class JournalStorage(Storage):
                 yield
             finally:
                 self._depth = 0
-                self._file_lock.release()
+                if held:
+                    self.lock.release()
+
+    @property
+    def read_only(self) -> str | None:
+        """Why this database can only be read (its lock file cannot be opened), or None."""
+        return self.lock.unavailable
 
     # --- loading -------------------------------------------------------------------------
 
-    def _load(self) -> None:
-        """(Re)build the in-memory tables from snapshot + journal. Caller holds the lock."""
-        tables, generation = self._read_snapshot()
+    def _reload(self, opening: bool = False) -> None:
+        """(Re)build the in-memory tables from snapshot + journal. Caller holds the lock.
+
+        A snapshot whose content cannot be believed never replaces what is in memory: `_recover`.
+        One that cannot be read at all raises `ReadError`, changing nothing.
+        """
+        try:
+            tables, generation = self._read_snapshot()
+        except Damaged as exc:
+            self._recover(str(exc), opening=opening)
+            return
         self._snapshot_id = _file_id(self.path)
         self._generation = generation
         self._set_tables(tables)
         self._offset = 0
-        self._catch_up(record=False)
+        self._replay(record=False)
+
+    def _recover(self, problem: str, opening: bool = False, set_aside: bool = True) -> None:
+        """The snapshot (or, without `set_aside`, the journal) was damaged: set the damaged snapshot
+        aside, start from what is in memory (nothing when opening) or, when newer, the previous
+        snapshot (see `_compact`) with its journal, apply every valid journal line of that
+        generation or later (again: the same lines give the same state), and make that the new
+        snapshot: nothing but the damaged part is lost, and the damaged file is kept."""
+        notice = f"{self.path}: {problem}"
+        target = real(self.path)
+        if set_aside and os.path.lexists(target):
+            notice += f"; moved aside to {move_aside(target).name}"
+        self._snapshot_id = None
+        self._offset = 0
+        source = "the marks this app holds" if not opening else "the changes in its journal"
+        previous = _previous(target)
+        try:
+            tables, generation = parse_snapshot(str(previous), previous.read_bytes())
+        except (OSError, Damaged, ReadError):
+            tables, generation = None, 0
+        if set_aside and tables is not None and (opening or generation > self._generation):
+            self._generation = generation
+            self._set_tables(tables)
+            source = f"{previous.name} and the journals"
+        if set_aside:
+            entries, damaged, _ = _read_lines(self.previous_journal, 0)
+            self._apply_entries(entries, record=not opening)
+            if damaged:
+                notice += f"; {damaged} damaged line(s) of {self.previous_journal.name} skipped"
+        self._replay(record=not opening)
+        self.notices.append(f"{notice}; {'starting from' if opening else 'written again from'} {source}")
+        self._compact()
 
     def _read_snapshot(self) -> tuple[Tables, int]:
-        if not self.path.exists():
-            return {}, 0
-        problem = None
-        data: Any = None
-        if self.path.is_dir():
-            problem = "is a folder, not a database file"
-        else:
-            try:
-                raw = self.path.read_bytes()
-            except OSError as exc:
-                raise ReadError(str(self.path), exc.strerror or str(exc)) from None
-            if not raw.strip():
-                problem = "is empty"
-            else:
-                try:
-                    data = json.loads(raw.decode("utf-8"))
-                except (UnicodeDecodeError, ValueError) as exc:
-                    problem = f"is not valid JSON ({exc})"
-        if problem is None:
-            problem = self._check_shape(data)
-        if problem is None:
-            return {name: dict(docs) for name, docs in data["tables"].items()}, data.get("generation", 0)
-        aside = move_aside(self.path)
-        self.notices.append(f"{self.path}: {problem}; moved aside to {aside.name}, starting with an empty store")
-        if self.journal_path.exists():
-            journal_aside = move_aside(self.journal_path)
-            self.notices.append(f"{self.journal_path}: its snapshot was unreadable; moved aside to {journal_aside.name}")
-        return {}, 0
+        """The snapshot's tables and generation (nothing when there is none yet).
 
-    def _check_shape(self, data: Any) -> str | None:
-        if not isinstance(data, dict) or not isinstance(data.get("schema"), int):
-            return "is not a paper-triage database (no schema version)"
-        if data["schema"] > SCHEMA:
-            raise ReadError(
-                str(self.path),
-                f"written by a newer paper-triage (schema {data['schema']}, this version reads {SCHEMA}); "
-                "upgrade paper-triage or use another --db",
-            )
-        tables = data.get("tables")
-        if not isinstance(tables, dict) or not all(
-            isinstance(docs, dict) and all(isinstance(doc, dict) for doc in docs.values()) for docs in tables.values()
-        ):
-            return "has no readable tables"
-        if not isinstance(data.get("generation", 0), int):
-            return "has no readable generation number"
-        return None
+        `Damaged` when its content cannot be believed (or it vanished while in use); `ReadError`
+        when it cannot be read, or a newer schema wrote it."""
+        if not self.path.exists():
+            if self._snapshot_id is not None:
+                raise Damaged("disappeared while in use")
+            return {}, 0
+        if self.path.is_dir():
+            raise Damaged("is a folder, not a database file")
+        try:
+            raw = self.path.read_bytes()
+        except OSError as exc:
+            raise ReadError(str(self.path), exc.strerror or str(exc)) from None
+        return parse_snapshot(str(self.path), raw)
 
     def _set_tables(self, tables: Tables) -> None:
         self._tables, self._prev = {}, {}
@@ -247,43 +259,42 @@ class JournalStorage(Storage):
         A compaction by someone else (the snapshot replaced) means a full reload. With `record`,
         the documents that changed are remembered for `take_external_changes`.
         """
-        try:
-            size = self.journal_path.stat().st_size
-        except FileNotFoundError:
-            size = 0
-        if _file_id(self.path) != self._snapshot_id or size < self._offset:
-            before = {name: dict(docs) for name, docs in self._tables.items()}
-            self._load()
-            if record:
-                self._external |= _differences(before, self._tables)
+        size = _size(self.journal_path)
+        replaced = _file_id(self.path) != self._snapshot_id
+        if not replaced and size >= self._offset:
+            self._replay(record)
             return
-        if size == self._offset:
-            return
-        with open(self.journal_path, "rb") as f:
-            f.seek(self._offset)
-            chunk = f.read(size - self._offset)
-        end = chunk.rfind(b"\n") + 1
-        damaged = 0
-        for line in chunk[:end].splitlines():
-            try:
-                entry = json.loads(line)
-                if entry["g"] < self._generation:
-                    continue
-                changes = entry["tables"]
-                for name, change in changes.items():
-                    self._apply(name, change["put"], change["del"])
-                    if record:
-                        self._external.update((name, key) for key in (*change["put"], *change["del"]))
-            except (ValueError, KeyError, TypeError, AttributeError):
-                damaged += 1
+        before = {name: dict(docs) for name, docs in self._tables.items()}
+        if replaced:
+            self._reload()
+        else:  # only a compaction empties the journal, and it replaces the snapshot first
+            self._recover(f"{self.journal_path.name} was cut short while in use", set_aside=False)
+        if record:
+            self._external |= _differences(before, self._tables)
+
+    def _replay(self, record: bool) -> None:
+        """Apply the journal's lines past our offset. A damaged line is skipped and reported, and the
+        journal copied aside and folded into a new snapshot; a torn last line (a writer killed
+        mid-append) is left for the next writer to cut off."""
+        entries, damaged, end = _read_lines(self.journal_path, self._offset)
+        self._apply_entries(entries, record)
         self._offset += end
         if damaged:
-            aside = self.path.with_name(f"{self.journal_path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}")
-            aside.write_bytes(self.journal_path.read_bytes())
+            aside = copy_aside(self.journal_path)
             self.notices.append(
                 f"{self.journal_path}: {damaged} damaged line(s) skipped; a copy of the journal is in {aside.name}"
             )
             self._compact()
+
+    def _apply_entries(self, entries: list[dict[str, Any]], record: bool) -> None:
+        for entry in entries:
+            if entry["g"] < self._generation:
+                continue
+            self._generation = entry["g"]  # later only while recovering a snapshot lost with its number
+            for name, change in entry["tables"].items():
+                self._apply(name, change["put"], change["del"])
+                if record:
+                    self._external.update((name, key) for key in (*change["put"], *change["del"]))
 
     def _apply(self, name: str, put: dict[str, dict[str, Any]], removed: list[str]) -> None:
         """Bring table `name` up to date with a change already on disk (recording nothing)."""
@@ -297,10 +308,26 @@ class JournalStorage(Storage):
         self._prev[name] = docs
 
     def take_external_changes(self) -> set[tuple[str, str]]:
-        """(table, key) of documents other processes changed since the last call; picks up their writes first."""
-        with self.locked():
-            changed, self._external = self._external, set()
+        """(table, key) of documents other processes changed since the last call; picks up their writes first.
+
+        A database that cannot be read now changes nothing here: the first time (for each problem)
+        it becomes a notice, and writes fail until it reads again."""
+        try:
+            with self.locked():
+                changed, self._external = self._external, set()
+        except ReadError as exc:
+            if str(exc) != self._unreadable:
+                self._unreadable = str(exc)
+                self.notices.append(f"{exc}; marks are not saved until it can be read again")
+            return set()
+        self._unreadable = ""
         return changed
+
+    def take_notices(self) -> list[str]:
+        """The notices that came since opening, or since the last call: each is given once."""
+        with self._thread_lock:
+            fresh, self._told = self.notices[self._told :], len(self.notices)
+        return fresh
 
     # --- TinyDB's Storage interface -------------------------------------------------------
 
@@ -319,18 +346,19 @@ class JournalStorage(Storage):
                 self._catch_up()
                 if not changes:
                     return
+                if self.read_only:
+                    raise NotSaved(f"{self.path}: not saved: {self.read_only}")
                 for name, change in changes.items():
                     self._apply(name, change["put"], change["del"])
                 for name in dropped:
                     self._tables.pop(name, None)
                     self._prev.pop(name, None)
-                line = json.dumps({"g": self._generation, "tables": changes}, ensure_ascii=False) + "\n"
-                self._append(line.encode("utf-8"))
+                self._append(journal_line(self._generation, changes))
             except BaseException:
                 self._snapshot_id = None  # what is in memory may not be on disk: reload on next read
                 raise
             if self._offset > max(self.compact_bytes, (self._snapshot_id or (0, 0, 0))[2]):
-                self._compact()
+                self._compact_or_tell()
 
     def _changes(self, data: Tables) -> dict[str, dict[str, Any]]:
         """Per table, the documents `data` has new or changed (`put`) and those it lost (`del`)."""
@@ -349,50 +377,115 @@ class JournalStorage(Storage):
         return changes
 
     def _append(self, line: bytes) -> None:
-        fd = os.open(self.journal_path, os.O_RDWR | os.O_CREAT, 0o644)
+        """Write `line` at our offset and fsync it; `NotSaved` when it cannot be (no part of it is left)."""
+        created = not self.journal_path.exists()
+        try:
+            fd = os.open(self.journal_path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise NotSaved(f"{self.journal_path}: not saved: {exc.strerror or exc}") from None
         try:
             size = os.fstat(fd).st_size
             if size != self._offset:
                 # A torn line from a killed writer (we have applied everything complete): cut it off.
                 os.ftruncate(fd, self._offset)
             os.lseek(fd, self._offset, os.SEEK_SET)
-            view = memoryview(line)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)
+            write_durably(fd, line)
+        except OSError as exc:  # a full disk: what was written of the line goes, so no reader takes it for saved
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, self._offset)
+            raise NotSaved(f"{self.journal_path}: not saved: {exc.strerror or exc}") from None
         finally:
             os.close(fd)
+        if created:  # the journal's name is durable only once its folder is
+            fsync_dir(self.journal_path.parent)
         self._offset += len(line)
 
     def _compact(self) -> None:
-        """Fold the journal into a new snapshot: temp file, fsync, replace, fsync folder, empty journal."""
+        """Fold the journal into a new snapshot (`write_whole`) and start an empty journal.
+
+        The snapshot it replaces stays as `<name>.previous` (a second name for the same file) and
+        the journal as `<journal>.previous` (renamed): nothing is copied, and a damaged snapshot is
+        rebuilt exactly from them. A snapshot that is not the one the tables were built from (or
+        none) leaves no previous one."""
         self._generation += 1
-        body = json.dumps(
-            {"schema": SCHEMA, "generation": self._generation, "tables": self._tables},
-            sort_keys=True,
-            indent=1,
-            ensure_ascii=False,
-        )
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(body + "\n")
+        target = real(self.path)
+        built_from = self._snapshot_id is not None and _file_id(target) == self._snapshot_id
+        if not (built_from and link_over(target, _previous(target))):
+            _previous(target).unlink(missing_ok=True)
+        try:
+            write_whole(self.path, snapshot(self._generation, self._tables))
+        except BaseException:
+            self._generation -= 1  # the snapshot was not replaced: the journal's lines still count
+            raise
+        if self.journal_path.exists():
+            os.replace(self.journal_path, self.previous_journal)
+        else:
+            self.previous_journal.unlink(missing_ok=True)
+        with open(self.journal_path, "wb") as f:
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, self.path)
-        _fsync_dir(self.path.parent)
-        with open(self.journal_path, "r+b" if self.journal_path.exists() else "wb") as f:
-            f.truncate(0)
-            f.flush()
-            os.fsync(f.fileno())
+        fsync_dir(self.journal_path.parent)
         self._offset = 0
         self._snapshot_id = _file_id(self.path)
 
+    def _compact_or_tell(self) -> None:
+        """`_compact`, or when it cannot be written (a full disk) a notice: the journal keeps every change."""
+        try:
+            self._compact()
+        except OSError as exc:
+            notice = f"{self.path}: not rewritten ({exc.strerror or exc}); every change is kept in {self.journal_path.name}"
+            if notice not in self.notices:
+                self.notices.append(notice)
+
     def close(self) -> None:
-        """Fold a non-empty journal into the snapshot so the file on disk is current and readable."""
-        with self.locked():
-            self._catch_up()
-            if self._offset:
-                self._compact()
+        """Fold a non-empty journal into the snapshot so the file on disk is current and readable;
+        a snapshot that cannot be read now is never written over (the journal keeps the writes), nor
+        one that is only read (see `_compact_or_tell` for a full disk)."""
+        with contextlib.suppress(ReadError), self.locked():
+            if self._offset and not self.read_only:
+                self._compact_or_tell()
+
+
+def _refuse_special(path: Path) -> None:
+    """`ReadError` when `path` is there but is neither a file nor a folder (a FIFO would hang every read)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise ReadError(str(path), "is not a regular file (a FIFO, socket or device); pass --db a database file")
+
+
+def _previous(target: Path) -> Path:
+    return target.with_name(target.name + ".previous")
+
+
+def _read_lines(path: Path, start: int) -> tuple[list[dict[str, Any]], int, int]:
+    """The valid journal lines of `path` from byte `start`, how many were damaged, and the bytes
+    they took (a torn last line not included; one whose line end was damaged counts as damaged
+    but is kept)."""
+    size = _size(path)
+    if size <= start:
+        return [], 0, 0
+    with open(path, "rb") as f:
+        f.seek(start)
+        chunk = f.read(size - start)
+    end = chunk.rfind(b"\n") + 1
+    entries = [parse_line(line) for line in chunk[:end].splitlines()]
+    damaged = entries.count(None)
+    last = parse_line(chunk[end:-1]) if len(chunk) > end else None
+    if last is not None:  # a whole line whose line end was damaged, not a torn one
+        entries.append(last)
+        damaged += 1
+        end = len(chunk)
+    return [entry for entry in entries if entry is not None], damaged, end
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
 
 
 def _differences(before: Tables, after: Tables) -> set[tuple[str, str]]:

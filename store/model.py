@@ -39,7 +39,8 @@ class Paper:
 
     id: str
     text: str
-    """The abstract exactly as the source has it (outer whitespace trimmed)."""
+    """The abstract as the source has it (outer whitespace trimmed), made inert (`store.boundary`):
+    `id` is computed from the text before that, exactly as the source has it."""
     plain: str = ""
     """The display text without markup (what search runs over); see `store.text`."""
     title: str = ""

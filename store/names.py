@@ -35,6 +35,8 @@ from typing import NamedTuple
 
 from ahocorasick_rs import AhoCorasick, Implementation
 
+from store.text import shown_part
+
 MAX_TITLE = 90
 
 # Starts with the stop itself, not a lookbehind, so the regex engine skips quickly to candidates.
@@ -451,6 +453,7 @@ def derive_title(text: str) -> tuple[str, str]:
     Directional Graph Neural Network", "FairTune — a framework to ..."), else "NAME — first
     sentence", and the trimmed first sentence alone when no name is found.
     """
+    text, _ = shown_part(text)  # a name is introduced near the start; a 10 MB text is not read through
     spaced = "  " in text or "\n" in text or "\t" in text or "\r" in text
     flat = " ".join(text.split()) if spaced else text.strip()
     end = _SENTENCE_END.search(flat)

@@ -30,28 +30,61 @@ from typing import NamedTuple
 from pylatexenc import latexwalker
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
-_CONTROL = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[@-_]?"
-    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]"
+# Characters no text needs on a screen: C0 controls but tab and newline, DEL, C1 controls (which
+# a terminal may read as ESC sequences), zero-width and bidi format characters (U+061C, U+200B–F,
+# U+202A–E, U+2060–206F, U+FEFF, U+180E) and tag characters. All are zero cells wide.
+_INVISIBLE = (
+    "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff"
+    "\U000e0000-\U000e007f"
 )
-
-
-_CONTROL_START = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+# Plus the soft hyphen (a cell wide where a terminal draws it), which a reader must not find in words.
+_CONTROL_CHARS = _INVISIBLE + "\u00ad"
+_CONTROL = re.compile(
+    rf"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|\x1b[@-_]?|\x9b[0-?]*[ -/]*[@-~]?"
+    rf"|\x9d[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|[{_CONTROL_CHARS}]"
+)
+_CONTROL_START = re.compile(f"[{_CONTROL_CHARS}]")
+_INVISIBLE_CHARS = re.compile(f"[{_INVISIBLE}]")
 
 
 _ASCII_CONTROL = bytes([*range(0x09), *range(0x0B, 0x20), 0x7F])
 
 
-def inert(text: str) -> str:
-    """`text` with terminal escape sequences, control characters and invisible format characters
-    (zero-width, bidi overrides) removed; tabs and newlines kept."""
+def _has_control(text: str, pattern: re.Pattern[str]) -> bool:
     if text.isascii():
-        # Most abstracts: only C0 controls and DEL can be there, and bytes find them faster than a regex.
-        if len(text.encode().translate(None, _ASCII_CONTROL)) == len(text):
-            return text
-    elif not _CONTROL_START.search(text):
-        return text
-    return _CONTROL.sub("", text)
+        # Most text: only C0 controls and DEL can be there, and bytes find them faster than a regex.
+        return len(text.encode().translate(None, _ASCII_CONTROL)) != len(text)
+    return pattern.search(text) is not None
+
+
+def inert(text: str) -> str:
+    """`text` with terminal escape sequences (7- and 8-bit: ESC [ … and CSI …, OSC to its end),
+    control characters and invisible format characters (zero-width, bidi, tags, soft hyphen)
+    removed; tabs and newlines kept. What everything read from outside is made (`store.boundary`)."""
+    return _CONTROL.sub("", text) if _has_control(text, _CONTROL_START) else text
+
+
+def invisible_removed(text: str) -> str:
+    """`text` without the zero-width control and format characters `inert` removes, each on its own:
+    no sequence is recognised, so nothing that takes a cell goes and a laid-out line keeps its
+    width. What the output boundaries apply to the text they write (`tui.boundary`)."""
+    return _INVISIBLE_CHARS.sub("", text) if _has_control(text, _INVISIBLE_CHARS) else text
+
+
+SHOWN_LIMIT = 20_000
+"""The most of an abstract laid out on the screen or read for a title (the longest real abstracts
+are a few thousand characters; a 10 MB one would freeze each redraw): search, citations and
+exports still take the whole text."""
+
+
+def shown_part(plain: str) -> tuple[str, int]:
+    """The part of a display text that is shown (`SHOWN_LIMIT` characters, cut at a space when one
+    is near) and how many characters are left out (0 for any real abstract)."""
+    if len(plain) <= SHOWN_LIMIT:
+        return plain, 0
+    cut = plain.rfind(" ", SHOWN_LIMIT - 200, SHOWN_LIMIT)
+    cut = cut if cut != -1 else SHOWN_LIMIT
+    return plain[:cut], len(plain) - cut
 
 
 class Span(NamedTuple):
@@ -84,7 +117,9 @@ _MARKUP = re.compile(
     r"(?P<link>\[(?P<ltext>[^\[\]\n]+)\]\((?P<lurl>(?:https?://|www\.)[^\s()]+(?:\([^\s()]*\)[^\s()]*)*)\))"
     r"|(?P<code>`(?P<ctext>[^`\n]+)`)"
     r"|(?P<math>\$\$(?P<m2>[^$]+)\$\$|\$(?P<m1>(?:[^\s$\\]|\\.)(?:(?:[^$\\\n]|\\.)*?(?:[^\s$\\]|\\.))??)\$(?!\d))"
-    r"|(?P<bold>\*\*(?P<btext>[^\s*](?:[^\n]*?[^\s])??)\*\*)"
+    # (bold text never holds `**`: a `**` that is not closed is looked past at the next one, not
+    # to the end of the line, so `**a ` repeated is read in linear time)
+    r"|(?P<bold>\*\*(?P<btext>[^\s*](?:(?:[^\n*]|\*(?!\*))*?[^\s])??)\*\*)"
     r"|(?P<italic>(?<![\w*\\])\*(?P<itext>[^\s*](?:[^*\n]*?[^\s*])??)\*(?![\w*]))"
     r"|(?P<group>\{\\(?P<gname>[A-Za-z]*)(?P<gbody>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\})"
     r"|(?P<cmd>\\(?P<cname>[A-Za-z]+)\*?(?:\{(?P<carg>[^{}]*(?:\{[^{}]*\}[^{}]*)*)\}(?:\{[^{}]*\})?)?)"

@@ -61,6 +61,25 @@ def test_a_damaged_cache_is_ignored_and_rebuilt(tmp_path):
         assert entry.read_bytes() == good  # rebuilt
 
 
+def test_a_changed_byte_anywhere_in_an_entry_is_never_believed(tmp_path):
+    """Each entry carries a CRC-32 of itself: any one changed byte means the list is parsed again
+    (the papers are a fresh parse's) and the entry rebuilt; none ever alters a paper."""
+    import random
+
+    path = write_list(tmp_path / "list.txt", [f"{text} Variant {i}." for i in range(8) for text in ABSTRACTS])
+    fresh = read_path(path)
+    [entry] = cache_files()
+    good = entry.read_bytes()
+    rng = random.Random(6)
+    for _ in range(80):
+        damaged = bytearray(good)
+        at = rng.randrange(len(good))
+        damaged[at] = rng.choice([b for b in range(256) if b != good[at]])
+        entry.write_bytes(bytes(damaged))
+        assert read_path(path) == fresh, f"byte {at} of the entry changed the papers"
+        assert entry.read_bytes() == good
+
+
 def crashed_writer(entry: Path) -> Path:
     """The temporary file a process leaves when it dies while writing cache `entry`."""
     folder = entry.parent

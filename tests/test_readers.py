@@ -242,7 +242,9 @@ def test_line_separator_characters_inside_values_do_not_split_records(tmp_path):
     text = "Abstract with\u2028a line separator,\x85 and\x1c more."
     jsonl = read_path(write(tmp_path, "u.jsonl", json.dumps({"abstract": text}, ensure_ascii=False) + "\n")).papers
     csv_papers = read_path(write(tmp_path, "u.csv", f"abstract\r\n\"{text}\"\r\n")).papers
-    assert [p.text for p in jsonl] == [p.text for p in csv_papers] == [text]
+    # One record each; the controls (NEL, FS) are gone from the text, the id is the text's as written.
+    assert [p.text for p in jsonl] == [p.text for p in csv_papers] == ["Abstract with\u2028a line separator, and more."]
+    assert [p.id for p in jsonl] == [p.id for p in csv_papers] == [paper_id(text)]
 
 
 def test_bad_records_are_skipped_with_warnings(tmp_path):

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
+from pathlib import Path
 
 from textual import events
 from textual.widgets import Static
@@ -13,6 +15,8 @@ from tui.app import TriageApp
 from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
+
+from tests.waits import until
 
 SIZE = (120, 40)
 
@@ -251,6 +255,30 @@ async def test_marks_from_another_process_are_picked_up(seed_path):
         assert marks(app, 0) == " •★ "
         assert "18 unread" in header(app)
     assert TriageStore(os.environ["TRIAGE_DB"]).get(papers[0].id).starred
+
+
+async def test_a_snapshot_damaged_while_the_app_runs_keeps_the_marks_and_says_so(seed_path):
+    papers = read_path(seed_path).papers
+    db = Path(os.environ["TRIAGE_DB"])
+    before = TriageStore(db)
+    before.put({papers[0].id: Triage(starred=True), papers[1].id: Triage(read=True, priority=3)})
+    before.close()  # the marks are in the snapshot
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert (marks(app, 0), marks(app, 1)) == (" •★ ", "   3")
+        db.write_bytes(b"\x00 another program wrote here")
+        await until(pilot, lambda: any("moved aside" in n.message for n in app._notifications))
+        (notice,) = [n for n in app._notifications if "moved aside" in n.message]
+        assert notice.severity == "error" and "written again" in notice.message
+        assert (marks(app, 0), marks(app, 1)) == (" •★ ", "   3")
+        await press(pilot, "j", "s")
+        assert marks(app, 1) == "  ★3"
+    (aside,) = db.parent.glob("triage.json.corrupt-*")
+    assert aside.read_bytes() == b"\x00 another program wrote here"
+    again = TriageStore(db)
+    assert again.notices == [] and again.get(papers[0].id).starred
+    assert again.get(papers[1].id) == replace(again.get(papers[1].id), read=True, starred=True, priority=3)
 
 
 async def test_an_unreadable_database_is_set_aside_and_the_app_says_so(seed_path, tmp_path):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -24,15 +25,17 @@ from textual.worker import get_current_worker
 
 from store import Collection, Paper, SearchIndex, Triage, cite, describe_skipped, search_index
 from store.db import TriageStore
+from store.errors import Locked
 from store.history import History
 from store.ranking import MIN_POSITIVES, Ranking
 from store.search import Hit, Hits
 from store.views import INTEREST_SORT, LEARNT_SORTS, SCORE_SORT, SORTS, VIEWS, Tally, arrange, next_sort, rerank, to_read
-from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, declared_bindings, key_display
+from tui import boundary, keymap
 from tui.copying import CopyActions
+from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, declared_bindings, key_display
 from tui.selection import SelectionActions
-from tui import keymap
 from tui.interest import Interest, Similar, explain, shortly
+from tui.saving import WAIT_SECONDS, Unsaved
 from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
 from tui.screens.help import HelpScreen
 from tui.typeahead import TypeAhead
@@ -42,6 +45,7 @@ from tui.widgets.paper_list import PaperList
 from tui.widgets.status import StatusLine
 from tui.widgets.view_tabs import ViewTabs
 
+boundary.install()  # every cell the app draws passes the inert boundary to the terminal
 
 NO_MARKS = Triage()
 POLL_SECONDS = 0.5
@@ -161,6 +165,14 @@ class TriageApp(SelectionActions, CopyActions, App[None]):
         """The format `c` and `Y` copy in (one of `store.cite.FORMATS`); `C` changes it, the store keeps it."""
         self._ids = frozenset(paper.id for paper in collection.papers)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="triage-store")
+        self.store.lock_timeout = min(self.store.lock_timeout, WAIT_SECONDS)  # the UI never waits on it: see `_on_writer`
+        self._unsaved = Unsaved()
+        self._poll_queued = False
+        self._notices_told = len(self.store.notices)
+        self.farewell: list[str] = []
+        """Lines for stderr once the app has quit: changes it could not save, the store's late notices."""
+        self.unsaved_marks = 0
+        """How many mark changes were still not saved when the app quit."""
         self._ui_loop: asyncio.AbstractEventLoop | None = None
         self._version = 0
         self._changed_at: dict[str, int] = {}
@@ -250,10 +262,21 @@ class TriageApp(SelectionActions, CopyActions, App[None]):
         return self.query_one(FilterBar).input.value != self._searched or self._shown_serial != self._search_serial
 
     def on_unmount(self) -> None:
+        """Save what is left, waiting for another process's hold on the database a bounded time (each
+        job's wait, then one last try); what still cannot be saved is told in `farewell`."""
         self._save_session()
         self._writer_closed = True
         self._writer.shutdown(wait=True)
-        self.store.close()
+        self._unsaved.run(None, lambda exc: self.farewell.append(f"triage: not saved: {exc}"))
+        if self._unsaved.jobs:
+            self.unsaved_marks = sum(getattr(job, "func", None) != self.store.put_setting for job in self._unsaved.jobs)
+            n = self.unsaved_marks
+            what = f"{n} mark change{'s' if n != 1 else ''} made in the app" if n else "the session (cursor, query, view)"
+            self.farewell.append(f"triage: {what} could not be saved: {self._unsaved.blocked}")
+        else:
+            with contextlib.suppress(Locked):  # every change is in the journal: folding it in can wait
+                self.store.close()
+        self.farewell += [f"triage: {notice}" for notice in self.store.notices[self._notices_told :]]
 
     def on_paper_list_highlighted(self, message: PaperList.Highlighted) -> None:
         detail = self.query_one(DetailPane)
@@ -574,22 +597,48 @@ class TriageApp(SelectionActions, CopyActions, App[None]):
             self._changed_at[paper_id] = self._version
         self._writer.submit(self._on_writer, self.store.put, states)
 
-    def _on_writer(self, job: Callable[..., Any], *args: Any) -> None:
-        """Run a store job on the writer thread; a failure becomes a notification, never a crash."""
-        try:
-            job(*args)
-        except Exception as exc:  # noqa: BLE001 - any failure to save must reach the user
-            self._from_writer(partial(self.notify, f"Marks not saved: {exc}", severity="error", timeout=20))
+    def _on_writer(self, job: Callable[..., Any] | None, *args: Any) -> None:
+        """Run a store job on the writer thread, after those still waiting (None: just retry them); a failure
+        becomes a notification, never a crash. A job that another process's hold on the database (or a
+        full disk) keeps from being saved waits, with those after it, and the user is told (`tui.saving`)."""
+        before = self._unsaved.blocked
+        self._unsaved.run(partial(job, *args) if job is not None else None, self._not_saved)
+        after = self._unsaved.blocked
+        if after is not None and before is None:
+            self._from_writer(partial(self.notify, f"Marks not saved yet: {after}; retrying.", title="Triage database",
+                                      severity="warning", timeout=30, markup=False))
+        elif before is not None and after is None:
+            self._from_writer(partial(self.notify, "Marks saved: the changes that were waiting are stored.", markup=False))
+
+    def _not_saved(self, exc: Exception) -> None:
+        self._from_writer(partial(self.notify, f"Marks not saved: {exc}", severity="error", timeout=20, markup=False))
 
     def _from_writer(self, callback: Callable[[], None]) -> None:
         if self._ui_loop is not None and not self._ui_loop.is_closed():
             self._ui_loop.call_soon_threadsafe(callback)
 
     def _poll_other_processes(self) -> None:
-        self._writer.submit(self._on_writer, self._pick_up, self._version)
+        if not self._poll_queued:  # one at a time: a poll may wait for the lock
+            self._poll_queued = True
+            self._writer.submit(self._poll, self._version)
+
+    def _poll(self, version: int) -> None:
+        """On the writer thread: retry the jobs waiting, then pick up other processes' marks once none waits."""
+        self._poll_queued = False
+        self._on_writer(None)
+        if not self._unsaved.jobs:
+            try:
+                self._pick_up(version)
+            except Locked:
+                pass  # the next poll
+            except Exception as exc:  # noqa: BLE001 - as in `_on_writer`
+                self._not_saved(exc)
 
     def _pick_up(self, version: int) -> None:
         changes = {pid: state for pid, state in self.store.external_changes().items() if pid in self._ids}
+        for notice in self.store.take_notices():  # the database damaged or unreadable meanwhile: at once
+            self._from_writer(partial(self.notify, notice, title="Triage database", severity="error", timeout=30,
+                                      markup=False))
         if changes:
             self._from_writer(partial(self._merge, changes, version))
 

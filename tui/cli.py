@@ -17,10 +17,13 @@ from importlib.metadata import version
 from pathlib import Path
 
 from store import Collection, Paper, ReadError, Triage, describe_skipped, read_paths, search_index
+from store.boundary import inert_state
+from store.errors import Locked, NotSaved
 from store.query import Query, parse
 from store.readers.records import reporting
 from store.text import inert
 from store.views import SCORE_SORT, SORTS
+from tui.boundary import inert_output, write_control
 
 DESCRIPTION = """\
 Triage research-paper abstracts from the keyboard: filter, read, mark, star, prioritise.
@@ -42,7 +45,9 @@ Triage research-paper abstracts from the keyboard: filter, read, mark, star, pri
   triage keys                       every key binding: its id, its keys (yours from the keys file), what it does
 
 Options and FILES may come in any order. A query that starts with "-" is fine: -q -is:read.
-Exit codes: 0 ok, 1 nothing matched, 2 bad input (the message names the file and line).
+Exit codes: 0 ok; 1 nothing matched, or marks not saved (a full disk, a read-only database);
+2 bad input (the message names the file and line), or a database locked by another process
+for longer than $TRIAGE_LOCK_TIMEOUT seconds (default 10).
 """
 
 
@@ -56,9 +61,13 @@ def default_files() -> list[str]:
     return [str(DEFAULT)]
 
 
+ERASE_LINE = "\r\x1b[K"
+
+
 def show_progress(name: str, done: int) -> None:
     """One line on stderr, rewritten in place: "reading big.txt… 40,000 abstracts"."""
-    sys.stderr.write(f"\r\x1b[Kreading {inert(name)}…" + (f" {done:,} abstracts" if done else ""))
+    write_control(sys.stderr, ERASE_LINE)
+    sys.stderr.write(f"reading {name}…" + (f" {done:,} abstracts" if done else ""))
     sys.stderr.flush()
 
 
@@ -74,7 +83,7 @@ def load(files: Sequence[str], report_skipped: bool = True) -> Collection:
             collection = read_paths(files or default_files())
     finally:
         if terminal:  # the progress line is erased: what follows starts on a clean line
-            sys.stderr.write("\r\x1b[K")
+            write_control(sys.stderr, ERASE_LINE)
             sys.stderr.flush()
     if report_skipped and collection.warnings:
         print(f"triage: {describe_skipped(collection.warnings)}", file=sys.stderr)
@@ -347,12 +356,19 @@ def stored_states(db: Path, papers: Sequence[Paper]) -> dict[str, Triage]:
     from store.db import TriageStore
 
     store = TriageStore(db)
+    told = tell(store.notices)
     try:
-        for notice in store.notices:
-            print(f"triage: {notice}", file=sys.stderr)
         return store.attach(papers)
     finally:
         store.close()
+        tell(store.notices[told:])
+
+
+def tell(notices: Sequence[str]) -> int:
+    """Each of a store's notices as a line on stderr; how many."""
+    for notice in notices:
+        print(f"triage: {notice}", file=sys.stderr)
+    return len(notices)
 
 
 def set_parser() -> argparse.ArgumentParser:
@@ -395,7 +411,7 @@ def stdin_ids() -> list[str]:
             continue
         try:
             value = json.loads(text).get("id")
-        except (ValueError, AttributeError):
+        except (ValueError, AttributeError, RecursionError):
             raise ReadError(STDIN, "not a JSON row of `triage list --format jsonl`", number) from None
         if not isinstance(value, str) or not value:
             raise ReadError(STDIN, "a JSON row without an id", number)
@@ -422,6 +438,17 @@ def resolve_ids(wanted: Sequence[str], known: Sequence[str], where: str, usage: 
     return list(dict.fromkeys(found))
 
 
+def utf8_text(option: str, value: str) -> None:
+    """Refused when `option`'s value came as bytes that are not UTF-8 (a terminal in another encoding):
+    Python keeps those as lone surrogates, which the database cannot store, and a guess could garble it."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raw = os.fsencode(value)
+        shown = repr(raw[:40]) + ("…" if len(raw) > 40 else "")
+        raise Refused(f"{option} is not UTF-8 text ({shown}); nothing was changed (is the terminal set to UTF-8?)") from None
+
+
 def run_set(argv: Sequence[str]) -> int:
     """Change the marks of one paper, or of each paper whose id is piped in (`-`), as one locked
     read-modify-write and one durable write; print each paper's marks as one JSON line."""
@@ -430,6 +457,9 @@ def run_set(argv: Sequence[str]) -> int:
     from store.db import TriageStore
 
     args = parse_args(set_parser(), argv)
+    for option, values in (("--note", [args.note or ""]), ("--tag", args.tag), ("--untag", args.untag)):
+        for value in values:
+            utf8_text(option, value)
     db = database(args.db)
     wanted = stdin_ids() if args.id == "-" else [args.id]
     if not wanted:
@@ -437,9 +467,8 @@ def run_set(argv: Sequence[str]) -> int:
         return 1
     collection = load(args.files)
     store = TriageStore(db)
+    told = tell(store.notices)
     try:
-        for notice in store.notices:
-            print(f"triage: {notice}", file=sys.stderr)
         store.attach(collection.papers)
         known = list(dict.fromkeys([*(paper.id for paper in collection.papers), *store.ids()]))
         pids = resolve_ids(wanted, known, ", ".join(collection.sources), "-" if args.id == "-" else "ID")
@@ -449,11 +478,13 @@ def run_set(argv: Sequence[str]) -> int:
 
         def change(state: Triage) -> Triage:
             tags = tuple(t for t in dict.fromkeys([*state.tags, *args.tag]) if t not in args.untag)
-            return replace(state, **marks, tags=tags, updated=stamp)
+            # A note or tag given here enters as one from a file does: inert (see store.boundary).
+            return inert_state(replace(state, **marks, tags=tags, updated=stamp))
 
         states = store.update_many(pids, change)
     finally:
         store.close()
+        tell(store.notices[told:])
     for pid, state in states.items():
         print(json.dumps({"id": pid, **state.marks()}, ensure_ascii=False))
     return 0
@@ -468,12 +499,20 @@ def run_app(argv: Sequence[str]) -> int:
     collection = load(args.files, report_skipped=False)
     from tui.app import TriageApp
 
-    TriageApp(collection, db_path=args.db).run()
-    return 0
+    app = TriageApp(collection, db_path=args.db)
+    app.run()
+    for line in app.farewell:  # what could not be saved, now that the terminal is ours again
+        print(line, file=sys.stderr)
+    return 1 if app.unsaved_marks else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    with inert_output():  # nothing a file or the database holds reaches the terminal as a control
+        return _main(argv)
+
+
+def _main(argv: list[str]) -> int:
     try:
         if argv and argv[0] in SUBCOMMANDS:
             return SUBCOMMANDS[argv[0]](argv[1:])
@@ -482,9 +521,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             if close:
                 raise Refused(f"no such file or command {argv[0]!r} (did you mean {close[0]}?)")
         return run_app(argv)
-    except (ReadError, Refused) as exc:
+    except (ReadError, Refused, Locked) as exc:
         print(f"triage: {exc}", file=sys.stderr)
         return 2
+    except NotSaved as exc:
+        print(f"triage: {exc}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

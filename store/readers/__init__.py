@@ -11,6 +11,7 @@ import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from store.boundary import inert_collection
 from store.errors import ReadError
 from store.model import Collection
 from store.readers import bibtex, cache, seed, tabular
@@ -69,7 +70,7 @@ def _parse(name: str, p: Path) -> Collection:
         raise ReadError(name, exc.strerror or str(exc)) from None
     text = decode(data, name)
     del data  # a long list's bytes need not stay in memory while it is parsed
-    return PARSERS.get(p.suffix.lower(), _by_content)(text, name)
+    return inert_collection(PARSERS.get(p.suffix.lower(), _by_content)(text, name))
 
 
 def _files(directory: Path) -> list[Path]:

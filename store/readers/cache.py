@@ -5,12 +5,13 @@ One cache file per list (named by a hash of its absolute path) in `$TRIAGE_CACHE
 user cache folder, holds the parsed `Collection` (marshal, field by field: plain values only, never code) and
 the key it was made under: the path as given and absolute, the file's size, mtime, ctime and
 inode, and a version key covering this package's source, the Python version and the versions
-of the libraries that shape parsing. Any difference, any unreadable or malformed cache file,
-means the list is parsed again; a cache that cannot be written is simply not written.
+of the libraries that shape parsing, behind a CRC-32 of all that. Any difference, any
+unreadable, malformed or damaged cache file (one that fails its CRC), means the list is parsed
+again; a cache that cannot be written is simply not written.
 An entry is written whole or not at all (a temporary file renamed over it), a large one by a
 thread while the caller goes on. Entries not used for `KEEP_DAYS`, and the temporary files of
-writers that died before renaming theirs (untouched for `STALE_MINUTES`), are removed when a
-new entry is written.
+writers that died before renaming theirs (`store.files.remove_dead_writers`), are removed when
+a new entry is written.
 
 Beside the parse entry, a list of `INDEX_FROM` papers or more keeps the arrays of its search
 index (numpy's .npz, no pickles: `SearchIndex.parts`) under the version key and a digest of
@@ -29,6 +30,7 @@ import sys
 import tempfile
 import threading
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from functools import cache
 from importlib.metadata import PackageNotFoundError, version
@@ -39,20 +41,20 @@ from typing import BinaryIO
 import numpy as np
 import platformdirs
 
+from store.files import remove_dead_writers
 from store.model import Collection, Paper
 from store.readers.records import collector_paused
 from store.search import SearchIndex, fingerprint
 
 SUFFIX = ".parse"
+MAGIC = b"PTc1"
+"""The start of a parse entry file, before the CRC-32 of the rest: an entry that fails it is parsed again."""
 INDEX_SUFFIX = ".index"
 INDEX_FROM = 10_000
 """Lists of this many papers and more keep their search index in the cache: at 10,000
 abstracts an index builds in ~0.5 s (0.8 s CPU) and loads in ~0.13 s, at 100,000 in ~4.6 s
 (6.9 s CPU) and ~0.9 s (bench/index_cache.py); shorter lists build in a blink."""
 KEEP_DAYS = 30
-STALE_MINUTES = 15
-"""A temporary entry file untouched this long is a dead writer's: a live one writes a 250 MB
-entry in seconds (the file's time moves as it writes), and two processes may write at once."""
 # The temporary files `_store` makes: the entry's name, then mkstemp's 8 random characters (before
 # those were named, just the random characters). Nothing else in the folder is touched.
 _TEMPORARY = re.compile(r"\.(?:[0-9a-f]{32}\.(?:parse|index)\.)?[a-z0-9_]{8}\.tmp")
@@ -100,6 +102,21 @@ def _entry(paths: Sequence[Path], suffix: str) -> Path:
     return folder() / (hashlib.blake2b(named.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest() + suffix)
 
 
+def _header(data: bytes) -> bytes:
+    """What a parse entry file holds before `data`: `MAGIC` and the CRC-32 of `data` (4 bytes)."""
+    return MAGIC + zlib.crc32(data).to_bytes(4, "big")
+
+
+def _unsealed(data: bytes) -> memoryview:
+    """The payload of a parse entry file; ValueError when it fails its checksum (checked before
+    unmarshalling: a damaged length inside could otherwise ask for gigabytes)."""
+    head = len(MAGIC) + 4
+    payload = memoryview(data)[head:]
+    if data[: len(MAGIC)] != MAGIC or zlib.crc32(payload).to_bytes(4, "big") != data[len(MAGIC) : head]:
+        raise ValueError("damaged cache entry")
+    return payload
+
+
 def _encode(key: tuple, collection: Collection) -> bytes:
     # By field rather than by paper: a field with one value for every paper (the source, often
     # the venue, the year, the authors...) is stored once, and marshal writes fewer objects.
@@ -119,8 +136,9 @@ def _encode(key: tuple, collection: Collection) -> bytes:
 
 
 def _decode(data: bytes, key: tuple) -> Collection | None:
+    payload = _unsealed(data)
     with collector_paused():
-        stored_key, (header, venue, year, sources, warnings), count, columns, same = marshal.loads(data)
+        stored_key, (header, venue, year, sources, warnings), count, columns, same = marshal.loads(payload)
         if stored_key != key:
             return None
         values = {name: columns[name] if name in columns else [same[name]] * count for name in _FIELDS}
@@ -144,19 +162,15 @@ def _store(entry: Path, write: Callable[[BinaryIO], object]) -> None:
     except BaseException:
         os.unlink(temp)
         raise
-    now = time.time()
+    since = time.time() - KEEP_DAYS * 86400
     for other in entry.parent.iterdir():
         if other.suffix in (SUFFIX, INDEX_SUFFIX) and other != entry:
-            since = now - KEEP_DAYS * 86400
-        elif _TEMPORARY.fullmatch(other.name):
-            since = now - STALE_MINUTES * 60
-        else:
-            continue
-        try:
-            if other.stat().st_mtime < since:
-                other.unlink()
-        except OSError:  # gone meanwhile (another process cleaning up), or not ours to remove
-            pass
+            try:
+                if other.stat().st_mtime < since:
+                    other.unlink()
+            except OSError:  # gone meanwhile (another process cleaning up), or not ours to remove
+                pass
+    remove_dead_writers(entry.parent, _TEMPORARY)
 
 
 def _store_quietly(entry: Path, write: Callable[[BinaryIO], object]) -> None:
@@ -217,7 +231,8 @@ def cached(name: str, path: Path, parse: Callable[[], Collection]) -> Collection
         data = _encode(key, collection)
     except (OSError, ValueError):
         return collection
-    _save(entry, lambda out: out.write(data), len(data))
+    header = _header(data)
+    _save(entry, lambda out: (out.write(header), out.write(data)), len(data))
     return collection
 
 

@@ -5,7 +5,8 @@ with common aliases (`summary`, `abstract note`, `author`, `link`, `booktitle`, 
 year`...). OpenReview exports work as they are: a record's `content` object is read too, and
 `{"value": ...}` wrappers are unwrapped; inline HTML in titles, authors and venues (`<i>`,
 `&amp;`) is read as text (`store.text.html_text`). A record without title and abstract, or a JSONL line
-that is not JSON, is skipped with a warning naming its line; the rest load."""
+that is not JSON (or nested too deeply to read), is skipped with a warning naming its line; the rest
+load. A lone surrogate escape (`"\\ud800"`, half of a pair) reads as U+FFFD: no file can store it."""
 from __future__ import annotations
 
 import csv
@@ -147,7 +148,11 @@ def _collect(records: Iterable[tuple[int, str, object]], path: str, warnings: li
     """Papers from (line, where, record) triples; `where` names the record in a warning."""
     found = []
     for line, where, record in records:
-        fields = _fields(record, path, line) if isinstance(record, dict) else None
+        try:
+            fields = _fields(record, path, line) if isinstance(record, dict) else None
+        except RecursionError:  # a value of lists in lists hundreds deep
+            warnings.append(f"{where}: skipped a record {TOO_DEEP}")
+            continue
         if fields is None:
             what = "has no title or abstract" if isinstance(record, dict) else "is not an object"
             warnings.append(f"{where}: skipped a record that {what}")
@@ -158,14 +163,36 @@ def _collect(records: Iterable[tuple[int, str, object]], path: str, warnings: li
     return Collection(papers=unique(make_papers(found)), sources=[path], warnings=warnings)
 
 
+TOO_DEEP = "nested too deeply to read"
+_SURROGATE_ESCAPE = re.compile(
+    r"(?<!\\)((?:\\\\)*)\\u(?:([dD][89abAB][0-9a-fA-F]{2})(\\u[dD][c-fC-F][0-9a-fA-F]{2})?|[dD][c-fC-F][0-9a-fA-F]{2})"
+)
+
+
+def _whole_surrogates(text: str) -> str:
+    """JSON text with each lone surrogate escape (a `\\ud800` not paired with a low one after it, or
+    a low one alone) as `\\ufffd`: Python's json would keep it as a character no file can hold."""
+    if "\\ud" not in text and "\\uD" not in text:
+        return text
+
+    def whole(match: re.Match[str]) -> str:
+        paired = match.group(2) and match.group(3)
+        return match.group(0) if paired else match.group(1) + "\\ufffd"
+
+    return _SURROGATE_ESCAPE.sub(whole, text)
+
+
 def parse_json(text: str, path: str) -> Collection:
     """A JSON array of records, or an object with one list of records (`{"notes": [...]}`)."""
+    text = _whole_surrogates(text)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         if exc.lineno > 1 and text.lstrip().startswith("{"):
             return parse_jsonl(text, path)
         raise ReadError(path, f"not valid JSON: {exc.msg}", exc.lineno) from None
+    except RecursionError:
+        raise ReadError(path, f"{TOO_DEEP} (arrays or objects inside each other thousands deep)") from None
     if isinstance(data, dict):
         lists = [v for v in data.values() if isinstance(v, list) and v and isinstance(v[0], dict)]
         data = lists[0] if len(lists) == 1 else [data]
@@ -177,15 +204,20 @@ def parse_json(text: str, path: str) -> Collection:
 def parse_jsonl(text: str, path: str) -> Collection:
     """One JSON object per line; a line that is not JSON is skipped with a warning."""
     warnings: list[str] = []
+    text = _whole_surrogates(text)
 
     def records() -> Iterator[tuple[int, str, object]]:
         for number, line in enumerate(text.split("\n"), start=1):  # not splitlines: U+2028 may be inside a string
             if not line.strip():
                 continue
             try:
-                yield number, f"{path}:{number}", json.loads(line)
+                record = json.loads(line)
             except json.JSONDecodeError as exc:
                 warnings.append(f"{path}:{number}: skipped a line that is not JSON ({exc.msg})")
+            except RecursionError:
+                warnings.append(f"{path}:{number}: skipped a line {TOO_DEEP}")
+            else:
+                yield number, f"{path}:{number}", record
 
     return _collect(records(), path, warnings)
 

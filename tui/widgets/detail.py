@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from store import Hit, Paper, Triage
 from store.search import Span, context
-from store.text import display
+from store.text import display, shown_part
 from tui.keys import READ
 
 
@@ -63,7 +63,7 @@ class DetailPane(VerticalScroll, can_focus=True):
             line = Content("")
             if text_spans and not title_spans:
                 line = marked(*context(paper.plain, text_spans, max(20, self.scrollable_content_region.width - 1)))
-            body = marked(styled(paper), text_spans) if paper.plain else Content(paper.text)
+            body = abstract(paper, text_spans)
             parts = (marked(paper.title, title_spans), line, Content(meta), body, Content("\n".join(paper.links)))
         for widget_id, content in zip(("title", "context", "meta", "body", "links"), parts):
             widget = self.query_one(f"#detail-{widget_id}", Static)
@@ -94,6 +94,18 @@ MATCH = "bold $text-warning on $warning-muted"
 
 STYLES = {"bold": "bold", "italic": "italic", "code": "$text-accent", "math": "italic", "link": "underline"}
 """How the abstract's own emphasis, code, math and links look (links are not clickable: the text is untrusted)."""
+
+
+def abstract(paper: Paper, spans: Sequence[Span]) -> Content:
+    """The abstract as shown: styled, `spans` marked; past `SHOWN_LIMIT` characters, the start of
+    it (plain) and a line saying how much more there is (search, copy and export have it all)."""
+    if not paper.plain:
+        return Content(shown_part(paper.text)[0])
+    shown, more = shown_part(paper.plain)
+    if not more:
+        return marked(styled(paper), spans)
+    body = marked(shown, [(start, min(end, len(shown))) for start, end in spans if start < len(shown)])
+    return body + Content(f"\n\n… ({more:,} more characters: copy or export the paper for all of it)")
 
 
 def styled(paper: Paper) -> Content:

@@ -1,0 +1,55 @@
+"""What enters from outside is made inert here, once: a parsed list and a stored mark.
+
+Every string a list file gives a paper (its text, title, authors, venue, key, links, pdf, other
+fields, the name of its file), the list's header and its warnings, and the note and tags of a
+stored mark lose terminal escape sequences, control and invisible format characters
+(`store.text.inert`). Nothing that reads them later (the app, the command line, citations,
+exports, search) need think of it again.
+
+Kept as they are: a paper's id (computed from the text as the file has it, so a mark stays on
+its paper), and the list's file paths (`Collection.sources`), which the parse cache and the
+session reopen by; wherever they are shown, the output boundaries make them inert (`tui.boundary`)."""
+from __future__ import annotations
+
+from dataclasses import fields, replace
+
+from store.model import Collection, Paper, Triage
+from store.text import inert
+
+_TEXT_FIELDS = tuple(f.name for f in fields(Paper) if f.name != "id")
+
+
+def _inert_value(value: object) -> object:
+    if isinstance(value, str):
+        return inert(value)
+    if isinstance(value, tuple):
+        return tuple(_inert_value(item) for item in value)
+    return value
+
+
+def inert_paper(paper: Paper) -> Paper:
+    """`paper` with every string in it inert (itself when there was nothing to remove)."""
+    changes = {}
+    for name in _TEXT_FIELDS:
+        value = getattr(paper, name)
+        if value and value.__class__ is not int:
+            clean = _inert_value(value)
+            if clean != value:
+                changes[name] = clean
+    return replace(paper, **changes) if changes else paper
+
+
+def inert_collection(collection: Collection) -> Collection:
+    """A parsed `collection` with every paper, its header and its warnings inert, in place."""
+    collection.papers = [inert_paper(paper) for paper in collection.papers]
+    collection.header = inert(collection.header)
+    collection.venue = inert(collection.venue)
+    collection.warnings = [inert(warning) for warning in collection.warnings]
+    return collection
+
+
+def inert_state(state: Triage) -> Triage:
+    """A stored mark with its note and tags inert (a note set with `triage set --note $'\\e]52;…'`,
+    or by another program writing the database)."""
+    note, tags = inert(state.note), tuple(inert(tag) for tag in state.tags)
+    return state if (note, tags) == (state.note, state.tags) else replace(state, note=note, tags=tags)

@@ -1,0 +1,154 @@
+"""Files the store writes whole, sets aside, or checks: what the journal and the cache share.
+
+- `write_whole` replaces a file with new bytes or leaves it as it was: a temporary file in the
+  folder of the file itself (through a symbolic link, so the link stays a link), given the
+  mode of the file it replaces, fsynced, renamed over it, the folder fsynced.
+- `remove_dead_writers` removes the temporary files that writers which died before renaming
+  them left behind: their process is gone, or they are untouched for `STALE_MINUTES`.
+- `move_aside` / `copy_aside` keep a damaged file as `<name>.corrupt-<time>`, never over another.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+from pathlib import Path
+
+STALE_MINUTES = 15
+"""A temporary file untouched this long is a dead writer's: a live one writes a 250 MB cache
+entry in seconds (the file's time moves as it writes), and two processes may write at once."""
+
+
+def fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def real(path: Path) -> Path:
+    """The file `path` names, through any symbolic links (itself when it is none)."""
+    return Path(os.path.realpath(path))
+
+
+def temporary_name(path: Path) -> Path:
+    """The temporary file `write_whole` writes `path` through, named by this process."""
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
+def temporaries(path: Path) -> re.Pattern[str]:
+    """The names of the temporary files `write_whole(path)` makes, the writer's pid as group `pid`."""
+    return re.compile(re.escape(f".{path.name}.") + r"(?P<pid>\d+)\.tmp")
+
+
+def write_durably(fd: int, data: bytes) -> None:
+    """Write all of `data` at `fd`'s offset and fsync it."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+    os.fsync(fd)
+
+
+def write_whole(path: Path, data: bytes) -> None:
+    """Make the file `path` names hold `data`, whole or not at all (see the module's docstring)."""
+    target = real(path)
+    try:
+        mode = target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        mode = None
+    remove_dead_writers(target.parent, temporaries(target))
+    tmp = temporary_name(target)
+    tmp.unlink(missing_ok=True)  # never write into a name left over: it may be a second name of a file
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        try:
+            if mode is not None:
+                os.fchmod(fd, mode)
+            write_durably(fd, data)
+        finally:
+            os.close(fd)
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    fsync_dir(target.parent)
+
+
+def link_over(path: Path, name: Path) -> bool:
+    """Make `name` a second name of the file `path` (replacing what it named); False when the file
+    system cannot (no hard links there)."""
+    tmp = temporary_name(path)  # (named as `write_whole`'s: one left by a crash is cleaned up alike)
+    try:
+        tmp.unlink(missing_ok=True)
+        os.link(path, tmp)
+        os.replace(tmp, name)  # (does nothing when `name` is that file already: then `tmp` stays)
+    except OSError:
+        return False
+    finally:
+        tmp.unlink(missing_ok=True)
+    return True
+
+
+def _gone(pid: int) -> bool:
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except (PermissionError, OverflowError):  # another user's process: alive; no such number: not a pid
+        return False
+    return False
+
+
+def remove_dead_writers(folder: Path, pattern: re.Pattern[str]) -> None:
+    """Remove the files in `folder` named as `pattern` says that no live writer is writing: untouched
+    for `STALE_MINUTES`, or (when the pattern has a `pid` group) whose process is gone."""
+    since = time.time() - STALE_MINUTES * 60
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        match = pattern.fullmatch(name)
+        if match is None:
+            continue
+        other = folder / name
+        try:
+            pid = match.groupdict().get("pid")
+            if (pid is not None and _gone(int(pid))) or other.stat().st_mtime < since:
+                other.unlink()
+        except OSError:  # gone meanwhile (another process cleaning up), or not ours to remove
+            pass
+
+
+def aside_name(path: Path) -> Path:
+    """`<name>.corrupt-<time>` beside `path`, with `-<n>` added until no file has the name."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    n = 1
+    while os.path.lexists(target):
+        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+        n += 1
+    return target
+
+
+def move_aside(path: Path) -> Path:
+    """Rename `path` (file or folder) to an unused `aside_name` (the caller holds the store's lock)."""
+    target = aside_name(path)
+    os.rename(path, target)
+    return target
+
+
+def copy_aside(path: Path) -> Path:
+    """Copy the file `path` to an unused `aside_name` (made exclusively: never over another copy)."""
+    while True:
+        target = aside_name(path)
+        try:
+            with open(path, "rb") as source, open(target, "xb") as copy:
+                shutil.copyfileobj(source, copy)
+        except FileExistsError:
+            continue
+        return target
