@@ -21,6 +21,7 @@ from tinydb.table import Table
 
 from store.boundary import inert_state
 from store.errors import NotSaved
+from store.changes import Change
 from store.journal import MIN_COMPACT_BYTES, JournalStorage
 from store.model import Paper, Triage, normalise
 
@@ -192,6 +193,17 @@ class TriageStore:
             states = {pid: change(self.get(pid)) for pid in pids}
             self.put(states)
         return states
+
+    def apply(self, changes: Mapping[str, Change]) -> dict[str, Triage]:
+        """Each paper's change made, field by field, to its state as stored now (what other processes wrote
+        included: read under the lock), as one durable write; every paper's new state."""
+        with self._storage.locked():
+            before = {pid: self.get(pid) for pid in changes}
+            after = {pid: change.apply(before[pid]) for pid, change in changes.items()}
+            changed = {pid: state for pid, state in after.items() if state is not before[pid]}
+            if changed:
+                self.put(changed)
+        return after
 
     def external_changes(self) -> dict[str, Triage]:
         """States other processes changed since the last call (a removed state comes back blank).

@@ -15,7 +15,6 @@ from tinydb.operations import increment
 
 from store.db import TriageStore, db_path
 from store.errors import ReadError
-from store.history import History
 from store.journal import JournalStorage
 from store.model import Paper, Triage, paper_id
 
@@ -298,22 +297,6 @@ def test_db_path_prefers_the_option_then_the_environment(tmp_path, monkeypatch):
     assert db_path() == Path(os.environ["TRIAGE_DB"])
     monkeypatch.delenv("TRIAGE_DB")
     assert db_path().name == "triage.json" and "paper-triage" in str(db_path())
-
-
-# --- undo / redo --------------------------------------------------------------------------------
-
-
-def test_history_undoes_and_redoes_many_levels():
-    h = History()
-    h.record({"a": Triage()}, {"a": Triage(read=True)})
-    h.record({"a": Triage(read=True)}, {"a": Triage(read=True, starred=True)})
-    assert h.undo() == {"a": Triage(read=True)}
-    assert h.undo() == {"a": Triage()}
-    assert h.undo() is None
-    assert h.redo() == {"a": Triage(read=True)}
-    h.record({"b": Triage()}, {"b": Triage(priority=3)})
-    assert h.redo() is None
-    assert h.undo() == {"b": Triage()}
 
 
 # --- crashes and concurrency ------------------------------------------------------------------

@@ -7,7 +7,18 @@ so no cursor blinks.
 from __future__ import annotations
 
 from store import read_path
+from tests.waits import until
 from tui.app import TriageApp
+
+
+def saved(*keys: str):
+    """Press the keys, then wait until the marks they made are saved (a row shows `…` until then)."""
+
+    async def press(pilot) -> None:
+        await pilot.press(*keys)
+        await until(pilot, lambda: not pilot.app.saving)
+
+    return press
 
 
 def test_main_view_side_by_side(snap_compare, seed_path):
@@ -16,7 +27,7 @@ def test_main_view_side_by_side(snap_compare, seed_path):
     Unread 18, Starred 1, Prioritised 1 and "sorted by file order" on the right. Rows: the first
     starred, the second with priority 2, the third read (no dot); the fourth highlighted, its full
     abstract on the right (title, venue · year · id, "unread", the wrapped text, fully visible)."""
-    assert snap_compare(TriageApp(read_path(seed_path)), press=["s", "j", "2", "j", "r", "j"], terminal_size=(120, 40))
+    assert snap_compare(TriageApp(read_path(seed_path)), terminal_size=(120, 40), run_before=saved("s", "j", "2", "j", "r", "j"))
 
 
 def test_stacked_at_80x24_in_a_view_and_sort(snap_compare, seed_path):
@@ -24,8 +35,8 @@ def test_stacked_at_80x24_in_a_view_and_sort(snap_compare, seed_path):
     the header line fits without the file name ("… 2 prioritised" then a short bar at 0%), the
     Prioritised 2 tab is active and "sorted by priority" shows; the list above holds only the two
     papers, priority 1 first, no horizontal scrollbar; the detail pane below shows the highlighted one."""
-    press = ["3", "j", "1", "v", "v", "v", "S"]
-    assert snap_compare(TriageApp(read_path(seed_path)), press=press, terminal_size=(80, 24))
+    press = saved("3", "j", "1", "v", "v", "v", "S")
+    assert snap_compare(TriageApp(read_path(seed_path)), terminal_size=(80, 24), run_before=press)
 
 
 def test_search_with_highlights(snap_compare, seed_path):

@@ -11,6 +11,7 @@ from textual.widgets import Static
 from store import read_path
 from store.db import TriageStore
 from store.model import Paper, Triage
+from tests.waits import until
 from tui.app import TriageApp
 from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
 from tui.widgets.filter_bar import FilterBar
@@ -41,9 +42,10 @@ def stored(paper_id: str) -> Triage:
 
 
 async def press(pilot, *keys: str) -> None:
-    """Press the keys and let the app settle."""
+    """Press the keys and let the app settle: the marks they made saved (a row shows `…` until then)."""
     await pilot.press(*keys)
     await pilot.pause()
+    await until(pilot, lambda: not pilot.app.saving)
 
 
 async def see_dialog(pilot, *keys_then_screen) -> None:
@@ -102,13 +104,11 @@ async def test_r_toggles_read_and_space_marks_read_then_goes_to_the_next_unread(
     async with app.run_test(size=SIZE) as pilot:
         paper_list = app.query_one(PaperList)
         await pilot.press("j", "r")  # paper 1 read
-        await pilot.press("k", "space")  # paper 0 read; paper 1 is read, so on to paper 2
-        await pilot.pause()
+        await press(pilot, "k", "space")  # paper 0 read; paper 1 is read, so on to paper 2
         assert paper_list.cursor == 2
         assert [marks(app, i)[1] for i in range(4)] == [" ", " ", "•", "•"]
         assert "17 unread" in header(app)
-        await pilot.press("k", "r")  # paper 1 unread again
-        await pilot.pause()
+        await press(pilot, "k", "r")  # paper 1 unread again
         assert marks(app, 1) == " •  "
     assert stored(papers[0].id).read and not stored(papers[1].id).read
 
@@ -122,8 +122,7 @@ async def test_n_and_N_go_to_the_next_and_previous_unread(seed_path):
         assert paper_list.cursor == 3
         await press(pilot, "N")
         assert paper_list.cursor == 0
-        await pilot.press("N")  # wraps to the last unread
-        await pilot.pause()
+        await press(pilot, "N")  # wraps to the last unread
         assert paper_list.cursor == 18
 
 
@@ -131,14 +130,12 @@ async def test_u_undoes_and_ctrl_r_redoes_many_levels(seed_path):
     papers, app = seed_app(seed_path)
     async with app.run_test(size=SIZE) as pilot:
         paper_list = app.query_one(PaperList)
-        await pilot.press("s", "1", "space", "s")  # paper 0: ★, p1, read; paper 1: ★
-        await pilot.pause()
+        await press(pilot, "s", "1", "space", "s")  # paper 0: ★, p1, read; paper 1: ★
         assert (marks(app, 0), marks(app, 1)) == ("  ★1", " •★ ")
         await press(pilot, "u", "u")
         assert (marks(app, 0), marks(app, 1)) == (" •★1", " •  ")
         assert paper_list.cursor == 0  # undo shows the paper it changed
-        await pilot.press("u", "u", "u")  # one more than there is: nothing breaks
-        await pilot.pause()
+        await press(pilot, "u", "u", "u")  # one more than there is: nothing breaks
         assert marks(app, 0) == " •  "
         await press(pilot, "ctrl+r", "ctrl+r")
         assert marks(app, 0) == " •★1"
@@ -219,8 +216,7 @@ async def test_R_asks_how_many_then_marks_all_shown_as_read(seed_path):
     async with app.run_test(size=SIZE) as pilot:
         await see_dialog(pilot, "r", "R", Confirm)
         assert "Mark 18 unread of the 19 papers shown as read?" in app.screen.question
-        await pilot.press("s", "n")  # `s` does nothing under the dialog; `n` answers no
-        await pilot.pause()
+        await press(pilot, "s", "n")  # `s` does nothing under the dialog; `n` answers no
         assert "18 unread" in header(app) and "0 ★" in header(app)
         await press(pilot, "R")
         await press(pilot, "y")

@@ -44,8 +44,9 @@ class Tmux:
     def send(self, *keys: str) -> None:
         self._tmux("send-keys", "-t", "t", *keys)
 
-    def wait_for(self, predicate, timeout: float = 30.0) -> str:
-        """Poll the screen until `predicate(screen)` holds; fail with the last screen if it never does."""
+    def wait_for(self, predicate, timeout: float = 30.0, interval: float = 0.1) -> str:
+        """Poll the screen every `interval` seconds until `predicate(screen)` holds; fail with the last
+        screen if it never does."""
         deadline = time.monotonic() + timeout
         while True:
             screen = self.screen()
@@ -53,7 +54,7 @@ class Tmux:
                 return screen
             if time.monotonic() > deadline:
                 raise AssertionError(f"the screen never showed what was expected:\n{screen}")
-            time.sleep(0.1)
+            time.sleep(interval)
 
     def kill(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)

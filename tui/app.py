@@ -2,12 +2,10 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from functools import cached_property, partial
 from typing import Any
@@ -24,8 +22,8 @@ from textual.widgets import Footer, Input
 from textual.worker import get_current_worker
 
 from store import Collection, Paper, SearchIndex, Triage, cite, describe_skipped, search_index
+from store.changes import Change
 from store.db import TriageStore
-from store.errors import Locked
 from store.history import History
 from store.ranking import MIN_POSITIVES, Ranking
 from store.search import Hit, Hits
@@ -35,7 +33,7 @@ from tui.copying import CopyActions
 from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, declared_bindings, key_display
 from tui.selection import SelectionActions
 from tui.interest import Interest, Similar, explain, shortly
-from tui.saving import WAIT_SECONDS, Unsaved
+from tui.saving import Saver
 from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
 from tui.screens.help import HelpScreen
 from tui.typeahead import TypeAhead
@@ -94,7 +92,8 @@ class TriageApp(SelectionActions, CopyActions, App[None]):
     | `/` | Filter: type a query; `enter` back to the list, `esc` clears it |
 
     While papers are selected, `r` `s` `d` `1`–`5` `0` `t` `c` `Y` `x` act on them (tui.selection).
-    A mark shows at once; the durable write follows on a writer thread, in order.
+    A mark shows at once; the durable write follows on a writer thread, in order. Until it is durable the
+    row shows `…` in its first column and the header "saving…".
     """
 
     CSS_PATH = "app.tcss"
@@ -164,18 +163,16 @@ class TriageApp(SelectionActions, CopyActions, App[None]):
         self.cite_format: str = self.store.setting("cite").get("format", "bibtex")
         """The format `c` and `Y` copy in (one of `store.cite.FORMATS`); `C` changes it, the store keeps it."""
         self._ids = frozenset(paper.id for paper in collection.papers)
-        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="triage-store")
-        self.store.lock_timeout = min(self.store.lock_timeout, WAIT_SECONDS)  # the UI never waits on it: see `_on_writer`
-        self._unsaved = Unsaved()
-        self._poll_queued = False
-        self._notices_told = len(self.store.notices)
         self.farewell: list[str] = []
         """Lines for stderr once the app has quit: changes it could not save, the store's late notices."""
         self.unsaved_marks = 0
-        """How many mark changes were still not saved when the app quit."""
+        """How many papers' mark changes were still not saved when the app quit."""
         self._ui_loop: asyncio.AbstractEventLoop | None = None
-        self._version = 0
-        self._changed_at: dict[str, int] = {}
+        self._saver = Saver(self.store, self._ids, self._from_writer, self._show,
+                            partial(self.notify, severity="error", timeout=20, markup=False),
+                            lambda message, severity: self.notify(message, title="Triage database", severity=severity,
+                                                                  timeout=30, markup=False))
+        """The writer thread, the marks shown before they are durable, and the writes waiting for the lock."""
         self._index: SearchIndex | None = None
         self._index_lock = threading.Lock()
         self._hits: Hits | None = None
@@ -197,13 +194,11 @@ class TriageApp(SelectionActions, CopyActions, App[None]):
         self._session: dict[str, Any] = {}
         self._restore_cursor: str | None = None
         """The paper to put the cursor on when the restored query's results arrive."""
-        self._writer_closed = False
         self._interest = Interest(collection.papers, self._search_index)
         self._ranking: Ranking | None = None
         """The newest For-you ranking of the marks (None: fewer than three positives, or none yet)."""
         self._similar: Similar | None = None
         """The "more like this" list shown instead of the query's matches, while there is one."""
-        """True once the writer thread is shut down (a session-save timer may still fire)."""
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
@@ -232,6 +227,7 @@ class TriageApp(SelectionActions, CopyActions, App[None]):
         self._tallies["all"] = Tally(c.papers, self.states)
         paper_list = self.query_one(PaperList)
         paper_list.states = self.states
+        paper_list.unsaved = self._saver.unsaved
         self.refresh_rows(keep=session.get("cursor"))
         # Now, not with `focus()`: that waits behind the keys already typed, which would go to the filter
         # (the first widget that takes the focus, which the screen gave it when it was shown).
@@ -244,7 +240,7 @@ class TriageApp(SelectionActions, CopyActions, App[None]):
                         timeout=12, markup=False)
         for notice in self.store.notices:
             self.notify(notice, title="Triage database", severity="warning", timeout=20, markup=False)
-        self.set_interval(POLL_SECONDS, self._poll_other_processes)
+        self.set_interval(POLL_SECONDS, self._saver.poll)
         self.call_after_refresh(self.run_worker, self._search_index, thread=True, group="index")
         self._rank(dict(self.states))
 
@@ -265,18 +261,7 @@ class TriageApp(SelectionActions, CopyActions, App[None]):
         """Save what is left, waiting for another process's hold on the database a bounded time (each
         job's wait, then one last try); what still cannot be saved is told in `farewell`."""
         self._save_session()
-        self._writer_closed = True
-        self._writer.shutdown(wait=True)
-        self._unsaved.run(None, lambda exc: self.farewell.append(f"triage: not saved: {exc}"))
-        if self._unsaved.jobs:
-            self.unsaved_marks = sum(getattr(job, "func", None) != self.store.put_setting for job in self._unsaved.jobs)
-            n = self.unsaved_marks
-            what = f"{n} mark change{'s' if n != 1 else ''} made in the app" if n else "the session (cursor, query, view)"
-            self.farewell.append(f"triage: {what} could not be saved: {self._unsaved.blocked}")
-        else:
-            with contextlib.suppress(Locked):  # every change is in the journal: folding it in can wait
-                self.store.close()
-        self.farewell += [f"triage: {notice}" for notice in self.store.notices[self._notices_told :]]
+        self.farewell, self.unsaved_marks = self._saver.close()
 
     def on_paper_list_highlighted(self, message: PaperList.Highlighted) -> None:
         detail = self.query_one(DetailPane)
@@ -383,11 +368,11 @@ class TriageApp(SelectionActions, CopyActions, App[None]):
         if self._session_timer is not None:
             self._session_timer.stop()
             self._session_timer = None
-        if self._session and not self._writer_closed:
-            self._writer.submit(self._on_writer, self.store.put_setting, self._session_key, self._session)
+        if self._session:
+            self._saver.run(self.store.put_setting, self._session_key, self._session)
 
     def _theme_changed(self, theme: Theme) -> None:
-        self._writer.submit(self._on_writer, self.store.put_setting, "theme", {"name": theme.name})
+        self._saver.run(self.store.put_setting, "theme", {"name": theme.name})
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in TRIAGE_ACTIONS and isinstance(self.screen, (NoteEditor, TagEditor, Confirm)):
@@ -477,9 +462,10 @@ class TriageApp(SelectionActions, CopyActions, App[None]):
         return self.states.get(paper_id, NO_MARKS)
 
     def _show(self, states: Mapping[str, Triage]) -> None:
-        """Make `states` the marks shown: rows, counts and detail change now."""
+        """Make `states` the marks shown: rows (saved or not), counts and detail change now."""
         paper_list = self.query_one(PaperList)
-        for paper_id, state in states.items():
+        changed = {paper_id: state for paper_id, state in states.items() if state != self.state_of(paper_id)}
+        for paper_id, state in changed.items():
             for tally in {id(tally): tally for tally in self._tallies.values()}.values():  # each once
                 tally.change(paper_id, self.state_of(paper_id), state)
             if state.blank:
@@ -488,10 +474,12 @@ class TriageApp(SelectionActions, CopyActions, App[None]):
                 self.states[paper_id] = state
         paper_list.refresh_papers(states)
         self._show_counts()
+        self.query_one(StatusLine).show_saving(len(self._saver.unsaved))
         current = paper_list.current
         if current is not None and current.id in states:
             self._show_state(current.id)
-        self._rank(dict(self.states))
+        if changed:  # a write acknowledged as shown changes no mark
+            self._rank(dict(self.states))
 
     @work(thread=True, exclusive=True, group="interest")
     def _rank(self, states: dict[str, Triage]) -> None:
@@ -582,70 +570,26 @@ class TriageApp(SelectionActions, CopyActions, App[None]):
 
     # --- durable writes, on the writer thread ------------------------------------------------------
 
-    def change(self, states: Mapping[str, Triage]) -> None:
-        """A triage action: show the new states at once, remember them for undo, store them durably."""
+    def change(self, states: Mapping[str, Triage], seen: Mapping[str, Triage] | None = None) -> None:
+        """A triage action: the fields it changes from the states the user `seen` (those shown now by default)
+        are shown at once, remembered for undo and stored durably, made to the state stored by then."""
         stamp = time.time()
-        new = {pid: replace(state, updated=stamp) for pid, state in states.items() if state != self.state_of(pid)}
-        if new:
-            self.history.record({pid: self.state_of(pid) for pid in new}, new)
-            self._show(new)
-            self._store(new)
+        seen = seen or {pid: self.state_of(pid) for pid in states}
+        changes = {pid: Change.between(seen[pid], state, stamp) for pid, state in states.items()}
+        changes = {pid: change for pid, change in changes.items() if change}
+        if changes:
+            self.history.record(changes)
+            self._saver.save(changes, self.state_of)
 
-    def _store(self, states: dict[str, Triage]) -> None:
-        self._version += 1
-        for paper_id in states:
-            self._changed_at[paper_id] = self._version
-        self._writer.submit(self._on_writer, self.store.put, states)
-
-    def _on_writer(self, job: Callable[..., Any] | None, *args: Any) -> None:
-        """Run a store job on the writer thread, after those still waiting (None: just retry them); a failure
-        becomes a notification, never a crash. A job that another process's hold on the database (or a
-        full disk) keeps from being saved waits, with those after it, and the user is told (`tui.saving`)."""
-        before = self._unsaved.blocked
-        self._unsaved.run(partial(job, *args) if job is not None else None, self._not_saved)
-        after = self._unsaved.blocked
-        if after is not None and before is None:
-            self._from_writer(partial(self.notify, f"Marks not saved yet: {after}; retrying.", title="Triage database",
-                                      severity="warning", timeout=30, markup=False))
-        elif before is not None and after is None:
-            self._from_writer(partial(self.notify, "Marks saved: the changes that were waiting are stored.", markup=False))
-
-    def _not_saved(self, exc: Exception) -> None:
-        self._from_writer(partial(self.notify, f"Marks not saved: {exc}", severity="error", timeout=20, markup=False))
+    @property
+    def saving(self) -> bool:
+        """Whether a mark shown is not yet durable."""
+        return bool(self._saver.unsaved)
 
     def _from_writer(self, callback: Callable[[], None]) -> None:
+        """Run `callback` on the app's thread soon (from another thread), unless the app has stopped by then."""
         if self._ui_loop is not None and not self._ui_loop.is_closed():
-            self._ui_loop.call_soon_threadsafe(callback)
-
-    def _poll_other_processes(self) -> None:
-        if not self._poll_queued:  # one at a time: a poll may wait for the lock
-            self._poll_queued = True
-            self._writer.submit(self._poll, self._version)
-
-    def _poll(self, version: int) -> None:
-        """On the writer thread: retry the jobs waiting, then pick up other processes' marks once none waits."""
-        self._poll_queued = False
-        self._on_writer(None)
-        if not self._unsaved.jobs:
-            try:
-                self._pick_up(version)
-            except Locked:
-                pass  # the next poll
-            except Exception as exc:  # noqa: BLE001 - as in `_on_writer`
-                self._not_saved(exc)
-
-    def _pick_up(self, version: int) -> None:
-        changes = {pid: state for pid, state in self.store.external_changes().items() if pid in self._ids}
-        for notice in self.store.take_notices():  # the database damaged or unreadable meanwhile: at once
-            self._from_writer(partial(self.notify, notice, title="Triage database", severity="error", timeout=30,
-                                      markup=False))
-        if changes:
-            self._from_writer(partial(self._merge, changes, version))
-
-    def _merge(self, changes: dict[str, Triage], version: int) -> None:
-        """Show marks another process stored, except where a newer mark of ours is still on its way."""
-        if self.is_running:
-            self._show({pid: state for pid, state in changes.items() if self._changed_at.get(pid, 0) <= version})
+            self._ui_loop.call_soon_threadsafe(lambda: callback() if self.is_running else None)
 
     # --- actions ------------------------------------------------------------------------------------
 
@@ -700,22 +644,21 @@ class TriageApp(SelectionActions, CopyActions, App[None]):
     def action_previous_unread(self) -> None:
         self._go_to_unread(-1)
 
-    def _restore(self, states: dict[str, Triage] | None, what: str) -> None:
-        if states is None:
+    def _restore(self, changes: dict[str, Change] | None, what: str) -> None:
+        if changes is None:
             self.notify(f"Nothing to {what}.")
             return
-        self._show(states)
-        self._store(states)
-        if len(states) == 1:
-            index = self.query_one(PaperList).index_of(next(iter(states)))
+        self._saver.save(changes, self.state_of)
+        if len(changes) == 1:
+            index = self.query_one(PaperList).index_of(next(iter(changes)))
             if index is not None:
                 self.query_one(PaperList).cursor = index
 
     def action_undo(self) -> None:
-        self._restore(self.history.undo(), "undo")
+        self._restore(self.history.undo(time.time()), "undo")
 
     def action_redo(self) -> None:
-        self._restore(self.history.redo(), "redo")
+        self._restore(self.history.redo(time.time()), "redo")
 
     def action_edit(self, mark: str) -> None:
         """Open the editor of the current paper's `note` or `tags`; saving it is a triage action."""
@@ -726,11 +669,13 @@ class TriageApp(SelectionActions, CopyActions, App[None]):
         if paper is None:
             return
 
-        def edited(value: object) -> None:
-            if value is not None:
-                self.change({paper.id: replace(self.state_of(paper.id), **{mark: value})})
+        seen = self.state_of(paper.id)
 
-        self.push_screen(EDITORS[mark](paper.title, getattr(self.state_of(paper.id), mark)), edited)
+        def edited(value: object) -> None:  # what changed from the value the editor opened with
+            if value is not None:
+                self.change({paper.id: replace(seen, **{mark: value})}, {paper.id: seen})
+
+        self.push_screen(EDITORS[mark](paper.title, getattr(seen, mark)), edited)
 
     def action_read_all(self) -> None:
         papers = self.query_one(PaperList).papers

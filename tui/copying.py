@@ -14,6 +14,7 @@ from textual import work
 from store import Collection, Paper, Triage, cite, export
 from store.db import TriageStore
 from tui import clipboard
+from tui.saving import Saver
 from tui.screens.cite_picker import CitePicker
 from tui.screens.export_dialog import ExportDialog
 from tui.widgets.paper_list import PaperList
@@ -25,6 +26,7 @@ class CopyActions:
     collection: Collection
     states: dict[str, Triage]
     store: TriageStore
+    _saver: Saver
     cite_format: str
 
     @cached_property
@@ -69,7 +71,7 @@ class CopyActions:
         def picked(fmt: str | None) -> None:
             if fmt:
                 self.cite_format = fmt
-                self._writer.submit(self._on_writer, self.store.put_setting, "cite", {"format": fmt})
+                self._saver.run(self.store.put_setting, "cite", {"format": fmt})
                 self.copy_papers([paper], fmt)
 
         def preview(fmt: str) -> str:

@@ -1,46 +1,157 @@
-"""The app's store jobs that could not be saved yet: kept in order and tried again, never dropped.
+"""The app's writes to its store: one writer thread, in order; the marks shown before they are durable;
+and the writes another process's hold on the database (or a full disk) keeps from being saved yet.
 
-A job meets another process holding the database's lock past the store's wait (`Locked`), or a
-write that cannot be stored for now (`NotSaved`: a full disk, a database that is only read). It
-then waits here with every job after it, so that marks reach the database in the order they were
-made; each retry (the app's poll) runs them again from the first. Used on the writer thread only.
+A triage action's changes are shown at once and kept in `unsaved` (see `store.changes`) until the
+writer has made them in the store, field by field under its lock, and fsynced; the app then shows the
+state the store returned (with the changes still on their way on top), so a mark shown as saved is on
+disk. A job that meets the database locked past the store's wait (`Locked`) or a write that cannot be
+stored for now (`NotSaved`: a full disk, a database that is only read) waits, with every job after it,
+so that marks reach the database in the order they were made; each poll retries them from the first,
+and the user is told when they start waiting and when they are saved. Marks other processes stored
+are picked up on the same thread once nothing waits.
 """
 from __future__ import annotations
 
+import contextlib
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Container, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from typing import Any
 
+from store.changes import Change, Unsaved
+from store.db import TriageStore
 from store.errors import Locked, NotSaved
+from store.model import Triage
 
+Post = Callable[[Callable[[], None]], None]
+"""Run a callback on the app's thread (from the writer thread)."""
 WAIT_SECONDS = 2.0
 """At most this long (less when `$TRIAGE_LOCK_TIMEOUT` says so) a store job of the app waits for the lock."""
 
 
-class Unsaved:
-    """Store jobs waiting, in order, for what blocks them (`blocked`) to pass."""
+class Saver:
+    """Writes for one app: `save` a triage action's changes, `run` any other store job, `poll` for others' marks.
 
-    def __init__(self) -> None:
-        self.jobs: deque[Callable[[], object]] = deque()
+    `show(states)`, `warn(message)` and `tell(message, severity)` are called on the app's thread (through
+    `post`): `show` with the marks to show for the papers a write, a failed write or another process changed.
+    """
+
+    def __init__(self, store: TriageStore, papers: Container[str], post: Post,
+                 show: Callable[[Mapping[str, Triage]], None], warn: Callable[[str], None],
+                 tell: Callable[[str, str], None]) -> None:
+        self.store = store
+        store.lock_timeout = min(store.lock_timeout, WAIT_SECONDS)  # the UI never waits on it
+        self.unsaved = Unsaved()
+        self.waiting: deque[Callable[[], None]] = deque()
+        """Jobs not done yet because `blocked`, in the order they were made (writer thread only)."""
         self.blocked: Locked | NotSaved | None = None
-        """Why the first job could not be saved at its last try; None when nothing waits."""
+        """Why the first waiting job could not be done at its last try; None when nothing waits."""
+        self._papers = papers
+        self._post = post
+        self._show = show
+        self._warn = warn
+        self._tell = tell
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="triage-store")
+        self._closed = False
+        self._polling = False
+        self._told = len(store.notices)
 
-    def run(self, job: Callable[[], object] | None, failed: Callable[[Exception], None]) -> None:
-        """Queue `job`, and run the jobs waiting, oldest first, until one is blocked (then all stay).
+    def save(self, changes: Mapping[str, Change], shown: Callable[[str], Triage]) -> None:
+        """Show `changes` (to papers now shown as `shown(id)`) as unsaved at once, then store them."""
+        serial, states = self.unsaved.add(changes, shown)
+        self._show(states)
+        self._thread.submit(self._drain, partial(self._write, serial, dict(changes)))
 
-        `job` None is a retry. A new job behind blocked ones waits for the next retry, so a stopped
-        lock holder costs one wait per retry, not one per mark. `failed` is told of any other failure
-        (the job is dropped)."""
+    def run(self, job: Callable[..., Any], *args: Any) -> None:
+        """Run a store job on the writer thread (nothing once closed); a failure is told, never a crash."""
+        if not self._closed:
+            self._thread.submit(self._drain, partial(self._guarded, job, *args))
+
+    def poll(self) -> None:
+        """Retry what waits, then pick up the marks other processes stored since the last poll (one at a time)."""
+        if not self._closed and not self._polling:
+            self._polling = True
+            self._thread.submit(self._poll)
+
+    def _drain(self, job: Callable[[], None] | None) -> None:
+        """Queue `job` (None: a retry) and do the waiting jobs, oldest first, until one is blocked. A job
+        behind blocked ones waits for the next retry: a stopped lock holder costs a wait per poll, not per mark."""
         if job is not None:
-            self.jobs.append(job)
+            self.waiting.append(job)
             if self.blocked is not None:
                 return
-        self.blocked = None
-        while self.jobs:
+        before, self.blocked = self.blocked, None
+        while self.waiting:
             try:
-                self.jobs[0]()
+                self.waiting[0]()
             except (Locked, NotSaved) as exc:
                 self.blocked = exc
-                return
-            except Exception as exc:  # noqa: BLE001 - any failure to save must reach the user
-                failed(exc)
-            self.jobs.popleft()
+                break
+            self.waiting.popleft()
+        if self.blocked is not None and before is None:
+            self._post(partial(self._tell, f"Marks not saved yet: {self.blocked}; retrying.", "warning"))
+        elif before is not None and self.blocked is None:
+            self._post(partial(self._tell, "Marks saved: the changes that were waiting are stored.", "information"))
+
+    def _write(self, serial: int, changes: dict[str, Change]) -> None:
+        try:
+            stored, error = self.store.apply(changes), None
+        except (Locked, NotSaved):
+            raise  # it waits (`_drain`), still shown as unsaved
+        except Exception as exc:  # noqa: BLE001 - any failure to save must reach the user
+            error = exc
+            try:
+                stored = {pid: self.store.get(pid) for pid in changes}  # what did reach the disk
+            except Exception:  # noqa: BLE001 - then what the app last knew stored
+                stored = None
+        self._post(partial(self._written, serial, stored, error))
+
+    def _written(self, serial: int, stored: dict[str, Triage] | None, error: Exception | None) -> None:
+        self._show(self.unsaved.settle(serial, stored))
+        if error is not None:
+            self._warn(f"Marks not saved: {error}. The list shows what is stored.")
+
+    def _guarded(self, job: Callable[..., Any], *args: Any) -> None:
+        try:
+            job(*args)
+        except (Locked, NotSaved):
+            raise
+        except Exception as exc:  # noqa: BLE001 - any failure to save must reach the user
+            self._post(partial(self._warn, f"Not saved: {exc}"))
+
+    def _poll(self) -> None:
+        self._polling = False
+        self._drain(None)
+        if self.waiting:
+            return
+        try:
+            changes = {pid: state for pid, state in self.store.external_changes().items() if pid in self._papers}
+        except Locked:
+            return  # the next poll
+        except Exception as exc:  # noqa: BLE001 - as in `_guarded`
+            self._post(partial(self._warn, f"Marks of other windows not read: {exc}"))
+            return
+        for notice in self.store.take_notices():  # the database damaged or unreadable meanwhile: at once
+            self._post(partial(self._tell, notice, "error"))
+        if changes:
+            self._post(lambda: self._show(self.unsaved.merge(changes)))
+
+    def close(self) -> tuple[list[str], int]:
+        """Wait for the writes queued so far, try once more what waits, and close the store when nothing
+        does: the lines to say on stderr once the app has quit (what could not be saved, the store's late
+        notices) and how many papers' mark changes were not saved."""
+        self._closed = True
+        self._thread.shutdown(wait=True)
+        self._post = lambda callback: None  # the app is going: nothing more to show
+        self._drain(None)
+        farewell, marks = [], 0
+        if self.waiting:
+            marks = sum(len(job.args[1]) for job in self.waiting if getattr(job, "func", None) == self._write)
+            what = f"{marks} mark change{'s' if marks != 1 else ''} made in the app" if marks else "the session (cursor, query, view)"
+            farewell.append(f"triage: {what} could not be saved: {self.blocked}")
+        else:
+            with contextlib.suppress(Locked):  # every change is in the journal: folding it in can wait
+                self.store.close()
+        farewell += [f"triage: {notice}" for notice in self.store.notices[self._told :]]
+        return farewell, marks

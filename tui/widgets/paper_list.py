@@ -27,7 +27,8 @@ TitleSpans = Callable[[int], Sequence[tuple[int, int]]]
 
 
 class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
-    """A cursor over a list of papers. Each row: `▌` on a selected paper (its row tinted), else the For-you
+    """A cursor over a list of papers. Each row: `…` while a mark shown is not yet saved, else `▌` on a
+    selected paper (its row tinted), else the For-you
     bucket of an unmarked paper (`↑` likely star, `·` unsure, `↓` likely skip), `•` unread (`✗` in its place: not for me), `★` starred, the priority
     1–5, the title (with the spans a search matched highlighted; faded when read or not for me).
     The page keys of a ScrollView are not inherited: the app gives
@@ -62,6 +63,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         "paper-list--priority",
         "paper-list--match",
         "paper-list--selected",
+        "paper-list--unsaved",
     }
 
     DEFAULT_CSS = """
@@ -79,6 +81,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         & > .paper-list--priority { color: $error; text-style: bold; }
         & > .paper-list--selected { background: $accent 25%; }
         & > .paper-list--match { color: $text-warning; background: $warning-muted; text-style: bold; }
+        & > .paper-list--unsaved { color: $text-muted; text-style: bold; }
     }
     """
 
@@ -110,6 +113,8 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         call `redraw` after changing it."""
         self.selected: Container[str] = ()
         """The ids of the selected papers; call `refresh_papers` with those whose selection changed."""
+        self.unsaved: Container[str] = ()
+        """Ids of the papers whose marks shown are not yet saved; call `refresh_papers` when it changes."""
         self._rows: dict[str, int] = {}
         self._title_spans: TitleSpans | None = None
         self._cache: LRUCache[tuple[int, bool, int], Strip] = LRUCache(1024)
@@ -233,7 +238,9 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
             return Style(bold=style.bold) if selected else style
 
         row = Text(style=base, no_wrap=True, overflow="ellipsis", end="")
-        if chosen:
+        if paper.id in self.unsaved:
+            row.append("…", part("paper-list--unsaved"))
+        elif chosen:
             row.append("▌", part("paper-list--bucket"))
         else:
             row.append(self.buckets(paper.id) if self.buckets is not None and state.blank else " ", part("paper-list--bucket"))

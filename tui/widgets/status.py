@@ -8,7 +8,8 @@ from textual.widgets import ProgressBar, Static
 
 
 class StatusLine(Horizontal):
-    """`iclr2024.txt · ICLR 2024   7 of 19 shown · 12 unread · 3 ★ · 4 prioritised   5 read ━━━━━━━ 26%`.
+    """`iclr2024.txt · ICLR 2024   7 of 19 shown · 12 unread · 3 ★ · 4 prioritised   5 read ━━━━━━━ 26%`,
+    with "saving…" before "5 read" while a mark shown is not yet durable.
 
     Below 100 columns the source names and the "N read" label are left out and the bar is shorter, so it
     fits 80 columns.
@@ -20,6 +21,7 @@ class StatusLine(Horizontal):
         background: $panel;
         & > #status-source { width: auto; max-width: 40%; padding: 0 1; text-style: bold; color: $text-accent; text-wrap: nowrap; text-overflow: ellipsis; }
         & > #status-counts { width: 1fr; padding: 0 1; color: $text; text-wrap: nowrap; text-overflow: ellipsis; }
+        & > #status-saving { width: auto; padding: 0 1 0 0; color: $text-warning; text-style: bold; }
         & > #status-read { width: auto; color: $text-muted; }
         & > ProgressBar { width: auto; padding: 0 1; }
         & > ProgressBar Bar { width: 20; }
@@ -37,6 +39,7 @@ class StatusLine(Horizontal):
     def compose(self) -> ComposeResult:
         yield Static(id="status-source", markup=False)
         yield Static(id="status-counts", markup=False)
+        yield Static(id="status-saving", markup=False)
         yield Static(id="status-read", markup=False)
         yield ProgressBar(total=1, show_eta=False, id="status-progress")
 
@@ -56,6 +59,10 @@ class StatusLine(Horizontal):
         self.query_one("#status-counts", Static).update(Content(text))
         self.query_one("#status-read", Static).update(Content(f"{read} read"))
         self.query_one(ProgressBar).update(total=max(total, 1), progress=read)
+
+    def show_saving(self, papers: int) -> None:
+        """"saving…" while the marks of `papers` papers shown are not yet durable; nothing once all are."""
+        self.query_one("#status-saving", Static).update(Content("saving…" if papers else ""))
 
     def on_resize(self) -> None:
         self.set_class(self.size.width < 100, "-narrow")
