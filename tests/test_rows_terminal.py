@@ -9,9 +9,10 @@ from tests.tmux import Tmux, triage_command
 
 
 def row_of(screen: str, title: str) -> str | None:
-    """The list row whose title starts with `title` (the marks column before it), None when not on screen."""
+    """The list row whose title starts with `title` (the selection or bucket column and the marks before it),
+    None when not on screen."""
     for line in screen.splitlines():
-        match = re.match(r"^ ([•✗ ])([★ ])([0-5 ]) (.*)$", line)
+        match = re.match(r"^[ ▌↑·↓]([•✗ ])([★ ])([0-5 ]) (.*)$", line)  # ▌ selected; ↑·↓ For-you buckets
         if match and match.group(4).startswith(title):
             return line
     return None

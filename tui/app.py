@@ -31,6 +31,7 @@ from store.views import INTEREST_SORT, LEARNT_SORTS, SCORE_SORT, SORTS, VIEWS, T
 from tui import boundary, keymap
 from tui.copying import CopyActions
 from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, declared_bindings, key_display
+from tui.selection import SelectionActions
 from tui.interest import Interest, Similar, explain, shortly
 from tui.saved_searches import SAVED_ACTIONS, SavedSearchActions
 from tui.saving import Saver
@@ -52,13 +53,13 @@ SESSION_SECONDS = 1.0
 """The session (paper under the cursor, query, view, sort) is saved this long after it last changed, and at exit."""
 TRIAGE_ACTIONS = {
     "read_next", "toggle_read", "toggle_star", "dismiss", "priority", "next_unread", "previous_unread",
-    "undo", "redo", "edit", "read_all",
+    "undo", "redo", "edit", "read_all", "toggle_selected", "visual_mode", "select_all", "clear_selection",
 }
 COPY_ACTIONS = {"copy_citation", "pick_citation", "copy_shown", "open_link", "open_pdf", "export_shown"}
 EDITORS = {"note": NoteEditor, "tags": TagEditor}
 
 
-class TriageApp(CopyActions, SavedSearchActions, App[None]):
+class TriageApp(SelectionActions, CopyActions, SavedSearchActions, App[None]):
     """Triage a list of abstracts from the keyboard.
 
     | Key | Action |
@@ -79,6 +80,10 @@ class TriageApp(CopyActions, SavedSearchActions, App[None]):
     | `e` | Edit the note |
     | `t` | Edit the tags |
     | `R` | Mark all papers shown as read (asks first) |
+    | `;` | Select the paper (or unselect it), then the next one |
+    | `V` | Visual mode: the rows the cursor moves over join the selection; `V` again stops |
+    | `ctrl+a` | Select all papers shown |
+    | `esc` | Clear the selection |
     | `c` | Copy the paper's citation in the default format (BibTeX first) |
     | `C` | Copy as… (BibTeX, plain, Markdown, abstract, id): the choice becomes the default, remembered |
     | `Y` | Copy the citations of all papers shown |
@@ -89,6 +94,7 @@ class TriageApp(CopyActions, SavedSearchActions, App[None]):
     | `M` | Save the query under a name and a letter |
     | `'` | Saved searches, with counts: a letter runs one |
 
+    While papers are selected, `r` `s` `d` `1`–`5` `0` `t` `c` `Y` `x` act on them (tui.selection).
     A mark shows at once; the durable write follows on a writer thread, in order. Until it is durable the
     row shows `…` in its first column and the header "saving…".
     """
@@ -123,6 +129,9 @@ class TriageApp(CopyActions, SavedSearchActions, App[None]):
         Binding("e", "edit('note')", "Note", group=TRIAGE, tooltip="Edit the note (ctrl+s saves, esc cancels)", id="edit_note"),
         Binding("t", "edit('tags')", "Tags", group=TRIAGE, tooltip="Edit the tags", id="edit_tags"),
         Binding("R", "read_all", "All read", show=False, group=TRIAGE, tooltip="Mark all papers shown as read", id="read_all"),
+        Binding("semicolon", "toggle_selected", "Select", key_display=";", show=False, group=TRIAGE, tooltip="Select or unselect the paper, then the next", id="toggle_selected"),
+        Binding("V", "visual_mode", "Visual", show=False, group=TRIAGE, tooltip="Visual mode: select the rows moved over", id="visual_mode"),
+        Binding("ctrl+a", "select_all", "Select all", show=False, group=TRIAGE, tooltip="Select all papers shown", id="select_all"),
         Binding("c", "copy_citation", "Copy", group=COPY, tooltip="Copy the citation in the default format", id="copy_citation"),
         Binding("C", "pick_citation", "Copy as…", show=False, group=COPY, tooltip="Copy as… (choose the default format)", id="pick_citation"),
         Binding("Y", "copy_shown", "Copy all", show=False, group=COPY, tooltip="Copy the citations of all papers shown", id="copy_shown"),
@@ -142,6 +151,7 @@ class TriageApp(CopyActions, SavedSearchActions, App[None]):
         Binding("S", "cycle_sort", "Sort", group=VIEW_KEYS, tooltip="Next sort: file order, priority, starred first, recently changed, for you, suggested, match score", id="cycle_sort"),
         Binding("m", "more_like_this", "More like this", group=VIEW_KEYS, tooltip="More like this: the papers most similar to this one (esc back)", id="more_like_this"),
         Binding("escape", "leave_similar", show=False, tooltip="Back from more like this to the list", id="leave_similar"),
+        Binding("escape", "clear_selection", "Clear selection", key_display="esc", show=False, group=TRIAGE, tooltip="Clear the selection", id="clear_selection"),
     ]
 
     view: reactive[str] = reactive("all", init=False)
@@ -326,6 +336,7 @@ class TriageApp(CopyActions, SavedSearchActions, App[None]):
         self.query_one(StatusLine).show(
             shown=shown["all"], total=every["all"], unread=shown["unread"], starred=shown["starred"],
             prioritised=shown["prioritised"], read=self._tallies["all"].read,
+            selected=len(self.selection), visual=self.selection.anchor is not None,
         )
 
     def watch_view(self) -> None:
@@ -386,6 +397,8 @@ class TriageApp(CopyActions, SavedSearchActions, App[None]):
             return self.default_screen.focused is self.query_one(DetailPane)
         if action == "leave_similar":
             return self._similar is not None and self.default_screen.focused is self.query_one(PaperList)
+        if action == "clear_selection":
+            return bool(self.selection) and self.default_screen.focused is self.query_one(PaperList)
         return True
 
     def action_focus_detail(self) -> None:
@@ -600,17 +613,16 @@ class TriageApp(CopyActions, SavedSearchActions, App[None]):
             self.change({current[0]: replace(current[1], **marks)})
 
     def action_toggle_read(self) -> None:
-        current = self._current()
-        if current is not None:
-            self._set_current(read=not current[1].read)
+        self.toggle_mark("read", "Marked read", "Marked unread")
 
     def action_toggle_star(self) -> None:
-        current = self._current()
-        if current is not None:
-            self._set_current(starred=not current[1].starred)
+        self.toggle_mark("starred", "Starred", "Unstarred")
 
     def action_dismiss(self) -> None:
         """Mark the paper not for me and go on to the next unread, as mutt's `d` does; or take the mark off."""
+        if self.selection:
+            self.toggle_mark("dismissed", "Marked not for me", "Took not for me off")
+            return
         current = self._current()
         if current is not None:
             self._set_current(dismissed=not current[1].dismissed)
@@ -618,7 +630,8 @@ class TriageApp(CopyActions, SavedSearchActions, App[None]):
                 self.action_next_unread()
 
     def action_priority(self, priority: int) -> None:
-        self._set_current(priority=priority)
+        verb = f"Gave priority {priority} to" if priority else "Cleared the priority of"
+        self.bulk(verb, lambda state: replace(state, priority=priority))
 
     def action_read_next(self) -> None:
         self._set_current(read=True)
@@ -659,6 +672,9 @@ class TriageApp(CopyActions, SavedSearchActions, App[None]):
     def action_edit(self, mark: str) -> None:
         """Open the editor of the current paper's `note` or `tags`; saving it is a triage action."""
         paper = self.query_one(PaperList).current
+        if self.selection and mark == "tags":
+            self.add_tags()
+            return
         if paper is None:
             return
 

@@ -1,5 +1,6 @@
 """The app's copy, open and export actions: citations to the clipboard, links to the browser, the papers
-shown to a file. A mixin of `TriageApp`, which owns the state they read (`shown`, `states`, the store)."""
+shown to a file. A mixin of `TriageApp`, which owns the state they read (`shown`, `states`, the store).
+While papers are selected, `c`, `Y` and `x` take the selected papers (tui.selection)."""
 from __future__ import annotations
 
 import os
@@ -40,19 +41,20 @@ class CopyActions:
 
     @property
     def shown(self) -> Sequence[Paper]:
-        """The papers the list shows, in its order."""
-        return self.query_one(PaperList).papers
+        """The papers `Y` and `x` take: the selected ones when there are any, else those the list shows, in its order."""
+        return self.targets() if self.selection else self.query_one(PaperList).papers
 
     def action_copy_citation(self) -> None:
         self.action_copy_as(self.cite_format)
 
     def action_copy_as(self, fmt: str) -> None:
-        """Copy the paper under the cursor in citation format `fmt` (the palette offers each format)."""
-        paper = self.query_one(PaperList).current
-        if paper is None:
+        """Copy the selected papers, else the one under the cursor, in citation format `fmt` (the palette
+        offers each format)."""
+        papers = self.targets()
+        if not papers:
             self.notify("Nothing to copy", severity="warning")
             return
-        self.copy_papers([paper], fmt)
+        self.copy_papers(papers, fmt)
 
     def action_copy_shown(self) -> None:
         if not self.shown:
@@ -130,4 +132,5 @@ class CopyActions:
             export.write(path, export.render(papers, fmt, self.states, self.citation_keys), force=force)
             return f"{len(papers)} papers written to {path} ({fmt})"
 
-        self.push_screen(ExportDialog(len(papers), write), lambda done: done and self.notify(done, markup=False))
+        which = "selected" if self.selection else "shown"
+        self.push_screen(ExportDialog(len(papers), write, which), lambda done: done and self.notify(done, markup=False))

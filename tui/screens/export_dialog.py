@@ -46,15 +46,17 @@ class ExportDialog(ModalScreen[str | None]):
     }
     """
 
-    def __init__(self, count: int, write: Callable[[str, bool], str]) -> None:
-        """`write(path, force)` writes and returns what to tell the user, or raises `ReadError`."""
+    def __init__(self, count: int, write: Callable[[str, bool], str], which: str = "shown") -> None:
+        """`write(path, force)` writes and returns what to tell the user, or raises `ReadError`; `which`
+        papers they are ("shown", "selected")."""
         super().__init__()
         self.count = count
+        self.which = which
         self.write = write
 
     def compose(self) -> ComposeResult:
         with Vertical(id="export-dialog"):
-            yield Label(f"Export the {self.count} papers shown to", id="export-title")
+            yield Label(f"Export the {self.count} papers {self.which} to", id="export-title")
             yield Label(".md reading list by priority · .bib BibTeX · .csv · .jsonl", id="export-help")
             yield Input(DEFAULT_NAME, id="export-path", select_on_focus=False)
             yield Static(id="export-target", markup=False)

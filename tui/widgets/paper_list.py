@@ -27,7 +27,8 @@ TitleSpans = Callable[[int], Sequence[tuple[int, int]]]
 
 
 class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
-    """A cursor over a list of papers. Each row: `…` while a mark shown is not yet saved, else the For-you
+    """A cursor over a list of papers. Each row: `…` while a mark shown is not yet saved, else `▌` on a
+    selected paper (its row tinted), else the For-you
     bucket of an unmarked paper (`↑` likely star, `·` unsure, `↓` likely skip), `•` unread (`✗` in its place: not for me), `★` starred, the priority
     1–5, the title (with the spans a search matched highlighted; faded when read or not for me).
     The page keys of a ScrollView are not inherited: the app gives
@@ -61,6 +62,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         "paper-list--bucket",
         "paper-list--priority",
         "paper-list--match",
+        "paper-list--selected",
         "paper-list--unsaved",
     }
 
@@ -77,6 +79,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         & > .paper-list--star { color: $warning; }
         & > .paper-list--bucket { color: $text-secondary; text-style: bold; }
         & > .paper-list--priority { color: $error; text-style: bold; }
+        & > .paper-list--selected { background: $accent 25%; }
         & > .paper-list--match { color: $text-warning; background: $warning-muted; text-style: bold; }
         & > .paper-list--unsaved { color: $text-muted; text-style: bold; }
     }
@@ -108,6 +111,8 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         self.buckets: Callable[[str], str] | None = None
         """The For-you bucket glyph of a paper by id, drawn in the row's first column (None: no ranking);
         call `redraw` after changing it."""
+        self.selected: Container[str] = ()
+        """The ids of the selected papers; call `refresh_papers` with those whose selection changed."""
         self.unsaved: Container[str] = ()
         """Ids of the papers whose marks shown are not yet saved; call `refresh_papers` when it changes."""
         self._rows: dict[str, int] = {}
@@ -220,6 +225,9 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
 
     def _render_row(self, paper: Paper, selected: bool, width: int, spans: Sequence[tuple[int, int]]) -> Strip:
         base = self.rich_style
+        chosen = paper.id in self.selected
+        if chosen:
+            base = base + self.get_component_rich_style("paper-list--selected")
         if selected:
             base = base + self.get_component_rich_style("paper-list--cursor")
         state = self.states.get(paper.id, NO_MARKS)
@@ -232,6 +240,8 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         row = Text(style=base, no_wrap=True, overflow="ellipsis", end="")
         if paper.id in self.unsaved:
             row.append("…", part("paper-list--unsaved"))
+        elif chosen:
+            row.append("▌", part("paper-list--bucket"))
         else:
             row.append(self.buckets(paper.id) if self.buckets is not None and state.blank else " ", part("paper-list--bucket"))
         if state.dismissed:

@@ -48,9 +48,13 @@ class StatusLine(Horizontal):
         self.query_one("#status-source", Static).update(Content(source))
         self._where = where
 
-    def show(self, *, shown: int, total: int, unread: int, starred: int, prioritised: int, read: int) -> None:
-        """`unread`, `starred`, `prioritised` count the papers shown; `read` counts all `total` papers."""
+    def show(self, *, shown: int, total: int, unread: int, starred: int, prioritised: int, read: int,
+             selected: int = 0, visual: bool = False) -> None:
+        """`unread`, `starred`, `prioritised` count the papers shown; `read` counts all `total` papers;
+        `selected` the papers selected (shown or not), `visual` whether visual mode extends the selection."""
         counts = f"{shown} of {total} shown · {unread} unread · {starred} ★ · {prioritised} prioritised"
+        if selected or visual:
+            counts = f"{selected} selected{' (visual)' if visual else ''} · {counts}"
         text = f"{self._where} · {counts}" if self._where else counts
         self.query_one("#status-counts", Static).update(Content(text))
         self.query_one("#status-read", Static).update(Content(f"{read} read"))
