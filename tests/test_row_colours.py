@@ -33,10 +33,11 @@ def segment_with(paper_list: PaperList, row: int, text: str) -> Segment:
 
 async def test_read_titles_recede_and_cursor_marks_stay_legible_in_every_theme(tmp_path, seed_path):
     collection = read_path(seed_path)
-    read, unread, marked = collection.papers[:3]
+    read, unread, marked, dismissed = collection.papers[:4]
     app = TriageApp(collection, str(tmp_path / "db.json"))
     async with app.run_test(size=(120, 40)) as pilot:
-        app.change({read.id: Triage(read=True), marked.id: Triage(starred=True, priority=1)})
+        app.change({read.id: Triage(read=True), marked.id: Triage(starred=True, priority=1),
+                    dismissed.id: Triage(dismissed=True)})
         paper_list = app.query_one(PaperList)
         paper_list.cursor = 2
         await pilot.pause()
@@ -51,6 +52,7 @@ async def test_read_titles_recede_and_cursor_marks_stay_legible_in_every_theme(t
                 assert read_title.dim and not unread_title.dim, theme
                 continue
             background = read_title.bgcolor
+            assert segment_with(paper_list, 3, "✗").style.color == read_title.color, theme  # faded, not #ffffff
             assert contrast(read_title.color, background) < contrast(unread_title.color, background) / 1.5, theme
             cursor_title = segment_with(paper_list, 2, marked.title[:10]).style
             # As legible as the theme's own text on the cursor (gruvbox's is 2.4), and at least 3 where that is.

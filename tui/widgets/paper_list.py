@@ -74,7 +74,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         &:focus > .paper-list--cursor { background: $block-cursor-background; color: $block-cursor-foreground; }
         & > .paper-list--empty { color: $text-muted; }
         & > .paper-list--unread { color: $accent; text-style: bold; }
-        & > .paper-list--dismissed { color: $text-muted; text-style: bold; }
+        & > .paper-list--dismissed { text-style: bold; }  /* faded as a read title is: see _read_style */
         & > .paper-list--read { color: $foreground 55%; }  /* blended with the background: see _read_style */
         & > .paper-list--star { color: $warning; }
         & > .paper-list--bucket { color: $text-secondary; text-style: bold; }
@@ -245,7 +245,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         else:
             row.append(self.buckets(paper.id) if self.buckets is not None and state.blank else " ", part("paper-list--bucket"))
         if state.dismissed:
-            row.append("✗", part("paper-list--dismissed"))
+            row.append("✗", part("paper-list--dismissed") + (self._read_style() if not selected else Style()))
         else:
             row.append("•" if not state.read else " ", part("paper-list--unread"))
         row.append("★" if state.starred else " ", part("paper-list--star"))
