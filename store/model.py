@@ -68,6 +68,16 @@ class Paper:
     track: str = ""
     """The presentation track when the venue named one ('oral', 'spotlight', 'poster'), lower-case;
     `venue` is then the venue without it ('ICLR 2024 oral' → 'ICLR 2024', 'oral')."""
+    keywords: tuple[str, ...] = ()
+    """The record's keywords or subject categories (OpenReview keywords, arXiv categories, BibTeX keywords)."""
+    tldr: str = ""
+    """The record's one-line summary (OpenReview's TL;DR), made inert like the text; or ''."""
+    area: str = ""
+    """The record's primary area or subject (OpenReview's primary_area, arXiv's primary category); or ''."""
+    doi: str = ""
+    """The record's DOI, bare ('10.1000/xyz', no https://doi.org/); or ''."""
+    arxiv: str = ""
+    """The record's arXiv id ('2401.01234', 'hep-th/9901001', without version or prefix); or ''."""
 
 
 @dataclass(slots=True)
