@@ -147,6 +147,10 @@ class Hit:
         """Matched spans of `paper.plain`, the display text (computed on access)."""
         return self._highlighter.spans(self.paper.plain)
 
+    def spans(self, text: str) -> tuple[Span, ...]:
+        """Matched spans of another text of the paper: its title as shown (LaTeX rendered)."""
+        return self._highlighter.spans(text)
+
 
 class Hits(Sequence[Hit]):
     """The ranked result of a search, best first. Hits are made when read, so a result of

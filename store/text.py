@@ -378,6 +378,13 @@ def _render(text: str, out: list[str], spans: list[Span], offset: int, tokens: l
     return length
 
 
+@lru_cache(maxsize=8192)
+def title_display(title: str) -> Display:
+    """A title as shown, its LaTeX and markdown rendered like an abstract's (`PixArt-$\\alpha$` reads
+    `PixArt-α`); kept for the titles seen last, since the list draws its rows again and again."""
+    return display(title)
+
+
 def display(text: str) -> Display:
     """The display form of an abstract: plain text and style spans (see the module docstring)."""
     clean = unicodedata.normalize("NFC", inert(text)).replace("\t", " ")

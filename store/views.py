@@ -30,6 +30,10 @@ SORTS: dict[str, str] = {
     "recent": "recently changed",
     "interest": "for you",
     "suggested": "suggested",
+    "title": "title",
+    "author": "first author",
+    "year": "year (newest first)",
+    "track": "track (oral first)",
     "score": "match score",
 }
 """Sort name → how the header names it, in the order `S` cycles through them."""
@@ -89,6 +93,8 @@ def arrange(papers: Sequence[Paper], states: Mapping[str, Triage], view: str, so
         return sorted(shown, key=lambda paper: paper.position) if ranked and sort == "file" else shown
     if sort in LEARNT_SORTS:
         return rerank(shown, 0, interest) if interest is not None else shown
+    if sort in _PAPER_KEYS:
+        return sorted(shown, key=_PAPER_KEYS[sort])
     key = _SORT_KEYS[sort]
     return sorted(shown, key=lambda paper: key(states.get(paper.id, _NONE)))
 
@@ -105,3 +111,26 @@ _SORT_KEYS: dict[str, Callable[[Triage], float]] = {
     "starred": lambda state: not state.starred,
     "recent": lambda state: -state.updated,
 }
+
+
+def surname(name: str) -> str:
+    """The family name of an author as a reader gives it: `Yoshua Bengio` and `Bengio, Yoshua` → `Bengio`."""
+    name = name.strip()
+    if "," in name:
+        return name.split(",", 1)[0].strip()
+    return name.rsplit(None, 1)[-1] if name else ""
+
+
+_TRACKS = {"oral": 0, "spotlight": 1, "poster": 2}
+
+_LAST = "\U0010ffff"
+"""Sorts after every name: papers without the field sort last."""
+
+_PAPER_KEYS: dict[str, Callable[[Paper], object]] = {
+    # A title's leading LaTeX or markdown (`$\\alpha$TC-VAE`, `*`) does not file it under `$`.
+    "title": lambda paper: paper.title.lstrip("$\\{*_ `'\"").casefold() or _LAST,
+    "author": lambda paper: surname(paper.authors[0]).casefold() if paper.authors else _LAST,
+    "year": lambda paper: -paper.year if paper.year else 0,
+    "track": lambda paper: _TRACKS.get(paper.track, 3 if paper.track else 4),
+}
+"""The sorts by the papers' own fields (ties keep the order of the list): A to Z, newest first, orals first."""

@@ -1,16 +1,16 @@
 """The app in a Pilot: the list beside the full abstract, vim-style movement, quit."""
 from __future__ import annotations
 
-from textual.widgets import Static
 from textual.widgets._toast import Toast
 
 from store import read_path
 from tui.app import TriageApp
+from tui.widgets.detail import DetailPane
 from tui.widgets.paper_list import PaperList
 
 
 def shown_text(app: TriageApp) -> str:
-    return str(app.query_one("#detail-body", Static).content)
+    return str(app.query_one(DetailPane).part("body"))
 
 
 async def test_first_abstract_in_full_then_j_shows_the_second(seed_path):
@@ -56,7 +56,7 @@ async def test_markup_in_an_abstract_stays_letters(tmp_path):
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         assert shown_text(app) == "[@click=app.quit]quit[/] and [bold]not bold[/bold] red."
-        await pilot.click("#detail-body", offset=(2, 0))
+        await pilot.click(DetailPane, offset=(2, 5))
         await pilot.pause()
         assert app.is_running
 
@@ -93,7 +93,7 @@ async def test_the_abstract_shows_its_emphasis_not_its_markdown(tmp_path):
     app = TriageApp(read_path(path))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        body = app.query_one("#detail-body", Static).content
+        body = app.query_one(DetailPane).part("body")
         assert body.plain == "We propose refresh learning with bold claims, code and ≥ 50%."
         styled = {body.plain[span.start:span.end]: str(span.style) for span in body.spans}
         assert styled["refresh learning"] == "italic"

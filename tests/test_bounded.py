@@ -12,13 +12,13 @@ import sys
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from textual.widgets import Static
 
 from store import read_path
 from store.search import SearchIndex, context, merge
 from store.text import SHOWN_LIMIT, display
 from tests.tmux import triage_command
 from tui.app import TriageApp
+from tui.widgets.detail import DetailPane
 
 
 def finishes(code: str, timeout: float) -> str:
@@ -113,7 +113,7 @@ async def test_a_ten_megabyte_abstract_is_shown_in_part_but_searched_and_exporte
     app = TriageApp(collection)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        shown = str(app.query_one("#detail-body", Static).content)
+        shown = str(app.query_one(DetailPane).part("body"))
         assert shown.startswith(head) and len(shown) < SHOWN_LIMIT + 200
         more = len(big.plain) - shown.index("\n\n… (")
         assert shown.endswith(f"… ({more:,} more characters: copy or export the paper for all of it)")

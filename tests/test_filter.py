@@ -8,6 +8,7 @@ from textual.widgets import Input, Static
 import tui.app
 from store import SearchIndex, read_path, search_index
 from tui.app import TriageApp
+from tui.widgets.detail import DetailPane
 from tui.widgets.paper_list import PaperList
 
 CDRL, SCL = "b0630d65dd", "38521038a2"
@@ -21,9 +22,9 @@ def text_of(app: TriageApp, widget_id: str) -> str:
     return str(app.query_one(f"#{widget_id}", Static).content)
 
 
-def marked(app: TriageApp, widget_id: str) -> list[str]:
-    """The pieces of a detail-pane line marked as matches."""
-    content = app.query_one(f"#{widget_id}", Static).content
+def marked(app: TriageApp, part: str) -> list[str]:
+    """The pieces of a part of the detail pane marked as matches."""
+    content = app.query_one(DetailPane).part(part)
     return [content.plain[span.start : span.end] for span in content.spans]
 
 
@@ -45,8 +46,8 @@ async def test_typing_filters_ranks_counts_and_highlights(seed_path):
         assert isinstance(app.focused, Input) and app.focused.value == "difusion recovry"
         assert shown(app) == [CDRL]
         assert text_of(app, "filter-count") == "1 of 19"
-        assert marked(app, "detail-title") == ["diffusion", "recovery"]  # CDRL — cooperative diffusion recovery…
-        assert {"diffusion", "recovery"} <= set(marked(app, "detail-body"))
+        assert marked(app, "title") == ["diffusion", "recovery"]  # CDRL — cooperative diffusion recovery…
+        assert {"diffusion", "recovery"} <= set(marked(app, "body"))
         row = "".join(segment.text for segment in app.query_one(PaperList).render_line(0))
         match = [segment for segment in app.query_one(PaperList).render_line(0) if segment.text == "recovery"]
         assert "CDRL" in row and match and match[0].style.bold
@@ -57,8 +58,8 @@ async def test_a_body_match_gets_a_line_of_context_under_the_title(seed_path):
     async with app.run_test(size=(120, 40)) as pilot:
         await filter_by(app, pilot, "initializer")
         assert shown(app) == [CDRL]
-        assert not marked(app, "detail-title")
-        assert "initializer" in text_of(app, "detail-context") and "initializer" in marked(app, "detail-context")
+        assert not marked(app, "title")
+        assert "initializer" in str(app.query_one(DetailPane).part("context")) and "initializer" in marked(app, "context")
 
 
 async def test_enter_keeps_the_filter_esc_clears_it(seed_path):

@@ -8,6 +8,7 @@ from tests.test_ranking import OTHER
 from tests.tmux import Tmux, triage_command
 from tests.waits import until
 from tui.app import TriageApp
+from tui.widgets.detail import DetailPane
 from tui.widgets.paper_list import PaperList
 from tui.widgets.view_tabs import ViewTabs
 
@@ -39,7 +40,7 @@ def sort_note(app: TriageApp) -> str:
 
 
 def state_text(app: TriageApp) -> str:
-    return str(app.query_one("#detail-state").content)
+    return str(app.query_one(DetailPane).part("state"))
 
 
 async def test_for_you_asks_for_stars_then_puts_the_starred_kind_first_and_says_why(tmp_path):

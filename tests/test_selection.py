@@ -12,6 +12,7 @@ from textual.widgets import Input, Static
 from store import cite, read_path
 from store.db import TriageStore
 from tui.app import TriageApp
+from tui.widgets.status import StatusLine
 from tui.screens.dialogs import Confirm, TagEditor
 from tui.screens.export_dialog import ExportDialog
 from tui.widgets.paper_list import PaperList
@@ -36,7 +37,7 @@ def selected_rows(app: TriageApp) -> list[int]:
 
 
 def header(app: TriageApp) -> str:
-    return str(app.query_one("#status-counts", Static).content)
+    return app.query_one(StatusLine).text
 
 
 def last_message(app: TriageApp) -> str:

@@ -13,7 +13,9 @@ from store.db import TriageStore
 from store.model import Paper, Triage
 from tests.waits import until
 from tui.app import TriageApp
+from tui.widgets.status import StatusLine
 from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
+from tui.widgets.detail import DetailPane
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
 
@@ -57,11 +59,11 @@ async def see_dialog(pilot, *keys_then_screen) -> None:
 
 def header(app: TriageApp) -> str:
     """The counts of the header line: "19 of 19 shown · 19 unread · 0 ★ · 0 prioritised"."""
-    return str(app.query_one("#status-counts", Static).content)
+    return app.query_one(StatusLine).text
 
 
 def detail_state(app: TriageApp) -> str:
-    return str(app.query_one("#detail-state", Static).content)
+    return str(app.query_one(DetailPane).part("state"))
 
 
 async def test_rows_start_unread_and_opening_a_paper_marks_nothing(seed_path):

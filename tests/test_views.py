@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from store import Triage, read_path
-from store.views import SORTS, Tally, arrange, next_sort
+from store import Paper, Triage, read_path
+from store.views import SORTS, Tally, arrange, next_sort, surname
 
 
 @pytest.fixture
@@ -48,13 +48,40 @@ def test_score_sort_keeps_the_rank_and_file_sort_undoes_it(marked):
 
 def test_the_sort_cycle_offers_match_score_only_while_querying():
     cycle, sort = [], "file"
-    for _ in range(6):
+    for _ in range(10):
         sort = next_sort(sort, querying=False)
         cycle.append(sort)
-    assert cycle == ["priority", "starred", "recent", "interest", "suggested", "file"]
-    assert next_sort("suggested", querying=True) == "score"
+    assert cycle == ["priority", "starred", "recent", "interest", "suggested", "title", "author", "year", "track", "file"]
+    assert next_sort("track", querying=True) == "score"
     assert next_sort("score", querying=False) == "file"
-    assert set(SORTS) == {"file", "priority", "starred", "recent", "interest", "suggested", "score"}
+    assert set(SORTS) == {"file", "priority", "starred", "recent", "interest", "suggested", "title", "author", "year",
+                          "track", "score"}
+
+
+def paper(title: str, authors: tuple[str, ...] = (), year: int | None = None, track: str = "") -> Paper:
+    return Paper(id=title, text=title, plain=title, title=title, authors=authors, year=year, track=track)
+
+
+def test_sorts_by_title_first_author_year_and_track_put_what_lacks_the_field_last():
+    alpha = paper("$\\alpha$TC-VAE: disentanglement", ("Cristian Meo", "Louis Mahon"), 2023, "poster")
+    zeta = paper("Zeta functions of graphs", ("Bengio, Yoshua",), 2024, "oral")
+    beta = paper("beta-VAE revisited", ("Anna van der Berg",), None, "spotlight")
+    bare = paper("An abstract with nothing more")
+    papers = [zeta, bare, alpha, beta]
+    by = lambda sort: [p.title.split()[0] for p in arrange(papers, {}, "all", sort)]  # noqa: E731
+    assert by("title") == ["$\\alpha$TC-VAE:", "An", "beta-VAE", "Zeta"]  # LaTeX does not file it under $; any case
+    assert by("author") == ["Zeta", "beta-VAE", "$\\alpha$TC-VAE:", "An"]  # Bengio, Berg, Meo; no author last
+    assert by("year") == ["Zeta", "$\\alpha$TC-VAE:", "An", "beta-VAE"]  # newest first, ties in list order
+    assert by("track") == ["Zeta", "beta-VAE", "$\\alpha$TC-VAE:", "An"]  # oral, spotlight, poster, none
+
+
+def test_the_new_sorts_on_the_iclr_list_follow_its_fields(corpora):
+    papers = read_path(corpora / "iclr-2024-papers.jsonl").papers
+    by_track = arrange(papers, {}, "all", "track")
+    tracks = [p.track for p in by_track]
+    assert tracks == sorted(tracks, key=["oral", "spotlight", "poster"].index) and tracks[0] == "oral"
+    by_author = [surname(p.authors[0]).casefold() for p in arrange(papers, {}, "all", "author") if p.authors]
+    assert by_author == sorted(by_author) and len(by_author) > 2000
 
 
 def test_the_unread_view_leaves_out_dismissed_papers_read_or_not(marked):

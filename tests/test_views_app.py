@@ -7,6 +7,7 @@ from textual.widgets import Input, ProgressBar, Static
 from store import cite, read_path
 from tests.waits import until
 from tui.app import TriageApp
+from tui.widgets.status import StatusLine
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
 from tui.widgets.view_tabs import ViewTab
@@ -26,7 +27,7 @@ def tabs(app: TriageApp) -> str:
 
 
 def header(app: TriageApp) -> str:
-    return str(app.query_one("#status-counts", Static).content)
+    return app.query_one(StatusLine).text
 
 
 async def press(pilot, *keys: str) -> None:
@@ -90,6 +91,9 @@ async def test_S_cycles_the_sorts_and_the_tab_bar_names_the_sort(seed_path):
         assert all(app.state_of(pid).blank for pid in shown_ids(app)[:15])  # the unmarked papers first
         await press(pilot, "S")
         assert str(sort_name.content) == "sorted by suggested" and shown_ids(app)[0] == app._ranking.suggested[0]
+        for name in ("title", "first author", "year (newest first)", "track (oral first)"):
+            await press(pilot, "S")
+            assert str(sort_name.content) == f"sorted by {name}"
         await press(pilot, "S")
         assert str(sort_name.content) == "sorted by file order" and shown_ids(app) == [p.id for p in papers]
 
@@ -209,7 +213,7 @@ async def test_a_query_ranks_best_first_and_views_and_sorts_apply_to_its_matches
         assert shown_ids(app) == [starred]
         await press(pilot, "v", "v", "S")
         assert app.sort == "file" and shown_ids(app) == sorted(ranked, key=[p.id for p in papers].index)
-        for _ in range(6):
+        for _ in range(10):  # priority … suggested, title, author, year, track, then score
             await press(pilot, "S")
         assert app.sort == "score" and shown_ids(app) == ranked
         await press(pilot, "slash", "escape")  # clear the filter

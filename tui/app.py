@@ -27,10 +27,12 @@ from store.db import TriageStore
 from store.history import History
 from store.ranking import MIN_POSITIVES, Ranking
 from store.search import Hit, Hits
+from store.text import title_display
 from store.views import INTEREST_SORT, LEARNT_SORTS, SCORE_SORT, SORTS, VIEWS, Tally, arrange, next_sort, rerank, to_read
 from tui import boundary, keymap
 from tui.copying import CopyActions
-from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, declared_bindings, key_display
+from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, declared_bindings, key_display, keys_of
+from tui.layout import Split
 from tui.selection import SelectionActions
 from tui.interest import Interest, Similar, explain, shortly
 from tui.saved_searches import SAVED_ACTIONS, SavedSearchActions
@@ -40,7 +42,7 @@ from tui.screens.help import HelpScreen
 from tui.typeahead import TypeAhead
 from tui.widgets.detail import DetailPane
 from tui.widgets.filter_bar import FilterBar
-from tui.widgets.paper_list import PaperList
+from tui.widgets.paper_list import PaperList, columns_for
 from tui.widgets.status import StatusLine
 from tui.widgets.view_tabs import ViewTabs
 
@@ -93,6 +95,8 @@ class TriageApp(SelectionActions, CopyActions, SavedSearchActions, App[None]):
     | `/` | Filter: type a query; `enter` back to the list, `esc` clears it |
     | `M` | Save the query under a name and a letter |
     | `'` | Saved searches, with counts: a letter runs one |
+    | `<` / `>` | The list narrower / wider (the detail pane wider / narrower) |
+    | `z` | The list alone, full width (`z` again: the detail pane back) |
 
     While papers are selected, `r` `s` `d` `1`–`5` `0` `t` `c` `Y` `x` act on them (tui.selection).
     A mark shows at once; the durable write follows on a writer thread, in order. Until it is durable the
@@ -148,8 +152,11 @@ class TriageApp(SelectionActions, CopyActions, SavedSearchActions, App[None]):
         Binding("apostrophe", "pick_saved", "Saved searches", show=False, group=SEARCH, key_display="'",
                 tooltip="Saved searches, with counts: a letter runs one", id="pick_saved"),
         Binding("v", "cycle_view", "View", group=VIEW_KEYS, tooltip="Next view: All, Unread, Starred, Prioritised", id="cycle_view"),
-        Binding("S", "cycle_sort", "Sort", group=VIEW_KEYS, tooltip="Next sort: file order, priority, starred first, recently changed, for you, suggested, match score", id="cycle_sort"),
+        Binding("S", "cycle_sort", "Sort", group=VIEW_KEYS, tooltip="Next sort: file order, priority, starred first, recently changed, for you, suggested, title, first author, year, track, match score", id="cycle_sort"),
         Binding("m", "more_like_this", "More like this", group=VIEW_KEYS, tooltip="More like this: the papers most similar to this one (esc back)", id="more_like_this"),
+        Binding("less_than_sign", "split(-1)", "Narrower list", key_display="<", show=False, group=VIEW_KEYS, tooltip="The list narrower, the detail pane wider", id="list_narrower"),
+        Binding("greater_than_sign", "split(1)", "Wider list", key_display=">", show=False, group=VIEW_KEYS, tooltip="The list wider, the detail pane narrower", id="list_wider"),
+        Binding("z", "list_alone", "List alone", show=False, group=VIEW_KEYS, tooltip="The list alone, full width, or the detail pane back", id="list_alone"),
         Binding("escape", "leave_similar", show=False, tooltip="Back from more like this to the list", id="leave_similar"),
         Binding("escape", "clear_selection", "Clear selection", key_display="esc", show=False, group=TRIAGE, tooltip="Clear the selection", id="clear_selection"),
     ]
@@ -206,6 +213,8 @@ class TriageApp(SelectionActions, CopyActions, SavedSearchActions, App[None]):
         """The newest For-you ranking of the marks (None: fewer than three positives, or none yet)."""
         self._similar: Similar | None = None
         """The "more like this" list shown instead of the query's matches, while there is one."""
+        self._split = Split()
+        """How the screen is shared between the list and the detail pane (`<` `>` `z`), kept with the session."""
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
@@ -231,10 +240,14 @@ class TriageApp(SelectionActions, CopyActions, SavedSearchActions, App[None]):
         session = self.store.setting(self._session_key)
         self.set_reactive(TriageApp.view, session.get("view") if session.get("view") in VIEWS else "all")
         self.set_reactive(TriageApp.sort, session.get("sort") if session.get("sort") in SORTS else "file")
+        self._split = Split.restored(session)
+        self._split.apply(self.query_one("#panes"))
+        self.query_one(DetailPane).keys = keys_of(self, {"open_link", "open_pdf"})
         self._tallies["all"] = Tally(c.papers, self.states)
         paper_list = self.query_one(PaperList)
         paper_list.states = self.states
         paper_list.unsaved = self._saver.unsaved
+        paper_list.columns = columns_for(c.papers)
         self.refresh_rows(keep=session.get("cursor"))
         # Now, not with `focus()`: that waits behind the keys already typed, which would go to the filter
         # (the first widget that takes the focus, which the screen gave it when it was shown).
@@ -310,7 +323,7 @@ class TriageApp(SelectionActions, CopyActions, SavedSearchActions, App[None]):
             ranks = [rank[paper.id] for paper in papers]
             self._row_hits = lambda row: hits[ranks[row]]
         row_hits = self._row_hits
-        title_spans = (lambda row: row_hits(row).title_spans) if row_hits else None
+        title_spans = (lambda row: (hit := row_hits(row)).spans(title_display(hit.paper.title).plain)) if row_hits else None
         paper_list = self.query_one(PaperList)
         if rows is not None:
             paper_list.reorder(papers, title_spans)
@@ -367,6 +380,7 @@ class TriageApp(SelectionActions, CopyActions, SavedSearchActions, App[None]):
         """Note what should come back on the next start with the same source files; save it soon."""
         self._session = {
             "cursor": self._current_id(), "query": self.query_one(FilterBar).value, "view": self.view, "sort": self.sort,
+            **self._split.saved(),
         }
         if self._session_timer is not None:
             self._session_timer.stop()
@@ -402,7 +416,22 @@ class TriageApp(SelectionActions, CopyActions, SavedSearchActions, App[None]):
         return True
 
     def action_focus_detail(self) -> None:
+        if not self._split.detail:
+            self._set_split(self._split.toggled())
         self.query_one(DetailPane).focus()
+
+    def action_split(self, steps: int) -> None:
+        self._set_split(self._split.step(steps))
+
+    def action_list_alone(self) -> None:
+        if self._split.detail and self.default_screen.focused is self.query_one(DetailPane):
+            self.query_one(PaperList).focus()
+        self._set_split(self._split.toggled())
+
+    def _set_split(self, split: Split) -> None:
+        self._split = split
+        split.apply(self.query_one("#panes"))
+        self._session_changed()
 
     def action_focus_papers(self) -> None:
         self.query_one(PaperList).focus()

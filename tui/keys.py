@@ -82,3 +82,8 @@ def key_display(app: App[object], binding: Binding) -> str:
         return binding.key_display
     return " / ".join(app.get_key_display(binding.with_key(key.strip())) for key in binding.key.split(","))
 
+
+
+def keys_of(app: App[object], ids: set[str]) -> dict[str, str]:
+    """Binding id → how its keys read (as remapped), for the bindings of `ids`."""
+    return {binding.id: key_display(app, binding) for _, binding in declared_bindings(app) if binding.id in ids}

@@ -1,22 +1,53 @@
-"""The detail pane: the title, where the paper comes from, and the full abstract, wrapped and scrollable."""
+"""The detail pane: one paper in full — title, authors, venue and track, keywords, marks, TL;DR,
+the abstract and the paper's links — drawn line by line.
+
+It is one Line-API widget (a `ScrollView`), not a column of widgets: moving the cursor in the list
+changes what the pane draws, not the screen's layout, so a key costs a repaint of the pane and no
+relayout of the screen (six `Static`s updated per key made Textual lay the whole screen out again).
+Each part is wrapped once per width and kept; a change of marks re-wraps only the marks.
+"""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.widgets import Static
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.visual import Visual
 
 from store import Hit, Paper, Triage
-from store.search import Span, context
-from store.text import display, shown_part
+from store.search import CODE_HOSTS, Span, context
+from store.text import Display, display, inert, shown_part, title_display
 from tui.keys import READ
 
+MEASURE = 96
+"""The widest the text runs, in cells: a wide pane keeps lines short enough to read."""
 
-class DetailPane(VerticalScroll, can_focus=True):
-    """Shows one paper in full. Text is set as `Content`, never parsed as markup.
+PARTS = ("title", "context", "authors", "meta", "keywords", "state", "tldr", "body", "links")
+"""The parts of the pane, top to bottom; a blank line comes before `tldr`, `body` and `links`."""
+
+_SPACED = {"tldr", "body", "links"}
+
+_LOOK = {
+    "title": "bold $text-accent", "context": "$text-muted", "authors": "", "meta": "$text-muted",
+    "keywords": "$text-muted", "state": "$text-secondary", "tldr": "italic", "body": "", "links": "",
+}
+"""The base style of each part (a search match and the abstract's own emphasis go on top)."""
+
+MATCH = "bold $text-warning on $warning-muted"
+"""How a search match is marked in the detail pane (the list uses `paper-list--match`)."""
+
+STYLES = {"bold": "bold", "italic": "italic", "code": "$text-accent", "math": "italic", "link": "underline"}
+"""How the abstract's own emphasis, code, math and links look (links are not clickable: the text is untrusted)."""
+
+LABEL = "bold $text-muted"
+TLDR_BAR = "▌ "
+
+
+class DetailPane(ScrollView, can_focus=True):
+    """Shows one paper in full. Every part is `Content` built from the paper's text, never parsed as markup.
 
     Focused (`enter` / `l` from the list), it scrolls with `j` / `k` as well as the arrows and page keys.
     """
@@ -30,46 +61,54 @@ class DetailPane(VerticalScroll, can_focus=True):
     DetailPane {
         padding: 0 1;
         background: $surface;
+        overflow-x: hidden;
+        overflow-y: scroll;  /* always there: a scrollbar that came and went would lay the screen out again */
         &:focus { background-tint: $foreground 4%; }
-        #detail-title { text-style: bold; color: $text-accent; margin-bottom: 1; }
-        #detail-context { color: $text-muted; margin-bottom: 1; }
-        #detail-meta { color: $text-muted; }
-        #detail-state { color: $text-secondary; margin-bottom: 1; }
-        #detail-body { margin-bottom: 1; }
-        #detail-links { color: $text-secondary; }
     }
     """
 
-    def compose(self) -> ComposeResult:
-        yield Static(id="detail-title")
-        yield Static(id="detail-context")
-        yield Static(id="detail-meta")
-        yield Static(id="detail-state")
-        yield Static(id="detail-body")
-        yield Static(id="detail-links")
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._parts: dict[str, Content] = {name: Content("") for name in PARTS}
+        self._parts["state"] = Content("Nothing to show.")
+        self._wrapped: dict[str, tuple[Content, int, list[Strip]]] = {}
+        """Part name → (the content, the width, its lines) as last wrapped."""
+        self._lines: list[Strip] = []
+        self.keys: Mapping[str, str] = {}
+        """How the open keys read (action id → key), shown beside the links they open; the app sets it."""
+
+    def part(self, name: str) -> Content:
+        """What part `name` of `PARTS` shows now (empty when the paper has none)."""
+        return self._parts[name]
+
+    @property
+    def shown_text(self) -> str:
+        """Every line the pane holds, as plain text (what a reader sees, scrolled or not)."""
+        return "\n".join(strip.text.rstrip() for strip in self._lines)
 
     def show(self, paper: Paper | None, hit: Hit | None = None) -> None:
         """Show `paper` from its top (or an empty pane for None) with what `hit` matched marked in
         its title and text, and, when the title has no match, a line of context around the best
         match of the text under the title."""
-        title_spans = hit.title_spans if hit is not None else ()
-        text_spans = hit.text_spans if hit is not None else ()
+        parts = dict.fromkeys(PARTS, Content(""))
         if paper is None:
-            parts = (Content(""), Content(""), Content(""), Content("Nothing to show."), Content(""))
+            parts["state"] = Content("Nothing to show.")
         else:
-            meta = " · ".join(str(part) for part in (paper.venue, paper.year, paper.id) if part)
-            if paper.authors:
-                meta = ", ".join(paper.authors) + "\n" + meta
-            line = Content("")
+            title = title_display(paper.title)
+            title_spans = hit.spans(title.plain) if hit is not None else ()
+            text_spans = hit.text_spans if hit is not None else ()
+            parts["title"] = marked(styled(title), title_spans)
             if text_spans and not title_spans:
-                line = marked(*context(paper.plain, text_spans, max(20, self.scrollable_content_region.width - 1)))
-            body = abstract(paper, text_spans)
-            parts = (marked(paper.title, title_spans), line, Content(meta), body, Content("\n".join(paper.links)))
-        for widget_id, content in zip(("title", "context", "meta", "body", "links"), parts):
-            widget = self.query_one(f"#detail-{widget_id}", Static)
-            widget.update(content)
-            widget.display = bool(content.plain)
-        self.query_one("#detail-state", Static).display = paper is not None
+                parts["context"] = marked(*context(paper.plain, text_spans, max(20, self._measure() - 1)))
+            parts["authors"] = text(", ".join(paper.authors))
+            parts["meta"] = meta(paper)
+            parts["keywords"] = keywords(paper)
+            parts["state"] = self._parts["state"]
+            parts["tldr"] = text(paper.tldr)
+            parts["body"] = abstract(paper, text_spans)
+            parts["links"] = links(paper, self.keys)
+        self._parts = parts
+        self._relay()
         self.scroll_home(animate=False)
 
     def show_state(self, state: Triage, why: str = "") -> None:
@@ -85,15 +124,123 @@ class DetailPane(VerticalScroll, can_focus=True):
         if state.tags:
             marks.append("tags: " + ", ".join(state.tags))
         text = " · ".join(marks) + (f"\n{why}" if why else "") + (f"\n\nNote: {state.note}" if state.note else "")
-        self.query_one("#detail-state", Static).update(Content(text))
+        self._parts["state"] = Content(text)
+        self._relay()
+
+    # --- drawing -------------------------------------------------------------------------------------
+
+    def _measure(self) -> int:
+        return max(1, min(MEASURE, self.scrollable_content_region.width))
+
+    def _wrap(self, name: str, width: int) -> list[Strip]:
+        content = self._parts[name]
+        kept = self._wrapped.get(name)
+        if kept is not None and kept[1] == width and kept[0] is content:
+            return kept[2]
+        look = content.stylize_before(_LOOK[name]) if _LOOK[name] else content
+        if name == "tldr":  # set apart from the abstract: a bar down its left side
+            bar = Content.styled(TLDR_BAR, "$text-accent")
+            look = Content("\n").join(bar + line for line in look.wrap(max(1, width - len(TLDR_BAR))))
+        strips = Visual.to_strips(self, look, width, None, self.visual_style)
+        self._wrapped[name] = (content, width, strips)
+        return strips
+
+    def _relay(self) -> None:
+        """Wrap the parts at the pane's width and show them. The virtual size is set without a layout
+        of the screen (the pane keeps its size: its scrollbar is always shown), then the pane is repainted."""
+        width = self._measure()
+        lines: list[Strip] = []
+        for name in PARTS:
+            if not self._parts[name]:
+                continue
+            if name in _SPACED and lines:
+                lines.append(Strip.blank(0))
+            lines.extend(self._wrap(name, width))
+        self._lines = lines
+        size = Size(self.scrollable_content_region.width, len(lines))
+        if size != self.virtual_size:
+            self.set_reactive(DetailPane.virtual_size, size)
+            self._scroll_update(size)  # the scrollbar's thumb follows
+        self.refresh()
+
+    def on_resize(self) -> None:
+        self._relay()
+
+    def notify_style_update(self) -> None:
+        """The theme or the CSS changed: lines wrapped in the old colours are stale."""
+        self._wrapped.clear()
+        super().notify_style_update()
+        if self.is_mounted:
+            self._relay()
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        index = self.scroll_offset.y + y
+        strip = self._lines[index] if index < len(self._lines) else Strip.blank(0)
+        return strip.extend_cell_length(width, self.rich_style).crop(0, width)
 
 
-MATCH = "bold $text-warning on $warning-muted"
-"""How a search match is marked in the detail pane (the list uses `paper-list--match`)."""
+def meta(paper: Paper) -> Content:
+    """`ICLR 2024 · oral · 105a096a2f`: the venue, its track (bold), the year when the venue does not
+    name it, and the id."""
+    year = str(paper.year) if paper.year else ""
+    parts: list[Content] = []
+    if paper.venue:
+        parts.append(text(paper.venue))
+    if paper.track:
+        parts.append(text(paper.track).stylize("bold $text-secondary"))
+    if year and year not in paper.venue:
+        parts.append(Content(year))
+    parts.append(Content(paper.id))
+    return Content(" · ").join(parts)
 
 
-STYLES = {"bold": "bold", "italic": "italic", "code": "$text-accent", "math": "italic", "link": "underline"}
-"""How the abstract's own emphasis, code, math and links look (links are not clickable: the text is untrusted)."""
+def keywords(paper: Paper) -> Content:
+    """`Keywords  diffusion models · robustness` and, on its own line, the primary area."""
+    lines = []
+    if paper.keywords:
+        lines.append(Content.styled("Keywords  ", LABEL) + text(" · ".join(paper.keywords)))
+    if paper.area:
+        lines.append(Content.styled("Area  ", LABEL) + text(paper.area))
+    return Content("\n").join(lines)
+
+
+def links(paper: Paper, keys: Mapping[str, str]) -> Content:
+    """The paper's links, one a line, each with what it is: the record's own page, its PDF, DOI, code
+    (a code host), then the other links of the abstract; the key that opens the first and the PDF."""
+    if not paper.links and not paper.pdf:
+        return Content("")
+    found = display(paper.text).links
+    rows: list[tuple[str, str]] = []
+    first = paper.links[0] if paper.links else ""
+    for url in dict.fromkeys((*paper.links, paper.pdf) if paper.pdf else paper.links):
+        if url == paper.pdf:
+            label = "PDF"
+        elif url.startswith("https://doi.org/"):
+            label = "DOI"
+        elif any(host in url for host in CODE_HOSTS):
+            label = "Code"
+        elif url not in found:
+            label = "Paper"
+        else:
+            label = "Link"
+        rows.append((label, url))
+    hints = {first: keys.get("open_link", ""), paper.pdf: keys.get("open_pdf", "")}
+    width = max(len(label) for label, _ in rows)
+    lines = []
+    for label, url in rows:
+        hint = hints.get(url, "") if url else ""
+        line = Content.styled(label.ljust(width) + "  ", LABEL) + text(url).stylize("underline")
+        if hint:
+            line = line + Content.styled(f"  {hint} opens", "$text-muted")
+        lines.append(line)
+    return Content("\n").join(lines)
+
+
+def text(value: str) -> Content:
+    """A field of the record as Content: never markup, and inert (readers make it so; this is the pane's
+    own guard for a `Paper` made elsewhere)."""
+    return Content(inert(value))
 
 
 def abstract(paper: Paper, spans: Sequence[Span]) -> Content:
@@ -103,17 +250,16 @@ def abstract(paper: Paper, spans: Sequence[Span]) -> Content:
         return Content(shown_part(paper.text)[0])
     shown, more = shown_part(paper.plain)
     if not more:
-        return marked(styled(paper), spans)
+        shown_display = display(paper.text)
+        body = styled(shown_display) if shown_display.plain == paper.plain else Content(paper.plain)
+        return marked(body, spans)
     body = marked(shown, [(start, min(end, len(shown))) for start, end in spans if start < len(shown)])
     return body + Content(f"\n\n… ({more:,} more characters: copy or export the paper for all of it)")
 
 
-def styled(paper: Paper) -> Content:
-    """The abstract's display text as Content with its markdown and LaTeX styles."""
-    shown = display(paper.text)
-    content = Content(paper.plain)
-    if shown.plain != paper.plain:
-        return content
+def styled(shown: Display) -> Content:
+    """A display text (`store.text.Display`) as Content with its markdown and LaTeX styles."""
+    content = Content(shown.plain)
     for span in shown.spans:
         content = content.stylize(STYLES[span.kind], span.start, span.end)
     return content

@@ -1,4 +1,7 @@
-"""The paper list: one line per paper, drawn line by line so 100,000 rows cost what 20 do."""
+"""The paper list: one line per paper, drawn line by line so 100,000 rows cost what 20 do.
+
+A row is its marks, the title (LaTeX rendered) and, when the list is wide enough to keep the title
+`TITLE_ROOM` cells, short columns of what the list's papers have: the first author, the track, the year."""
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
@@ -17,13 +20,46 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from store import Paper, Triage
+from store.text import title_display
+from store.views import surname
 from tui.keys import MOVE
 
 NO_MARKS = Triage()
 
 
 TitleSpans = Callable[[int], Sequence[tuple[int, int]]]
-"""Row index → the [start, end) spans of its title that a search matched."""
+"""Row index → the [start, end) spans of its title as shown (`store.text.title_display`) that a search matched."""
+
+TITLE_ROOM = 48
+"""The cells a title keeps before a column is given room beside it."""
+
+TRACKS = {"oral": "oral", "spotlight": "spot", "poster": "poster"}
+"""How the track column names a track (6 cells at most)."""
+
+COLUMNS: dict[str, tuple[int, Callable[[Paper], str]]] = {
+    "author": (14, lambda paper: surname(paper.authors[0]) if paper.authors else ""),
+    "track": (6, lambda paper: TRACKS.get(paper.track, paper.track[:6])),
+    "year": (4, lambda paper: str(paper.year) if paper.year else ""),
+}
+"""Column name → (its width, what a paper shows in it), in the order they are given room."""
+
+
+def columns_for(papers: Sequence[Paper]) -> tuple[str, ...]:
+    """The columns worth showing for these papers: authors when any has them, the track and the year
+    when the papers differ in it (a list of one venue's 2024 papers gets no year column)."""
+    shown = []
+    if any(paper.authors for paper in papers):
+        shown.append("author")
+    for name in ("track", "year"):
+        values = set()
+        for paper in papers:
+            value = getattr(paper, name)
+            if value:
+                values.add(value)
+                if len(values) > 1:
+                    shown.append(name)
+                    break
+    return tuple(shown)
 
 
 class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
@@ -64,6 +100,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         "paper-list--match",
         "paper-list--selected",
         "paper-list--unsaved",
+        "paper-list--column",
     }
 
     DEFAULT_CSS = """
@@ -82,6 +119,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         & > .paper-list--selected { background: $accent 25%; }
         & > .paper-list--match { color: $text-warning; background: $warning-muted; text-style: bold; }
         & > .paper-list--unsaved { color: $text-muted; text-style: bold; }
+        & > .paper-list--column { color: $text-muted; }
     }
     """
 
@@ -115,6 +153,8 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         """The ids of the selected papers; call `refresh_papers` with those whose selection changed."""
         self.unsaved: Container[str] = ()
         """Ids of the papers whose marks shown are not yet saved; call `refresh_papers` when it changes."""
+        self.columns: tuple[str, ...] = ()
+        """The columns of `COLUMNS` the papers have (see `columns_for`), shown when there is room; call `redraw`."""
         self._rows: dict[str, int] = {}
         self._title_spans: TitleSpans | None = None
         self._cache: LRUCache[tuple[int, bool, int], Strip] = LRUCache(1024)
@@ -252,11 +292,31 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         row.append(str(state.priority) if state.priority else " ", part("paper-list--priority"))
         start = len(row) + 1
         faded = (state.read or state.dismissed) and not selected
-        row.append(" " + paper.title, self._read_style() if faded else None)
+        row.append(" " + title_display(paper.title).plain, self._read_style() if faded else None)
         for begin, end in spans:
             row.stylize(part("paper-list--match"), start + begin, start + end)
+        columns = self._columns(width)
+        room = width - sum(COLUMNS[name][0] + 2 for name in columns)
+        row.truncate(room, overflow="ellipsis", pad=True)
+        style = part("paper-list--column") if not faded else self._read_style()
+        for name in columns:
+            size, value = COLUMNS[name]
+            cell = Text(value(paper), no_wrap=True, overflow="ellipsis", end="")
+            cell.truncate(size, overflow="ellipsis", pad=True)
+            row.append("  ")
+            row.append(cell.plain, style)
         row.truncate(width, overflow="ellipsis", pad=True)
         return Strip(row.render(self.app.console), cell_len(row.plain)).crop(0, width)
+
+    def _columns(self, width: int) -> list[str]:
+        """The columns there is room for at `width`: each keeps the title `TITLE_ROOM` cells."""
+        room, shown = width - 5, []
+        for name in self.columns:
+            room -= COLUMNS[name][0] + 2
+            if room < TITLE_ROOM:
+                break
+            shown.append(name)
+        return shown
 
     def _read_style(self) -> Style:
         """A read title: the text colour faded towards the background (dimmed where the theme's colours

@@ -11,6 +11,7 @@ class StatusLine(Horizontal):
     """`iclr2024.txt · ICLR 2024   7 of 19 shown · 12 unread · 3 ★ · 4 prioritised   5 read ━━━━━━━ 26%`,
     with "saving…" before "5 read" while a mark shown is not yet durable.
 
+    The counts are never cut: the source names and the venue before them shrink first (cut with `…`).
     Below 100 columns the source names and the "N read" label are left out and the bar is shorter, so it
     fits 80 columns.
     """
@@ -19,21 +20,22 @@ class StatusLine(Horizontal):
     StatusLine {
         height: 1;
         background: $panel;
-        & > #status-source { width: auto; max-width: 40%; padding: 0 1; text-style: bold; color: $text-accent; text-wrap: nowrap; text-overflow: ellipsis; }
-        & > #status-counts { width: 1fr; padding: 0 1; color: $text; text-wrap: nowrap; text-overflow: ellipsis; }
+        & > #status-source { width: 1fr; padding: 0 0 0 1; color: $text; text-wrap: nowrap; text-overflow: ellipsis; }
+        & > #status-counts { width: auto; padding: 0 1; color: $text; text-wrap: nowrap; }
         & > #status-saving { width: auto; padding: 0 1 0 0; color: $text-warning; text-style: bold; }
         & > #status-read { width: auto; color: $text-muted; }
         & > ProgressBar { width: auto; padding: 0 1; }
         & > ProgressBar Bar { width: 20; }
     }
     StatusLine.-narrow {
-        & > #status-source, & > #status-read { display: none; }
+        & > #status-read { display: none; }
         & > ProgressBar Bar { width: 8; }
     }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self._names = ""
         self._where = ""
 
     def compose(self) -> ComposeResult:
@@ -44,9 +46,16 @@ class StatusLine(Horizontal):
         yield ProgressBar(total=1, show_eta=False, id="status-progress")
 
     def show_source(self, source: str, where: str) -> None:
-        """The source file names (left out when narrow) and the venue and year (always shown)."""
-        self.query_one("#status-source", Static).update(Content(source))
-        self._where = where
+        """The source file names (left out when narrow) and the venue and year."""
+        self._names, self._where = source, where
+        self._show_source()
+
+    def _show_source(self) -> None:
+        names = "" if self.has_class("-narrow") else self._names
+        parts = [Content.styled(names, "bold $text-accent")] if names else []
+        if self._where:
+            parts.append(Content(f"{self._where} ·"))
+        self.query_one("#status-source", Static).update(Content("  ").join(parts))
 
     def show(self, *, shown: int, total: int, unread: int, starred: int, prioritised: int, read: int,
              selected: int = 0, visual: bool = False) -> None:
@@ -55,10 +64,15 @@ class StatusLine(Horizontal):
         counts = f"{shown} of {total} shown · {unread} unread · {starred} ★ · {prioritised} prioritised"
         if selected or visual:
             counts = f"{selected} selected{' (visual)' if visual else ''} · {counts}"
-        text = f"{self._where} · {counts}" if self._where else counts
-        self.query_one("#status-counts", Static).update(Content(text))
+        self.query_one("#status-counts", Static).update(Content(counts))
         self.query_one("#status-read", Static).update(Content(f"{read} read"))
         self.query_one(ProgressBar).update(total=max(total, 1), progress=read)
+
+    @property
+    def text(self) -> str:
+        """The venue and the counts as the line reads them (`ICLR 2024 · 7 of 19 shown · …`)."""
+        counts = str(self.query_one("#status-counts", Static).content)
+        return f"{self._where} · {counts}" if self._where else counts
 
     def show_saving(self, papers: int) -> None:
         """"saving…" while the marks of `papers` papers shown are not yet durable; nothing once all are."""
@@ -66,3 +80,4 @@ class StatusLine(Horizontal):
 
     def on_resize(self) -> None:
         self.set_class(self.size.width < 100, "-narrow")
+        self._show_source()

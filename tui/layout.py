@@ -1,0 +1,53 @@
+"""The split of the main screen between the paper list and the detail pane: the list's share (of the
+width side by side, of the height stacked), which `<` and `>` change, and `z`, the list alone to scan
+titles full width. The session keeps both (`Split.saved` / `Split.restored`).
+
+The screen follows through CSS classes on `#panes` (`-split-N`, `-list-only`; rules in app.tcss), so
+the share holds across the side-by-side and stacked layouts as the terminal is resized.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from textual.widget import Widget
+
+SHARES = (30, 40, 50, 60, 70)
+"""The list's share of the width, in percent, that `<` and `>` step through (stacked: 10 less of the height)."""
+
+DEFAULT_SHARE = 50
+
+
+@dataclass(frozen=True)
+class Split:
+    """How the main screen is shared: `share` percent to the list, or the list alone (`detail` False)."""
+
+    share: int = DEFAULT_SHARE
+    detail: bool = True
+
+    def step(self, steps: int) -> Split:
+        """The split `steps` shares wider (negative: narrower) for the list, within `SHARES`; the
+        detail pane comes back when it was hidden."""
+        index = SHARES.index(self.share) + steps
+        return replace(self, share=SHARES[max(0, min(index, len(SHARES) - 1))], detail=True)
+
+    def toggled(self) -> Split:
+        """The detail pane hidden (the list alone) or shown again."""
+        return replace(self, detail=not self.detail)
+
+    def apply(self, panes: Widget) -> None:
+        """Give `panes` (the list and the detail pane's container) the classes of this split."""
+        for share in SHARES:
+            panes.set_class(share == self.share, f"-split-{share}")
+        panes.set_class(not self.detail, "-list-only")
+
+    def saved(self) -> dict[str, object]:
+        """What the session stores of the split."""
+        return {"split": self.share, "detail": self.detail}
+
+    @classmethod
+    def restored(cls, session: Mapping[str, object]) -> Split:
+        """The split a stored session had (the default for what is missing or not understood)."""
+        share = session.get("split")
+        detail = session.get("detail")
+        return cls(share if share in SHARES else DEFAULT_SHARE, detail if isinstance(detail, bool) else True)
