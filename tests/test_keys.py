@@ -28,7 +28,9 @@ async def test_question_mark_lists_every_key_and_esc_closes_it(seed_path):
         assert len(bindings) >= 12
         for _, binding in bindings:
             assert f"{key_display(app, binding)}" in text
-            assert (binding.tooltip or binding.description) in text
+            if not binding.action.startswith("priority("):  # the five share a row
+                assert " ".join((binding.tooltip or binding.description).split()) in " ".join(text.split())  # wrapped
+        assert "1 2 3 4 5  Priority 1 (highest) 2 (high) 3 (medium) 4" in text
         assert "Next paper" in text and "Read the abstract" in text
         syntax = str(app.screen.query_one("#help-syntax", Static).content)
         assert "is:starred" in syntax and "p<=2" in syntax
@@ -42,11 +44,45 @@ async def test_help_fits_and_scrolls_at_80x24(seed_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("question_mark")
         await until(pilot, lambda: isinstance(app.screen, HelpScreen))
-        box = app.screen.query_one("#help")
+        box = app.screen.query_one("#help-box")
         assert box.region.right <= 80 and box.region.bottom <= 24
+        scroll = app.screen.query_one("#help-keys .help-scroll")
         await pilot.press("j", "j")
         await pilot.pause()
-        assert box.scroll_y == 2
+        assert scroll.scroll_y == 2
+        for key in ("space", "pagedown"):
+            before = scroll.scroll_y
+            await pilot.press(key)
+            await pilot.pause()
+            assert scroll.scroll_y > before + 5  # a page
+        await pilot.press("G")
+        await pilot.pause()
+        assert scroll.scroll_y == scroll.max_scroll_y > 0
+        await pilot.press("g")
+        await pilot.pause()
+        assert scroll.scroll_y == 0
+        footnote = app.screen.query_one("#help-footnote")
+        assert footnote.region.bottom <= 24 and "esc, q or ? closes" in str(footnote.content)
+
+
+async def test_help_fits_120x40_without_scrolling_and_shows_the_query_syntax_on_a_tab(seed_path):
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await pilot.pause()
+        scroll = app.screen.query_one("#help-keys .help-scroll")
+        assert scroll.max_scroll_y == 0 and scroll.virtual_size.height <= scroll.size.height  # every key in view
+        assert "^p  Command palette: any action by name" in help_text(app)
+        footnote = app.screen.query_one("#help-footnote")
+        assert footnote.region.bottom <= 40 and "ctrl+p" in str(footnote.content)
+        await pilot.press("tab")
+        await pilot.pause()
+        syntax = app.screen.query_one("#help-syntax", Static)
+        assert syntax.region.height > 0 and "is:starred" in str(syntax.content)
+        await pilot.press("tab")
+        await pilot.pause()
+        assert syntax.region.height == 0
 
 
 async def test_palette_lists_app_actions_and_runs_them(seed_path):

@@ -285,11 +285,9 @@ class TriageApp(SelectionActions, CopyActions, SavedSearchActions, App[None]):
         self.farewell, self.unsaved_marks = self._saver.close()
 
     def on_paper_list_highlighted(self, message: PaperList.Highlighted) -> None:
-        detail = self.query_one(DetailPane)
-        row_hits = self._row_hits
-        detail.show(message.paper, row_hits(message.paper_list.cursor) if row_hits and message.paper is not None else None)
-        if message.paper is not None:
-            self._show_state(message.paper.id)
+        paper, row_hits = message.paper, self._row_hits
+        marks = self._marks_shown(paper.id) if paper is not None else None
+        self.query_one(DetailPane).show(paper, row_hits(message.paper_list.cursor) if row_hits and paper else None, marks)
         self._session_changed()
 
     # --- views, sorts, counts, session --------------------------------------------------------------
@@ -528,10 +526,14 @@ class TriageApp(SelectionActions, CopyActions, SavedSearchActions, App[None]):
 
     def _show_state(self, paper_id: str) -> None:
         """The detail pane's marks of a paper, with why the For-you order puts it where it is."""
+        self.query_one(DetailPane).show_state(*self._marks_shown(paper_id))
+
+    def _marks_shown(self, paper_id: str) -> tuple[Triage, str]:
+        """A paper's marks and why the For-you order puts it where it is ('' when it follows none)."""
         state = self.state_of(paper_id)
         shown = self.sort in LEARNT_SORTS or self._ranking is not None
         why = explain(self._ranking, self.papers_by_id[paper_id], not state.blank, self.papers_by_id) if shown else ""
-        self.query_one(DetailPane).show_state(state, why)
+        return state, why
 
     def _show_ranking(self, ranking: Ranking | None) -> None:
         """A new For-you ranking: the rows' buckets and the detail's reasons now. In a learnt sort the

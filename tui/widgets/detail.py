@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from rich.style import Style
 from textual.binding import Binding
 from textual.content import Content
 from textual.geometry import Size
@@ -74,6 +75,9 @@ class DetailPane(ScrollView, can_focus=True):
         self._wrapped: dict[str, tuple[Content, int, list[Strip]]] = {}
         """Part name → (the content, the width, its lines) as last wrapped."""
         self._lines: list[Strip] = []
+        self._drawn: dict[int, Strip] = {}
+        self._style = Style()
+        """Line index → the line as drawn (padded to the width in the pane's style), since the last relay."""
         self.keys: Mapping[str, str] = {}
         """How the open keys read (action id → key), shown beside the links they open; the app sets it."""
 
@@ -86,10 +90,10 @@ class DetailPane(ScrollView, can_focus=True):
         """Every line the pane holds, as plain text (what a reader sees, scrolled or not)."""
         return "\n".join(strip.text.rstrip() for strip in self._lines)
 
-    def show(self, paper: Paper | None, hit: Hit | None = None) -> None:
+    def show(self, paper: Paper | None, hit: Hit | None = None, marks: tuple[Triage, str] | None = None) -> None:
         """Show `paper` from its top (or an empty pane for None) with what `hit` matched marked in
         its title and text, and, when the title has no match, a line of context around the best
-        match of the text under the title."""
+        match of the text under the title; `marks`: its state and why, as `show_state` takes them."""
         parts = dict.fromkeys(PARTS, Content(""))
         if paper is None:
             parts["state"] = Content("Nothing to show.")
@@ -103,7 +107,7 @@ class DetailPane(ScrollView, can_focus=True):
             parts["authors"] = text(", ".join(paper.authors))
             parts["meta"] = meta(paper)
             parts["keywords"] = keywords(paper)
-            parts["state"] = self._parts["state"]
+            parts["state"] = marks_content(*marks) if marks is not None else self._parts["state"]
             parts["tldr"] = text(paper.tldr)
             parts["body"] = abstract(paper, text_spans)
             parts["links"] = links(paper, self.keys)
@@ -114,17 +118,7 @@ class DetailPane(ScrollView, can_focus=True):
     def show_state(self, state: Triage, why: str = "") -> None:
         """Show the marks of the paper shown: read or not, not for me, star, priority, tags, note, and
         `why` the For-you order puts it where it is."""
-        marks = ["read"] if state.read else [] if state.dismissed else ["unread"]  # as the row's • or ✗
-        if state.dismissed:
-            marks.append("not for me")
-        if state.starred:
-            marks.append("★ starred")
-        if state.priority:
-            marks.append(f"priority {state.priority}")
-        if state.tags:
-            marks.append("tags: " + ", ".join(state.tags))
-        text = " · ".join(marks) + (f"\n{why}" if why else "") + (f"\n\nNote: {state.note}" if state.note else "")
-        self._parts["state"] = Content(text)
+        self._parts["state"] = marks_content(state, why)
         self._relay()
 
     # --- drawing -------------------------------------------------------------------------------------
@@ -157,6 +151,7 @@ class DetailPane(ScrollView, can_focus=True):
                 lines.append(Strip.blank(0))
             lines.extend(self._wrap(name, width))
         self._lines = lines
+        self._drawn = {}
         size = Size(self.scrollable_content_region.width, len(lines))
         if size != self.virtual_size:
             self.set_reactive(DetailPane.virtual_size, size)
@@ -169,15 +164,42 @@ class DetailPane(ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         """The theme or the CSS changed: lines wrapped in the old colours are stale."""
         self._wrapped.clear()
+        self._drawn = {}
         super().notify_style_update()
         if self.is_mounted:
             self._relay()
 
+    def on_focus(self) -> None:
+        self._drawn = {}  # the background is tinted while focused
+
+    def on_blur(self) -> None:
+        self._drawn = {}
+
     def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
         index = self.scroll_offset.y + y
-        strip = self._lines[index] if index < len(self._lines) else Strip.blank(0)
-        return strip.extend_cell_length(width, self.rich_style).crop(0, width)
+        strip = self._drawn.get(index)
+        if strip is None:
+            if not self._drawn:
+                self._style = self.rich_style  # once per relay: reading it costs as much as drawing a line
+            width = self.scrollable_content_region.width
+            strip = self._lines[index] if index < len(self._lines) else Strip.blank(0)
+            strip = self._drawn[index] = strip.extend_cell_length(width, self._style).crop(0, width)
+        return strip
+
+
+def marks_content(state: Triage, why: str) -> Content:
+    """A paper's marks as the pane spells them out: read or not, not for me, star, priority, tags,
+    why the For-you order puts it where it is (`why`), the note."""
+    marks = ["read"] if state.read else [] if state.dismissed else ["unread"]  # as the row's • or ✗
+    if state.dismissed:
+        marks.append("not for me")
+    if state.starred:
+        marks.append("★ starred")
+    if state.priority:
+        marks.append(f"priority {state.priority}")
+    if state.tags:
+        marks.append("tags: " + ", ".join(state.tags))
+    return text(" · ".join(marks) + (f"\n{why}" if why else "") + (f"\n\nNote: {state.note}" if state.note else ""))
 
 
 def meta(paper: Paper) -> Content:

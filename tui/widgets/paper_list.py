@@ -123,8 +123,8 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
     }
     """
 
-    cursor: reactive[int] = reactive(0, always_update=False, init=False)
-    """Index of the highlighted paper in `papers`."""
+    cursor: reactive[int] = reactive(0, always_update=False, init=False, repaint=False)
+    """Index of the highlighted paper in `papers` (a move redraws the two rows it changes, not the list)."""
 
     class Highlighted(Message):
         """The cursor moved to `paper` (None when the list is empty)."""
