@@ -20,8 +20,8 @@ class StatusLine(Horizontal):
     StatusLine {
         height: 1;
         background: $panel;
-        & > #status-source { width: 1fr; padding: 0 0 0 1; color: $text; text-wrap: nowrap; text-overflow: ellipsis; }
-        & > #status-counts { width: auto; padding: 0 1; color: $text; text-wrap: nowrap; }
+        & > #status-source { width: auto; padding: 0 0 0 1; color: $text; text-wrap: nowrap; text-overflow: ellipsis; }
+        & > #status-counts { width: 1fr; padding: 0 1; color: $text; text-wrap: nowrap; }
         & > #status-saving { width: auto; padding: 0 1 0 0; color: $text-warning; text-style: bold; }
         & > #status-read { width: auto; color: $text-muted; }
         & > ProgressBar { width: auto; padding: 0 1; }
@@ -65,6 +65,7 @@ class StatusLine(Horizontal):
         if selected or visual:
             counts = f"{selected} selected{' (visual)' if visual else ''} · {counts}"
         self.query_one("#status-counts", Static).update(Content(counts))
+        self._fit(len(counts))
         self.query_one("#status-read", Static).update(Content(f"{read} read"))
         self.query_one(ProgressBar).update(total=max(total, 1), progress=read)
 
@@ -78,6 +79,14 @@ class StatusLine(Horizontal):
         """"saving…" while the marks of `papers` papers shown are not yet durable; nothing once all are."""
         self.query_one("#status-saving", Static).update(Content("saving…" if papers else ""))
 
+    def _fit(self, counts: int) -> None:
+        """Leave the counts their room: the source names and venue get what is left, cut with `…`."""
+        others = sum(child.outer_size.width for child in self.children
+                     if child.display and child.id not in ("status-source", "status-counts"))
+        self.query_one("#status-source").styles.max_width = max(0, self.size.width - others - counts - 2)
+
     def on_resize(self) -> None:
         self.set_class(self.size.width < 100, "-narrow")
         self._show_source()
+        refit = lambda: self._fit(len(str(self.query_one("#status-counts", Static).content)))  # noqa: E731
+        self.call_after_refresh(self.call_after_refresh, refit)  # once the bar has its narrow or wide size
