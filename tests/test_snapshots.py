@@ -6,7 +6,7 @@ so no cursor blinks.
 """
 from __future__ import annotations
 
-from store import read_path
+from store import Collection, Paper, read_path
 from tests.waits import until
 from tui.app import TriageApp
 
@@ -73,3 +73,54 @@ def test_light_theme_after_a_switch(snap_compare, seed_path):
         pilot.app.theme = "textual-light"
 
     assert snap_compare(TriageApp(read_path(seed_path)), press=["j", "enter"], terminal_size=(120, 40), run_before=switch)
+
+
+def records() -> Collection:
+    """Twelve papers with every field the detail pane and the list show: authors, venue and track, year,
+    keywords, area, TL;DR, links (the record's own, PDF, code) and a title with LaTeX."""
+    from store.model import paper_id
+    from store.text import display
+
+    tracks = ("oral", "spotlight", "poster")
+    papers = []
+    for n in range(12):
+        text = (f"We study problem {n} of learning with diffusion models and show that a simple method, "
+                f"trained with $\\alpha$-weighted losses, improves sample quality by $\\geq {n + 2}$\\% "
+                "on four benchmarks. " * (1 + n % 3)) + f"Code: https://github.com/lab/method{n}"
+        papers.append(Paper(
+            id=paper_id(text), text=text, plain=display(text).plain, position=n,
+            title=f"Method{n}-$\\alpha$: Learning to Sample Faster with Weighted Diffusion Objectives, Part {n}",
+            authors=(("Yoshua Bengio", "Ada Lovelace", "Alan Turing")[n % 3], "Grace Hopper"),
+            venue=("ICLR 2024", "ICML 2023")[n % 2], year=(2024, 2023)[n % 2], track=tracks[n % 3],
+            keywords=("diffusion models", "sampling"), area="generative models", tldr=f"A faster sampler, number {n}.",
+            links=(f"https://openreview.net/forum?id=p{n}", f"https://openreview.net/pdf?id=p{n}",
+                   f"https://github.com/lab/method{n}"),
+            pdf=f"https://openreview.net/pdf?id=p{n}",
+        ))
+    return Collection(papers, sources=["records.jsonl"])
+
+
+def test_detail_pane_and_list_columns_at_80x24(snap_compare):
+    """80x24, stacked, on the second record: the list's rows hold the title (α rendered) and, with the
+    room left, the first author; the pane below: the title in bold accent, the authors, "ICML 2023 ·
+    spotlight · id" and the start of the keywords, its scrollbar at the right."""
+    assert snap_compare(TriageApp(records()), press=["j"], terminal_size=(80, 24))
+
+
+def test_detail_pane_and_list_columns_at_120x40(snap_compare):
+    """120x40, side by side at half the width, on the second record: titles cut only near 52 cells, no
+    columns (the title keeps its room); the pane: title, authors, venue · track · id, keywords and area,
+    "unread", the TL;DR behind a bar, the abstract, then Paper / PDF / Code links with "o opens", "O opens"."""
+    assert snap_compare(TriageApp(records()), press=["j"], terminal_size=(120, 40))
+
+
+def test_detail_pane_and_list_columns_at_200x60(snap_compare):
+    """200x60 on the second record: the list has the first author, track and year columns; the
+    abstract's lines stop at 96 cells however wide the pane."""
+    assert snap_compare(TriageApp(records()), press=["j"], terminal_size=(200, 60))
+
+
+def test_the_list_alone_with_its_columns(snap_compare):
+    """120x40 after `z`: the list alone, full width, each row with its title in full, the first author
+    (Bengio, Lovelace, Turing), the track (oral, spot, poster) and the year (2024, 2023)."""
+    assert snap_compare(TriageApp(records()), press=["z"], terminal_size=(120, 40))
