@@ -46,8 +46,9 @@ def test_cite_copy_on_the_command_line_reaches_tmux_too(tmp_path, papers):
 
 
 def toast_text(screen: str) -> str:
-    """The words of the notification (the lines' parts right of its "▌" edge), joined."""
-    return " ".join(" ".join(line.rpartition("▌")[2] for line in screen.splitlines() if "▌" in line).split())
+    """The words of the notification (the lines' parts right of its "▌" edge, less the detail pane's
+    scrollbar at the screen's edge), joined."""
+    return " ".join(" ".join(line.rpartition("▌")[2].rstrip(" ▁▂▃▄▅▆▇█") for line in screen.splitlines() if "▌" in line).split())
 
 
 @pytest.mark.parametrize("setting", ["external", "off"])

@@ -220,7 +220,8 @@ class TriageApp(SelectionActions, CopyActions, SavedSearchActions, App[None]):
         yield StatusLine(id="status")
         yield ViewTabs(id="views")
         yield FilterBar(id="filter")
-        with Horizontal(id="panes"):
+        self._split = Split.restored(self.store.setting(self._session_key))
+        with Horizontal(id="panes", classes=self._split.classes()):
             yield PaperList(id="papers")
             yield DetailPane(id="detail")
         yield Footer()
@@ -240,8 +241,6 @@ class TriageApp(SelectionActions, CopyActions, SavedSearchActions, App[None]):
         session = self.store.setting(self._session_key)
         self.set_reactive(TriageApp.view, session.get("view") if session.get("view") in VIEWS else "all")
         self.set_reactive(TriageApp.sort, session.get("sort") if session.get("sort") in SORTS else "file")
-        self._split = Split.restored(session)
-        self._split.apply(self.query_one("#panes"))
         self.query_one(DetailPane).keys = keys_of(self, {"open_link", "open_pdf"})
         self._tallies["all"] = Tally(c.papers, self.states)
         paper_list = self.query_one(PaperList)

@@ -35,6 +35,10 @@ class Split:
         """The detail pane hidden (the list alone) or shown again."""
         return replace(self, detail=not self.detail)
 
+    def classes(self) -> str:
+        """The classes of `#panes` for this split, to compose it with (no restyle after the first frame)."""
+        return f"-split-{self.share}" + ("" if self.detail else " -list-only")
+
     def apply(self, panes: Widget) -> None:
         """Give `panes` (the list and the detail pane's container) the classes of this split."""
         for share in SHARES:
