@@ -13,7 +13,7 @@ from pathlib import Path
 from store.db import TriageStore
 from store.errors import ReadError
 from store.files import write_whole
-from store.marksfile import decode, encode
+from store.marksfile import decode, encode_documents
 from store.merge import Record
 from store.model import Triage
 from store.sync import SYNC
@@ -31,12 +31,12 @@ def backup(store: TriageStore, path: str | os.PathLike[str], force: bool = False
         raise ReadError(str(target), "is a folder")
     if target.exists() and not force:
         raise ReadError(str(target), "already exists (pass --force to overwrite it)")
-    records = store.records()
+    docs = store.documents()
     try:
-        write_whole(target, encode("backup", store.device, records))
+        write_whole(target, encode_documents("backup", store.device, docs))
     except OSError as exc:
         raise ReadError(str(target), f"not written: {exc.strerror or exc}") from None
-    return len(records)
+    return len(docs)
 
 
 def read_backup(path: str | os.PathLike[str]) -> dict[str, tuple[Record, str]]:

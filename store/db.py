@@ -236,6 +236,13 @@ class TriageStore:
         with self._storage.locked():
             return {pid: (record_of(doc), doc.get("fp", "")) for pid, doc in self._docs().items()}
 
+    def documents(self) -> dict[str, dict[str, Any]]:
+        """Every paper's stored document as `store.merge.doc_of` makes it (one stored before marks had
+        times made so), for a marks file (`store.marksfile.encode_documents`)."""
+        with self._storage.locked():
+            return {pid: doc if isinstance(doc.get("fields"), str) else doc_of(record_of(doc), doc.get("fp", ""))
+                    for pid, doc in self._docs().items()}
+
     def _docs(self) -> Mapping[str, Mapping[str, Any]]:
         """The stored mark documents by paper id, as the storage holds them (to read only; under the lock)."""
         return self._storage.read().get(TABLE, {})

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from store.errors import ReadError
-from store.merge import Invalid, Record, checked, latest, values
+from store.merge import Invalid, Record, checked, doc_of, latest
 
 VERSION = 1
 KINDS = ("marks", "backup")
@@ -36,17 +36,20 @@ is far ahead would otherwise win every field for as long as it is ahead."""
 
 def encode(kind: str, device: str, records: Mapping[str, tuple[Record, str]]) -> bytes:
     """The file of these records (paper id → record, fingerprint)."""
-    lines = [json.dumps({"paper-triage": kind, "version": VERSION, "device": device, "papers": len(records)})]
-    lines += [_line(pid, *records[pid]) for pid in sorted(records)]
-    lines.append(json.dumps({"end": len(records)}))
+    return encode_documents(kind, device, {pid: doc_of(record, fp) for pid, (record, fp) in records.items()})
+
+
+def encode_documents(kind: str, device: str, docs: Mapping[str, Mapping[str, Any]]) -> bytes:
+    """The file of these database documents (`store.merge.doc_of`: the record as a compact JSON string,
+    put in as it is, so nothing is parsed again): each paper's id first, then its marks and fingerprint
+    with sorted keys, then its record (the same marks, the same bytes)."""
+    lines = [json.dumps({"paper-triage": kind, "version": VERSION, "device": device, "papers": len(docs)})]
+    for pid in sorted(docs):
+        doc = docs[pid]
+        rest = json.dumps({key: value for key, value in doc.items() if key != "fields"}, ensure_ascii=False, sort_keys=True)
+        lines.append('{"id": ' + json.dumps(pid) + ", " + rest[1:-1] + ', "fields": ' + doc["fields"] + "}")
+    lines.append(json.dumps({"end": len(docs)}))
     return ("\n".join(lines) + "\n").encode("utf-8")
-
-
-def _line(pid: str, record: Record, fp: str) -> str:
-    """A paper's line: its id first, then its marks, fingerprint and record with sorted keys (the same
-    marks, the same bytes)."""
-    doc = {**values(record), "updated": latest(record), "fp": fp, "fields": record}
-    return '{"id": ' + json.dumps(pid) + ", " + json.dumps(doc, ensure_ascii=False, sort_keys=True)[1:]
 
 
 def header(path: str, data: bytes) -> dict[str, Any]:

@@ -238,4 +238,5 @@ def checked(record: Any) -> Record:
         if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], bool) and isinstance(entry[2], str)):
             raise Invalid(f"tag {tag!r}: not [present, time, device]")
         _time(entry[1], f"tag {tag!r}")
-    return merge({}, record)  # canonical: the notes no other replaced, latest first
+    # canonical: the notes no other replaced, latest first (one note, or none, is already)
+    return merge({}, record) if len(record.get("note", ())) > 1 else record

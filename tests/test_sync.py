@@ -97,7 +97,7 @@ def test_a_database_from_before_fields_had_times_opens_and_merges_by_its_updated
 
 def bad_files(good: bytes) -> dict[str, bytes]:
     lines = good.split(b"\n")
-    future = good.replace(str(int(NOW - 30)).encode(), str(int(NOW + 10 * 86400)).encode(), 1)
+    future = good.replace(str(int(NOW - 30)).encode(), str(int(NOW + 10 * 86400)).encode())
     assert future != good
     return {
         "cut mid-line": good[: len(good) - 30],
@@ -106,11 +106,11 @@ def bad_files(good: bytes) -> dict[str, bytes]:
         "empty": b"",
         "newer version": good.replace(b'"version": 1', b'"version": 99', 1),
         "times far ahead": future,
-        "a record not well formed": good.replace(b'"starred": [true', b'"starred": ["yes"', 1),
+        "a record not well formed": good.replace(b'"starred":[true', b'"starred":["yes"', 1),
     }
 
 
-@pytest.mark.parametrize("damage", list(bad_files(b'"version": 1 "starred": [true' + str(int(NOW - 30)).encode())))
+@pytest.mark.parametrize("damage", list(bad_files(b'"version": 1 "starred":[true' + str(int(NOW - 30)).encode())))
 def test_a_bad_device_file_is_skipped_with_a_message_and_ours_is_kept(two, damage):
     laptop, desk, folder = two
     laptop.put({"p": Triage(starred=True, priority=1, updated=NOW - 30)})
