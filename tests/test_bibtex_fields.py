@@ -37,6 +37,7 @@ def test_a_bib_entry_gives_the_paper_its_keywords_doi_arxiv_id_and_area(tmp_path
     assert (bert.arxiv, bert.area, bert.doi, bert.keywords, bert.tldr) == ("1810.04805", "cs.CL", "", (), "")
     assert bert.venue == "Advances in Neural Information Processing Systems"  # `#` and a macro resolved
     assert (laide.arxiv, laide.area) == ("2401.01234", "")  # from its arxiv.org url; no eprint, no class
+    assert dict(companion.fields)["title"] == "The \\LaTeX\\ Companion" and companion.title == "The LaTeX Companion"
 
 
 def test_dois_and_arxiv_ids_are_read_in_the_forms_records_write_them():

@@ -11,10 +11,11 @@ keywords is decoded (pylatexenc); the abstract keeps its LaTeX for `store.text` 
 hard-wrapped lines joined (paragraph breaks kept). A broken entry is skipped with a warning naming
 its line; the rest load.
 
-A paper's title, authors (else editors), venue, year, links (url, doi), keywords (`keywords`),
-doi (bare), arxiv (an `eprint` of `archiveprefix`/`eprinttype` arXiv, or an arxiv.org url) and,
-for an arXiv eprint, area (`primaryclass`) come from its entry; `Paper.fields` keeps its type and
-other fields."""
+`Paper.fields` holds the entry's type and every field but the abstract as written (TeX kept, in
+source order, names in lower case): what a citation writes back (`store.cite`). Decoded from them:
+title, authors (else editors), venue, year, links (url, doi), keywords (`keywords`), doi (bare),
+arxiv (an `eprint` of `archiveprefix`/`eprinttype` arXiv, or an arxiv.org url) and, for an arXiv
+eprint, area (`primaryclass`)."""
 from __future__ import annotations
 
 import logging
@@ -38,7 +39,6 @@ from store.text import latex_text
 UNTITLED = "UNTITLED"
 """The field kept (empty) on a paper made of an entry with neither title nor abstract, listed under
 its key: a citation writes no title for it (see `store.cite`)."""
-_MAIN = {"title", "author", "editor", "year", "date", "booktitle", "journal", "journaltitle", "abstract", "url", "doi"}
 _PARSE = (RemoveEnclosingMiddleware(), NormalizeFieldKeys())
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _ENTRY = re.compile(r"^\s*@\s*[A-Za-z]+\s*[{(]", re.MULTILINE)
@@ -185,7 +185,7 @@ def parse(text: str, path: str) -> Collection:
             urls=[_value(entry, "url"), f"https://doi.org/{doi}" if doi else _value(entry, "doi")],
             key=entry.key,
             fields=(("ENTRYTYPE", entry.entry_type),) + ((UNTITLED, ""),) * untitled
-            + tuple((f.key, str(f.value)) for f in entry.fields if f.key not in _MAIN),
+            + tuple((f.key, str(f.value)) for f in entry.fields if f.key != "abstract"),
         )
         keywords = tuple(filter(None, map(latex_text, keyword_list(_value(entry, "keywords")))))
         papers.append(replace(paper, doi=doi, keywords=keywords, **_arxiv(entry)))
