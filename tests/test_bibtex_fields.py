@@ -44,9 +44,9 @@ def test_dois_and_arxiv_ids_are_read_in_the_forms_records_write_them():
     assert [bare_doi(v) for v in ("10.1000/x.y", " doi:10.1000/X ", "https://doi.org/10.1000/a(b)", "n/a")] == [
         "10.1000/x.y", "10.1000/X", "10.1000/a(b)", ""]
     assert arxiv_id("arXiv:hep-th/9901001v3") == "hep-th/9901001" and arxiv_id("2401.01234") == "2401.01234"
-    assert arxiv_id("", "https://arxiv.org/pdf/2401.01234v2.pdf") == "2401.01234"
-    assert arxiv_id("", "", "10.48550/arXiv.2310.00001") == "2310.00001"
-    assert arxiv_id("hal-01234", "https://example.org/2401.01234") == ""
+    assert arxiv_id("https://arxiv.org/pdf/2401.01234v2.pdf") == "2401.01234"
+    assert arxiv_id("10.48550/arXiv.2310.00001") == "2310.00001"
+    assert arxiv_id("hal-01234") == arxiv_id("https://example.org/2401.01234") == ""
 
 
 def test_string_macros_and_concatenation_read_as_bibtex_reads_them(tmp_path):

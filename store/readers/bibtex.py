@@ -130,7 +130,7 @@ def _arxiv(entry: Entry) -> dict[str, str]:
     own = arxiv_id(eprint) if prefix == "arxiv" or (not prefix and eprint.casefold().startswith("arxiv:")) else ""
     if own:
         return {"arxiv": own, "area": _value(entry, "primaryclass").strip()}
-    linked = arxiv_id("", _value(entry, "url"), _value(entry, "doi"))
+    linked = arxiv_id(_value(entry, "url")) or arxiv_id(_value(entry, "doi"))
     return {"arxiv": linked} if linked else {}
 
 

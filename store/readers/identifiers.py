@@ -22,17 +22,13 @@ def bare_doi(value: str) -> str:
     return match.group(1).rstrip(".,;") if match else ""
 
 
-def arxiv_id(eprint: str = "", *links: str) -> str:
-    """The arXiv id of an `eprint` value ('2401.01234v2', 'arXiv:hep-th/9901001'), else of the first
-    arxiv.org link or arXiv DOI among `links`; without version or prefix. '' when there is none."""
-    match = _ARXIV.match(eprint.strip())
-    if match:
-        return match.group(1)
-    for link in links:
-        match = _ARXIV_LINK.search(link) or _ARXIV_DOI.match(link.strip())
-        if match:
-            return match.group(1)
-    return ""
+def arxiv_id(value: str) -> str:
+    """The arXiv id in an eprint value ('2401.01234v2', 'arXiv:hep-th/9901001'), an arxiv.org link
+    ('https://arxiv.org/pdf/2401.01234v2.pdf') or an arXiv DOI ('10.48550/arXiv.2401.01234'), without
+    version or prefix; '' when there is none."""
+    value = value.strip()
+    match = _ARXIV.match(value) or _ARXIV_LINK.search(value) or _ARXIV_DOI.match(value)
+    return match.group(1) if match else ""
 
 
 def keyword_list(value: str) -> tuple[str, ...]:
