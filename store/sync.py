@@ -18,11 +18,9 @@ nothing new changes no mark and rewrites no file.
 """
 from __future__ import annotations
 
-import gc
 import os
 import time
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +31,7 @@ from store.files import write_whole
 from store.marksfile import decode, encode_documents
 from store.merge import Record, merge_all
 from store.model import Triage
+from store.readers.records import collector_paused
 
 SUFFIX = ".triage-marks.jsonl"
 SYNC = "sync"
@@ -81,22 +80,9 @@ def folder_of(folder: str | os.PathLike[str]) -> Path:
     return path
 
 
-@contextmanager
-def _uncollected() -> Iterator[None]:
-    """The cyclic garbage collector paused: reading and merging makes some ten objects a mark, none in
-    cycles, and the collections they would set off scan them all again (a third of a sync's time)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def sync(store: TriageStore, folder: str | os.PathLike[str], now: float | None = None) -> Synced:
     """Exchange marks with the other devices' files in `folder` (see the module docstring)."""
-    with _uncollected():
+    with collector_paused():  # reading and merging makes some ten objects a mark, none in cycles
         return _sync(store, folder, now)
 
 
