@@ -24,6 +24,7 @@ class StatusLine(Horizontal):
         & > #status-counts { width: 1fr; padding: 0 1; color: $text; text-wrap: nowrap; }
         & > #status-saving { width: auto; padding: 0 1 0 0; color: $text-warning; text-style: bold; }
         & > #status-read { width: auto; color: $text-muted; }
+        & > #status-sync { width: auto; color: $text-muted; }
         & > ProgressBar { width: auto; padding: 0 1; }
         & > ProgressBar Bar { width: 20; }
     }
@@ -42,6 +43,7 @@ class StatusLine(Horizontal):
         yield Static(id="status-source", markup=False)
         yield Static(id="status-counts", markup=False)
         yield Static(id="status-saving", markup=False)
+        yield Static(id="status-sync", markup=False)
         yield Static(id="status-read", markup=False)
         yield ProgressBar(total=1, show_eta=False, id="status-progress")
 
@@ -84,6 +86,10 @@ class StatusLine(Horizontal):
         others = sum(child.outer_size.width for child in self.children
                      if child.display and child.id not in ("status-source", "status-counts"))
         self.query_one("#status-source").styles.max_width = max(0, self.size.width - others - counts - 2)
+
+    def show_sync(self, text: str) -> None:
+        """When marks last synced with other devices ("synced 10:42"), with --sync / $TRIAGE_SYNC."""
+        self.query_one("#status-sync", Static).update(Content(text + " "))
 
     def on_resize(self) -> None:
         self.set_class(self.size.width < 100, "-narrow")
