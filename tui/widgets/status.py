@@ -83,6 +83,8 @@ class StatusLine(Horizontal):
 
     def _fit(self, counts: int) -> None:
         """Leave the counts their room: the source names and venue get what is left, cut with `…`."""
+        if not self.size.width:  # not laid out yet: on_resize fits it
+            return
         others = sum(child.outer_size.width for child in self.children
                      if child.display and child.id not in ("status-source", "status-counts"))
         self.query_one("#status-source").styles.max_width = max(0, self.size.width - others - counts - 2)
