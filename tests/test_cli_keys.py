@@ -76,8 +76,7 @@ def test_a_remapped_star_key_works_in_a_real_terminal():
         tmux.wait_for(lambda s: "19 unread" in s)
         tmux.send("s")  # not the star key any more
         tmux.send("f")
-        screen = tmux.wait_for(lambda s: "1 ★" in s)
-        assert "★" in first_row(screen)
+        tmux.wait_for(lambda s: "1 ★" in s and "★" in first_row(s))  # a capture can land between the header and the row
         tmux.send("?")
         tmux.wait_for(lambda s: re.search(r"│ f {2,}Toggle star", s) is not None)
         tmux.send("Escape")
