@@ -39,6 +39,39 @@ def year_of(value: object) -> int | None:
 _TRACK = re.compile(r"[\s,;:·\-–—(\[]+(oral|spotlight|poster)s?[)\]]?\s*$", re.IGNORECASE)
 
 
+_DOI = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)?(10\.\d{4,9}/\S+)$", re.IGNORECASE)
+_ARXIV = re.compile(
+    r"^(?:arxiv:\s*|https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/)?"
+    r"(\d{4}\.\d{4,5}|[a-z][a-z.\-]*/\d{7})(?:v\d+)?(?:\.pdf)?$",
+    re.IGNORECASE,
+)
+
+
+def bare_doi(value: str) -> str:
+    """A DOI without its prefix ('doi:10.1/x', 'https://doi.org/10.1/x' → '10.1/x'); '' when `value` is none."""
+    match = _DOI.match(value.strip())
+    return match.group(1) if match else ""
+
+
+def arxiv_id(value: str) -> str:
+    """An arXiv id without prefix or version ('arXiv:2401.01234v2', 'http://arxiv.org/abs/hep-th/9901001v1'
+    → '2401.01234', 'hep-th/9901001'); '' when `value` is none."""
+    match = _ARXIV.match(value.strip())
+    return match.group(1) if match else ""
+
+
+def split_authors(text: str) -> list[str]:
+    """The names in one string of authors: 'A. One; B. Two', 'A. One, B. Two and C. Three' (arXiv),
+    'One, A. and Two, B.' (BibTeX's order, a comma inside each name)."""
+    if ";" in text:
+        parts = text.split(";")
+    else:
+        parts = re.split(r"\s+and\s+", text)
+        if len(parts) == 1 or any(part.count(",") != 1 for part in parts):
+            parts = [name for part in parts for name in part.split(",")]
+    return [name for name in (" ".join(part.split()) for part in parts) if name and name.casefold() != "and"]
+
+
 def pdf_like(url: str) -> bool:
     """Whether a link is to a PDF: its path ends in .pdf, or is /pdf or /pdf/… (arXiv, OpenReview)."""
     path = urlsplit(url).path.casefold()
@@ -183,6 +216,12 @@ def make_paper(
     pdf: str = "",
     key: str = "",
     fields: Iterable[tuple[str, str]] = (),
+    keywords: Iterable[str] = (),
+    tldr: str = "",
+    area: str = "",
+    track: str = "",
+    doi: str = "",
+    arxiv: str = "",
     analysis: Analysis | None = None,
 ) -> Paper:
     """A paper from its abstract `text` (may be empty when `title` is given) and what else the record says.
@@ -191,15 +230,16 @@ def make_paper(
     true title of the form "NAME: ..." or else derived from the text. A track at the end of the
     venue ('ICLR 2024 oral') is kept apart (`Paper.track`), and a record without a year takes the
     venue's ('ICLR 2024'). Links are the record's own `urls` (its url, doi link, `pdf`) followed by
-    the URLs in the text; `pdf` is the record's PDF link, else the first link to a .pdf.
-    `analysis` is `analyse([text])[0]` when the caller has it already."""
+    the URLs in the text; `pdf` is the record's PDF link, else the first link to a .pdf. A `track`
+    the record names itself wins over the venue's; `doi` and `arxiv` are kept bare (`bare_doi`,
+    `arxiv_id`), keywords each once. `analysis` is `analyse([text])[0]` when the caller has it already."""
     text = text.strip()
     analysis = analysis or analyse([text])[0]
     name = analysis.name
     if title:
         short = _SHORT_NAME.match(title)
         name = short.group(1) if short else name
-    venue, track, venue_year = venue_parts(venue)
+    venue, venue_track, venue_year = venue_parts(venue)
     links = analysis.links  # each once already
     own = [u.strip() for u in (*urls, pdf) if u and u.strip()]
     if own:
@@ -221,7 +261,12 @@ def make_paper(
         key=key,
         fields=tuple(fields),
         pdf=pdf,
-        track=track,
+        track=" ".join(track.split()).lower() or venue_track,
+        keywords=tuple(dict.fromkeys(k for k in (" ".join(k.split()) for k in keywords) if k)),
+        tldr=tldr.strip(),
+        area=" ".join(area.split()),
+        doi=bare_doi(doi),
+        arxiv=arxiv_id(arxiv),
     )
 
 

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from store.errors import ReadError
 from store.model import Collection
-from store.readers.records import make_papers, unique, year_of
+from store.readers.records import make_papers, split_authors, unique, year_of
 from store.text import html_text, inert
 
 _ALIASES = {
@@ -32,6 +32,11 @@ _ALIASES = {
     "doi": ("doi",),
     "pdf": ("pdfurl", "pdf", "pdflink"),
     "key": ("key", "citationkey", "citekey", "bibtexkey", "id"),
+    "keywords": ("keywords", "keyword", "categories", "subjects"),
+    "tldr": ("tldr", "tl;dr"),
+    "area": ("primaryarea", "area", "primarycategory", "subjectarea", "researcharea"),
+    "track": ("track",),
+    "arxiv": ("arxivid", "arxiv", "eprint"),
 }
 _NORMAL = re.compile(r"[\s_\-]+")
 
@@ -82,11 +87,16 @@ def _authors(value: object) -> list[str]:
     value = _flat(value)
     if isinstance(value, list):
         return [_line(v) for v in value]
+    return split_authors(_shown(value))
+
+
+def _keywords(value: object) -> list[str]:
+    """Keywords from a list, or from one string separated by semicolons (else commas)."""
+    value = _flat(value)
+    if isinstance(value, list):
+        return [_line(v) for v in value]
     text = _shown(value)
-    for separator in (";", " and ", ","):
-        if separator in text:
-            return [" ".join(part.split()) for part in text.split(separator) if part.strip()]
-    return [text.strip()] if text.strip() else []
+    return [" ".join(part.split()) for part in text.split(";" if ";" in text else ",")]
 
 
 class _Plan(NamedTuple):
@@ -127,6 +137,12 @@ def _fields(record: dict, path: str, line: int) -> dict[str, Any] | None:
         return None
     url, doi, pdf = (_link(found.get(name)) for name in ("url", "doi", "pdf"))
     return dict(
+        keywords=_keywords(found.get("keywords")),
+        tldr=_shown(found.get("tldr")),
+        area=_line(found.get("area")),
+        track=_line(found.get("track")),
+        doi=inert(_text(found.get("doi"))),
+        arxiv=inert(_text(found.get("arxiv"))),
         text=abstract,
         source=path,
         line=line,
