@@ -14,7 +14,7 @@ from pathlib import Path
 from store.boundary import inert_collection
 from store.errors import ReadError
 from store.model import Collection
-from store.readers import bibtex, cache, seed, tabular
+from store.readers import arxiv, bibtex, cache, seed, tabular
 from store.readers.encoding import decode
 from store.readers.records import report, unique
 
@@ -27,18 +27,22 @@ PARSERS: dict[str, Parser] = {
     ".ndjson": tabular.parse_jsonl,
     ".csv": tabular.parse_csv,
     ".tsv": tabular.parse_csv,
+    ".atom": arxiv.parse_atom,
+    ".xml": arxiv.parse_atom,
 }
 KNOWN_EXTENSIONS = (".txt", *PARSERS)
 
 
 def _by_content(text: str, path: str) -> Collection:
-    """A `.txt` or unknown file: JSON, JSONL or BibTeX when it reads as such, else the seed format."""
+    """A `.txt` or unknown file: JSON, JSONL, an Atom feed or BibTeX when it reads as such, else the seed format."""
     start = text.lstrip()[:1]
     guesses: list[Parser] = []
     if start == "[":
         guesses.append(tabular.parse_json)
     elif start == "{":
         guesses += [tabular.parse_jsonl, tabular.parse_json]
+    elif start == "<":
+        guesses.append(arxiv.parse_atom)
     elif bibtex.looks_like_bibtex(text[:65536]):
         guesses.append(bibtex.parse)
     for parse in guesses:
