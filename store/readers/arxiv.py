@@ -109,10 +109,7 @@ def _tree(text: str, path: str) -> _Element:
     """The XML document `text` as a tree of `_Element`s; ReadError naming the line when it is
     malformed or has a document type (DTD)."""
     parser = expat.ParserCreate(namespace_separator="}")
-    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
-    parser.StartDoctypeDeclHandler = _refuse_doctype
-    parser.EntityDeclHandler = _refuse_doctype
-    parser.ExternalEntityRefHandler = _refuse_doctype
+    parser.StartDoctypeDeclHandler = _refuse_doctype  # entities can only be declared inside one
     root = _Element("", {}, 0)
     stack = [root]
 
@@ -131,8 +128,6 @@ def _tree(text: str, path: str) -> _Element:
     except _NoDoctype:
         raise ReadError(path, "an XML document type (DOCTYPE) is not read: an Atom feed has none",
                         parser.CurrentLineNumber) from None
-    except RecursionError:
-        raise ReadError(path, "XML nested too deeply to read") from None
     return root.children[0]
 
 
@@ -143,9 +138,10 @@ def _entry(entry: _Element) -> dict[str, Any]:
     page = next((link.attrs.get("href", "") for link in links if link.attrs.get("rel", "alternate") == "alternate"), "")
     primary = entry.first(f"{{{ARXIV}}}primary_category")
     categories = [c.attrs.get("term", "") for c in entry.all(f"{{{ATOM}}}category")]
+    summary = entry.first(f"{{{ATOM}}}summary")
     return {
         "title": entry.value(f"{{{ATOM}}}title"),
-        "abstract": "".join(entry.first(f"{{{ATOM}}}summary").text) if entry.first(f"{{{ATOM}}}summary") else "",
+        "abstract": "".join(summary.text) if summary is not None else "",
         "authors": [a.value(f"{{{ATOM}}}name") for a in entry.all(f"{{{ATOM}}}author")],
         "year": entry.value(f"{{{ATOM}}}published"),
         "venue": entry.value(f"{{{ARXIV}}}journal_ref") or "arXiv",
