@@ -16,7 +16,8 @@ from xml.parsers import expat
 
 from store.errors import ReadError
 from store.model import Collection
-from store.readers.records import arxiv_id, split_authors
+from store.readers.identifiers import arxiv_id
+from store.readers.records import split_authors
 from store.text import latex_text
 
 ATOM = "http://www.w3.org/2005/Atom"

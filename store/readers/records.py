@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 
 from store.model import Paper, paper_id
 from store.names import derive_title
+from store.readers.identifiers import arxiv_id, bare_doi
 from store.text import display
 
 _YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
@@ -37,27 +38,6 @@ def year_of(value: object) -> int | None:
 
 # A track named at the end of a venue: 'ICLR 2024 oral', 'ICML 2024 Poster', 'NeurIPS 2023 (Spotlight)'.
 _TRACK = re.compile(r"[\s,;:·\-–—(\[]+(oral|spotlight|poster)s?[)\]]?\s*$", re.IGNORECASE)
-
-
-_DOI = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)?(10\.\d{4,9}/\S+)$", re.IGNORECASE)
-_ARXIV = re.compile(
-    r"^(?:arxiv:\s*|https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/)?"
-    r"(\d{4}\.\d{4,5}|[a-z][a-z.\-]*/\d{7})(?:v\d+)?(?:\.pdf)?$",
-    re.IGNORECASE,
-)
-
-
-def bare_doi(value: str) -> str:
-    """A DOI without its prefix ('doi:10.1/x', 'https://doi.org/10.1/x' → '10.1/x'); '' when `value` is none."""
-    match = _DOI.match(value.strip())
-    return match.group(1) if match else ""
-
-
-def arxiv_id(value: str) -> str:
-    """An arXiv id without prefix or version ('arXiv:2401.01234v2', 'http://arxiv.org/abs/hep-th/9901001v1'
-    → '2401.01234', 'hep-th/9901001'); '' when `value` is none."""
-    match = _ARXIV.match(value.strip())
-    return match.group(1) if match else ""
 
 
 def split_authors(text: str) -> list[str]:

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 from store.errors import ReadError
 from store.model import Collection
 from store.readers import arxiv
+from store.readers.identifiers import keyword_list
 from store.readers.records import make_papers, split_authors, unique, year_of
 from store.text import html_text, inert
 
@@ -93,12 +94,11 @@ def _authors(value: object) -> list[str]:
 
 
 def _keywords(value: object) -> list[str]:
-    """Keywords from a list, or from one string separated by semicolons (else commas)."""
+    """Keywords from a list, or from one string separated by commas or semicolons."""
     value = _flat(value)
     if isinstance(value, list):
         return [_line(v) for v in value]
-    text = _shown(value)
-    return [" ".join(part.split()) for part in text.split(";" if ";" in text else ",")]
+    return list(keyword_list(_shown(value)))
 
 
 class _Plan(NamedTuple):
