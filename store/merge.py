@@ -160,8 +160,8 @@ def record_of(doc: Mapping[str, Any]) -> Record:
 
 def doc_of(record: Record, fp: str) -> dict[str, Any]:
     """The document stored for a record: its marks, their latest time, the fingerprint, and the record
-    as one compact JSON string (a nested record would make the database's indented snapshot three
-    times slower to write and read, for every user)."""
+    as one compact JSON string (chosen when the snapshot was indented JSON, which a nested record made
+    three times slower to write and read)."""
     return {**values(record), "updated": latest(record), "fp": fp, "fields": json.dumps(record, separators=(",", ":"), sort_keys=True)}
 
 
