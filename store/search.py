@@ -500,9 +500,13 @@ class SearchIndex:
             spelled.append(set(matched))
             found &= best > 0
             np.minimum(quality, best, out=quality)
-        if len(parts) > 1:  # all of them in one name or keyword, in order
+        if len(parts) > 1:  # all of them in one name or keyword, in order: each distinct one looked at once
+            fits: dict[str, bool] = {}
             for k in np.flatnonzero(found).tolist():
-                found[k] = any(_in_sequence(WORD.findall(name_form(item)), spelled) for item in items(self.papers[k]))
+                for item in items(self.papers[k]):
+                    if item not in fits:
+                        fits[item] = _in_sequence(WORD.findall(name_form(item)), spelled)
+                found[k] = any(fits[item] for item in items(self.papers[k]))
         quality *= found
         return _Match(found, np.zeros(len(self.papers)), RECORD_WEIGHT * quality)
 
