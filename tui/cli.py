@@ -83,9 +83,15 @@ def load(files: Sequence[str], report_skipped: bool = True) -> Collection:
         if terminal:  # the progress line is erased: what follows starts on a clean line
             write_control(sys.stderr, ERASE_LINE)
             sys.stderr.flush()
-    if report_skipped and collection.warnings:
-        print(f"triage: {describe_skipped(collection.warnings)}", file=sys.stderr)
+    if report_skipped:
+        tell_skipped(collection.warnings)
     return collection
+
+
+def tell_skipped(warnings: Sequence[str]) -> None:
+    """The records skipped in reading the lists, in one line on stderr (nothing when none was)."""
+    if warnings:
+        print(f"triage: {describe_skipped(list(warnings))}", file=sys.stderr)
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
