@@ -45,13 +45,19 @@ _INVISIBLE_CHARS = re.compile(f"[{_INVISIBLE}]")
 
 
 _ASCII_CONTROL = bytes([*range(0x09), *range(0x0B, 0x20), 0x7F])
+_ASCII_SHOWN = bytes([0x09, 0x0A, *range(0x20, 0x7F)])
 
 
 def _has_control(text: str, pattern: re.Pattern[str]) -> bool:
+    """Whether `text` holds a character of `pattern`, a class of control and format characters
+    (never tab, newline or printable ASCII)."""
     if text.isascii():
         # Most text: only C0 controls and DEL can be there, and bytes find them faster than a regex.
         return len(text.encode().translate(None, _ASCII_CONTROL)) != len(text)
-    return pattern.search(text) is not None
+    # Mostly ASCII with a few other letters: the regex looks only at what is not printable ASCII
+    # (deleting ASCII bytes leaves the other characters' UTF-8 whole), 5 times faster on an abstract.
+    rest = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_SHOWN)
+    return pattern.search(rest.decode("utf-8", "surrogatepass")) is not None
 
 
 def inert(text: str) -> str:

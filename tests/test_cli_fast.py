@@ -132,3 +132,16 @@ def test_two_cached_lists_give_their_papers_once_in_reading_order(tmp_path):
                                                     [*read_path(first).papers, read_path(second).papers[1]]]
     assert found.sources == [str(first), str(second)]
     assert ids.ids([str(first), str(tmp_path)]) is None  # a directory: read as the list reader reads it
+
+
+def test_the_output_boundary_finds_controls_among_other_letters_as_before():
+    """`inert` looks at the non-ASCII part of a mostly-ASCII line only: it still finds every control
+    and format character there, alone, beside accented letters, LaTeX symbols or a lone surrogate."""
+    from store.text import _CONTROL, inert
+
+    line = '{"title": "Méthode — ≥ 50% ∑ café", "text": "naïve "}'
+    for bad in ("\x1b[31m", "\x9b31m", "\u202e", "\u200b", "\u00ad", "\ufeff", "\U000e0041", "\x07", "\x85", "\u061c"):
+        for text in (bad, line + bad, bad + line, line[:20] + bad + line[20:], "\ud800" + bad):
+            assert inert(text) == _CONTROL.sub("", text) != text
+    for text in (line, "\ud800 é", "plain ascii"):
+        assert inert(text) is text
