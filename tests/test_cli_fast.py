@@ -11,6 +11,7 @@ from pathlib import Path
 
 from store import read_path
 from store.db import TriageStore, fingerprint
+from tests.test_parse_cache import write_list
 from tests.tmux import triage_command
 
 HEAVY = ("numpy", "bibtexparser", "pylatexenc", "charset_normalizer", "ahocorasick_rs", "rapidfuzz", "textual", "sklearn")
@@ -22,11 +23,6 @@ ABSTRACTS = [
 ]
 
 
-def write_list(path: Path, abstracts: list[str]) -> Path:
-    path.write_text("SYNTH 2024\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
-    return path
-
-
 def triage(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([triage_command(), *args], capture_output=True, text=True, timeout=120)
 
@@ -35,31 +31,29 @@ def ids_entries() -> list[Path]:
     return sorted(Path(os.environ["TRIAGE_CACHE"]).glob("*.ids"))
 
 
-def test_set_on_a_cached_txt_list_imports_nothing_it_does_not_use(tmp_path):
-    path = write_list(tmp_path / "list.txt", ABSTRACTS)
-    pid = read_path(path).papers[1].id  # cached now
+def heavy_modules_after(argv: list[str]) -> str:
+    """Which of the `HEAVY` libraries `triage ARGV` imports, as a fresh process runs it."""
     code = (
         "import sys; from tui.cli import main\n"
-        f"assert main(['set', {pid!r}, {str(path)!r}, '--star']) == 0\n"
+        f"assert main({argv!r}) == 0\n"
         f"print(sorted({{m.split('.')[0] for m in sys.modules}} & {set(HEAVY)!r}))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[-1] == "[]"
+    return result.stdout.splitlines()[-1]
+
+
+def test_set_on_a_cached_txt_list_imports_nothing_it_does_not_use(tmp_path):
+    path = write_list(tmp_path / "list.txt", ABSTRACTS)
+    pid = read_path(path).papers[1].id  # cached now
+    assert heavy_modules_after(["set", pid, str(path), "--star"]) == "[]"
     assert TriageStore(os.environ["TRIAGE_DB"]).attach(read_path(path).papers)[pid].starred
 
 
 def test_list_of_a_cached_txt_list_imports_no_parsing_library(tmp_path):
     path = write_list(tmp_path / "list.txt", ABSTRACTS)
     read_path(path)
-    code = (
-        "import sys; from tui.cli import main\n"
-        f"assert main(['list', {str(path)!r}]) == 0\n"
-        f"print(sorted({{m.split('.')[0] for m in sys.modules}} & {set(HEAVY)!r}))\n"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[-1] == "[]"
+    assert heavy_modules_after(["list", str(path)]) == "[]"
 
 
 def test_set_from_the_ids_entry_stores_what_set_from_the_list_stores(tmp_path):
