@@ -40,8 +40,13 @@ def inert_paper(paper: Paper) -> Paper:
 
 
 def inert_collection(collection: Collection) -> Collection:
-    """A parsed `collection` with every paper, its header and its warnings inert, in place."""
-    collection.papers = [inert_paper(paper) for paper in collection.papers]
+    """A parsed `collection` with every paper, its header and its warnings inert, in place. A record
+    of nothing but control or invisible characters has no text left: it is no paper."""
+    papers = [inert_paper(paper) for paper in collection.papers]
+    kept = [paper for paper in papers if paper.text or paper.title]
+    if len(kept) < len(papers):
+        kept = [paper if paper.position == i else replace(paper, position=i) for i, paper in enumerate(kept)]
+    collection.papers = kept
     collection.header = inert(collection.header)
     collection.venue = inert(collection.venue)
     collection.warnings = [inert(warning) for warning in collection.warnings]

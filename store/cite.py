@@ -1,7 +1,9 @@
 """Citations of papers: BibTeX (written through bibtexparser, so it always parses), plain text, Markdown.
 
-A paper read from BibTeX keeps its key, authors and fields; a bare abstract still cites with its
-venue, year, derived title and first link. The url cited is the paper's first link, which is the
+A paper read from BibTeX is written as it came: its key, type and every field as written (TeX,
+braces, corporate authors, doi, month macros). Other papers' values are escaped
+(`store.bibtex_values`), their titles braced only where a style would lower-case them wrongly; a
+bare abstract still cites with its venue, year, derived title and first link. The url cited is the paper's first link, which is the
 record's own when it has one (`Paper.links`); a paper whose first link is a DOI cites the DOI alone.
 Keys are readable (`iclr2024hdgnn`) and unique within the papers they are assigned over.
 """
@@ -15,6 +17,7 @@ import bibtexparser
 from bibtexparser.middlewares import AddEnclosingMiddleware
 from bibtexparser.model import Entry, Field
 
+from store.bibtex_values import balanced, latex_escape, title_value, verbatim
 from store.model import Paper
 from store.text import inert
 
@@ -51,88 +54,9 @@ ENTRY_TYPE = "entrytype"
 UNTITLED = "untitled"
 """And field UNTITLED on an entry it read without a title or abstract (listed under its key): no title is written."""
 _DOI_LINK = "https://doi.org/"
-
-# --- LaTeX escaping -----------------------------------------------------------------------
-
-_SPECIAL = {
-    "\\": r"\textbackslash{}",
-    "{": r"\{",
-    "}": r"\}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "~": r"\textasciitilde{}",
-    "^": r"\string^",
-    "`": r"\textasciigrave{}",
-}
-_SPECIAL_RE = re.compile("|".join(re.escape(c) for c in _SPECIAL))
-# Ligatures LaTeX would form: `--` (dash) and `''` (closing quote); an empty group keeps them apart.
-_LIGATURE = re.compile(r"-(?=-)|'(?=')")
-# Inline math such as `$\geq 50$` or `$x^2$` is kept as LaTeX; a `$` in prose ("$5 and $10") is not math.
-_MATH = re.compile(r"(?<!\\)\$([^$%]*[\\^_][^$%]*)(?<!\\)\$")
-
-
-def _paired(text: str) -> bool:
-    """Whether the braces of `text` pair up in order, each `}` closing an earlier `{`. BibTeX counts
-    every brace, escaped or not: a `\\}` without its `\\{` ends a braced value early."""
-    if "{" not in text and "}" not in text:
-        return True
-    depth = 0
-    for char in text:
-        if char == "{" or char == "}":
-            depth += 1 if char == "{" else -1
-            if depth < 0:
-                return False
-    return depth == 0
-
-
-def _balanced(text: str) -> bool:
-    """Braces paired and no trailing backslash: safe inside a braced value."""
-    return _paired(text) and not re.search(r"(?<!\\)(?:\\\\)*\\$", text)
-
-
-def _plain_math(text: str) -> bool:
-    """Math a LaTeX decoder keeps as it is: braces balanced, backslashes only start macro names."""
-    return not re.search(r"\\(?![A-Za-z])", text) and _balanced(text)
-
-
-# Braces that do not pair up (see `_paired`) are written as macros; `\\{ \\}` only in pairs.
-_LONE_BRACE = {"{": r"\ensuremath{\lbrace}", "}": r"\ensuremath{\rbrace}"}
-
-
-def _escape_prose(text: str) -> str:
-    special = _SPECIAL if _paired(text) else {**_SPECIAL, **_LONE_BRACE}
-    return _LIGATURE.sub(r"\g<0>{}", _SPECIAL_RE.sub(lambda m: special[m.group()], text))
-
-
-def latex_escape(text: str, math: bool = True) -> str:
-    """`text` as a BibTeX field value that LaTeX prints, and a LaTeX decoder reads back, as the same text.
-
-    Whitespace is collapsed and control characters removed; Unicode is kept (the file is UTF-8).
-    With `math`, inline math with balanced braces is kept as math (text from JSON, CSV or an
-    abstract); without, every `$` is a dollar sign (text a BibTeX reader already decoded).
-    """
-    flat = " ".join(inert(text).split())
-    out: list[str] = []
-    last = 0
-    for match in _MATH.finditer(flat) if math else ():
-        if not _plain_math(match.group(1)):
-            continue
-        out.append(_escape_prose(flat[last : match.start()]))
-        out.append(match.group())
-        last = match.end()
-    out.append(_escape_prose(flat[last:]))
-    return "".join(out)
-
-
-def _verbatim(value: str) -> str:
-    """A URL or identifier as a field value: kept as is (braces and backslashes percent-encoded
-    when they would unbalance the value)."""
-    flat = inert(value).strip()
-    return flat if _balanced(flat) else flat.replace("\\", "%5C").replace("{", "%7B").replace("}", "%7D")
-
+_MONTHS = frozenset("jan feb mar apr may jun jul aug sep oct nov dec".split())
+"""The month macros every style defines: a `month = jan` read so is written so, not as `{jan}`."""
+_ARXIV_CLASS = re.compile(r"[a-z\-]+(?:\.[A-Za-z\-]+)?")
 
 # --- keys -------------------------------------------------------------------------------------
 
@@ -227,46 +151,75 @@ def _venue_field(paper: Paper, kind: str) -> tuple[str, str] | None:
 
 
 def _source_value(name: str, value: str, raw: bool) -> str:
-    if raw and _balanced(value):
+    if raw and balanced(value):
         return value
-    return _verbatim(value) if name in VERBATIM_FIELDS else latex_escape(value, math=not raw)
+    return verbatim(value) if name in VERBATIM_FIELDS else latex_escape(value, math=not raw)
 
 
 def entry(paper: Paper, key: str, abstract: bool = False) -> Entry:
-    """The bibtexparser `Entry` for `paper` (values escaped; the title's case protected by braces)."""
-    kind = entry_type(paper)
+    """The bibtexparser `Entry` for `paper`: a paper read from BibTeX as it came (`_source_entry`);
+    any other with its values escaped and the title's case protected where a style would change it
+    (`title_value`)."""
     source = _fields(paper)
-    raw = ENTRY_TYPE in source
-    math = not raw
+    if ENTRY_TYPE in source:
+        return _source_entry(paper, key, abstract)
+    kind = entry_type(paper)
     fields: list[Field] = []
     if paper.authors:
-        fields.append(Field("author", " and ".join(_author(a, math) for a in paper.authors)))
-    title = latex_escape(paper.title, math) or latex_escape(paper.name, math) or paper.id
-    if UNTITLED not in source:  # (an entry read from BibTeX without a title gets none made up)
-        fields.append(Field("title", "{" + title + "}"))
+        fields.append(Field("author", " and ".join(_author(a, True) for a in paper.authors)))
+    fields.append(Field("title", title_value(paper.title) or title_value(paper.name) or paper.id))
     venue = _venue_field(paper, kind)
     if venue:
-        fields.append(Field(venue[0], latex_escape(venue[1], math)))
+        fields.append(Field(venue[0], latex_escape(venue[1])))
     if paper.year:
         fields.append(Field("year", str(paper.year)))
     seen = {f.key for f in fields}
     for name, value in source.items():
-        wanted = raw or name in STANDARD_FIELDS
-        if name in seen or name in GENERATED_FIELDS or not wanted or not _FIELD_NAME.fullmatch(name):
-            continue
-        if not raw and not value.strip():
+        if name in seen or name in GENERATED_FIELDS or name not in STANDARD_FIELDS or not value.strip():
             continue
         seen.add(name)
-        fields.append(Field(name, _source_value(name, value, raw)))
-    dois = [link for link in paper.links if link.startswith(_DOI_LINK)]
-    if "doi" not in seen and dois:
-        fields.append(Field("doi", _verbatim(dois[0].removeprefix(_DOI_LINK))))
+        fields.append(Field(name, _source_value(name, value, False)))
+    doi = paper.doi or next((link.removeprefix(_DOI_LINK) for link in paper.links if link.startswith(_DOI_LINK)), "")
+    if "doi" not in seen and doi:
+        fields.append(Field("doi", verbatim(doi)))
+    if paper.arxiv and "eprint" not in seen:
+        fields += [Field("eprint", verbatim(paper.arxiv)), Field("archiveprefix", "arXiv")]
+        if _ARXIV_CLASS.fullmatch(paper.area):
+            fields.append(Field("primaryclass", paper.area))
+    if paper.keywords and "keywords" not in seen:
+        fields.append(Field("keywords", latex_escape(", ".join(paper.keywords))))
     # The paper's own link comes first (see Paper.links); a DOI is no url, nor is a code link after it.
     if "url" not in seen and paper.links and not paper.links[0].startswith(_DOI_LINK):
-        fields.append(Field("url", _verbatim(paper.links[0])))
+        fields.append(Field("url", verbatim(paper.links[0])))
     if abstract and paper.text:
-        text = paper.text if raw and _balanced(paper.text) else latex_escape(paper.plain or paper.text)
-        fields.append(Field("abstract", text))
+        fields.append(Field("abstract", latex_escape(paper.plain or paper.text)))
+    return Entry(kind, key, fields)
+
+
+def _source_entry(paper: Paper, key: str, abstract: bool) -> Entry:
+    """A paper read from BibTeX as it came: its type and every field as written, in order (TeX
+    kept: `The \\LaTeX\\ Companion`, `{BERT}`, `{IEEE Computer Society}` as an author); a bare month macro
+    (`month = jan`) stays bare. No title for an entry read without one. `abstract` adds its abstract."""
+    fields: list[Field] = []
+    seen = {ENTRY_TYPE, UNTITLED}
+    for name, value in paper.fields:
+        name = name.casefold()
+        if name in seen or not _FIELD_NAME.fullmatch(name):
+            continue
+        seen.add(name)
+        if name == "month" and value.strip().casefold() in _MONTHS:
+            fields.append(Field(name, value.strip(), enclosing="no-enclosing"))
+        else:
+            fields.append(Field(name, _source_value(name, value, True)))
+    # A venue and year the entry took from the file's one @proceedings (which is no paper, so not written) are.
+    kind = entry_type(paper)
+    venue = _venue_field(paper, kind) if not seen & {"journaltitle", "crossref"} else None
+    if venue:
+        fields.append(Field(venue[0], latex_escape(venue[1], math=False)))
+    if paper.year and not seen & {"year", "date", "crossref"}:
+        fields.append(Field("year", str(paper.year)))
+    if abstract and paper.text:
+        fields.append(Field("abstract", paper.text if balanced(paper.text) else latex_escape(paper.plain or paper.text)))
     return Entry(kind, key, fields)
 
 
@@ -325,7 +278,7 @@ def markdown(paper: Paper) -> str:
     """'[Title](url) — Authors, *ICLR 2024*', the title plain when there is no link."""
     title = _md(paper.title or paper.name)
     link = dict(paper.fields).get("url") or (paper.links[0] if paper.links else "")
-    href = _verbatim(link).replace("(", "%28").replace(")", "%29")
+    href = verbatim(link).replace("(", "%28").replace(")", "%29")
     head = f"[{title}]({href})" if link else title
     tail = ", ".join(p for p in (_md(authors_line(paper.authors)), f"*{_md(_where(paper))}*" if _where(paper) else "") if p)
     return f"{head} — {tail}" if tail else head

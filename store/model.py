@@ -62,7 +62,8 @@ class Paper:
     key: str = ""
     """The citation key when the source had one (BibTeX)."""
     fields: tuple[tuple[str, str], ...] = ()
-    """Other fields of the source record, as (name, value) pairs: BibTeX's doi, journal, booktitle, pages…"""
+    """Other fields of the source record, as (name, value) pairs: a JSON or CSV record's other columns;
+    for a BibTeX entry its type and every field but the abstract, as written (what a citation writes back)."""
     pdf: str = ""
     """The link to the paper's PDF: the record's own (`pdf_url`), else the first link to a .pdf; or ''."""
     track: str = ""

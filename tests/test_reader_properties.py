@@ -1,7 +1,7 @@
 """Property tests: no input makes a reader fail other than with `ReadError`, and no text is lost."""
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from store import ReadError
@@ -14,6 +14,8 @@ FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthChe
 
 @FAST
 @given(data=st.one_of(st.binary(max_size=400), st.text(max_size=400).map(str.encode)), suffix=st.sampled_from(SUFFIXES))
+@example(data=b"\xc2\x80", suffix=".txt")  # a C1 control character alone: nothing left once inert
+@example(data=b"[{\"abstract\": \"\\u200b\"}]", suffix=".json")
 def test_any_bytes_in_any_format_give_papers_or_a_read_error(tmp_path, data, suffix):
     path = tmp_path / f"input{suffix}"
     path.write_bytes(data)

@@ -81,7 +81,10 @@ def _parse(name: str, p: Path) -> Collection:
         raise ReadError(name, exc.strerror or str(exc)) from None
     text = decode(data, name)
     del data  # a long list's bytes need not stay in memory while it is parsed
-    return inert_collection(PARSERS.get(p.suffix.lower(), _by_content)(text, name))
+    collection = inert_collection(PARSERS.get(p.suffix.lower(), _by_content)(text, name))
+    if not collection.papers:
+        raise ReadError(name, "no abstracts found (nothing but control or invisible characters)")
+    return collection
 
 
 def _files(directory: Path) -> list[Path]:
