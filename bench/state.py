@@ -21,7 +21,7 @@ from pathlib import Path
 
 from tinydb import TinyDB
 
-from store.db import TriageStore, fingerprint, to_doc
+from store.db import TriageStore, fingerprint
 from store.model import Collection, Paper, Triage, paper_id
 
 TEXT = (
@@ -56,7 +56,7 @@ def journaled(folder: Path, n: int, writes: int) -> list[float]:
 def stock(folder: Path, n: int, writes: int) -> list[float]:
     db = TinyDB(folder / f"stock-{n}.json")
     fp = fingerprint(TEXT)
-    db.insert_multiple(to_doc(state, fp) | {"id": pid} for pid, state in states(n).items())
+    db.insert_multiple({**state.marks(), "updated": state.updated, "fp": fp, "id": pid} for pid, state in states(n).items())
     samples = []
     for i in range(writes):
         started = time.perf_counter()

@@ -1,7 +1,10 @@
 """`TriageStore`: the user's marks on papers, on TinyDB with a journaled storage (see `store.journal`).
 
-One document per paper, keyed by the paper's id: read, starred, priority, dismissed, note, tags, updated and
-`fp`, a fingerprint of the abstract. When a source list fixes a typo in an abstract its id
+One document per paper, keyed by the paper's id: read, starred, priority, dismissed, note, tags, updated,
+`fp`, a fingerprint of the abstract, and `fields`: when each mark was changed and by which device (the
+record `store.merge` merges; a document stored before it was kept has none, and reads as changed at
+its `updated` time). Each database has a stable `device` id. A paper whose marks are all taken off
+keeps its document (its marks blank, their times kept), so that a merge knows they were taken off. When a source list fixes a typo in an abstract its id
 changes; `attach()` finds the old state again by fuzzy-matching fingerprints (rapidfuzz ratio
 ≥ 90) of states whose paper is not in the list against papers that have no state (papers with
 an abstract: a title-only entry has no text to be re-found by).
@@ -9,7 +12,11 @@ an abstract: a title-only entry has no text to be re-found by).
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import os
+import secrets
+import socket
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -21,6 +28,7 @@ from tinydb.table import Table
 from store.boundary import inert_state
 from store.errors import NotSaved
 from store.changes import Change
+from store.merge import Record, doc_of, edit, merge, record_of
 from store.journal import MIN_COMPACT_BYTES, JournalStorage
 from store.model import Paper, Triage, normalise
 
@@ -79,12 +87,14 @@ class _TinyDB(TinyDB):
     table_class = _Table
 
 
-def to_doc(state: Triage, fp: str) -> dict[str, Any]:
-    return {**state.marks(), "updated": state.updated, "fp": fp}
+DEVICE = "device"
+"""The settings document holding this database's device id, and where the database was when it was made."""
+_BLANK = Triage().marks()
 
 
 def from_doc(doc: Mapping[str, Any]) -> Triage:
-    return inert_state(Triage(
+    """The state a document holds; a paper whose marks were all taken off reads as one never marked."""
+    state = inert_state(Triage(
         read=bool(doc.get("read", False)),
         starred=bool(doc.get("starred", False)),
         priority=int(doc.get("priority", 0)),
@@ -93,6 +103,7 @@ def from_doc(doc: Mapping[str, Any]) -> Triage:
         tags=tuple(str(tag) for tag in doc.get("tags", ())),
         updated=float(doc.get("updated", 0.0)),
     ))
+    return Triage() if state.blank else state
 
 
 class TriageStore:
@@ -113,6 +124,7 @@ class TriageStore:
         self._settings: _Table = self._db.table(SETTINGS)  # type: ignore[assignment]
         self._texts: dict[str, str] = {}
         """The abstract of each attached paper, for the fingerprint stored with its state."""
+        self._device: str | None = None
 
     @property
     def notices(self) -> list[str]:
@@ -161,18 +173,112 @@ class TriageStore:
         return from_doc(doc) if doc is not None else Triage()
 
     def ids(self) -> list[str]:
-        """Ids of every paper that has a stored state."""
-        return [doc.doc_id for doc in self._table]
+        """Ids of every paper that has marks stored."""
+        return [doc.doc_id for doc in self._table if not from_doc(doc).blank]
+
+    @property
+    def device(self) -> str:
+        """This database's device id: made at random the first time, and again when the database is
+        found on another machine or at another path (a copy must not write the copied one's device file)."""
+        device, made = self._device_id()
+        if made is not None:
+            with contextlib.suppress(NotSaved):  # a database only read: nothing it marks is stored anyway
+                self.put_setting(DEVICE, made)
+        self._device = device
+        return device
+
+    def _device_id(self) -> tuple[str, dict[str, Any] | None]:
+        """This database's device id, and the settings document to store when it is new here."""
+        if self._device is not None:
+            return self._device, None
+        where = f"{socket.gethostname()}:{os.path.realpath(self.path)}"
+        with self._storage.locked():
+            doc = self.setting(DEVICE)
+        if isinstance(doc.get("id"), str) and doc["id"] and doc.get("where") == where:
+            return doc["id"], None
+        made = {"id": secrets.token_hex(4), "where": where}
+        return made["id"], made
 
     def put(self, states: Mapping[str, Triage]) -> None:
-        """Store these states as one durable write; a state with no marks is removed."""
+        """Store these states as one durable write: each mark that changed from the stored one gets the
+        state's `updated` time (its change's stamp) and this database's device (see `store.merge.edit`)."""
         with self._storage.locked():
-            keep = {
-                pid: to_doc(state, self._fingerprint(pid))
-                for pid, state in states.items()
-                if not state.blank
-            }
-            self._table.replace_many(keep, [pid for pid, state in states.items() if state.blank])
+            device, made = self._device_id()
+            docs = {}
+            for pid, state in states.items():
+                doc = self._table.get(doc_id=pid)
+                record = record_of(doc) if doc is not None else {}
+                before = from_doc(doc).marks() if doc is not None else _BLANK
+                new = edit(record, before, state.marks(), state.updated, device)
+                if new is not record:
+                    docs[pid] = doc_of(new, self._fingerprint(pid))
+            if docs:  # a new device id goes in the same journal line as the first marks it made
+                self._write(docs, settings={DEVICE: made} if made else {})
+                self._device = device
+
+    def _write(self, docs: Mapping[str, dict[str, Any]], remove: Iterable[str] = (),
+               settings: Mapping[str, dict[str, Any]] | None = None) -> None:
+        """Store mark documents (and settings documents) and remove those of `remove`, as one durable write."""
+        tables = self._storage.read()
+        table = tables.setdefault(TABLE, {})
+        for key in remove:
+            table.pop(key, None)
+        table.update(docs)
+        if settings:
+            tables.setdefault(SETTINGS, {}).update(settings)
+        self._storage.write(tables)
+        self._table.clear_cache()
+        self._settings.clear_cache()
+
+    def records(self) -> dict[str, tuple[Record, str]]:
+        """Every paper's record of marks with their times (see `store.merge`) and fingerprint."""
+        with self._storage.locked():
+            return {pid: (record_of(doc), doc.get("fp", "")) for pid, doc in self._docs().items()}
+
+    def documents(self) -> dict[str, dict[str, Any]]:
+        """Every paper's stored document as `store.merge.doc_of` makes it (one stored before marks had
+        times made so), for a marks file (`store.marksfile.encode_documents`)."""
+        with self._storage.locked():
+            return {pid: doc if isinstance(doc.get("fields"), str) else doc_of(record_of(doc), doc.get("fp", ""))
+                    for pid, doc in self._docs().items()}
+
+    def _docs(self) -> Mapping[str, Mapping[str, Any]]:
+        """The stored mark documents by paper id, as the storage holds them (to read only; under the lock)."""
+        return self._storage.read().get(TABLE, {})
+
+    def digest(self) -> str:
+        """A digest of every paper's record and fingerprint: the same digest, the same marks and times."""
+        hashed = hashlib.blake2b(digest_size=16)
+        with self._storage.locked():
+            for pid, doc in self._docs().items():
+                fields = doc.get("fields")
+                hashed.update(f"{pid}\0{doc.get('fp', '')}\0{fields if isinstance(fields, str) else json.dumps(doc, sort_keys=True)}\n".encode())
+        return hashed.hexdigest()
+
+    def fold(self, incoming: Mapping[str, tuple[Record, str]], dry_run: bool = False) -> dict[str, tuple[Triage, Triage]]:
+        """Merge records from elsewhere (paper id → record, fingerprint) into those stored, as one durable
+        write (none with `dry_run`): each paper whose record changed, with its state before and after."""
+        changed: dict[str, tuple[Triage, Triage]] = {}
+        with self._storage.locked():
+            docs, stored = {}, self._docs()
+            for pid, (theirs, fp) in incoming.items():
+                doc = stored.get(pid)
+                ours = record_of(doc) if doc is not None else {}
+                if theirs == ours:
+                    continue
+                new = merge(ours, theirs)
+                if new != ours:
+                    docs[pid] = doc_of(new, doc.get("fp") or fp if doc is not None else fp)
+                    changed[pid] = (from_doc(doc) if doc is not None else Triage(), from_doc(docs[pid]))
+            if docs and not dry_run:
+                self._table.replace_many(docs, ())
+        return changed
+
+    def replace_all(self, incoming: Mapping[str, tuple[Record, str]]) -> None:
+        """Make these records (paper id → record, fingerprint) the only marks stored, as one durable write."""
+        with self._storage.locked():
+            docs = {pid: doc_of(record, fp) for pid, (record, fp) in incoming.items()}
+            self._table.replace_many(docs, [doc.doc_id for doc in self._table if doc.doc_id not in docs])
 
     def _fingerprint(self, pid: str) -> str:
         """The fingerprint of an attached paper's text, else the one stored with its state."""

@@ -2,7 +2,7 @@
 
 Files, for a database at `triage.json`:
 
-- `triage.json` — the snapshot: readable JSON (sorted keys, indented) with a schema version,
+- `triage.json` — the snapshot: readable JSON (sorted keys, a document a line) with a schema version,
   a generation number and a `checksum` of the rest. Only ever replaced whole (`store.files.
   write_whole`: through a symbolic link to its target, keeping the file's mode).
 - `triage.json.journal` — one JSON line per write since the snapshot: the full new value of each

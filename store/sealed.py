@@ -1,6 +1,6 @@
 """What the journaled store's files hold, each part sealed by a checksum: the snapshot and a journal line.
 
-- A snapshot: sorted, indented JSON `{"checksum", "generation", "schema", "tables"}`; the
+- A snapshot: sorted JSON `{"checksum", "generation", "schema", "tables"}`, a document a line; the
   checksum (its own line, first) is taken over the file's bytes without that line.
 - A journal line: one JSON object `{"g": generation, "tables": {name: {"put", "del"}}, "c"}`;
   `c` (last) is taken over the line's bytes without it.
@@ -46,8 +46,17 @@ def _crc(data: bytes) -> bytes:
 
 
 def snapshot(generation: int, tables: Tables) -> bytes:
-    data = {"schema": SCHEMA, "generation": generation, "tables": tables}
-    body = (json.dumps(data, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+    """The snapshot's bytes: sorted JSON, one document a line (indented JSON would be written by
+    json's pure-Python encoder, five times slower than its C one, which writes each document)."""
+    dumps = json.JSONEncoder(sort_keys=True, ensure_ascii=False).encode
+    parts = [f'{{\n "generation": {generation},\n "schema": {SCHEMA},\n "tables": {{']
+    for t, name in enumerate(sorted(tables)):
+        docs = tables[name]
+        parts.append(f'{"," if t else ""}\n  {dumps(name)}: {{')
+        parts.append(",".join(f"\n   {dumps(key)}: {dumps(docs[key])}" for key in sorted(docs)))
+        parts.append("\n  }" if docs else "}")
+    parts.append("\n }\n}\n")
+    body = "".join(parts).encode("utf-8")
     return b'{\n "checksum": "%s",\n' % _crc(body) + body[2:]  # first, as sorted JSON has it
 
 

@@ -41,6 +41,7 @@ from tui.typeahead import TypeAhead
 from tui.widgets.detail import DetailPane
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
+from tui.syncing import AppSync
 from tui.widgets.status import StatusLine
 from tui.widgets.view_tabs import ViewTabs
 
@@ -159,7 +160,7 @@ class TriageApp(SelectionActions, CopyActions, SavedSearchActions, App[None]):
     sort: reactive[str] = reactive("file", init=False)
     """The order of the list: a key of `store.views.SORTS`."""
 
-    def __init__(self, collection: Collection, db_path: str | None = None) -> None:
+    def __init__(self, collection: Collection, db_path: str | None = None, sync_folder: str | None = None) -> None:
         super().__init__()
         self.collection = collection
         self.db_path = db_path
@@ -180,6 +181,11 @@ class TriageApp(SelectionActions, CopyActions, SavedSearchActions, App[None]):
                             lambda message, severity: self.notify(message, title="Triage database", severity=severity,
                                                                   timeout=30, markup=False))
         """The writer thread, the marks shown before they are durable, and the writes waiting for the lock."""
+        self._sync = AppSync(sync_folder, self.store, self._saver, self._from_writer,
+                             lambda text: self.query_one(StatusLine).show_sync(text),
+                             lambda message, severity: self.notify(message, severity=severity, timeout=20, markup=False),
+                             ) if sync_folder else None
+        """The sync with other devices through a folder (--sync, $TRIAGE_SYNC), or None."""
         self._index: SearchIndex | None = None
         self._index_lock = threading.Lock()
         self._hits: Hits | None = None
@@ -249,6 +255,8 @@ class TriageApp(SelectionActions, CopyActions, SavedSearchActions, App[None]):
             self.notify(notice, title="Triage database", severity="warning", timeout=20, markup=False)
         self.load_saved_searches()
         self.set_interval(POLL_SECONDS, self._saver.poll)
+        if self._sync:
+            self._sync.start()
         self.call_after_refresh(self.run_worker, self._index_in_background, thread=True, group="index")
         self._rank(dict(self.states))
 
@@ -269,7 +277,7 @@ class TriageApp(SelectionActions, CopyActions, SavedSearchActions, App[None]):
         """Save what is left, waiting for another process's hold on the database a bounded time (each
         job's wait, then one last try); what still cannot be saved is told in `farewell`."""
         self._save_session()
-        self.farewell, self.unsaved_marks = self._saver.close()
+        self.farewell, self.unsaved_marks = self._saver.close(self._sync.at_close if self._sync else None)
 
     def on_paper_list_highlighted(self, message: PaperList.Highlighted) -> None:
         detail = self.query_one(DetailPane)

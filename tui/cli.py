@@ -11,7 +11,7 @@ import json
 import os
 import shutil
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from importlib.metadata import version
 from itertools import islice
@@ -27,7 +27,8 @@ from tui.boundary import inert_output, write_control
 DESCRIPTION = """\
 Triage research-paper abstracts from the keyboard: filter, read, mark, star, prioritise.
 
-  triage [FILES...]                 open the app (the bundled ICLR 2024 list when no file is given)
+  triage [FILES...] [--sync DIR]    open the app (the bundled ICLR 2024 list when no file is given);
+                                    --sync DIR (or $TRIAGE_SYNC): sync marks through DIR on open and close
   triage list [FILES...] [--query Q | --saved NAME] [--sort ORDER] [--format table|jsonl]
                                     print the papers (those matching Q, best first) without the app;
                                     --saved NAME: the query saved in the app under NAME (M);
@@ -43,6 +44,11 @@ Triage research-paper abstracts from the keyboard: filter, read, mark, star, pri
                                     mark one paper (ID or a unique prefix of it) without the app, or
                                     each paper whose id is piped in (-): triage list -q Q | triage set - --star
   triage keys                       every key binding: its id, its keys (yours from the keys file), what it does
+  triage sync DIR                   exchange marks with your other devices through a folder you already sync
+  triage merge OTHER_DB [--dry-run] fold another database's marks into this one (per field the later change)
+  triage backup FILE [--force]      every mark with its times in one portable file (JSON Lines)
+  triage restore FILE [--merge|--replace]
+                                    put a backup back: into an empty database, merged, or replacing the marks
 
 Options and FILES may come in any order. A query that starts with "-" is fine: -q -is:read.
 Exit codes: 0 ok; 1 nothing matched, or marks not saved (a full disk, a read-only database);
@@ -177,6 +183,10 @@ def app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="triage", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"%(prog)s {version('paper-triage')}")
     add_common(parser)
+    parser.add_argument(
+        "--sync", metavar="DIR",
+        help="sync marks through DIR (see triage sync) when the app opens and when it closes (default: $TRIAGE_SYNC)",
+    )
     return parser
 
 
@@ -405,16 +415,38 @@ def run_set(argv: Sequence[str]) -> int:
     return run_set(argv)
 
 
-SUBCOMMANDS = {"list": run_list, "cite": run_cite, "export": run_export, "set": run_set, "similar": run_similar, "keys": run_keys}
+def sharing(name: str) -> Callable[[Sequence[str]], int]:
+    """`triage sync|merge|backup|restore` (tui.cli_sync), imported when run."""
+    def run(argv: Sequence[str]) -> int:
+        from tui.cli_sync import COMMANDS
+
+        return COMMANDS[name](argv)
+
+    return run
+
+
+SUBCOMMANDS = {
+    "list": run_list, "cite": run_cite, "export": run_export, "set": run_set, "similar": run_similar, "keys": run_keys,
+    **{name: sharing(name) for name in ("sync", "merge", "backup", "restore")},
+}
+
+
+def sync_folder(option: str | None) -> str | None:
+    """The app's sync folder: --sync DIR (refused when it is no folder), else $TRIAGE_SYNC (a folder
+    not there now, a USB stick not plugged in, is told in the app), else none."""
+    if option is not None and not os.path.isdir(option):
+        raise Refused(f"no folder {option} to sync through (--sync)")
+    return option or os.environ.get("TRIAGE_SYNC") or None
 
 
 def run_app(argv: Sequence[str]) -> int:
     args = parse_args(app_parser(), argv)
     database(args.db)  # refused before anything is drawn
+    folder = sync_folder(args.sync)
     collection = load(args.files, report_skipped=False)
     from tui.app import TriageApp
 
-    app = TriageApp(collection, db_path=args.db)
+    app = TriageApp(collection, db_path=args.db, sync_folder=folder)
     app.run()
     for line in app.farewell:  # what could not be saved, now that the terminal is ours again
         print(line, file=sys.stderr)

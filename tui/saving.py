@@ -68,6 +68,16 @@ class Saver:
         if not self._closed:
             self._thread.submit(self._drain, partial(self._guarded, job, *args))
 
+    def refresh(self, job: Callable[[], Mapping[str, Triage]]) -> None:
+        """Run a store job that changes marks (a sync with other devices) on the writer thread, in turn
+        with the writes, then show the states it returns for the papers of the list."""
+        self.run(self._refreshed, job)
+
+    def _refreshed(self, job: Callable[[], Mapping[str, Triage]]) -> None:
+        states = {pid: state for pid, state in job().items() if pid in self._papers}
+        if states:
+            self._post(lambda: self._show(self.unsaved.merge(states)))
+
     def poll(self) -> None:
         """Retry what waits, then pick up the marks other processes stored since the last poll (one at a time)."""
         if not self._closed and not self._polling:
@@ -137,10 +147,11 @@ class Saver:
         if changes:
             self._post(lambda: self._show(self.unsaved.merge(changes)))
 
-    def close(self) -> tuple[list[str], int]:
-        """Wait for the writes queued so far, try once more what waits, and close the store when nothing
-        does: the lines to say on stderr once the app has quit (what could not be saved, the store's late
-        notices) and how many papers' mark changes were not saved."""
+    def close(self, last: Callable[[], list[str]] | None = None) -> tuple[list[str], int]:
+        """Wait for the writes queued so far, try once more what waits, and when nothing does run `last`
+        (a sync; it gives lines for stderr) and close the store: the lines to say on stderr once the app
+        has quit (what could not be saved, the store's late notices) and how many papers' mark changes
+        were not saved."""
         self._closed = True
         self._thread.shutdown(wait=True)
         self._post = lambda callback: None  # the app is going: nothing more to show
@@ -151,6 +162,8 @@ class Saver:
             what = f"{marks} mark change{'s' if marks != 1 else ''} made in the app" if marks else "the session (cursor, query, view)"
             farewell.append(f"triage: {what} could not be saved: {self.blocked}")
         else:
+            if last is not None:
+                farewell += last()
             with contextlib.suppress(Locked):  # every change is in the journal: folding it in can wait
                 self.store.close()
         farewell += [f"triage: {notice}" for notice in self.store.notices[self._told :]]

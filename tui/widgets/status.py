@@ -23,6 +23,7 @@ class StatusLine(Horizontal):
         & > #status-counts { width: 1fr; padding: 0 1; color: $text; text-wrap: nowrap; text-overflow: ellipsis; }
         & > #status-saving { width: auto; padding: 0 1 0 0; color: $text-warning; text-style: bold; }
         & > #status-read { width: auto; color: $text-muted; }
+        & > #status-sync { width: auto; color: $text-muted; }
         & > ProgressBar { width: auto; padding: 0 1; }
         & > ProgressBar Bar { width: 20; }
     }
@@ -40,6 +41,7 @@ class StatusLine(Horizontal):
         yield Static(id="status-source", markup=False)
         yield Static(id="status-counts", markup=False)
         yield Static(id="status-saving", markup=False)
+        yield Static(id="status-sync", markup=False)
         yield Static(id="status-read", markup=False)
         yield ProgressBar(total=1, show_eta=False, id="status-progress")
 
@@ -63,6 +65,10 @@ class StatusLine(Horizontal):
     def show_saving(self, papers: int) -> None:
         """"saving…" while the marks of `papers` papers shown are not yet durable; nothing once all are."""
         self.query_one("#status-saving", Static).update(Content("saving…" if papers else ""))
+
+    def show_sync(self, text: str) -> None:
+        """When marks last synced with other devices ("synced 10:42"), with --sync / $TRIAGE_SYNC."""
+        self.query_one("#status-sync", Static).update(Content(text + " "))
 
     def on_resize(self) -> None:
         self.set_class(self.size.width < 100, "-narrow")
