@@ -48,6 +48,7 @@ about a rare word's in the abstract, so such matches rank below title matches, a
 _K1, _B = 1.2, 0.75  # BM25 constants
 _TF_BITS = 4  # a posting is (paper index << 4) | min(term frequency, 15)
 _TF_MAX = (1 << _TF_BITS) - 1
+_POSTING_COST = 100  # a posting read costs about as much as counting in 100 letters of text
 _BATCH = 1024  # papers indexed at a time: a few MB of arrays, a few ms per step
 _THREADS = 2  # finding words in batches; the build's own thread names them
 _BASE = 0x9E3779B97F4A7C15  # odd, so invertible mod 2**64
@@ -306,14 +307,14 @@ class SearchIndex:
                 or uneven.dtype != np.int64 or uneven.ndim != 1 or (len(uneven) and not 0 <= uneven.min() <= uneven.max() < len(papers))):
             raise ValueError("index parts do not fit together")
         index = cls.__new__(cls)
-        index._assemble(papers, vocabulary, body, title, lengths, _lowered(papers, uneven.tolist())[0], uneven, named,
-                        author, keyword)
+        index._assemble(papers, vocabulary, body, title, lengths, None, uneven, named, author, keyword)
         return index
 
     def _assemble(self, papers: list[Paper], words: dict[str, int], body: _Postings, title: _Postings,
-                  lengths: np.ndarray, lower: list[str], uneven: np.ndarray, names: dict[str, int], author: _Postings,
-                  keyword: _Postings) -> None:
-        """Set up the index from what a build or a cache gives; the rest is quick to work out."""
+                  lengths: np.ndarray, lower: list[str] | None, uneven: np.ndarray, names: dict[str, int],
+                  author: _Postings, keyword: _Postings) -> None:
+        """Set up the index from what a build or a cache gives; the rest is quick to work out
+        (the lower-cased texts of a cached index when a phrase first needs them: `literal_ready`)."""
         self.papers = papers
         self._position = {p.id: i for i, p in enumerate(papers)}
         self._words = words
@@ -324,6 +325,9 @@ class SearchIndex:
         self._keyword = keyword
         self._lengths = lengths
         self._lower = lower
+        self._lower_heads: list[str] | None = None
+        self._lowered_words: list[tuple[str, str]] | None = None
+        self._letters = 0
         self._uneven = uneven
         size = lengths.astype(np.float64)
         self._norm = _K1 * (1 - _B + _B * size / (size.mean() if len(size) and size.mean() else 1.0))
@@ -512,6 +516,17 @@ class SearchIndex:
 
     # --- literal text -------------------------------------------------------------------
 
+    def literal_ready(self) -> tuple[list[str], list[str]]:
+        """The display texts, and the titles with names, lower-cased with single spaces, as a
+        phrase is looked for in them: worked out once, when first needed (~1 s at 100,000 papers,
+        which the app spends on its index thread, not on the first phrase typed)."""
+        if self._lower is None:
+            self._lower = _lowered(self.papers, self._uneven.tolist())[0]
+        if self._lower_heads is None:
+            self._lower_heads = [_flat(f"{p.title}\n{p.name}".lower()) for p in self.papers]
+            self._letters = sum(map(len, self._lower))
+        return self._lower, self._lower_heads
+
     def _literal(self, term: Term, patterns: list[re.Pattern[str]]) -> _Match:
         """Papers whose title or display text contains `term` literally (smart case)."""
         pattern = _pattern(term)
@@ -520,24 +535,62 @@ class SearchIndex:
             def count(texts: list[str]) -> list[int]:
                 return [len(pattern.findall(text)) for text in texts]
             texts = [p.plain for p in self.papers]
+            heads = None
         else:  # str.count on lower-cased text with single spaces: C speed, no regex per paper
             needle = _flat(term.text.lower())
 
             def count(texts: list[str]) -> list[int]:
                 return list(map(str.count, texts, repeat(needle, len(texts))))
-            texts = self._lower
+            texts, heads = self.literal_ready()
+            counted = self._counted(needle)
+            if counted is not None:
+                return _literal_match(len(self.papers), *counted, self._norm)
         in_body, in_title = self._candidates(term)
         title = np.zeros(len(self.papers))
         counts = np.zeros(len(self.papers))
         chosen = np.flatnonzero(in_title).tolist()
-        heads = [f"{self.papers[i].title}\n{self.papers[i].name}" for i in chosen]
-        title[chosen] = np.array(count(heads if term.case_sensitive else [_flat(h.lower()) for h in heads])) > 0
+        every = self.papers
+        title[chosen] = np.array(count([f"{every[i].title}\n{every[i].name}" for i in chosen] if heads is None
+                                       else [heads[i] for i in chosen])) > 0
         chosen = np.flatnonzero(in_body).tolist()
-        counts[chosen] = count([texts[i] for i in chosen])
-        papers = (title > 0) | (counts > 0)
-        df = int(papers.sum()) or 1
-        weight = math.log(1 + (len(self.papers) - df + 0.5) / (df + 0.5)) * (_K1 + 1)
-        return _Match(papers, title, weight * counts / (counts + self._norm))
+        counts[chosen] = count(texts if len(chosen) == len(texts) else [texts[i] for i in chosen])
+        return _literal_match(len(self.papers), title, counts, self._norm)
+
+    def _counted(self, needle: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """(in the title or not, times in the display text) of each paper for a lower-case needle of
+        ASCII word characters (`"ne`), from the postings of the words holding it rather than by
+        counting in every text; None for another needle, or when those words occur so often that
+        counting in the texts is quicker (a single letter).
+
+        Exact: such a needle occurs only inside words (their lower-cased letters: lower-casing is
+        letter by letter and never makes a word character of another), so a text holds it as often
+        as the sum, over its words, of the word's count times the needle's count in the word. Where
+        a word's count reached the postings' cap the text is counted as before."""
+        if not (needle.isascii() and WORD.fullmatch(needle) and needle == needle.lower()):
+            return None
+        lower, _ = self.literal_ready()
+        found = [(word, low.count(needle)) for word, low in self._lower_words() if needle in low]
+        ids = np.array([self._words[word] for word, _ in found], dtype=np.intp)
+        starts, ends = self._body.bounds[ids], self._body.bounds[ids + 1]
+        sizes = ends - starts
+        if int(sizes.sum()) * _POSTING_COST > self._letters:
+            return None
+        postings = self._body.values[np.repeat(starts - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))]
+        docs, tf = postings >> _TF_BITS, postings & _TF_MAX
+        times = np.repeat(np.array([n for _, n in found], dtype=np.float64), sizes)
+        counts = np.bincount(docs, weights=tf * times, minlength=len(self.papers)).astype(np.float64)
+        capped = np.unique(docs[tf == _TF_MAX]).tolist()
+        counts[capped] = [lower[i].count(needle) for i in capped]
+        title = self._none()
+        for word in ids.tolist():
+            title[self._title[word]] = True
+        return title.astype(np.float64), counts
+
+    def _lower_words(self) -> list[tuple[str, str]]:
+        """Each vocabulary word as written and lower-cased (worked out once)."""
+        if self._lowered_words is None:
+            self._lowered_words = [(word, word.lower()) for word in self._words]
+        return self._lowered_words
 
     def _candidates(self, term: Term) -> tuple[np.ndarray, np.ndarray]:
         """Papers whose (display text, title) may contain `term` literally, narrowed by the
@@ -559,16 +612,20 @@ class SearchIndex:
             else:
                 matched = [key] if key in vocab else []
             words = matched if cased else [s for w in matched for s in self._folded[w]]
-            in_body &= self._papers_with(words, self._body, _TF_BITS)
-            in_title &= self._papers_with(words, self._title, 0)
+            in_body &= self._papers_with(words, self._body, _TF_BITS, at_most=True)
+            in_title &= self._papers_with(words, self._title, 0, at_most=True)
         return in_body, in_title
 
-    def _papers_with(self, words: Iterable[str], postings: _Postings, shift: int) -> np.ndarray:
-        """Papers where any of `words` occurs, from the `postings` of the body or of the titles."""
+    def _papers_with(self, words: Iterable[str], postings: _Postings, shift: int, at_most: bool = False) -> np.ndarray:
+        """Papers where any of `words` occurs, from the `postings` of the body or of the titles. With
+        `at_most`, every paper when the words have more postings than there are papers (a phrase's
+        first letters, which most papers hold): a wider set of candidates, found at no cost."""
+        ids = [self._words[word] for word in words if word in self._words]
+        if at_most and int((postings.bounds[np.array(ids, dtype=np.intp) + 1] - postings.bounds[ids]).sum()) > len(self.papers):
+            return np.ones(len(self.papers), dtype=bool)
         papers = self._none()
-        for word in words:
-            if word in self._words:
-                papers[postings[self._words[word]] >> shift] = True
+        for word in ids:
+            papers[postings[word] >> shift] = True
         return papers
 
     def _excluded(self, term: Term, notes: _Notes | None) -> np.ndarray:
@@ -677,6 +734,14 @@ def _lowered(papers: Iterable[Paper], uneven: Iterable[int] | None = None) -> tu
             lower[k] = flat
             found.append(k)
     return lower, found
+
+
+def _literal_match(size: int, title: np.ndarray, counts: np.ndarray, norm: np.ndarray) -> _Match:
+    """What a literal matched, from whether it is in each paper's title and how often in its text."""
+    papers = (title > 0) | (counts > 0)
+    df = int(papers.sum()) or 1
+    weight = math.log(1 + (size - df + 0.5) / (df + 0.5)) * (_K1 + 1)
+    return _Match(papers, title, weight * counts / (counts + norm))
 
 
 def _joined(words: Iterable[str]) -> np.ndarray:

@@ -22,7 +22,6 @@ from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from store.model import Paper, paper_id
-from store.names import derive_title
 from store.readers.identifiers import arxiv_id, bare_doi
 from store.text import display
 
@@ -107,6 +106,8 @@ def report(name: str, done: int) -> None:
 
 def analyse(texts: Sequence[str]) -> list[Analysis]:
     """The analysis of each (stripped) abstract text, in one process."""
+    from store.names import derive_title  # (here: reading a cached list needs no name finder)
+
     out = []
     for text in texts:
         shown = display(text)
