@@ -1,30 +1,38 @@
-"""Search as you type: index build time and memory, per-query latency, and `fzf --filter` on the same text.
+"""Search as you type: index build time and memory, per-query latency — this checkout beside a base
+revision (main by default), in one table, and `fzf --filter` on the same text.
 
-    python bench/search.py [--sizes 1000,10000,100000] [--fzf-sizes 1000,10000]
+    python bench/search.py [--sizes 10000,100000] [--base main] [--fzf-sizes 10000]
 
-Synthetic lists come from ../shared/tools/make_corpus.py, the real one is
-../shared/corpora/iclr-2024-abstracts.txt (both beside the checkout). fzf (Debian package
-`fzf`) is skipped with a note when it is not installed. Aims: every query's median ≤ 16 ms
-at 10k papers and ≤ 100 ms at 100k; index build ≤ 5 s at 100k.
+The lists are JSON Lines with the fields researchers search by: the real ICLR 2024 list
+(../shared/corpora/iclr-2024-papers.jsonl: authors, keywords, primary area, track, TL;DR), and
+synthetic ones from ../shared/tools/make_corpus.py (abstracts and titles), each record given the
+authors, keywords, area, venue and TL;DR of a real ICLR/ICML paper drawn at random (seeded), as
+the tool writes none. Each revision is measured in a process of its own (the base from `git
+archive`), on the same files. fzf (Debian package `fzf`) is skipped with a note when it is not
+installed. Aims: every query's median ≤ 16 ms at 10k papers and ≤ 100 ms at 100k; index build
+≤ 5 s at 100k; the record fields (authors, keywords) add ≤ 20% to build time and memory.
 """
 from __future__ import annotations
 
 import argparse
+import io
+import json
 import os
+import random
 import shutil
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 import tracemalloc
 from pathlib import Path
 
-from store import SearchIndex, read_path
-
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
 MAKE_CORPUS = SHARED / "tools" / "make_corpus.py"
-ICLR = SHARED / "corpora" / "iclr-2024-abstracts.txt"
+REAL = [SHARED / "corpora" / f"{name}-2024-papers.jsonl" for name in ("iclr", "icml")]
 
 QUERIES = [
     ("1 word", "learning"),
@@ -34,14 +42,18 @@ QUERIES = [
     ("prefix", "contrastiv"),
     ("phrase", '"neural network"'),
     ("negation", "language !graph"),
+    ("name", "bengio"),
+    ("author:", "author:bengio"),
+    ("author: \"\"", 'author:"Yoshua Bengio"'),
+    ("kw: \"\"", 'kw:"diffusion models"'),
+    ("title:", "title:graph"),
 ]
+BUILDS = 3  # the build's median of this many
 
 
-def fzf_form(query: str) -> str:
-    """The same query in fzf's syntax: a phrase becomes an exact term with escaped spaces."""
-    if query.startswith('"'):
-        return "'" + query.strip('"').replace(" ", "\\ ")
-    return query
+def records(text: str) -> list[dict]:
+    """The records of JSON Lines (split at newlines only: U+2028 may be inside a string)."""
+    return [json.loads(line) for line in text.split("\n") if line.strip()]
 
 
 def percentile(samples: list[float], q: float) -> float:
@@ -49,78 +61,132 @@ def percentile(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def index_mb(papers: list) -> tuple[float, float]:
-    """Memory the index holds and the most its build used at once, as tracemalloc counts them
-    (a second build: tracing slows it)."""
-    tracemalloc.start()
-    index = SearchIndex(papers)
+def measure(path: Path) -> dict:
+    """Index build (median wall and CPU s), memory (MB held, peak) and each query's hits and
+    first / median / p95 ms, with the `store` this process imports."""
+    from store import SearchIndex, read_path
+
+    papers = read_path(path).papers
+    walls, cpus = [], []
+    for _ in range(BUILDS):
+        started, cpu = time.perf_counter(), time.process_time()
+        index = SearchIndex(papers)
+        walls.append(time.perf_counter() - started)
+        cpus.append(time.process_time() - cpu)
+    tracemalloc.start()  # a build more, traced: tracing slows it
+    traced = SearchIndex(papers)
     held, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    del index
-    return held / 2**20, peak / 2**20
-
-
-def fzf_times(lines_file: Path, query: str, runs: int) -> tuple[float, int]:
-    samples, hits = [], 0
-    for _ in range(runs):
-        started = time.perf_counter()
-        result = subprocess.run(["fzf", "--filter", fzf_form(query)], stdin=lines_file.open("rb"),
-                                capture_output=True, check=False)
-        samples.append(time.perf_counter() - started)
-        hits = result.stdout.count(b"\n")
-    return statistics.median(samples), hits
-
-
-def bench(name: str, path: Path, fzf: bool, folder: Path) -> None:
-    papers = read_path(path).papers
-    started, cpu = time.perf_counter(), time.process_time()
-    index = SearchIndex(papers)
-    build, cpu = time.perf_counter() - started, time.process_time() - cpu
-    held, peak = index_mb(papers)
+    del traced
     runs = 5 if len(papers) > 50_000 else 21
-    lines = folder / f"{name}.lines"
-    if fzf:
-        lines.write_text("".join(" ".join(p.plain.split()) + "\n" for p in papers), encoding="utf-8")
-    print(f"\n{name}: {len(papers)} papers, index built in {build:.2f} s ({cpu:.2f} s CPU), holding {held:.0f} MB"
-          f" (peak {peak:.0f} MB while building)")
-    print(f"  {'query':<10} {'text':<42} {'hits':>7} {'first ms':>9} {'median ms':>10} {'p95 ms':>8}"
-          + (f" {'fzf hits':>9} {'fzf median ms':>14}" if fzf else ""))
-    for label, query in QUERIES:
+    queries = {}
+    for _, query in QUERIES:
         started = time.perf_counter()
-        index.search(query)  # the first time: what typing it in a fresh session costs
+        hits = index.search(query)  # the first time: what typing it in a fresh session costs
         first = (time.perf_counter() - started) * 1000
         samples = []
         for _ in range(runs):
             started = time.perf_counter()
             hits = index.search(query)
             samples.append((time.perf_counter() - started) * 1000)
-        row = (f"  {label:<10} {query:<42} {len(hits):>7} {first:>9.1f} {statistics.median(samples):>10.1f}"
-               f" {percentile(samples, 0.95):>8.1f}")
-        if fzf:
-            median, found = fzf_times(lines, query, 5)
-            row += f" {found:>9} {median * 1000:>14.1f}"
-        print(row)
+        understood = not hits.query.hint
+        queries[query] = (len(hits) if understood else None, first, statistics.median(samples), percentile(samples, 0.95))
+    return {"papers": len(papers), "build": statistics.median(walls), "cpu": statistics.median(cpus),
+            "held": held / 2**20, "peak": peak / 2**20, "queries": queries}
+
+
+def write_list(size: int, path: Path, pool: list[dict]) -> None:
+    """`size` synthetic records (make_corpus.py's) with the record fields of real papers drawn from `pool`."""
+    made = subprocess.run([sys.executable, str(MAKE_CORPUS), str(size), "--format", "jsonl"], check=True,
+                          capture_output=True, text=True).stdout
+    rng = random.Random(size)
+    with path.open("w", encoding="utf-8") as out:
+        for record in records(made):
+            real = rng.choice(pool)
+            record.update({k: real[k] for k in ("authors", "keywords", "primary_area", "venue", "tldr") if k in real})
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+
+def base_tree(revision: str, folder: Path) -> Path:
+    """The `store` package of `revision`, unpacked under `folder`."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", revision, "store"], check=True,
+                             capture_output=True).stdout
+    tree = folder / "base"
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(tree, filter="data")
+    return tree
+
+
+def in_process(tree: Path, path: Path, cache: Path) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(tree), "TRIAGE_CACHE": str(cache)}
+    done = subprocess.run([sys.executable, __file__, "--measure", str(path)], env=env, check=True,
+                          capture_output=True, text=True)
+    return json.loads(done.stdout)
+
+
+def fzf_median(path: Path, query: str) -> str:
+    lines = path.with_suffix(".lines")
+    if not lines.exists():
+        lines.write_text("".join(" ".join(r["abstract"].split()) + "\n" for r in records(path.read_text(encoding="utf-8"))),
+                         encoding="utf-8")
+    form = "'" + query.strip('"').replace(" ", "\\ ") if query.startswith('"') else query
+    samples = []
+    for _ in range(5):
+        started = time.perf_counter()
+        subprocess.run(["fzf", "--filter", form], stdin=lines.open("rb"), capture_output=True, check=False)
+        samples.append(time.perf_counter() - started)
+    return f"{statistics.median(samples) * 1000:.1f}"
+
+
+def change(before: float, after: float) -> str:
+    return f"{(after - before) / before * 100:+.0f}%" if before else ""
+
+
+def table(name: str, base: str, before: dict, after: dict, fzf: Path | None) -> None:
+    print(f"\n{name}: {after['papers']} papers (load average {os.getloadavg()[0]:.2f})")
+    print(f"  {'':<52} {base:>10} {'this':>10} {'change':>7}")
+    for label, key, unit in (("index build, wall", "build", "s"), ("index build, CPU", "cpu", "s"),
+                             ("index memory held", "held", "MB"), ("index memory peak (while building)", "peak", "MB")):
+        print(f"  {label:<52} {before[key]:>7.2f} {unit:<2} {after[key]:>7.2f} {unit:<2} {change(before[key], after[key]):>7}")
+    print(f"\n  {'query ms: first, median, p95':<52} {base:>18} {'this':>18} {'hits':>15}" + ("  fzf ms" if fzf else ""))
+    for label, query in QUERIES:
+        old, new = before["queries"][query], after["queries"][query]
+        hits = f"{'-' if old[0] is None else old[0]} → {'-' if new[0] is None else new[0]}"
+        times = " ".join(f"{t[1]:>6.1f} {t[2]:>5.1f} {t[3]:>5.0f}" for t in (old, new))
+        print(f"  {label:<10} {query:<41} {times} {hits:>15}"
+              + (f"  {fzf_median(fzf, query)}" if fzf and ":" not in query else ""))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="1000,10000,100000")
-    parser.add_argument("--fzf-sizes", default="1000,10000")
+    parser.add_argument("--sizes", default="10000,100000")
+    parser.add_argument("--base", default="main", help="the revision to compare with (default main)")
+    parser.add_argument("--fzf-sizes", default="10000")
+    parser.add_argument("--measure", help=argparse.SUPPRESS)  # (one revision's numbers, as JSON, in a process of its own)
     args = parser.parse_args()
+    if args.measure:
+        print(json.dumps(measure(Path(args.measure))))
+        return
     has_fzf = shutil.which("fzf") is not None
     print("load average %.2f %.2f %.2f on %d cores (other work makes wall times noisy; CPU times less so)"
           % (*os.getloadavg(), os.cpu_count() or 0))
+    print(f"'-' hits: the revision does not understand the query (it matches nothing); '{args.base}' is the base")
     if not has_fzf:
         print("fzf not installed (apt-get install fzf): its column is left out")
     fzf_sizes = {int(s) for s in args.fzf_sizes.split(",") if s}
+    pool = [record for path in REAL if path.exists() for record in records(path.read_text(encoding="utf-8"))]
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        if ICLR.exists():
-            bench("ICLR 2024 (real)", ICLR, has_fzf, folder)
+        base = base_tree(args.base, folder)
+        lists = [("ICLR 2024 (real)", REAL[0])] if REAL[0].exists() else []
         for size in (int(s) for s in args.sizes.split(",") if s):
-            path = folder / f"{size}.txt"
-            subprocess.run([sys.executable, str(MAKE_CORPUS), str(size), "-o", str(path)], check=True)
-            bench(f"synthetic {size}", path, has_fzf and size in fzf_sizes, folder)
+            write_list(size, folder / f"{size}.jsonl", pool)
+            lists.append((f"synthetic {size}", folder / f"{size}.jsonl"))
+        for name, path in lists:
+            before = in_process(base, path, folder / "cache-base")
+            after = in_process(ROOT, path, folder / "cache-this")
+            wanted = has_fzf and after["papers"] in fzf_sizes
+            table(name, args.base, before, after, path if wanted else None)
 
 
 if __name__ == "__main__":

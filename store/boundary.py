@@ -1,7 +1,7 @@
 """What enters from outside is made inert here, once: a parsed list and a stored mark.
 
-Every string a list file gives a paper (its text, title, authors, venue, key, links, pdf, other
-fields, the name of its file), the list's header and its warnings, and the note and tags of a
+Every string a list file gives a paper (its text, title, authors, venue, key, links, pdf, keywords,
+TL;DR, area, track, DOI, arXiv id, other fields, the name of its file), the list's header and its warnings, and the note and tags of a
 stored mark lose terminal escape sequences, control and invisible format characters
 (`store.text.inert`). Nothing that reads them later (the app, the command line, citations,
 exports, search) need think of it again.

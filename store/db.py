@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
-from rapidfuzz import fuzz, process
 from tinydb import TinyDB
 from tinydb.table import Table
 
@@ -364,6 +363,8 @@ def _rematch(homeless: dict[str, str], orphans: dict[str, str]) -> dict[str, str
     """
     if not homeless or not orphans:
         return {}
+    from rapidfuzz import fuzz, process  # (here: most opens have no state to find again)
+
     full_scan = len(homeless) * len(orphans) <= FULL_SCAN_PAIRS
     by_end: dict[str, list[str]] = {}
     if not full_scan:

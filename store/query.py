@@ -18,29 +18,41 @@ SYNTAX = (
     ("is:unread is:starred", "by triage state (also is:read, is:dismissed); -is:read negates"),
     ("p:1  p<=2  p:0", "by priority (also p>=3; p:0 is none)"),
     ("has:note has:code", "a note, a code link (also has:tag, has:link)"),
+    ("bengio", "words also match authors (below title matches), your notes and tags"),
+    ('author:bengio  author:"Yoshua Bengio"', "an author's name (any author, typos forgiven)"),
+    ('title:graph  abstract:"neural network"', "only in the title, only in the abstract (a word, \"phrase\" or 'exact)"),
+    ('kw:"diffusion models"  kw:cs.LG', "a keyword or arXiv category (also cat:)"),
+    ("area:generative track:oral", "by primary area or subject, by track (part of it, any case)"),
     ("tag:NAME", "by tag"),
     ("venue:iclr year:2024", "by venue (part of its name) or year (also year>=2023)"),
     ("Capital letters", "make a word or phrase match case-sensitively"),
-    ("is:stared", "not understood: the bar says why; alone it matches nothing"),
+    ("is:stared  auther:x", "not understood: the bar says why; alone it matches nothing"),
 )
 """(example, meaning) for each element of the language, for the help screen."""
 
 _QUALIFIER = re.compile(r"^([A-Za-z]+)(<=|>=|:|<|>|=)(.*)$", re.S)
+_QUOTED_VALUE = re.compile(r'([A-Za-z]+)([:=])"')
 _STATES = ("read", "unread", "starred", "dismissed")
 _HAS = ("note", "code", "link", "tag")
 _NUMERIC = {"p": (0, 5), "year": (0, 9999)}
-QUALIFIERS = ("is", "p", "has", "tag", "venue", "year")
+FIELDS = {"author": "author", "title": "title", "abstract": "abstract", "kw": "kw", "cat": "kw"}
+"""Qualifiers that look for text in one field of the record (→ a `Term` with that `field`)."""
+_FOLDED = ("author", "kw")  # names and keywords match whatever their case
+QUALIFIERS = ("is", "p", "has", "tag", "author", "title", "abstract", "kw", "cat", "area", "track", "venue", "year")
 _STATE_FIELDS = ("is", "p", "has", "tag")
 _SEARCHABLE = re.compile(r"\w")  # a word without any (a lone `-`, `--`, `…`) has nothing to look for
 
 
 @dataclass(frozen=True, slots=True)
 class Term:
-    """Text to find. kind: 'word' (fuzzy), 'exact' (literal substring), 'phrase' (literal words)."""
+    """Text to find. kind: 'word' (fuzzy), 'exact' (literal substring), 'phrase' (literal words).
+    field: '' (title, name, abstract, authors, your note and tags), 'title', 'abstract', or 'author'
+    and 'kw' (the words, typos forgiven, in that order within one author's name or one keyword)."""
 
     text: str
     kind: str = "word"
     negated: bool = False
+    field: str = ""
 
     @property
     def case_sensitive(self) -> bool:
@@ -84,16 +96,29 @@ class Query:
 
     @property
     def needs_states(self) -> bool:
-        """Whether a qualifier asks about triage state (is:, p:, tag:, has:note, has:tag)."""
+        """Whether a qualifier asks about triage state (is:, p:, tag:, has:note, has:tag), or a word
+        may be found in a note or tag."""
         return any(isinstance(a, Qualifier) and a.field in _STATE_FIELDS and a.value not in ("code", "link")
+                   or isinstance(a, Term) and a.kind == "word" and not a.field
                    for group in self.groups for a in group)
 
 
-def _qualifier(token: str, negated: bool, problems: list[str]) -> Qualifier | None:
-    """The qualifier `token` spells, or None after noting in `problems` why it is not one."""
-    match = _QUALIFIER.match(token)
-    assert match is not None
-    name, op, value = match.group(1).lower(), match.group(2), match.group(3)
+def _field_term(name: str, value: str, quoted: bool, negated: bool) -> Term:
+    """The term of `title:`, `abstract:`, `author:`, `kw:` (`cat:`) with its value."""
+    field = FIELDS[name]
+    if field in _FOLDED:
+        return Term(" ".join(value.casefold().split()), "word", negated, field)
+    if quoted:
+        return Term(value, "phrase", negated, field)
+    if value.startswith("'") and value[1:]:
+        return Term(value[1:], "exact", negated, field)
+    return Term(value, "word", negated, field)
+
+
+def _qualifier(name: str, op: str, value: str, negated: bool, problems: list[str], quoted: bool = False) -> Atom | None:
+    """The qualifier (or field term) `name`, `op`, `value` spell, or None after noting in `problems`
+    why it is not one. A `quoted` value was written in quotes (`author:"Yoshua Bengio"`)."""
+    name = name.lower()
     if name not in QUALIFIERS:
         problems.append(f"unknown qualifier {name}: (use {', '.join(q + ':' for q in QUALIFIERS)})")
         return None
@@ -108,6 +133,11 @@ def _qualifier(token: str, negated: bool, problems: list[str]) -> Qualifier | No
     if op != ":":
         problems.append(f"{name}: takes no comparison, write {name}:VALUE")
         return None
+    if name in FIELDS:
+        if not _SEARCHABLE.search(value):
+            problems.append(f"{name}: needs a value")
+            return None
+        return _field_term(name, value, quoted, negated)
     value = value.lower()
     choices = {"is": _STATES, "has": _HAS}.get(name)
     if choices is not None:
@@ -159,7 +189,17 @@ def parse(text: str) -> Query:
             i += 1
         atom: Atom | None = None
         missing = False  # a part not understood: it keeps its place among the groups, holding nothing
-        if i < n and text[i] == '"':
+        quoted = _QUOTED_VALUE.match(text, i)
+        if quoted:  # author:"Yoshua Bengio": the value runs to the closing quote
+            end = text.find('"', quoted.end())
+            if end < 0:
+                problems.append("unclosed quote")
+                end = n
+            value = " ".join(text[quoted.end() : end].split())
+            i = end + 1
+            atom = _qualifier(quoted.group(1), quoted.group(2), value, negated, problems, quoted=True)
+            missing = atom is None
+        elif i < n and text[i] == '"':
             end = text.find('"', i + 1)
             if end < 0:
                 problems.append("unclosed quote")
@@ -177,7 +217,9 @@ def parse(text: str) -> Query:
                 if token[1:]:
                     atom = Term(token[1:], "exact", negated)
             elif _is_qualifier(token):
-                atom = _qualifier(token, negated, problems)
+                match = _QUALIFIER.match(token)
+                assert match is not None
+                atom = _qualifier(match.group(1), match.group(2), match.group(3), negated, problems)
                 missing = atom is None
             elif _SEARCHABLE.search(token):
                 atom = Term(token, "word", negated)

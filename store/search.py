@@ -13,11 +13,12 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+import unicodedata
 from bisect import bisect_left
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import count, repeat
 from typing import TypeVar, overload
 
@@ -41,14 +42,25 @@ Span = tuple[int, int]
 
 TITLE_WEIGHT = 2.0
 """A title match (quality ≥ 0.5) is worth more than any body score (< 1): titles rank first."""
+RECORD_WEIGHT = 8.0
+"""The body weight of a word matched in the authors, a note or a tag (times the match's quality):
+about a rare word's in the abstract, so such matches rank below title matches, among the strong body ones."""
 _K1, _B = 1.2, 0.75  # BM25 constants
 _TF_BITS = 4  # a posting is (paper index << 4) | min(term frequency, 15)
 _TF_MAX = (1 << _TF_BITS) - 1
+_POSTING_COST = 100  # a posting read costs about as much as counting in 100 letters of text
 _BATCH = 1024  # papers indexed at a time: a few MB of arrays, a few ms per step
 _THREADS = 2  # finding words in batches; the build's own thread names them
 _BASE = 0x9E3779B97F4A7C15  # odd, so invertible mod 2**64
 _MIX = np.uint64(0x94D049BB133111EB)  # odd: multiplying by it loses nothing mod 2**64
+_ACCENTS = re.compile(r"[\u0300-\u036f]")
 _ASCII_WORD = np.array([WORD.fullmatch(chr(c)) is not None for c in range(128)])
+
+
+def name_form(text: str) -> str:
+    """A name or keyword as it is looked up: case-folded, accents dropped ('García' → 'garcia')."""
+    folded = text.casefold()
+    return folded if folded.isascii() else _ACCENTS.sub("", unicodedata.normalize("NFKD", folded))
 
 
 def typos_allowed(word: str) -> int:
@@ -218,39 +230,54 @@ class SearchIndex:
         # threads find the words of the next batches while this one names them; batches also
         # keep each step short, so the app's UI thread is never held up for long.
         batches = [papers[start : start + _BATCH] for start in range(0, len(papers), _BATCH)]
-        texts = [([p.plain for p in batch], [f"{p.title} {p.name}" for p in batch]) for batch in batches]
-        words = _Words(longest=max((sum(map(len, t)) + len(t) for pair in texts for t in pair), default=0))
+        # Authors and keywords (`name_form`) have words of their own (`names`): most names are in no
+        # abstract, and they need no cased or phrase lookup.
+        texts = [([p.plain for p in batch], [f"{p.title} {p.name}" for p in batch],
+                  [name_form(" ".join(p.authors)) for p in batch] + [name_form(" ".join(p.keywords)) for p in batch])
+                 for batch in batches]
+        words = _Words(longest=max((sum(map(len, t)) + len(t) for three in texts for t in three[:2]), default=0))
+        names = _Words(longest=max((sum(map(len, three[2])) + len(three[2]) for three in texts), default=0))
         body: list[tuple[np.ndarray, np.ndarray]] = []
         title: list[tuple[np.ndarray, np.ndarray]] = []
+        author: list[tuple[np.ndarray, np.ndarray]] = []
+        keyword: list[tuple[np.ndarray, np.ndarray]] = []
         lengths: list[np.ndarray] = []
         lower: list[str] = []
         uneven: list[int] = []
         with ThreadPoolExecutor(_THREADS) as pool:
-            found = _in_order(pool, lambda pair: (words.find(pair[0]), words.find(pair[1])), texts)
-            for start, batch, (in_body, in_title) in zip(range(0, len(papers), _BATCH), batches, found):
+            found = _in_order(pool, lambda three: (words.find(three[0]), words.find(three[1]), names.find(three[2])), texts)
+            for start, batch, (in_body, in_title, in_record) in zip(range(0, len(papers), _BATCH), batches, found):
                 ids, docs, tf, size = words.count(in_body)
                 body.append((ids, ((docs + start) << _TF_BITS) | np.minimum(tf, _TF_MAX)))
                 lengths.append(size)
                 ids, docs, _, _ = words.count(in_title)
                 title.append((ids, docs + start))
+                ids, docs, _, _ = names.count(in_record)  # a text of authors, then one of keywords, per paper
+                of_keyword = docs >= len(batch)
+                author.append((ids[~of_keyword], docs[~of_keyword] + start))
+                keyword.append((ids[of_keyword], docs[of_keyword] - len(batch) + start))
                 # Made now rather than on the first phrase typed, a second's stall at 100k.
                 texts, spaced = _lowered(batch)
                 lower += texts
                 uneven += [start + k for k in spaced]
-        vocabulary = dict(words.ids)  # a plain dict: looking up an unknown word adds nothing
+        vocabulary, named = dict(words.ids), dict(names.ids)  # plain dicts: looking up an unknown word adds nothing
         self._assemble(papers, vocabulary, _Postings.placed(body, len(vocabulary)), _Postings.placed(title, len(vocabulary)),
                        np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int64), lower,
-                       np.array(uneven, dtype=np.int64))
+                       np.array(uneven, dtype=np.int64), named, _Postings.placed(author, len(named)),
+                       _Postings.placed(keyword, len(named)))
 
     def parts(self) -> dict[str, np.ndarray]:
         """What `from_parts` makes this index again from, as plain arrays (no Python objects):
-        the postings of body and titles, the number of words of each text, and the vocabulary
-        in word id order as UTF-8 text, a word a line (no word holds a line break); and which
-        display texts have other spacing than single spaces (few: the rest need no look)."""
+        the postings of body, titles, authors and keywords, the number of words of each text, the vocabulary
+        in word id order as UTF-8 text, a word a line (no word holds a line break), and that of the
+        authors and keywords; and which display texts have other spacing than single spaces (few: the
+        rest need no look)."""
         return {
             "words": _joined(self._words), "body": self._body.values, "body_bounds": self._body.bounds,
             "title": self._title.values, "title_bounds": self._title.bounds, "lengths": self._lengths,
-            "uneven": self._uneven,
+            "uneven": self._uneven, "names": _joined(self._names), "author": self._author.values,
+            "author_bounds": self._author.bounds,
+            "keyword": self._keyword.values, "keyword_bounds": self._keyword.bounds,
         }
 
     def term_counts(self) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
@@ -272,29 +299,39 @@ class SearchIndex:
         of the same number: the caller makes sure of that)."""
         papers = list(papers)
         try:
-            words, lengths, uneven = _split(parts["words"]), parts["lengths"], parts["uneven"]
+            words, lengths, uneven, names = _split(parts["words"]), parts["lengths"], parts["uneven"], _split(parts["names"])
             body = _Postings.checked(parts["body_bounds"], parts["body"], len(words), len(papers) << _TF_BITS)
             title = _Postings.checked(parts["title_bounds"], parts["title"], len(words), len(papers))
+            author, keyword = (_Postings.checked(parts[f"{name}_bounds"], parts[name], len(names), len(papers))
+                               for name in ("author", "keyword"))
         except KeyError as missing:
             raise ValueError(f"no {missing} part") from None
-        vocabulary = dict(zip(words, range(len(words))))
-        if (len(vocabulary) != len(words) or lengths.dtype != np.int64 or lengths.shape != (len(papers),)
+        vocabulary, named = dict(zip(words, range(len(words)))), dict(zip(names, range(len(names))))
+        if (len(vocabulary) != len(words) or len(named) != len(names) or lengths.dtype != np.int64 or lengths.shape != (len(papers),)
                 or uneven.dtype != np.int64 or uneven.ndim != 1 or (len(uneven) and not 0 <= uneven.min() <= uneven.max() < len(papers))):
             raise ValueError("index parts do not fit together")
         index = cls.__new__(cls)
-        index._assemble(papers, vocabulary, body, title, lengths, _lowered(papers, uneven.tolist())[0], uneven)
+        index._assemble(papers, vocabulary, body, title, lengths, None, uneven, named, author, keyword)
         return index
 
     def _assemble(self, papers: list[Paper], words: dict[str, int], body: _Postings, title: _Postings,
-                  lengths: np.ndarray, lower: list[str], uneven: np.ndarray) -> None:
-        """Set up the index from what a build or a cache gives; the rest is quick to work out."""
+                  lengths: np.ndarray, lower: list[str] | None, uneven: np.ndarray, names: dict[str, int],
+                  author: _Postings, keyword: _Postings) -> None:
+        """Set up the index from what a build or a cache gives; the rest is quick to work out
+        (the lower-cased texts of a cached index when a phrase first needs them: `literal_ready`)."""
         self.papers = papers
         self._position = {p.id: i for i, p in enumerate(papers)}
         self._words = words
         self._body = body
         self._title = title
+        self._names = names
+        self._author = author
+        self._keyword = keyword
         self._lengths = lengths
         self._lower = lower
+        self._lower_heads: list[str] | None = None
+        self._lowered_words: list[tuple[str, str]] | None = None
+        self._letters = 0
         self._uneven = uneven
         size = lengths.astype(np.float64)
         self._norm = _K1 * (1 - _B + _B * size / (size.mean() if len(size) and size.mean() else 1.0))
@@ -303,10 +340,13 @@ class SearchIndex:
             folded[word.casefold()].append(word)
         self._folded = dict(folded)
         self._vocab = {False: _Vocabulary(self._folded), True: _Vocabulary(self._words)}
+        self._names_vocab = _Vocabulary(self._names, ends=False)
         self._code = self._where(lambda p: any(h in link for link in p.links for h in CODE_HOSTS))
         self._linked = self._where(lambda p: bool(p.links))
         self._venues = _grouped(f"{p.venue} {p.track}".strip().casefold() for p in self.papers)  # venue:oral too
         self._years = _grouped(p.year for p in self.papers)
+        self._areas = _grouped(p.area.casefold() for p in self.papers)
+        self._tracks = _grouped(p.track for p in self.papers)
 
     def __len__(self) -> int:
         return len(self.papers)
@@ -323,6 +363,7 @@ class SearchIndex:
         if isinstance(query, str):
             query = parse(query)
         states = states or {}
+        notes = _Notes(states, self._position) if query.needs_states else None
         words: dict[str, int] = {}
         patterns: list[re.Pattern[str]] = []
         # a query of which nothing understood is left (`is:stared`) matches nothing, not everything
@@ -331,7 +372,7 @@ class SearchIndex:
         body = np.zeros(len(self.papers))
         scored = False
         for group in query.groups:
-            inside, outside, match = self._group(group, states, words, patterns)
+            inside, outside, match = self._group(group, states, notes, words, patterns)
             selected &= inside if outside is None else ~outside
             if match is not None:
                 title += match.title
@@ -347,8 +388,8 @@ class SearchIndex:
 
     # --- one OR group -------------------------------------------------------------------
 
-    def _group(self, atoms: tuple[Term | Qualifier, ...], states: Mapping[str, Triage], words: dict[str, int],
-               patterns: list[re.Pattern[str]]) -> tuple[np.ndarray, np.ndarray | None, _Match | None]:
+    def _group(self, atoms: tuple[Term | Qualifier, ...], states: Mapping[str, Triage], notes: _Notes | None,
+               words: dict[str, int], patterns: list[re.Pattern[str]]) -> tuple[np.ndarray, np.ndarray | None, _Match | None]:
         """(papers matched, papers ruled out or None, the best term scores or None) of an OR
         group. A group with a negated atom is described by what it rules out: `a | !b` rules
         out the papers with b but without a."""
@@ -359,9 +400,9 @@ class SearchIndex:
             if isinstance(atom, Qualifier):
                 found = self._qualified(atom, states)
             elif atom.negated:
-                found = self._excluded(atom)
+                found = self._excluded(atom, notes)
             else:
-                match = self._word(atom, words) if atom.kind == "word" else self._literal(atom, patterns)
+                match = self._term(atom, notes, words, patterns)
                 inside |= match.papers
                 if best is None:
                     best = match
@@ -385,20 +426,28 @@ class SearchIndex:
     def _matches(self, word: str, fuzzy: bool) -> dict[str, tuple[float, int]]:
         """Vocabulary words `word` (one word, smart case) matches → (quality 0..1, letters to highlight)."""
         cased = word != word.lower()
-        vocab = self._vocab[cased]
-        key = word if cased else word.casefold()
-        found = {w: (1.0 if w == key else 0.75 + 0.2 * len(key) / len(w), len(key)) for w in vocab.starting(key)}
-        if fuzzy:
-            for w, distance in vocab.near(key, typos_allowed(key)):
-                found.setdefault(w, (0.7 - 0.15 * (distance - 1), len(w)))
+        found = _matched(self._vocab[cased], word if cased else word.casefold(), fuzzy)
         if cased:
             return found
         return {s: v for w, v in found.items() for s in self._folded[w]}
 
-    def _word(self, term: Term, words: dict[str, int]) -> _Match:
+    def _term(self, term: Term, notes: _Notes | None, words: dict[str, int], patterns: list[re.Pattern[str]]) -> _Match:
+        """Papers a term (not negated) matches, with its scores."""
+        if term.field in _ITEMS:
+            return self._in_items(term, fuzzy=True)
+        if term.kind != "word":
+            match = self._literal(term, patterns)
+            if term.field:  # title: or abstract: keeps only its own side
+                kept = match.title if term.field == "title" else match.body
+                (match.body if term.field == "title" else match.title)[:] = 0
+                match.papers = kept > 0
+            return match
+        return self._word(term, words, notes)
+
+    def _word(self, term: Term, words: dict[str, int], notes: _Notes | None) -> _Match:
         """Papers a fuzzy word matches. A query word holding several (`self-supervised`)
         needs each of them; it counts as a title match when all of them are in the title."""
-        parts = [self._one_word(part, words) for part in WORD.findall(term.text)]
+        parts = [self._one_word(part, words, term.field, notes) for part in WORD.findall(term.text)]
         match = parts[0]
         for part in parts[1:]:
             match.papers &= part.papers
@@ -409,15 +458,20 @@ class SearchIndex:
             match.body *= match.papers
         return match
 
-    def _one_word(self, word: str, words: dict[str, int]) -> _Match:
+    def _one_word(self, text: str, words: dict[str, int], field: str = "", notes: _Notes | None = None) -> _Match:
+        """Papers one word matches: in the title and name, the abstract, the authors and `notes`;
+        or, with a `field`, in the title only or the abstract only."""
         title = np.zeros(len(self.papers))
         body = np.zeros(len(self.papers))
         total = len(self.papers)
-        for surface, (quality, mark) in self._matches(word, fuzzy=True).items():
+        for surface, (quality, mark) in self._matches(text, fuzzy=True).items():
             words[surface] = max(words.get(surface, 0), mark)
             word = self._words[surface]
-            docs = self._title[word]
-            title[docs] = np.maximum(title[docs], quality)
+            if field != "abstract":
+                docs = self._title[word]
+                title[docs] = np.maximum(title[docs], quality)
+            if field == "title":
+                continue
             postings = self._body[word]
             if len(postings):
                 docs = postings >> _TF_BITS
@@ -425,9 +479,57 @@ class SearchIndex:
                 df = len(postings)
                 weight = quality * math.log(1 + (total - df + 0.5) / (df + 0.5)) * (_K1 + 1)
                 body[docs] = np.maximum(body[docs], weight * tf / (tf + self._norm[docs]))
+        if not field:
+            for surface, (quality, _) in _matched(self._names_vocab, name_form(text), fuzzy=True).items():
+                docs = self._author[self._names[surface]]
+                body[docs] = np.maximum(body[docs], RECORD_WEIGHT * quality)
+        if notes is not None and not field:
+            for docs, quality in notes.matching(text, fuzzy=True):
+                body[docs] = np.maximum(body[docs], RECORD_WEIGHT * quality)
         return _Match((title > 0) | (body > 0), title, body)
 
+    # --- authors and keywords -------------------------------------------------------------
+
+    def _in_items(self, term: Term, fuzzy: bool) -> _Match:
+        """Papers with an author (`author:`) or a keyword (`kw:`) holding the term's words in
+        order, one after another (each typo-tolerant when `fuzzy`, and matching longer words it
+        begins); scored by the worst of the words' match qualities."""
+        postings, items = _ITEMS[term.field]
+        parts = WORD.findall(name_form(term.text))
+        found = np.ones(len(self.papers), dtype=bool)
+        quality = np.ones(len(self.papers))
+        spelled: list[set[str]] = []  # the words each part matched
+        for part in parts:
+            best = np.zeros(len(self.papers))
+            matched = _matched(self._names_vocab, part, fuzzy)
+            for surface, (q, _) in matched.items():
+                docs = getattr(self, postings)[self._names[surface]]
+                best[docs] = np.maximum(best[docs], q)
+            spelled.append(set(matched))
+            found &= best > 0
+            np.minimum(quality, best, out=quality)
+        if len(parts) > 1:  # all of them in one name or keyword, in order: each distinct one looked at once
+            fits: dict[str, bool] = {}
+            for k in np.flatnonzero(found).tolist():
+                for item in items(self.papers[k]):
+                    if item not in fits:
+                        fits[item] = _in_sequence(WORD.findall(name_form(item)), spelled)
+                found[k] = any(fits[item] for item in items(self.papers[k]))
+        quality *= found
+        return _Match(found, np.zeros(len(self.papers)), RECORD_WEIGHT * quality)
+
     # --- literal text -------------------------------------------------------------------
+
+    def literal_ready(self) -> tuple[list[str], list[str]]:
+        """The display texts, and the titles with names, lower-cased with single spaces, as a
+        phrase is looked for in them: worked out once, when first needed (~1 s at 100,000 papers,
+        which the app spends on its index thread, not on the first phrase typed)."""
+        if self._lower is None:
+            self._lower = _lowered(self.papers, self._uneven.tolist())[0]
+        if self._lower_heads is None:
+            self._lower_heads = [_flat(f"{p.title}\n{p.name}".lower()) for p in self.papers]
+            self._letters = sum(map(len, self._lower))
+        return self._lower, self._lower_heads
 
     def _literal(self, term: Term, patterns: list[re.Pattern[str]]) -> _Match:
         """Papers whose title or display text contains `term` literally (smart case)."""
@@ -437,24 +539,62 @@ class SearchIndex:
             def count(texts: list[str]) -> list[int]:
                 return [len(pattern.findall(text)) for text in texts]
             texts = [p.plain for p in self.papers]
+            heads = None
         else:  # str.count on lower-cased text with single spaces: C speed, no regex per paper
             needle = _flat(term.text.lower())
 
             def count(texts: list[str]) -> list[int]:
                 return list(map(str.count, texts, repeat(needle, len(texts))))
-            texts = self._lower
+            texts, heads = self.literal_ready()
+            counted = self._counted(needle)
+            if counted is not None:
+                return _literal_match(len(self.papers), *counted, self._norm)
         in_body, in_title = self._candidates(term)
         title = np.zeros(len(self.papers))
         counts = np.zeros(len(self.papers))
         chosen = np.flatnonzero(in_title).tolist()
-        heads = [f"{self.papers[i].title}\n{self.papers[i].name}" for i in chosen]
-        title[chosen] = np.array(count(heads if term.case_sensitive else [_flat(h.lower()) for h in heads])) > 0
+        every = self.papers
+        title[chosen] = np.array(count([f"{every[i].title}\n{every[i].name}" for i in chosen] if heads is None
+                                       else [heads[i] for i in chosen])) > 0
         chosen = np.flatnonzero(in_body).tolist()
-        counts[chosen] = count([texts[i] for i in chosen])
-        papers = (title > 0) | (counts > 0)
-        df = int(papers.sum()) or 1
-        weight = math.log(1 + (len(self.papers) - df + 0.5) / (df + 0.5)) * (_K1 + 1)
-        return _Match(papers, title, weight * counts / (counts + self._norm))
+        counts[chosen] = count(texts if len(chosen) == len(texts) else [texts[i] for i in chosen])
+        return _literal_match(len(self.papers), title, counts, self._norm)
+
+    def _counted(self, needle: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """(in the title or not, times in the display text) of each paper for a lower-case needle of
+        ASCII word characters (`"ne`), from the postings of the words holding it rather than by
+        counting in every text; None for another needle, or when those words occur so often that
+        counting in the texts is quicker (a single letter).
+
+        Exact: such a needle occurs only inside words (their lower-cased letters: lower-casing is
+        letter by letter and never makes a word character of another), so a text holds it as often
+        as the sum, over its words, of the word's count times the needle's count in the word. Where
+        a word's count reached the postings' cap the text is counted as before."""
+        if not (needle.isascii() and WORD.fullmatch(needle) and needle == needle.lower()):
+            return None
+        lower, _ = self.literal_ready()
+        found = [(word, low.count(needle)) for word, low in self._lower_words() if needle in low]
+        ids = np.array([self._words[word] for word, _ in found], dtype=np.intp)
+        starts, ends = self._body.bounds[ids], self._body.bounds[ids + 1]
+        sizes = ends - starts
+        if int(sizes.sum()) * _POSTING_COST > self._letters:
+            return None
+        postings = self._body.values[np.repeat(starts - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))]
+        docs, tf = postings >> _TF_BITS, postings & _TF_MAX
+        times = np.repeat(np.array([n for _, n in found], dtype=np.float64), sizes)
+        counts = np.bincount(docs, weights=tf * times, minlength=len(self.papers)).astype(np.float64)
+        capped = np.unique(docs[tf == _TF_MAX]).tolist()
+        counts[capped] = [lower[i].count(needle) for i in capped]
+        title = self._none()
+        for word in ids.tolist():
+            title[self._title[word]] = True
+        return title.astype(np.float64), counts
+
+    def _lower_words(self) -> list[tuple[str, str]]:
+        """Each vocabulary word as written and lower-cased (worked out once)."""
+        if self._lowered_words is None:
+            self._lowered_words = [(word, word.lower()) for word in self._words]
+        return self._lowered_words
 
     def _candidates(self, term: Term) -> tuple[np.ndarray, np.ndarray]:
         """Papers whose (display text, title) may contain `term` literally, narrowed by the
@@ -476,27 +616,44 @@ class SearchIndex:
             else:
                 matched = [key] if key in vocab else []
             words = matched if cased else [s for w in matched for s in self._folded[w]]
-            in_body &= self._papers_with(words, self._body, _TF_BITS)
-            in_title &= self._papers_with(words, self._title, 0)
+            in_body &= self._papers_with(words, self._body, _TF_BITS, at_most=True)
+            in_title &= self._papers_with(words, self._title, 0, at_most=True)
         return in_body, in_title
 
-    def _papers_with(self, words: Iterable[str], postings: _Postings, shift: int) -> np.ndarray:
-        """Papers where any of `words` occurs, from the `postings` of the body or of the titles."""
+    def _papers_with(self, words: Iterable[str], postings: _Postings, shift: int, at_most: bool = False) -> np.ndarray:
+        """Papers where any of `words` occurs, from the `postings` of the body or of the titles. With
+        `at_most`, every paper when the words have more postings than there are papers (a phrase's
+        first letters, which most papers hold): a wider set of candidates, found at no cost."""
+        ids = [self._words[word] for word in words if word in self._words]
+        if at_most and int((postings.bounds[np.array(ids, dtype=np.intp) + 1] - postings.bounds[ids]).sum()) > len(self.papers):
+            return np.ones(len(self.papers), dtype=bool)
         papers = self._none()
-        for word in words:
-            if word in self._words:
-                papers[postings[self._words[word]] >> shift] = True
+        for word in ids:
+            papers[postings[word] >> shift] = True
         return papers
 
-    def _excluded(self, term: Term) -> np.ndarray:
+    def _excluded(self, term: Term, notes: _Notes | None) -> np.ndarray:
         """Papers a negated term rules out: a literal match, or a word it spells or begins
         (no typo tolerance, so `!graph` keeps papers about grapes)."""
+        if term.field in _ITEMS:
+            return self._in_items(term, fuzzy=False).papers
         if term.kind != "word":
-            return self._literal(term, []).papers
+            return self._term(replace(term, negated=False), notes, {}, []).papers
         found = np.ones(len(self.papers), dtype=bool)
         for part in WORD.findall(term.text):
             words = self._matches(part, fuzzy=False)
-            found &= self._papers_with(words, self._body, _TF_BITS) | self._papers_with(words, self._title, 0)
+            holds = self._none()
+            if term.field != "title":
+                holds |= self._papers_with(words, self._body, _TF_BITS)
+            if term.field != "abstract":
+                holds |= self._papers_with(words, self._title, 0)
+            if not term.field:
+                for name in _matched(self._names_vocab, name_form(part), fuzzy=False):
+                    holds[self._author[self._names[name]]] = True
+            if notes is not None and not term.field:
+                for docs, _ in notes.matching(part, fuzzy=False):
+                    holds[docs] = True
+            found &= holds
         return found
 
     # --- qualifiers ---------------------------------------------------------------------
@@ -506,9 +663,10 @@ class SearchIndex:
         if q.field == "has" and q.value in ("code", "link"):
             return (self._code if q.value == "code" else self._linked).copy()
         found = self._none()
-        if q.field in ("venue", "year"):
+        if q.field in ("venue", "year", "area", "track"):
             holds = _compare(q.op, int(q.value)) if q.field == "year" else (lambda v: str(q.value) in v)
-            for value, docs in (self._venues if q.field == "venue" else self._years).items():
+            grouped = {"venue": self._venues, "year": self._years, "area": self._areas, "track": self._tracks}[q.field]
+            for value, docs in grouped.items():
                 if value is not None and holds(value):
                     found[docs] = True
             return found
@@ -522,12 +680,46 @@ class SearchIndex:
         return found
 
 
+_ITEMS: dict[str, tuple[str, Callable[[Paper], Iterable[str]]]] = {
+    "author": ("_author", lambda p: p.authors), "kw": ("_keyword", lambda p: p.keywords),
+}
+"""The fields a term looks for whole items in (`author:`, `kw:`): the postings' attribute, the items."""
+
+
+def _in_sequence(tokens: list[str], spelled: list[set[str]]) -> bool:
+    """Whether `tokens` hold, one after another, a word of each of `spelled` in order."""
+    span = len(spelled)
+    return any(all(tokens[start + k] in spelled[k] for k in range(span)) for start in range(len(tokens) - span + 1))
+
+
+class _Notes:
+    """The words of the notes and tags in `states` (they change as you work, so they are read at
+    each search rather than indexed): which papers each word is in."""
+
+    def __init__(self, states: Mapping[str, Triage], position: Mapping[str, int]) -> None:
+        where: defaultdict[str, list[int]] = defaultdict(list)
+        for pid, state in states.items():
+            if (state.note or state.tags) and pid in position:
+                for word in set(WORD.findall(" ".join((state.note, *state.tags)).casefold())):
+                    where[word].append(position[pid])
+        self._where = {word: np.array(docs, dtype=np.intp) for word, docs in where.items()}
+        self._vocabulary = _Vocabulary(self._where, ends=False) if where else None
+
+    def matching(self, word: str, fuzzy: bool) -> Iterator[tuple[np.ndarray, float]]:
+        """(papers, match quality) for each note or tag word `word` matches (any case)."""
+        if self._vocabulary is not None:
+            for found, (quality, _) in _matched(self._vocabulary, word.casefold(), fuzzy).items():
+                yield self._where[found], quality
+
+
 def fingerprint(papers: Sequence[Paper]) -> bytes:
-    """A digest of all that an index of `papers` is made from: their display texts, titles and
-    names, in order. (An index also uses links, venues and years, but works them out anew.)"""
+    """A digest of all that an index of `papers` is made from: their display texts, titles, names,
+    authors and keywords, in order. (An index also uses links, venues, years, areas and tracks,
+    but works them out anew.)"""
     digest = hashlib.blake2b(digest_size=16)
     for start in range(0, len(papers), _BATCH):  # a batch at a time: one string of a long list is big
-        fields = [field for p in papers[start : start + _BATCH] for field in (p.plain, p.title, p.name)]
+        fields = [field for p in papers[start : start + _BATCH]
+                  for field in (p.plain, p.title, p.name, "\n".join(p.authors), "\n".join(p.keywords))]
         digest.update("".join(fields).encode("utf-8", "surrogatepass"))
         digest.update(np.fromiter(map(len, fields), np.int64, len(fields)).tobytes())  # where each one ends
     return digest.digest()
@@ -546,6 +738,14 @@ def _lowered(papers: Iterable[Paper], uneven: Iterable[int] | None = None) -> tu
             lower[k] = flat
             found.append(k)
     return lower, found
+
+
+def _literal_match(size: int, title: np.ndarray, counts: np.ndarray, norm: np.ndarray) -> _Match:
+    """What a literal matched, from whether it is in each paper's title and how often in its text."""
+    papers = (title > 0) | (counts > 0)
+    df = int(papers.sum()) or 1
+    weight = math.log(1 + (size - df + 0.5) / (df + 0.5)) * (_K1 + 1)
+    return _Match(papers, title, weight * counts / (counts + norm))
 
 
 def _joined(words: Iterable[str]) -> np.ndarray:
@@ -751,10 +951,11 @@ class _Vocabulary:
     """The distinct words of the corpus (case-folded or as written), sorted for prefix lookup
     and grouped by length for edit-distance lookup."""
 
-    def __init__(self, words: Iterable[str]) -> None:
+    def __init__(self, words: Iterable[str], ends: bool = True) -> None:
+        """`ends`: whether `ending` is asked (it keeps every word reversed too)."""
         self.sorted = sorted(words)
         self._set = set(self.sorted)
-        self._reversed = sorted(w[::-1] for w in self.sorted)
+        self._reversed = sorted(w[::-1] for w in self.sorted) if ends else []
         self.by_length: defaultdict[int, list[str]] = defaultdict(list)
         for word in self.sorted:
             self.by_length[len(word)].append(word)
@@ -794,6 +995,16 @@ class _Vocabulary:
                 break
             found.append(words[k][::-1])
         return found
+
+
+def _matched(vocab: _Vocabulary, key: str, fuzzy: bool) -> dict[str, tuple[float, int]]:
+    """Words of `vocab` that `key` matches → (quality 0..1, letters to highlight): itself, words it
+    begins, and (when `fuzzy`) words a few edits away."""
+    found = {w: (1.0 if w == key else 0.75 + 0.2 * len(key) / len(w), len(key)) for w in vocab.starting(key)}
+    if fuzzy:
+        for w, distance in vocab.near(key, typos_allowed(key)):
+            found.setdefault(w, (0.7 - 0.15 * (distance - 1), len(w)))
+    return found
 
 
 def _pattern(term: Term) -> re.Pattern[str]:

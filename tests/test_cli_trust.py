@@ -42,7 +42,7 @@ def test_a_misspelt_qualifier_exports_nothing_instead_of_every_paper(iclr, tmp_p
 
 
 @pytest.mark.parametrize(("query", "why"), [
-    ("author:bengio", "unknown qualifier author:"),
+    ("auther:bengio", "unknown qualifier auther:"),
     ("p<=9", "p<= needs a number from 0 to 5"),
     ('diffusion "recovery', "unclosed quote"),
 ])

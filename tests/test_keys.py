@@ -34,6 +34,7 @@ async def test_question_mark_lists_every_key_and_esc_closes_it(seed_path):
         assert "Next paper" in text and "Read the abstract" in text
         syntax = str(app.screen.query_one("#help-syntax", Static).content)
         assert "is:starred" in syntax and "p<=2" in syntax
+        assert all(q in syntax for q in ("author:\"Yoshua Bengio\"", "title:", "abstract:", "kw:", "area:", "track:"))
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, HelpScreen))
         assert app.focused is app.query_one(PaperList)

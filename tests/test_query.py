@@ -85,7 +85,7 @@ def test_typing_a_lone_bang_dash_or_apostrophe_is_not_an_error_and_not_a_filter(
 
 
 def test_a_part_not_understood_is_left_out_but_still_filters():
-    for text in ("is:stared", "author:bengio", "p<=9", "!is:stared", "-year:soon", "is:stared | p:9"):
+    for text in ("is:stared", "auther:bengio", "p<=9", "!is:stared", "-year:soon", "is:stared | p:9"):
         query = parse(text)
         assert query.groups == () and query.dropped and query.filters and query.hint, text
     assert not parse("graph").dropped and not parse('"language model').dropped  # an unclosed phrase still runs

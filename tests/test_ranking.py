@@ -150,7 +150,7 @@ def test_explanation_terms_are_words_of_the_paper_and_closest_are_starred(seed):
 
 def test_on_the_iclr_list_a_reader_of_rl_gets_rl_papers_first(corpora):
     papers = read_path(corpora / "iclr-2024-papers.jsonl").papers
-    rl = {p.id for p in papers if dict(p.fields).get("primary_area") == "reinforcement learning"}
+    rl = {p.id for p in papers if p.area == "reinforcement learning"}
     seen = papers[:150]
     states = {p.id: Triage(starred=True) if p.id in rl else Triage(read=True) for p in seen}
     ranking = InterestModel(Features(papers)).rank(states)

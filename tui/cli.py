@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import gc
 import json
 import os
 import shutil
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from importlib.metadata import version
+from itertools import islice
 from pathlib import Path
 
 from store import Collection, Paper, ReadError, Triage, describe_skipped, read_paths, search_index
@@ -89,9 +91,18 @@ def load(files: Sequence[str], report_skipped: bool = True) -> Collection:
         if terminal:  # the progress line is erased: what follows starts on a clean line
             write_control(sys.stderr, ERASE_LINE)
             sys.stderr.flush()
-    if report_skipped and collection.warnings:
-        print(f"triage: {describe_skipped(collection.warnings)}", file=sys.stderr)
+    if report_skipped:
+        tell_skipped(collection.warnings)
+    # The papers live as long as the command: the cycle collector need not walk them again and
+    # again while it makes rows (a third of `triage list --format jsonl` at 100,000 papers).
+    gc.freeze()
     return collection
+
+
+def tell_skipped(warnings: Sequence[str]) -> None:
+    """The records skipped in reading the lists, in one line on stderr (nothing when none was)."""
+    if warnings:
+        print(f"triage: {describe_skipped(list(warnings))}", file=sys.stderr)
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
@@ -216,10 +227,13 @@ def paper_row(paper: Paper, state: Triage) -> dict[str, object]:
 def print_table(papers: Sequence[Paper]) -> None:
     width = shutil.get_terminal_size((100, 24)).columns
     title_width = max(20, width - 12 - 12)
-    for paper in papers:
+
+    def line(paper: Paper) -> str:
         title = paper.title if len(paper.title) <= title_width else paper.title[: title_width - 1] + "…"
         where = " ".join(str(part) for part in (paper.venue, paper.year) if part)
-        print(f"{paper.id}  {title:<{title_width}}  {where}".rstrip())
+        return f"{paper.id}  {title:<{title_width}}  {where}".rstrip()
+
+    write_lines(map(line, papers))
 
 
 def run_list(argv: Sequence[str]) -> int:
@@ -240,12 +254,23 @@ def run_list(argv: Sequence[str]) -> int:
 
         found, gains = arranged(collection, found, states, args.sort, ranked=query is not None)
     if args.format == "jsonl":
-        for paper, score in found:
-            row = {**paper_row(paper, states.get(paper.id, Triage())), **gains.get(paper.id, {})}
-            print(json.dumps(row if score is None else {**row, "score": round(score, 4)}, ensure_ascii=False))
+        blank = Triage()
+        write_lines(
+            json.dumps({**row, "score": round(score, 4)} if score is not None else row, ensure_ascii=False)
+            for paper, score in found
+            for row in ({**paper_row(paper, states.get(paper.id, blank)), **gains.get(paper.id, {})},)
+        )
     else:
         print_table([paper for paper, _ in found])
     return 0 if found else 1
+
+
+def write_lines(lines: Iterable[str], batch: int = 1000) -> None:
+    """Each of `lines` and a line end to stdout, a batch at a time: one write (and one look at the
+    output boundary) for a thousand lines rather than two for each."""
+    lines = iter(lines)
+    while chunk := list(islice(lines, batch)):
+        sys.stdout.write("\n".join(chunk) + "\n")
 
 
 def run_similar(argv: Sequence[str]) -> int:

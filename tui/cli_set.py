@@ -11,9 +11,10 @@ from dataclasses import replace
 
 from store.boundary import inert_state
 from store.errors import ReadError
-from store.model import Triage
+from store.model import Paper, Triage
+from store.readers.ids import Known, ids
 from store.text import inert
-from tui.cli import Refused, add_common, database, load, parse_args, tell
+from tui.cli import Refused, add_common, database, default_files, load, parse_args, tell, tell_skipped
 
 
 def set_parser() -> argparse.ArgumentParser:
@@ -94,6 +95,18 @@ def utf8_text(option: str, value: str) -> None:
         raise Refused(f"{option} is not UTF-8 text ({shown}); nothing was changed (is the terminal set to UTF-8?)") from None
 
 
+def listed(files: Sequence[str]) -> tuple[Sequence[Paper | Known], list[str]]:
+    """The papers of FILES as the triage store needs them (id and text, or fingerprint), and the
+    sources: of cached lists from their ids entries (a 100,000-paper list is not loaded to mark one
+    paper), else read (`load`)."""
+    found = ids(files or default_files())
+    if found is None:
+        collection = load(files)
+        return collection.papers, collection.sources
+    tell_skipped(found.warnings)
+    return found.papers, found.sources
+
+
 def run_set(argv: Sequence[str]) -> int:
     """Change the marks of one paper, or of each paper whose id is piped in (`-`), as one locked
     read-modify-write and one durable write; print each paper's marks as one JSON line."""
@@ -108,13 +121,13 @@ def run_set(argv: Sequence[str]) -> int:
     if not wanted:
         print(f"triage: no ids on {STDIN}", file=sys.stderr)
         return 1
-    collection = load(args.files)
+    papers, sources = listed(args.files)
     store = TriageStore(db)
     told = tell(store.notices)
     try:
-        store.attach(collection.papers)
-        known = list(dict.fromkeys([*(paper.id for paper in collection.papers), *store.ids()]))
-        pids = resolve_ids(wanted, known, ", ".join(collection.sources), "-" if args.id == "-" else "ID")
+        store.attach(papers)
+        known = list(dict.fromkeys([*(paper.id for paper in papers), *store.ids()]))
+        pids = resolve_ids(wanted, known, ", ".join(sources), "-" if args.id == "-" else "ID")
         given = {"read": args.read, "starred": args.starred, "dismissed": args.dismissed, "priority": args.priority, "note": args.note}
         marks = {name: value for name, value in given.items() if value is not None}
         stamp = time.time()

@@ -14,33 +14,46 @@ from pathlib import Path
 from store.boundary import inert_collection
 from store.errors import ReadError
 from store.model import Collection
-from store.readers import bibtex, cache, seed, tabular
-from store.readers.encoding import decode
+from store.readers import arxiv, cache, seed, tabular
 from store.readers.records import report, unique
 
 Parser = Callable[[str, str], Collection]
+
+
+def _bibtex(text: str, path: str) -> Collection:
+    from store.readers import bibtex  # bibtexparser, only when a list is parsed as BibTeX (~40 ms to import)
+
+    return bibtex.parse(text, path)
+
+
 PARSERS: dict[str, Parser] = {
-    ".bib": bibtex.parse,
-    ".bibtex": bibtex.parse,
+    ".bib": _bibtex,
+    ".bibtex": _bibtex,
     ".json": tabular.parse_json,
     ".jsonl": tabular.parse_jsonl,
     ".ndjson": tabular.parse_jsonl,
     ".csv": tabular.parse_csv,
     ".tsv": tabular.parse_csv,
+    ".atom": arxiv.parse_atom,
+    ".xml": arxiv.parse_atom,
 }
 KNOWN_EXTENSIONS = (".txt", *PARSERS)
 
 
 def _by_content(text: str, path: str) -> Collection:
-    """A `.txt` or unknown file: JSON, JSONL or BibTeX when it reads as such, else the seed format."""
+    """A `.txt` or unknown file: JSON, JSONL, an Atom feed or BibTeX when it reads as such, else the seed format."""
+    from store.readers import bibtex
+
     start = text.lstrip()[:1]
     guesses: list[Parser] = []
     if start == "[":
         guesses.append(tabular.parse_json)
     elif start == "{":
         guesses += [tabular.parse_jsonl, tabular.parse_json]
+    elif start == "<":
+        guesses.append(arxiv.parse_atom)
     elif bibtex.looks_like_bibtex(text[:65536]):
-        guesses.append(bibtex.parse)
+        guesses.append(_bibtex)
     for parse in guesses:
         try:
             collection = parse(text, path)
@@ -64,6 +77,8 @@ def read_path(path: str | os.PathLike[str]) -> Collection:
 
 
 def _parse(name: str, p: Path) -> Collection:
+    from store.readers.encoding import decode  # charset detection: not needed for a list read from the cache
+
     try:
         data = p.read_bytes()
     except OSError as exc:

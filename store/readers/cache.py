@@ -17,7 +17,8 @@ Beside the parse entry, a list of `INDEX_FROM` papers or more keeps the arrays o
 index (numpy's .npz, no pickles: `SearchIndex.parts`) under the version key and a digest of
 the papers it indexes (`store.search.fingerprint`): it stands for those very papers only,
 however they were read, and is checked (zip CRCs, then the arrays' shapes and bounds) before
-it is believed; any doubt means the index is built again."""
+it is believed; any doubt means the index is built again. With each parse entry goes an ids
+entry (`store.readers.ids`): the papers' ids without the papers, for `triage set`."""
 from __future__ import annotations
 
 import hashlib
@@ -36,20 +37,23 @@ from functools import cache
 from importlib.metadata import PackageNotFoundError, version
 from operator import attrgetter
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
-import numpy as np
 import platformdirs
 
 from store.files import remove_dead_writers
 from store.model import Collection, Paper
 from store.readers.records import collector_paused
-from store.search import SearchIndex, fingerprint
+
+if TYPE_CHECKING:
+    from store.search import SearchIndex
 
 SUFFIX = ".parse"
 MAGIC = b"PTc1"
 """The start of a parse entry file, before the CRC-32 of the rest: an entry that fails it is parsed again."""
 INDEX_SUFFIX = ".index"
+IDS_SUFFIX = ".ids"
+"""The ids entry of a list (`store.readers.ids`), written with its parse entry."""
 INDEX_FROM = 10_000
 """Lists of this many papers and more keep their search index in the cache: at 10,000
 abstracts an index builds in ~0.5 s (0.8 s CPU) and loads in ~0.13 s, at 100,000 in ~4.6 s
@@ -57,7 +61,7 @@ abstracts an index builds in ~0.5 s (0.8 s CPU) and loads in ~0.13 s, at 100,000
 KEEP_DAYS = 30
 # The temporary files `_store` makes: the entry's name, then mkstemp's 8 random characters (before
 # those were named, just the random characters). Nothing else in the folder is touched.
-_TEMPORARY = re.compile(r"\.(?:[0-9a-f]{32}\.(?:parse|index)\.)?[a-z0-9_]{8}\.tmp")
+_TEMPORARY = re.compile(r"\.(?:[0-9a-f]{32}\.(?:parse|index|ids)\.)?[a-z0-9_]{8}\.tmp")
 BACKGROUND_FROM = 16 << 20
 """Entries of this many bytes and more are written in the background (a 100,000-abstract list
 makes about 250 MB: a good part of a second)."""
@@ -164,7 +168,7 @@ def _store(entry: Path, write: Callable[[BinaryIO], object]) -> None:
         raise
     since = time.time() - KEEP_DAYS * 86400
     for other in entry.parent.iterdir():
-        if other.suffix in (SUFFIX, INDEX_SUFFIX) and other != entry:
+        if other.suffix in (SUFFIX, INDEX_SUFFIX, IDS_SUFFIX) and other != entry:
             try:
                 if other.stat().st_mtime < since:
                     other.unlink()
@@ -233,12 +237,19 @@ def cached(name: str, path: Path, parse: Callable[[], Collection]) -> Collection
         return collection
     header = _header(data)
     _save(entry, lambda out: (out.write(header), out.write(data)), len(data))
+    from store.readers import ids
+
+    ids.save(path, key, lambda: ids.known(collection), len(collection.papers))
     return collection
 
 
 def search_index(collection: Collection) -> SearchIndex:
     """The search index of `collection`'s papers: a long list's from the cache when it holds one
     of these very papers made by this very code, else built (and then cached, in the background)."""
+    import numpy as np  # (here: a command that does not search never loads numpy, ~100 ms)
+
+    from store.search import SearchIndex, fingerprint
+
     papers = collection.papers
     if len(papers) < INDEX_FROM or not collection.sources:
         return SearchIndex(papers)

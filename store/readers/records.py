@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from store.model import Paper, paper_id
-from store.names import derive_title
+from store.readers.identifiers import arxiv_id, bare_doi
 from store.text import display
 
 _YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
@@ -37,6 +37,18 @@ def year_of(value: object) -> int | None:
 
 # A track named at the end of a venue: 'ICLR 2024 oral', 'ICML 2024 Poster', 'NeurIPS 2023 (Spotlight)'.
 _TRACK = re.compile(r"[\s,;:·\-–—(\[]+(oral|spotlight|poster)s?[)\]]?\s*$", re.IGNORECASE)
+
+
+def split_authors(text: str) -> list[str]:
+    """The names in one string of authors: 'A. One; B. Two', 'A. One, B. Two and C. Three' (arXiv),
+    'One, A. and Two, B.' (BibTeX's order, a comma inside each name)."""
+    if ";" in text:
+        parts = text.split(";")
+    else:
+        parts = re.split(r"\s+and\s+", text)
+        if len(parts) == 1 or any(part.count(",") != 1 for part in parts):
+            parts = [name for part in parts for name in part.split(",")]
+    return [name for name in (" ".join(part.split()) for part in parts) if name and name.casefold() != "and"]
 
 
 def pdf_like(url: str) -> bool:
@@ -94,6 +106,8 @@ def report(name: str, done: int) -> None:
 
 def analyse(texts: Sequence[str]) -> list[Analysis]:
     """The analysis of each (stripped) abstract text, in one process."""
+    from store.names import derive_title  # (here: reading a cached list needs no name finder)
+
     out = []
     for text in texts:
         shown = display(text)
@@ -183,6 +197,12 @@ def make_paper(
     pdf: str = "",
     key: str = "",
     fields: Iterable[tuple[str, str]] = (),
+    keywords: Iterable[str] = (),
+    tldr: str = "",
+    area: str = "",
+    track: str = "",
+    doi: str = "",
+    arxiv: str = "",
     analysis: Analysis | None = None,
 ) -> Paper:
     """A paper from its abstract `text` (may be empty when `title` is given) and what else the record says.
@@ -191,15 +211,16 @@ def make_paper(
     true title of the form "NAME: ..." or else derived from the text. A track at the end of the
     venue ('ICLR 2024 oral') is kept apart (`Paper.track`), and a record without a year takes the
     venue's ('ICLR 2024'). Links are the record's own `urls` (its url, doi link, `pdf`) followed by
-    the URLs in the text; `pdf` is the record's PDF link, else the first link to a .pdf.
-    `analysis` is `analyse([text])[0]` when the caller has it already."""
+    the URLs in the text; `pdf` is the record's PDF link, else the first link to a .pdf. A `track`
+    the record names itself wins over the venue's; `doi` and `arxiv` are kept bare (`bare_doi`,
+    `arxiv_id`), keywords each once. `analysis` is `analyse([text])[0]` when the caller has it already."""
     text = text.strip()
     analysis = analysis or analyse([text])[0]
     name = analysis.name
     if title:
         short = _SHORT_NAME.match(title)
         name = short.group(1) if short else name
-    venue, track, venue_year = venue_parts(venue)
+    venue, venue_track, venue_year = venue_parts(venue)
     links = analysis.links  # each once already
     own = [u.strip() for u in (*urls, pdf) if u and u.strip()]
     if own:
@@ -221,7 +242,12 @@ def make_paper(
         key=key,
         fields=tuple(fields),
         pdf=pdf,
-        track=track,
+        track=" ".join(track.split()).lower() or venue_track,
+        keywords=tuple(dict.fromkeys(k for k in (" ".join(k.split()) for k in keywords) if k)),
+        tldr=tldr.strip(),
+        area=" ".join(area.split()),
+        doi=bare_doi(doi),
+        arxiv=arxiv_id(arxiv),
     )
 
 

@@ -6,7 +6,8 @@ year`...). OpenReview exports work as they are: a record's `content` object is r
 `{"value": ...}` wrappers are unwrapped; inline HTML in titles, authors and venues (`<i>`,
 `&amp;`) is read as text (`store.text.html_text`). A record without title and abstract, or a JSONL line
 that is not JSON (or nested too deeply to read), is skipped with a warning naming its line; the rest
-load. A lone surrogate escape (`"\\ud800"`, half of a pair) reads as U+FFFD: no file can store it."""
+load. A record of the arXiv metadata snapshot (Kaggle's JSON Lines) is read as `store.readers.arxiv`
+says. A lone surrogate escape (`"\\ud800"`, half of a pair) reads as U+FFFD: no file can store it."""
 from __future__ import annotations
 
 import csv
@@ -19,7 +20,9 @@ from typing import Any, NamedTuple
 
 from store.errors import ReadError
 from store.model import Collection
-from store.readers.records import make_papers, unique, year_of
+from store.readers import arxiv
+from store.readers.identifiers import keyword_list
+from store.readers.records import make_papers, split_authors, unique, year_of
 from store.text import html_text, inert
 
 _ALIASES = {
@@ -32,6 +35,11 @@ _ALIASES = {
     "doi": ("doi",),
     "pdf": ("pdfurl", "pdf", "pdflink"),
     "key": ("key", "citationkey", "citekey", "bibtexkey", "id"),
+    "keywords": ("keywords", "keyword", "categories", "subjects"),
+    "tldr": ("tldr", "tl;dr"),
+    "area": ("primaryarea", "area", "primarycategory", "subjectarea", "researcharea"),
+    "track": ("track",),
+    "arxiv": ("arxivid", "arxiv", "eprint"),
 }
 _NORMAL = re.compile(r"[\s_\-]+")
 
@@ -82,11 +90,15 @@ def _authors(value: object) -> list[str]:
     value = _flat(value)
     if isinstance(value, list):
         return [_line(v) for v in value]
-    text = _shown(value)
-    for separator in (";", " and ", ","):
-        if separator in text:
-            return [" ".join(part.split()) for part in text.split(separator) if part.strip()]
-    return [text.strip()] if text.strip() else []
+    return split_authors(_shown(value))
+
+
+def _keywords(value: object) -> list[str]:
+    """Keywords from a list, or from one string separated by commas or semicolons."""
+    value = _flat(value)
+    if isinstance(value, list):
+        return [_line(v) for v in value]
+    return list(keyword_list(_shown(value)))
 
 
 class _Plan(NamedTuple):
@@ -111,6 +123,8 @@ def _fields(record: dict, path: str, line: int) -> dict[str, Any] | None:
     """`make_paper`'s arguments for one record, or None when it has neither title nor abstract."""
     if isinstance(record.get("content"), dict):
         record = {**record, **record["content"]}
+    elif arxiv.is_metadata(record):
+        record = arxiv.from_metadata(record)
     plan = _plan(tuple(record))
     found: dict[str, object] = {}
     used: set[str] = set()
@@ -127,6 +141,12 @@ def _fields(record: dict, path: str, line: int) -> dict[str, Any] | None:
         return None
     url, doi, pdf = (_link(found.get(name)) for name in ("url", "doi", "pdf"))
     return dict(
+        keywords=_keywords(found.get("keywords")),
+        tldr=_shown(found.get("tldr")),
+        area=_line(found.get("area")),
+        track=_line(found.get("track")),
+        doi=inert(_text(found.get("doi"))),
+        arxiv=inert(_text(found.get("arxiv"))),
         text=abstract,
         source=path,
         line=line,
@@ -144,8 +164,9 @@ def _fields(record: dict, path: str, line: int) -> dict[str, Any] | None:
     )
 
 
-def _collect(records: Iterable[tuple[int, str, object]], path: str, warnings: list[str]) -> Collection:
-    """Papers from (line, where, record) triples; `where` names the record in a warning."""
+def collect(records: Iterable[tuple[int, str, object]], path: str, warnings: list[str]) -> Collection:
+    """Papers from (line, where, record) triples; `where` names the record in a warning (the arXiv
+    reader hands its Atom entries here too)."""
     found = []
     for line, where, record in records:
         try:
@@ -198,7 +219,7 @@ def parse_json(text: str, path: str) -> Collection:
         data = lists[0] if len(lists) == 1 else [data]
     if not isinstance(data, list):
         raise ReadError(path, "JSON holds no list of records")
-    return _collect(((0, f"{path}: record {i}", record) for i, record in enumerate(data, start=1)), path, [])
+    return collect(((0, f"{path}: record {i}", record) for i, record in enumerate(data, start=1)), path, [])
 
 
 def parse_jsonl(text: str, path: str) -> Collection:
@@ -219,7 +240,7 @@ def parse_jsonl(text: str, path: str) -> Collection:
             else:
                 yield number, f"{path}:{number}", record
 
-    return _collect(records(), path, warnings)
+    return collect(records(), path, warnings)
 
 
 PROSE_WORDS = 12
@@ -253,10 +274,10 @@ def parse_csv(text: str, path: str) -> Collection:
         line, header = next(rows, (1, []))
         names = {_normal(name) for name in header}
         if names & set(_ALIASES["title"] + _ALIASES["abstract"]):
-            return _collect(((start, f"{path}:{start}", dict(zip(header, row))) for start, row in rows), path, [])
+            return collect(((start, f"{path}:{start}", dict(zip(header, row))) for start, row in rows), path, [])
         table = [(line, header), *rows]
         if header and all(_prose(row) for _, row in table):
-            return _collect(((start, f"{path}:{start}", {"abstract": row[0]}) for start, row in table), path, [])
+            return collect(((start, f"{path}:{start}", {"abstract": row[0]}) for start, row in table), path, [])
     except csv.Error as exc:
         raise ReadError(path, f"not valid CSV: {exc}", reader.line_num) from None
     first = " ".join(inert(delimiter.join(header)).split())

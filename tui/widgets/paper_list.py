@@ -155,7 +155,8 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         """Ids of the papers whose marks shown are not yet saved; call `refresh_papers` when it changes."""
         self.columns: tuple[str, ...] = ()
         """The columns of `COLUMNS` the papers have (see `columns_for`), shown when there is room; call `redraw`."""
-        self._rows: dict[str, int] = {}
+        self._rows: dict[str, int] | None = {}
+        """Paper id → row, made when first asked for (a query typed need not index 100,000 rows)."""
         self._title_spans: TitleSpans | None = None
         self._cache: LRUCache[tuple[int, bool, int], Strip] = LRUCache(1024)
 
@@ -169,10 +170,10 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         `title_spans` gives the matched spans of a row's title, to highlight."""
         self.papers = papers
         self._title_spans = title_spans
-        self._rows = {paper.id: index for index, paper in enumerate(papers)}
+        self._rows = None
         self._cache.clear()
-        index = self._rows.get(keep, 0) if keep else 0
-        self.virtual_size = Size(self.size.width, len(papers))
+        index = self._row_of().get(keep, 0) if keep else 0
+        self._set_rows(len(papers))
         self.set_reactive(PaperList.cursor, index)
         self._centre(index)
         self.refresh()
@@ -182,8 +183,23 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         """Show the same papers in a new order that leaves the cursor's row where it is (no scroll, no move)."""
         self.papers = papers
         self._title_spans = title_spans
-        self._rows = {paper.id: index for index, paper in enumerate(papers)}
+        self._rows = None
         self.redraw()
+
+    def _row_of(self) -> dict[str, int]:
+        """Paper id → row of the papers shown."""
+        if self._rows is None:
+            self._rows = {paper.id: index for index, paper in enumerate(self.papers)}
+        return self._rows
+
+    def _set_rows(self, count: int) -> None:
+        """The list is `count` rows long. Only the scrollbar changes with it (the rows are drawn
+        line by line): the screen is laid out again only when the scrollbar comes or goes."""
+        size = Size(self.size.width, count)
+        if size == self.virtual_size:
+            return
+        self.set_reactive(PaperList.virtual_size, size)
+        self._scroll_update(size)  # (Textual's own update of the scrollbars: a layout only when one shows or hides)
 
     def redraw(self) -> None:
         """Draw every row afresh (what each shows changed: a new ranking's buckets)."""
@@ -209,11 +225,12 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
 
     def index_of(self, paper_id: str) -> int | None:
         """The row of a paper, None when it is not in the list."""
-        return self._rows.get(paper_id)
+        return self._row_of().get(paper_id)
 
     def refresh_papers(self, paper_ids: Iterable[str]) -> None:
         """Redraw the rows of these papers (their state changed); many at once redraw the whole list."""
-        indices = {self._rows[pid] for pid in paper_ids if pid in self._rows}
+        rows = self._row_of()
+        indices = {rows[pid] for pid in paper_ids if pid in rows}
         if len(indices) > len(self._cache):
             self.redraw()
             return

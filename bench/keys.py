@@ -1,0 +1,99 @@
+"""What a key costs the app on a long list: `j`, `s`, a query character, and a phrase's first letters.
+
+    python bench/keys.py [--size 100000] [--list FILE]
+
+In process, through Textual's Pilot at 120×40: for each key, from the key being sent until the app
+has handled it and everything it caused (for a query character: the search on its worker thread and
+the results put in the list) and the screen has been composed again (`Pilot.pause`, which waits for
+the app to be idle and then refreshes the screen). Reported per key as p50/p95 of the wall time and
+of the process's CPU time (all threads): the CPU figure is what the app spends, the wall figure what
+a user waits on this machine (higher under load). Not included: writing to a real terminal.
+
+The list is made with ../shared/tools/make_corpus.py (beside the checkout) unless --list is given; it
+is read (and cached) before the app starts, and the app's index is ready before the first key.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from store import read_path
+from tui.app import TriageApp
+
+MAKE_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "tools" / "make_corpus.py"
+Timed = list[tuple[float, float]]
+
+
+async def timed(pilot, action: Callable[[], Awaitable[object]], samples: Timed) -> None:
+    wall, cpu = time.perf_counter(), time.process_time()
+    await action()
+    await pilot.pause()
+    samples.append((time.perf_counter() - wall, time.process_time() - cpu))
+
+
+async def searched(app: TriageApp, pilot, key: str) -> None:
+    """Type `key` into the filter and wait until the list shows the results of the whole query."""
+    await pilot.press(key)  # the filter bar's change is handled: the search worker started
+    await pilot.pause()
+    await app.workers.wait_for_complete()  # a search worker ends once its results are in the list
+
+
+async def measure(path: Path) -> dict[str, Timed]:
+    app = TriageApp(read_path(path))
+    keys: dict[str, Timed] = {"j": [], "s": [], "query character": [], '"n': [], '"ne': []}
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()  # the index (and whatever the app prepares with it)
+        await pilot.pause()
+        for _ in range(40):
+            await timed(pilot, lambda: pilot.press("j"), keys["j"])
+        for _ in range(20):
+            await timed(pilot, lambda: pilot.press("s"), keys["s"])
+        await pilot.press("slash")
+        for _ in range(4):
+            for letter in "graph":
+                await timed(pilot, lambda letter=letter: searched(app, pilot, letter), keys["query character"])
+            for _ in "graph":
+                await searched(app, pilot, "backspace")
+        for _ in range(8):
+            await searched(app, pilot, '"')
+            await timed(pilot, lambda: searched(app, pilot, "n"), keys['"n'])
+            await timed(pilot, lambda: searched(app, pilot, "e"), keys['"ne'])
+            for _ in '"ne':
+                await searched(app, pilot, "backspace")
+    return keys
+
+
+def quantile(values: list[float], q: float) -> float:
+    return statistics.quantiles(values, n=100, method="inclusive")[int(q * 100) - 1] if len(values) > 1 else values[0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=int, default=100_000)
+    parser.add_argument("--list", type=Path, help="an abstract list to use instead of a synthetic one")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        os.environ["TRIAGE_DB"] = str(Path(folder) / "triage.json")
+        path = args.list
+        if path is None:
+            path = Path(folder) / f"{args.size}.txt"
+            subprocess.run([sys.executable, str(MAKE_CORPUS), str(args.size), "-o", str(path)], check=True)
+        keys = asyncio.run(measure(path))
+    print(f"{'key':<16} {'n':>3} {'wall p50 ms':>12} {'wall p95 ms':>12} {'cpu p50 ms':>11} {'cpu p95 ms':>11}")
+    for key, samples in keys.items():
+        wall, cpu = [w * 1000 for w, _ in samples], [c * 1000 for _, c in samples]
+        print(f"{key:<16} {len(samples):>3} {quantile(wall, .5):>12.1f} {quantile(wall, .95):>12.1f}"
+              f" {quantile(cpu, .5):>11.1f} {quantile(cpu, .95):>11.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""The ids of a list file's papers without its papers: what `triage set ID FILE` needs of a long
+list, kept in the cache beside the list's parse entry (`store.readers.cache`), so that marking one
+paper of 100,000 does not load all 100,000.
+
+An ids entry holds, under the very key of the parse entry (the file's path, size, times and inode,
+the code's version key) and behind a CRC-32, the list's sources, its warnings (the skipped records
+`triage` reports), and each paper's id and fingerprint (`store.db.fingerprint`: what the triage
+store keeps with a state to find it again after a small edit, and all it reads of a text). It is
+written with the parse entry, by the same background writer for a long list, or by the first
+`ids` call that finds the list cached without one; any doubt (another key, a failed CRC, a damaged
+or missing entry, a file that is not a regular one) means None: the caller reads the list.
+"""
+from __future__ import annotations
+
+import marshal
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import BinaryIO, NamedTuple
+
+from store.model import Collection
+from store.readers import cache
+from store.readers.records import collector_paused
+
+from store.readers.cache import IDS_SUFFIX as SUFFIX
+
+
+class Known(NamedTuple):
+    """One paper as the triage store sees it: its id and, for `text`, its fingerprint (the
+    store's fingerprint of a fingerprint is itself, so the store keeps the same one)."""
+
+    id: str
+    text: str
+
+
+class Ids(NamedTuple):
+    """The papers of a list as `Known`s, in order, with the list's sources and warnings."""
+
+    papers: list[Known]
+    sources: list[str]
+    warnings: list[str]
+
+
+def known(collection: Collection) -> Ids:
+    from store.db import fingerprint
+
+    return Ids([Known(paper.id, fingerprint(paper.text)) for paper in collection.papers], list(collection.sources),
+               list(collection.warnings))
+
+
+def save(path: Path, key: tuple, found: Callable[[], Ids], count: int) -> None:
+    """Keep the ids `found()` gives of the list file `path`, under its parse entry's `key`: by the
+    cache's background writer for a long list of `count` papers (the fingerprints are worked out
+    there, ~8 µs a paper), now for a short one."""
+    def write(out: BinaryIO) -> None:
+        made = found()
+        texts = [paper.text for paper in made.papers]
+        data = marshal.dumps((key, (made.sources, made.warnings), [paper.id for paper in made.papers], texts))
+        out.write(cache._header(data))
+        out.write(data)
+
+    cache._save(cache._entry([path], SUFFIX), write, 300 * count)
+
+
+def _decode(data: bytes, key: tuple) -> Ids | None:
+    with collector_paused():
+        stored_key, (sources, warnings), ids, texts = marshal.loads(cache._unsealed(data))
+        if stored_key != key:
+            return None
+        if len(texts) != len(ids):
+            raise ValueError("damaged ids entry")
+        return Ids(list(map(Known, ids, texts)), list(sources), list(warnings))
+
+
+def ids(paths: Sequence[str]) -> Ids | None:
+    """The papers of the list files `paths` (as `read_paths` reads them: the first of the same id
+    kept, the warnings of all) when every one is cached, else None. A list whose parse is cached
+    without its ids gets them now (this once, at the cost of loading it)."""
+    parts = []
+    for name in paths:
+        path = Path(name)
+        try:
+            key = cache._key(name, path)
+            entry = cache._entry([path], SUFFIX)
+            found = _decode(entry.read_bytes(), key) if entry.exists() else _from_parse(path, key)
+        except Exception:  # not a regular file, unreadable, truncated, damaged: the caller reads the list
+            return None
+        if found is None:
+            return None
+        cache._used(entry)
+        parts.append(found)
+    if len(parts) == 1:
+        return parts[0]
+    papers: dict[str, Known] = {}
+    for part in parts:
+        for paper in part.papers:
+            papers.setdefault(paper.id, paper)  # the first of an id stays, as in `read_paths`
+    return Ids(list(papers.values()), [s for part in parts for s in part.sources], [w for part in parts for w in part.warnings])
+
+
+def _from_parse(path: Path, key: tuple) -> Ids | None:
+    """The ids of a list whose parse entry is cached under `key` (kept now in an ids entry); else None."""
+    collection = cache._decode(cache._entry([path], cache.SUFFIX).read_bytes(), key)
+    if collection is None:
+        return None
+    found = known(collection)
+    save(path, key, lambda: found, len(found.papers))
+    return found

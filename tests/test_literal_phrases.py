@@ -1,0 +1,63 @@
+"""Literal phrases as they are typed (`"n`, `"ne`, `"neu`…): counted from the postings of the words
+holding them, or with every paper a candidate when narrowing would not narrow, they find the same
+papers, in the same order with the same scores and highlights, as counting in every candidate text."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from store import read_path, search
+from store.search import SearchIndex
+
+MAKE_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "tools" / "make_corpus.py"
+TYPED = ['"n', '"ne', '"neu', '"neur', '"neural', '"neural n', '"neural ne', '"graph neural"', '"a', '"th', '"of the',
+         '"x', '"1', '"_', '"é', '"ss', '"ing', '"tion', '"Ne', '"GNN', "'the", '"e.g', '"k', '!"the', '"ne | "q']
+
+
+def results(index: SearchIndex, query: str) -> list:
+    hits = index.search(query)
+    return [(hit.paper.id, hit.score) for hit in hits] + [(hit.title_spans, hit.text_spans) for hit in hits[:40]]
+
+
+def counted_in_every_text(index: SearchIndex, monkeypatch: pytest.MonkeyPatch, query: str) -> list:
+    """The results with the postings shortcut off and the candidates always narrowed, as before."""
+    with monkeypatch.context() as patch:
+        patch.setattr(search, "_POSTING_COST", float("inf"))
+        narrowed = SearchIndex._papers_with
+        patch.setattr(SearchIndex, "_papers_with", lambda self, words, postings, shift, at_most=False:
+                      narrowed(self, words, postings, shift))
+        return results(index, query)
+
+
+def same_results(index: SearchIndex, monkeypatch: pytest.MonkeyPatch) -> None:
+    for query in TYPED:
+        assert results(index, query) == counted_in_every_text(index, monkeypatch, query), query
+
+
+def test_typed_phrases_find_the_same_on_the_iclr_list(corpora, monkeypatch):
+    same_results(SearchIndex(read_path(corpora / "iclr-2024-papers.jsonl").papers), monkeypatch)
+
+
+def test_typed_phrases_find_the_same_on_a_long_synthetic_list(tmp_path, monkeypatch):
+    if not MAKE_CORPUS.exists():
+        pytest.skip("../shared/tools/make_corpus.py is not beside this checkout")
+    path = tmp_path / "long.txt"
+    subprocess.run([sys.executable, str(MAKE_CORPUS), "3000", "-o", str(path)], check=True)
+    papers = read_path(path).papers
+    same_results(SearchIndex(papers), monkeypatch)
+    parts = SearchIndex(papers).parts()
+    same_results(SearchIndex.from_parts(papers, parts), monkeypatch)  # as a cached index is
+
+
+def test_a_word_at_the_cap_of_its_count_is_counted_in_the_text(monkeypatch):
+    """Postings keep a word's count up to 15: a text with a word 20 times still counts 20."""
+    from store.model import Paper
+
+    texts = ["nest " * 20 + "and more.", "one nest here.", "nothing of the kind."]
+    papers = [Paper(id=str(k), text=text, title=f"Paper {k}", name="", plain=text) for k, text in enumerate(texts)]
+    index = SearchIndex(papers)
+    assert [hit.paper.id for hit in index.search('"nes')] == ["0", "1"]
+    same_results(index, monkeypatch)
