@@ -7,7 +7,8 @@ from store.readers import describe_skipped, read_path, read_paths
 from store.readers.cache import search_index
 
 if TYPE_CHECKING:
-    from store.search import Hit, SearchIndex
+    from store.highlight import Hit
+    from store.search import SearchIndex
 
 __all__ = [
     "Collection", "Hit", "Paper", "ReadError", "SearchIndex", "Triage", "describe_skipped", "paper_id", "read_path",
@@ -16,10 +17,14 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    """`Hit` and `SearchIndex` from `store.search` when first asked for: a command that does not
-    search never imports it (nor numpy and rapidfuzz with it)."""
-    if name in ("Hit", "SearchIndex"):
-        from store import search
+    """`Hit` (store.highlight) and `SearchIndex` (store.search) when first asked for: a command that
+    does not search never imports them (nor numpy and rapidfuzz with them)."""
+    if name == "Hit":
+        from store.highlight import Hit
 
-        return getattr(search, name)
+        return Hit
+    if name == "SearchIndex":
+        from store.search import SearchIndex
+
+        return SearchIndex
     raise AttributeError(f"module 'store' has no attribute {name!r}")

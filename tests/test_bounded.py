@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from store import read_path
-from store.search import SearchIndex, context, merge
+from store.highlight import context, merge
+from store.search import SearchIndex
 from store.text import SHOWN_LIMIT, display
 from tests.tmux import triage_command
 from tui.app import TriageApp
@@ -80,7 +81,7 @@ def test_context_is_the_window_it_always_was(text, raw, width):
 def test_context_of_a_match_in_every_word_of_a_long_text():
     """200,000 matches: 0.3 s linear (plus start); the old window search was quadratic (hours)."""
     code = (
-        "from store.search import context; text = 'word ' * 200_000; "
+        "from store.highlight import context; text = 'word ' * 200_000; "
         "spans = tuple((i * 5, i * 5 + 4) for i in range(200_000)); print(context(text, spans, 80)[0][:9])"
     )
     assert finishes(code, 15).strip() == "word word"

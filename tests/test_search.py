@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from store import Paper, SearchIndex, Triage, read_path
-from store.search import context
+from store.highlight import context
 
 REFRESH, HDGNN, LLM_KICK, TOOLCHAIN, PSIS, CDRL, SCL = (
     "7d72a49aaf", "3d09c6c056", "105a096a2f", "0af57f21b8", "feead361c8", "b0630d65dd", "38521038a2")

@@ -26,7 +26,7 @@ from store.changes import Change
 from store.db import TriageStore
 from store.history import History
 from store.ranking import MIN_POSITIVES, Ranking
-from store.search import Hit, Hits
+from store.highlight import Hit, Hits
 from store.text import title_display
 from store.views import INTEREST_SORT, LEARNT_SORTS, SCORE_SORT, SORTS, VIEWS, Tally, arrange, next_sort, rerank, to_read
 from tui import boundary, keymap

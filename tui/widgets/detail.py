@@ -19,7 +19,8 @@ from textual.strip import Strip
 from textual.visual import Visual
 
 from store import Hit, Paper, Triage
-from store.search import CODE_HOSTS, Span, context
+from store.highlight import Span, context
+from store.search import CODE_HOSTS
 from store.text import Display, display, inert, shown_part, title_display
 from tui.keys import READ
 

@@ -1,0 +1,208 @@
+"""The index's build machinery: the words of many texts found and counted as numbers, and posting lists.
+
+`SearchIndex` (store.search) is built from these: `Words` finds the words of a batch of texts
+with numpy (hashing runs of word characters, grouping equal ones by one sort, checking them letter
+by letter) and names each distinct word once; `Postings` lays out every word's posting list in one
+array; `in_order` runs the finding of the next batches on a thread pool; `join_words` and
+`split_words` keep a vocabulary as one array (as the index cache stores it).
+"""
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from itertools import count
+from typing import TypeVar
+
+import numpy as np
+
+from store.vocabulary import WORD
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+
+TF_BITS = 4  # a posting is (paper index << 4) | min(term frequency, 15)
+TF_MAX = (1 << TF_BITS) - 1
+BATCH = 1024  # papers indexed at a time: a few MB of arrays, a few ms per step
+THREADS = 2  # finding words in batches; the build's own thread names them
+_BASE = 0x9E3779B97F4A7C15  # odd, so invertible mod 2**64
+_MIX = np.uint64(0x94D049BB133111EB)  # odd: multiplying by it loses nothing mod 2**64
+_ASCII_WORD = np.array([WORD.fullmatch(chr(c)) is not None for c in range(128)])
+
+
+def join_words(words: Iterable[str]) -> np.ndarray:
+    """`words` as one array of UTF-8 bytes, a word a line."""
+    return np.frombuffer("\n".join(words).encode("utf-8", "surrogatepass"), dtype=np.uint8)
+
+def split_words(joined: np.ndarray) -> list[str]:
+    """The words `join_words` made the array of; ValueError for anything else."""
+    if joined.dtype != np.uint8 or joined.ndim != 1:
+        raise ValueError("words are not UTF-8 bytes")
+    text = joined.tobytes().decode("utf-8", "surrogatepass")
+    return text.split("\n") if text else []
+
+@dataclass(slots=True)
+class _Runs:
+    """The words of a batch of texts, found by `Words.find` and not yet named."""
+
+    joined: str
+    """The texts, one per line."""
+    starts: np.ndarray
+    ends: np.ndarray
+    """Where each word starts and ends in `joined`."""
+    order: np.ndarray
+    """An order of the words bringing each word's occurrences together, in text order…"""
+    first: np.ndarray
+    """…and where each word's occurrences begin in it."""
+    exact: bool
+    """Whether every group was checked to hold one word (False: two words share a hash)."""
+    text: np.ndarray
+    """The text of each word."""
+    lengths: np.ndarray
+    """The number of words in each text."""
+
+class Words:
+    """Counts the words of texts, as `WORD.findall` finds them, as numbers: each distinct word
+    gets an id (`ids`: word → id, in order of first appearance).
+
+    Making a Python string of each of 20 million words costs seconds, so a batch of texts is
+    handled as one array of code points in numpy (`find`, which any thread may run): which
+    are word characters, where runs of them start and end, a hash of each run, and one sort
+    by hash that brings each word's occurrences together, in text order. Runs with equal
+    hashes are then compared letter by letter, so the counts are exact whatever the hash does
+    (should two words share a hash, `count` spells out the batch's words in Python instead).
+    `count` names one string per distinct word and batch.
+    """
+
+    def __init__(self, longest: int) -> None:
+        """`longest`: the most characters a batch of texts, joined, will have."""
+        self.ids: dict[str, int] = defaultdict(count().__next__)
+        self._power = _powers(_BASE, longest + 1)
+        self._unpower = _powers(pow(_BASE, -1, 2**64), longest + 1) * _MIX
+
+    def find(self, texts: list[str]) -> _Runs:
+        """The words of `texts`, grouped by hash."""
+        joined = "\n".join(texts)  # no word runs from one text into the next
+        chars = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        inside = _word_characters(chars)
+        edges = np.flatnonzero(np.diff(inside, prepend=False, append=False))
+        starts, ends = edges[0::2], edges[1::2]
+        order, first = _grouped_by(self._hashes(chars, starts, ends))
+        text_starts = np.cumsum([0] + [len(text) + 1 for text in texts[:-1]])
+        text = np.searchsorted(text_starts, starts, side="right") - 1
+        return _Runs(joined, starts, ends, order, first, _same_letters(chars, inside, starts, ends, order, first),
+                     text.astype(np.uint32), np.bincount(text, minlength=len(texts)))
+
+    def count(self, runs: _Runs) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(word id, text, count) of each word in each text, a word's texts together and in
+        order, and the number of words in each text."""
+        joined, starts, ends, order, first = runs.joined, runs.starts, runs.ends, runs.order, runs.first
+        if not runs.exact:
+            spelled = [joined[s:e] for s, e in zip(starts.tolist(), ends.tolist())]
+            ids = np.fromiter(map(self.ids.__getitem__, spelled), np.uint64, len(spelled))
+            order, first = _grouped_by(ids << np.uint64(32))  # ids < 2**32: in the high bits, exact
+        text = runs.text[order]
+        group = np.cumsum(first) - 1  # of each word, in sorted order
+        spelled = [joined[s:e] for s, e in zip(starts[order[first]].tolist(), ends[order[first]].tolist())]
+        ids = np.fromiter(map(self.ids.__getitem__, spelled), np.uint32, len(spelled))[group]
+        pair = np.flatnonzero(first | np.diff(text, prepend=np.uint32(0)).astype(bool))  # a new word or text
+        counts = np.diff(pair, append=len(text)).astype(np.uint32)
+        return ids[pair], text[pair], counts, runs.lengths
+
+    def _hashes(self, chars: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """A hash of each run chars[start:end] from prefix sums of chars[i] * _BASE**i: the sum
+        of chars[start + k] * _BASE**k mod 2**64, times _MIX so that its high bits, which
+        `_grouped_by` sorts on, depend on the low bits too (the first letter's, for one)."""
+        prefix = np.zeros(len(chars) + 1, dtype=np.uint64)
+        np.cumsum(chars * self._power[: len(chars)], out=prefix[1:])  # wraps mod 2**64, as meant
+        return (prefix[ends] - prefix[starts]) * self._unpower[starts]
+
+def in_order(pool: ThreadPoolExecutor, work: Callable[[_T], _R], items: Iterable[_T]) -> Iterator[_R]:
+    """work(item) for each of `items`, in order, run on `pool` a few items ahead (not all at
+    once: finished batches wait in memory until they are used)."""
+    pending: deque[Future[_R]] = deque()
+    for item in items:
+        pending.append(pool.submit(work, item))
+        if len(pending) > 2 * THREADS:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
+
+def _powers(base: int, n: int) -> np.ndarray:
+    """base**i mod 2**64 for i < n."""
+    power = np.full(n, base, dtype=np.uint64)
+    power[0] = 1
+    return np.cumprod(power, out=power)
+
+def _word_characters(chars: np.ndarray) -> np.ndarray:
+    """Which of the code points `chars` `WORD` counts as word characters."""
+    inside = _ASCII_WORD[np.minimum(chars, 127)]
+    other = np.flatnonzero(chars > 127)
+    if len(other):
+        points, where = np.unique(chars[other], return_inverse=True)
+        inside[other] = np.array([WORD.fullmatch(chr(c)) is not None for c in points.tolist()])[where]
+    return inside
+
+def _grouped_by(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """An order that brings equal `keys` together, keeping their order among themselves, and
+    where each group starts in it. One plain sort of the keys' high bits with each key's
+    position in the low bits (sorting is the costly step; this avoids a slower argsort)."""
+    bits = max(1, len(keys).bit_length())
+    mask = np.uint64((1 << bits) - 1)
+    ranked = (keys & ~mask) | np.arange(len(keys), dtype=np.uint64)
+    ranked.sort()
+    high = ranked >> np.uint64(bits)
+    return (ranked & mask).astype(np.intp), np.diff(high, prepend=~high[:1]).astype(bool)
+
+def _same_letters(chars: np.ndarray, inside: np.ndarray, starts: np.ndarray, ends: np.ndarray,
+                  order: np.ndarray, first: np.ndarray) -> bool:
+    """Whether the runs chars[start:end] grouped together by `order` and `first` are equal."""
+    lengths = ends - starts
+    same = np.empty(len(order), dtype=np.intp)  # the first run of each run's group
+    same[order] = order[first][np.cumsum(first) - 1]
+    if not np.array_equal(lengths, lengths[same]):
+        return False
+    at = np.repeat(starts[same] - (np.cumsum(lengths) - lengths), lengths)
+    at += np.arange(len(at))  # where each letter of each run's group's first run is
+    return np.array_equal(chars[inside], chars[at])
+
+class Postings:
+    """The posting lists of all words in one array; `postings[word id]` is that word's slice."""
+
+    def __init__(self, bounds: np.ndarray, values: np.ndarray) -> None:
+        self.bounds = bounds
+        """Where each word's postings start in `values` (and, last, where they end)."""
+        self.values = values
+
+    @classmethod
+    def placed(cls, batches: list[tuple[np.ndarray, np.ndarray]], words: int) -> Postings:
+        """The postings of `batches`: (word id, posting) pairs, a word's postings together in
+        each batch and the batches in paper order. Placed by counting rather than sorted: no
+        comparisons."""
+        runs = []
+        sizes = np.zeros(words, dtype=np.intp)
+        for ids, _ in batches:
+            start = np.flatnonzero(np.diff(ids, prepend=~ids[:1]) != 0) if len(ids) else np.zeros(0, np.intp)
+            runs.append((ids[start], start, np.diff(start, append=len(ids))))
+            sizes[ids[start]] += runs[-1][2]
+        bounds = np.concatenate(([0], np.cumsum(sizes)))
+        values = np.empty(bounds[-1], dtype=np.uint32)
+        filled = bounds[:-1].copy()
+        for (_, postings), (word, start, length) in zip(batches, runs):
+            values[np.repeat(filled[word] - start, length) + np.arange(len(postings))] = postings
+            filled[word] += length
+        batches.clear()
+        return cls(bounds, values)
+
+    @classmethod
+    def checked(cls, bounds: np.ndarray, values: np.ndarray, words: int, end: int) -> Postings:
+        """Postings as `placed` makes them, of `words` words, each value below `end`; else ValueError."""
+        if bounds.dtype != np.int64 or bounds.shape != (words + 1,) or values.dtype != np.uint32 or values.ndim != 1:
+            raise ValueError("postings of another shape")
+        if bounds[0] != 0 or bounds[-1] != len(values) or np.any(np.diff(bounds) < 0) or (len(values) and values.max() >= end):
+            raise ValueError("postings out of bounds")
+        return cls(bounds, values)
+
+    def __getitem__(self, word: int) -> np.ndarray:
+        return self.values[self.bounds[word] : self.bounds[word + 1]]
