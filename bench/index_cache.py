@@ -44,7 +44,8 @@ def shown(index) -> list:
 def bench(name: str, path: Path, repeat: int) -> None:
     from store import SearchIndex, read_path, search_index
     from store.readers import cache
-    from store.search import _lowered, fingerprint
+    from store.phrases import lowered
+    from store.search import fingerprint
 
     cache.INDEX_FROM = 0  # every list, to see from which length loading beats building
     collection = read_path(path)
@@ -56,7 +57,7 @@ def bench(name: str, path: Path, repeat: int) -> None:
     load_wall, load_cpu, loaded = timed(lambda: search_index(collection), repeat)
     digest_wall, _, _ = timed(lambda: fingerprint(papers), repeat)
     uneven = loaded.parts()["uneven"].tolist()
-    lower_wall, _, _ = timed(lambda: _lowered(papers, uneven), repeat)
+    lower_wall, _, _ = timed(lambda: lowered(papers, uneven), repeat)
     same = "yes" if shown(loaded) == shown(built) else "NO"
     print(f"{name:<22} {len(papers):>8,} {build_wall:>8.2f} {build_cpu:>8.2f} {load_wall:>8.2f} {load_cpu:>8.2f}"
           f" {digest_wall:>8.2f} {lower_wall:>8.2f} {entry.stat().st_size / 2**20:>9.0f} {same:>5}")

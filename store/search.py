@@ -7,6 +7,12 @@ by rapidfuzz), the matching words' posting lists give the papers, and papers are
 BM25 weight times the quality of the word match. Exact phrases are verified on the
 candidates the index leaves. Title (and name) matches rank above body matches; ties keep
 file order.
+
+This module owns `SearchIndex` (its build, its parts for the cache, and answering a query) and
+`fingerprint` of what an index is made from. Its parts live beside it: store.index_build (finding
+and counting words, postings), store.vocabulary (word lookup with typos, names, notes and tags),
+store.phrases (literal phrases), store.qualifiers (`is:`, `has:`, `venue:`…) and store.highlight
+(spans, context windows, `Hit` and `Hits`).
 """
 from __future__ import annotations
 
@@ -17,26 +23,23 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from itertools import repeat
 
 import numpy as np
 
 from store.highlight import Highlighter, Hits
 from store.index_build import BATCH, THREADS, TF_BITS, TF_MAX, Postings, Words, in_order, join_words, split_words
-from store.model import Paper, Triage, single_spaced
+from store.model import Paper, Triage
+from store.phrases import Phrases, flat, literal_pattern, lowered
+from store.qualifiers import Facets
 from store.query import Qualifier, Query, Term, parse
-from store.views import to_read
 from store.vocabulary import WORD, Notes, Vocabulary, in_sequence, name_form, words_matched
 
-CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "sr.ht")
-"""Hosts whose links count as a code link for `has:code`."""
 TITLE_WEIGHT = 2.0
 """A title match (quality ≥ 0.5) is worth more than any body score (< 1): titles rank first."""
 RECORD_WEIGHT = 8.0
 """The body weight of a word matched in the authors, a note or a tag (times the match's quality):
 about a rare word's in the abstract, so such matches rank below title matches, among the strong body ones."""
 _K1, _B = 1.2, 0.75  # BM25 constants
-_POSTING_COST = 100  # a posting read costs about as much as counting in 100 letters of text
 
 
 @dataclass(slots=True)
@@ -90,7 +93,7 @@ class SearchIndex:
                 author.append((ids[~of_keyword], docs[~of_keyword] + start))
                 keyword.append((ids[of_keyword], docs[of_keyword] - len(batch) + start))
                 # Made now rather than on the first phrase typed, a second's stall at 100k.
-                texts, spaced = _lowered(batch)
+                texts, spaced = lowered(batch)
                 lower += texts
                 uneven += [start + k for k in spaced]
         vocabulary, named = dict(words.ids), dict(names.ids)  # plain dicts: looking up an unknown word adds nothing
@@ -161,11 +164,8 @@ class SearchIndex:
         self._author = author
         self._keyword = keyword
         self._lengths = lengths
-        self._lower = lower
-        self._lower_heads: list[str] | None = None
-        self._lowered_words: list[tuple[str, str]] | None = None
-        self._letters = 0
         self._uneven = uneven
+        self._phrases = Phrases(papers, words, body, title, lower, uneven)
         size = lengths.astype(np.float64)
         self._norm = _K1 * (1 - _B + _B * size / (size.mean() if len(size) and size.mean() else 1.0))
         folded: defaultdict[str, list[str]] = defaultdict(list)
@@ -174,18 +174,10 @@ class SearchIndex:
         self._folded = dict(folded)
         self._vocab = {False: Vocabulary(self._folded), True: Vocabulary(self._words)}
         self._names_vocab = Vocabulary(self._names, ends=False)
-        self._code = self._where(lambda p: any(h in link for link in p.links for h in CODE_HOSTS))
-        self._linked = self._where(lambda p: bool(p.links))
-        self._venues = _grouped(f"{p.venue} {p.track}".strip().casefold() for p in self.papers)  # venue:oral too
-        self._years = _grouped(p.year for p in self.papers)
-        self._areas = _grouped(p.area.casefold() for p in self.papers)
-        self._tracks = _grouped(p.track for p in self.papers)
+        self._facets = Facets(papers, self._position)
 
     def __len__(self) -> int:
         return len(self.papers)
-
-    def _where(self, test: Callable[[Paper], bool]) -> np.ndarray:
-        return np.fromiter((test(p) for p in self.papers), dtype=bool, count=len(self.papers))
 
     def _none(self) -> np.ndarray:
         return np.zeros(len(self.papers), dtype=bool)
@@ -231,7 +223,7 @@ class SearchIndex:
         best: _Match | None = None
         for atom in atoms:
             if isinstance(atom, Qualifier):
-                found = self._qualified(atom, states)
+                found = self._facets.holding(atom, states)
             elif atom.negated:
                 found = self._excluded(atom, notes)
             else:
@@ -354,80 +346,18 @@ class SearchIndex:
     # --- literal text -------------------------------------------------------------------
 
     def literal_ready(self) -> tuple[list[str], list[str]]:
-        """The display texts, and the titles with names, lower-cased with single spaces, as a
-        phrase is looked for in them: worked out once, when first needed (~1 s at 100,000 papers,
-        which the app spends on its index thread, not on the first phrase typed)."""
-        if self._lower is None:
-            self._lower = _lowered(self.papers, self._uneven.tolist())[0]
-        if self._lower_heads is None:
-            self._lower_heads = [_flat(f"{p.title}\n{p.name}".lower()) for p in self.papers]
-            self._letters = sum(map(len, self._lower))
-        return self._lower, self._lower_heads
+        """The texts a phrase is looked for in, worked out now rather than on the first phrase typed
+        (`Phrases.ready`)."""
+        return self._phrases.ready()
 
     def _literal(self, term: Term, patterns: list[re.Pattern[str]]) -> _Match:
         """Papers whose title or display text contains `term` literally (smart case)."""
-        pattern = _pattern(term)
+        pattern = literal_pattern(term)
         patterns.append(pattern)
-        if term.case_sensitive:
-            def count(texts: list[str]) -> list[int]:
-                return [len(pattern.findall(text)) for text in texts]
-            texts = [p.plain for p in self.papers]
-            heads = None
-        else:  # str.count on lower-cased text with single spaces: C speed, no regex per paper
-            needle = _flat(term.text.lower())
-
-            def count(texts: list[str]) -> list[int]:
-                return list(map(str.count, texts, repeat(needle, len(texts))))
-            texts, heads = self.literal_ready()
-            counted = self._counted(needle)
-            if counted is not None:
-                return _literal_match(len(self.papers), *counted, self._norm)
-        in_body, in_title = self._candidates(term)
-        title = np.zeros(len(self.papers))
-        counts = np.zeros(len(self.papers))
-        chosen = np.flatnonzero(in_title).tolist()
-        every = self.papers
-        title[chosen] = np.array(count([f"{every[i].title}\n{every[i].name}" for i in chosen] if heads is None
-                                       else [heads[i] for i in chosen])) > 0
-        chosen = np.flatnonzero(in_body).tolist()
-        counts[chosen] = count(texts if len(chosen) == len(texts) else [texts[i] for i in chosen])
-        return _literal_match(len(self.papers), title, counts, self._norm)
-
-    def _counted(self, needle: str) -> tuple[np.ndarray, np.ndarray] | None:
-        """(in the title or not, times in the display text) of each paper for a lower-case needle of
-        ASCII word characters (`"ne`), from the postings of the words holding it rather than by
-        counting in every text; None for another needle, or when those words occur so often that
-        counting in the texts is quicker (a single letter).
-
-        Exact: such a needle occurs only inside words (their lower-cased letters: lower-casing is
-        letter by letter and never makes a word character of another), so a text holds it as often
-        as the sum, over its words, of the word's count times the needle's count in the word. Where
-        a word's count reached the postings' cap the text is counted as before."""
-        if not (needle.isascii() and WORD.fullmatch(needle) and needle == needle.lower()):
-            return None
-        lower, _ = self.literal_ready()
-        found = [(word, low.count(needle)) for word, low in self._lower_words() if needle in low]
-        ids = np.array([self._words[word] for word, _ in found], dtype=np.intp)
-        starts, ends = self._body.bounds[ids], self._body.bounds[ids + 1]
-        sizes = ends - starts
-        if int(sizes.sum()) * _POSTING_COST > self._letters:
-            return None
-        postings = self._body.values[np.repeat(starts - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))]
-        docs, tf = postings >> TF_BITS, postings & TF_MAX
-        times = np.repeat(np.array([n for _, n in found], dtype=np.float64), sizes)
-        counts = np.bincount(docs, weights=tf * times, minlength=len(self.papers)).astype(np.float64)
-        capped = np.unique(docs[tf == TF_MAX]).tolist()
-        counts[capped] = [lower[i].count(needle) for i in capped]
-        title = self._none()
-        for word in ids.tolist():
-            title[self._title[word]] = True
-        return title.astype(np.float64), counts
-
-    def _lower_words(self) -> list[tuple[str, str]]:
-        """Each vocabulary word as written and lower-cased (worked out once)."""
-        if self._lowered_words is None:
-            self._lowered_words = [(word, word.lower()) for word in self._words]
-        return self._lowered_words
+        counted = None if term.case_sensitive else self._phrases.counted(flat(term.text.lower()))
+        if counted is None:
+            counted = self._phrases.in_texts(term, pattern, *self._candidates(term))
+        return _literal_match(len(self.papers), *counted, self._norm)
 
     def _candidates(self, term: Term) -> tuple[np.ndarray, np.ndarray]:
         """Papers whose (display text, title) may contain `term` literally, narrowed by the
@@ -489,28 +419,6 @@ class SearchIndex:
             found &= holds
         return found
 
-    # --- qualifiers ---------------------------------------------------------------------
-
-    def _qualified(self, q: Qualifier, states: Mapping[str, Triage]) -> np.ndarray:
-        """Papers a qualifier holds for (before its own negation is applied by the caller)."""
-        if q.field == "has" and q.value in ("code", "link"):
-            return (self._code if q.value == "code" else self._linked).copy()
-        found = self._none()
-        if q.field in ("venue", "year", "area", "track"):
-            holds = _compare(q.op, int(q.value)) if q.field == "year" else (lambda v: str(q.value) in v)
-            grouped = {"venue": self._venues, "year": self._years, "area": self._areas, "track": self._tracks}[q.field]
-            for value, docs in grouped.items():
-                if value is not None and holds(value):
-                    found[docs] = True
-            return found
-        state = _state_test(q)
-        default = state(Triage())  # untouched papers qualify too (is:unread, p:0)
-        if default:
-            found[:] = True
-        for pid, triage in states.items():
-            if pid in self._position:
-                found[self._position[pid]] = state(triage)
-        return found
 
 
 _ITEMS: dict[str, tuple[str, Callable[[Paper], Iterable[str]]]] = {
@@ -532,68 +440,9 @@ def fingerprint(papers: Sequence[Paper]) -> bytes:
     return digest.digest()
 
 
-def _lowered(papers: Iterable[Paper], uneven: Iterable[int] | None = None) -> tuple[list[str], list[int]]:
-    """The display texts lower-cased with single spaces, as literal matching looks in them, and
-    the positions of those whose spacing had to be evened out. Given `uneven`, the positions
-    an earlier call on these same papers found, only those texts are looked at (telling the
-    others apart costs more than lower-casing them all)."""
-    lower = [p.plain.lower() for p in papers]
-    found = []
-    for k in range(len(lower)) if uneven is None else uneven:
-        flat = _flat(lower[k])
-        if flat is not lower[k]:  # _flat gives back the very text when it has nothing to do
-            lower[k] = flat
-            found.append(k)
-    return lower, found
-
-
 def _literal_match(size: int, title: np.ndarray, counts: np.ndarray, norm: np.ndarray) -> _Match:
     """What a literal matched, from whether it is in each paper's title and how often in its text."""
     papers = (title > 0) | (counts > 0)
     df = int(papers.sum()) or 1
     weight = math.log(1 + (size - df + 0.5) / (df + 0.5)) * (_K1 + 1)
     return _Match(papers, title, weight * counts / (counts + norm))
-
-
-def _flat(text: str) -> str:
-    """`text` with each run of whitespace made one space (the very text when it has them already)."""
-    return text if single_spaced(text) else " ".join(text.split())
-
-
-def _grouped(values: Iterable[object]) -> dict[object, np.ndarray]:
-    """value → the indices where it occurs."""
-    where: defaultdict[object, list[int]] = defaultdict(list)
-    for i, value in enumerate(values):
-        where[value].append(i)
-    return {value: np.array(indices, dtype=np.intp) for value, indices in where.items()}
-
-
-def _pattern(term: Term) -> re.Pattern[str]:
-    """The literal text of a phrase or 'exact term as a regex; any run of spaces matches any."""
-    body = r"\s+".join(re.escape(part) for part in term.text.split())
-    return re.compile(body, 0 if term.case_sensitive else re.IGNORECASE)
-
-
-def _compare(op: str, value: int) -> Callable[[int], bool]:
-    return {
-        ":": lambda x: x == value, "<": lambda x: x < value, "<=": lambda x: x <= value,
-        ">": lambda x: x > value, ">=": lambda x: x >= value,
-    }[op]
-
-
-def _state_test(q: Qualifier) -> Callable[[Triage], bool]:
-    """The test an is:/p:/has:note/has:tag/tag: qualifier applies to one paper's `Triage`."""
-    if q.field == "is":
-        return {
-            "read": lambda t: t.read, "unread": to_read, "starred": lambda t: t.starred,
-            "dismissed": lambda t: t.dismissed,
-        }[str(q.value)]
-    if q.field == "has":
-        return (lambda t: bool(t.note.strip())) if q.value == "note" else (lambda t: bool(t.tags))
-    if q.field == "tag":
-        name = str(q.value)
-        return lambda t: any(tag.casefold() == name for tag in t.tags)
-    priority = _compare(q.op, int(q.value))
-    if q.op == ":":
-        return lambda t: priority(t.priority)
-    return lambda t: t.priority > 0 and priority(t.priority)  # p<=2 means set and at most 2

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from store import read_path, search
+from store import phrases, read_path
 from store.search import SearchIndex
 
 MAKE_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "tools" / "make_corpus.py"
@@ -25,7 +25,7 @@ def results(index: SearchIndex, query: str) -> list:
 def counted_in_every_text(index: SearchIndex, monkeypatch: pytest.MonkeyPatch, query: str) -> list:
     """The results with the postings shortcut off and the candidates always narrowed, as before."""
     with monkeypatch.context() as patch:
-        patch.setattr(search, "_POSTING_COST", float("inf"))
+        patch.setattr(phrases, "_POSTING_COST", float("inf"))
         narrowed = SearchIndex._papers_with
         patch.setattr(SearchIndex, "_papers_with", lambda self, words, postings, shift, at_most=False:
                       narrowed(self, words, postings, shift))

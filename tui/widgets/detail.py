@@ -20,7 +20,7 @@ from textual.visual import Visual
 
 from store import Hit, Paper, Triage
 from store.highlight import Span, context
-from store.search import CODE_HOSTS
+from store.qualifiers import CODE_HOSTS
 from store.text import Display, display, inert, shown_part, title_display
 from tui.keys import READ
 
