@@ -1,16 +1,21 @@
-"""The Textual app: a paper list beside (or above) a detail pane, and the triage keys."""
+"""The Textual app: a paper list beside (or above) a detail pane, and the triage keys.
+
+Owns the wiring (the widgets, the state the actions share, start and exit), the keys' `BINDINGS`
+(tui.keys collects them from here for the help, the palette and `triage keys`), `check_action` and
+the palette. The actions live in mixins, each owning one capability: tui.marking (the triage keys and
+durable marks), tui.filtering (the query), tui.viewing (rows, views, sorts, session), tui.interest
+(For you, more like this), tui.layout (the panes), tui.selection, tui.copying, tui.saved_searches.
+"""
 from __future__ import annotations
 
 import asyncio
 import threading
-import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from dataclasses import replace
 from functools import cached_property, partial
 from typing import Any
 
-from textual import events, work
+from textual import events
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -19,27 +24,27 @@ from textual.reactive import reactive
 from textual.theme import Theme
 from textual.timer import Timer
 from textual.widgets import Footer, Input
-from textual.worker import get_current_worker
 
-from store import Collection, Paper, SearchIndex, Triage, cite, describe_skipped, search_index
-from store.changes import Change
+from store import Collection, Paper, SearchIndex, Triage, cite, describe_skipped
 from store.db import TriageStore
 from store.history import History
-from store.ranking import MIN_POSITIVES, Ranking
+from store.ranking import Ranking
 from store.highlight import Hit, Hits
-from store.text import title_display
-from store.views import INTEREST_SORT, LEARNT_SORTS, SCORE_SORT, SORTS, VIEWS, Tally, arrange, next_sort, rerank, to_read
+from store.views import SCORE_SORT, SORTS, VIEWS, Tally
 from tui import boundary, keymap
 from tui.copying import CopyActions
+from tui.filtering import FilterActions
 from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, declared_bindings, key_display, keys_of
-from tui.layout import Split
+from tui.layout import PaneActions, Split
+from tui.marking import MarkingActions
 from tui.selection import SelectionActions
-from tui.interest import Interest, Similar, explain, shortly
+from tui.interest import Interest, InterestActions, Similar
 from tui.saved_searches import SAVED_ACTIONS, SavedSearchActions
 from tui.saving import Saver
 from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
 from tui.screens.help import HelpScreen
 from tui.typeahead import TypeAhead
+from tui.viewing import ViewActions
 from tui.widgets.detail import DetailPane
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList, columns_for
@@ -49,20 +54,17 @@ from tui.widgets.view_tabs import ViewTabs
 
 boundary.install()  # every cell the app draws passes the inert boundary to the terminal
 
-NO_MARKS = Triage()
 POLL_SECONDS = 0.5
 """How often marks made by another process on the same database are picked up."""
-SESSION_SECONDS = 1.0
-"""The session (paper under the cursor, query, view, sort) is saved this long after it last changed, and at exit."""
 TRIAGE_ACTIONS = {
     "read_next", "toggle_read", "toggle_star", "dismiss", "priority", "next_unread", "previous_unread",
     "undo", "redo", "edit", "read_all", "toggle_selected", "visual_mode", "select_all", "clear_selection",
 }
 COPY_ACTIONS = {"copy_citation", "pick_citation", "copy_shown", "open_link", "open_pdf", "export_shown"}
-EDITORS = {"note": NoteEditor, "tags": TagEditor}
 
 
-class TriageApp(SelectionActions, CopyActions, SavedSearchActions, App[None]):
+class TriageApp(MarkingActions, FilterActions, ViewActions, InterestActions, PaneActions, SelectionActions,
+                CopyActions, SavedSearchActions, App[None]):
     """Triage a list of abstracts from the keyboard.
 
     | Key | Action |
@@ -281,10 +283,6 @@ class TriageApp(SelectionActions, CopyActions, SavedSearchActions, App[None]):
         else:
             await super().on_event(event)
 
-    def _results_pending(self) -> bool:
-        """Whether the list does not show the results of the query as typed so far yet."""
-        return self.query_one(FilterBar).input.value != self._searched or self._shown_serial != self._search_serial
-
     def on_unmount(self) -> None:
         """Save what is left, waiting for another process's hold on the database a bounded time (each
         job's wait, then one last try); what still cannot be saved is told in `farewell`."""
@@ -296,107 +294,6 @@ class TriageApp(SelectionActions, CopyActions, SavedSearchActions, App[None]):
         marks = self._marks_shown(paper.id) if paper is not None else None
         self.query_one(DetailPane).show(paper, row_hits(message.paper_list.cursor) if row_hits and paper else None, marks)
         self._session_changed()
-
-    # --- views, sorts, counts, session --------------------------------------------------------------
-
-    def matched(self) -> tuple[Sequence[Paper], bool]:
-        """The papers the query matches (all of them without a query; the similar ones in "more like this"),
-        and whether they are ranked best first."""
-        if self._similar is not None:
-            return self._similar.papers, True
-        return (self._hit_papers, True) if self._hits is not None else (self.collection.papers, False)
-
-    def _current_id(self) -> str | None:
-        current = self.query_one(PaperList).current
-        return current.id if current is not None else None
-
-    def refresh_rows(self, keep: str | None = None, rows: list[Paper] | None = None) -> None:
-        """Show the matched papers that the view shows, in the sort's order; the cursor goes to paper `keep`
-        when it is shown, else to the top. `rows`: the same rows in a new order, the cursor staying put."""
-        matched, ranked = self.matched()
-        if self.sort == SCORE_SORT and not ranked:
-            self.set_reactive(TriageApp.sort, "file")
-        sort = SCORE_SORT if self._similar is not None else self.sort  # more like this: most similar first
-        papers = rows if rows is not None else arrange(matched, self.states, self.view, sort, ranked, self._learnt())
-        hits = self._hits
-        if hits is None:
-            self._row_hits = None
-        elif self.view == "all" and self.sort == SCORE_SORT:
-            self._row_hits = hits.__getitem__
-        else:
-            rank = {paper.id: index for index, paper in enumerate(matched)}
-            ranks = [rank[paper.id] for paper in papers]
-            self._row_hits = lambda row: hits[ranks[row]]
-        row_hits = self._row_hits
-        title_spans = (lambda row: (hit := row_hits(row)).spans(title_display(hit.paper.title).plain)) if row_hits else None
-        paper_list = self.query_one(PaperList)
-        if rows is not None:
-            paper_list.reorder(papers, title_spans)
-            return
-        paper_list.set_papers(papers, keep=keep, title_spans=title_spans)
-        # Without a query the matched papers are all of them, and the All view shows all matched: one
-        # Tally then serves two or three roles (100,000 papers cost ~30 ms to count afresh).
-        self._tallies["matched"] = Tally(matched, self.states) if ranked else self._tallies["all"]
-        self._tallies["shown"] = self._tallies["matched"] if self.view == "all" else Tally(papers, self.states)
-        self._show_counts()
-
-    def _show_counts(self) -> None:
-        tabs = self.query_one(ViewTabs)
-        tabs.view, tabs.sort = self.view, self.sort
-        if self._similar is not None:
-            tabs.note = f"more like {shortly(self._similar.of)} · esc back"
-        elif self.sort in LEARNT_SORTS and self._ranking is None:
-            tabs.note = f"sorted by {SORTS[self.sort]} · star {MIN_POSITIVES} papers to get suggestions"
-        else:
-            tabs.note = ""
-        tabs.set_counts(self._tallies["matched"].counts)
-        shown, every = self._tallies["shown"].counts, self._tallies["all"].counts
-        self.query_one(StatusLine).show(
-            shown=shown["all"], total=every["all"], unread=shown["unread"], starred=shown["starred"],
-            prioritised=shown["prioritised"], read=self._tallies["all"].read,
-            selected=len(self.selection), visual=self.selection.anchor is not None,
-        )
-
-    def watch_view(self) -> None:
-        self.refresh_rows(keep=self._current_id())
-        self._session_changed()
-
-    def watch_sort(self) -> None:
-        self.refresh_rows(keep=self._current_id())
-        self._session_changed()
-
-    def on_view_tabs_selected(self, message: ViewTabs.Selected) -> None:
-        self.view = message.view
-
-    def action_cycle_view(self) -> None:
-        views = list(VIEWS)
-        self.view = views[(views.index(self.view) + 1) % len(views)]
-
-    def action_cycle_sort(self) -> None:
-        self.sort = next_sort(self.sort, querying=self.matched()[1])
-
-    def action_view(self, view: str) -> None:
-        self.view = view
-
-    def action_sort(self, sort: str) -> None:
-        self.sort = sort
-
-    def _session_changed(self) -> None:
-        """Note what should come back on the next start with the same source files; save it soon."""
-        self._session = {
-            "cursor": self._current_id(), "query": self.query_one(FilterBar).value, "view": self.view, "sort": self.sort,
-            **self._split.saved(),
-        }
-        if self._session_timer is not None:
-            self._session_timer.stop()
-        self._session_timer = self.set_timer(SESSION_SECONDS, self._save_session)
-
-    def _save_session(self) -> None:
-        if self._session_timer is not None:
-            self._session_timer.stop()
-            self._session_timer = None
-        if self._session:
-            self._saver.run(self.store.put_setting, self._session_key, self._session)
 
     def _theme_changed(self, theme: Theme) -> None:
         self._saver.run(self.store.put_setting, "theme", {"name": theme.name})
@@ -419,59 +316,6 @@ class TriageApp(SelectionActions, CopyActions, SavedSearchActions, App[None]):
         if action == "clear_selection":
             return bool(self.selection) and self.default_screen.focused is self.query_one(PaperList)
         return True
-
-    def action_focus_detail(self) -> None:
-        if not self._split.detail:
-            self._set_split(self._split.toggled())
-        self.query_one(DetailPane).focus()
-
-    def action_split(self, steps: int) -> None:
-        self._set_split(self._split.step(steps))
-
-    def action_list_alone(self) -> None:
-        if self._split.detail and self.default_screen.focused is self.query_one(DetailPane):
-            self.query_one(PaperList).focus()
-        self._set_split(self._split.toggled())
-
-    def _set_split(self, split: Split) -> None:
-        self._split = split
-        split.apply(self.query_one("#panes"))
-        self._session_changed()
-
-    def action_focus_papers(self) -> None:
-        self.query_one(PaperList).focus()
-
-    def action_scroll_detail(self, pages: float) -> None:
-        """Scroll the detail pane by a fraction of its height; the focus stays where it is."""
-        detail = self.query_one(DetailPane)
-        detail.scroll_relative(y=round(pages * max(1, detail.scrollable_content_region.height - 1)), animate=False)
-
-    def action_leave_filter(self) -> None:
-        """`enter` in the filter: the list takes the focus now, not after the queued keys."""
-        self.screen.set_focus(self.query_one(PaperList))
-
-    def action_focus_filter(self) -> None:
-        self.action_leave_similar()
-        self.query_one(FilterBar).focus_input()
-
-    @work(thread=True, exclusive=True, group="similar")
-    def action_more_like_this(self) -> None:
-        """Show the papers most like the one under the cursor, best first, as a list to triage; esc goes back."""
-        paper = self.query_one(PaperList).current
-        if paper is not None:
-            similar = [self.papers_by_id[pid] for pid in self._interest.similar(paper.id, Similar.SIZE)]
-            self.call_from_thread(self._show_similar, paper, similar)
-
-    def _show_similar(self, paper: Paper, similar: list[Paper]) -> None:
-        back = self._similar.back if self._similar is not None else paper.id
-        self._similar = Similar(paper, similar, back)
-        self.refresh_rows()
-
-    def action_leave_similar(self) -> None:
-        """Back from "more like this" to the list it was opened from, on the paper it was opened on."""
-        if self._similar is not None:
-            back, self._similar = self._similar.back, None
-            self.refresh_rows(keep=back)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
@@ -499,244 +343,7 @@ class TriageApp(SelectionActions, CopyActions, SavedSearchActions, App[None]):
         yield from self.saved_commands()
         yield from textual_commands
 
-    # --- state shown: rows, header counts, detail ------------------------------------------------
-
-    def state_of(self, paper_id: str) -> Triage:
-        return self.states.get(paper_id, NO_MARKS)
-
-    def _show(self, states: Mapping[str, Triage]) -> None:
-        """Make `states` the marks shown: rows (saved or not), counts and detail change now."""
-        paper_list = self.query_one(PaperList)
-        changed = {paper_id: state for paper_id, state in states.items() if state != self.state_of(paper_id)}
-        for paper_id, state in changed.items():
-            for tally in {id(tally): tally for tally in self._tallies.values()}.values():  # each once
-                tally.change(paper_id, self.state_of(paper_id), state)
-            if state.blank:
-                self.states.pop(paper_id, None)
-            else:
-                self.states[paper_id] = state
-        paper_list.refresh_papers(states)
-        self._show_counts()
-        self.query_one(StatusLine).show_saving(len(self._saver.unsaved))
-        current = paper_list.current
-        if current is not None and current.id in states:
-            self._show_state(current.id)
-        if changed:  # a write acknowledged as shown changes no mark
-            self._rank(dict(self.states))
-
-    @work(thread=True, exclusive=True, group="interest")
-    def _rank(self, states: dict[str, Triage]) -> None:
-        """Rank the marks off the UI thread (a key never waits for it); a newer mark's ranking wins."""
-        ranking = self._interest.rank(states)
-        if not get_current_worker().is_cancelled:
-            self.call_from_thread(self._show_ranking, ranking)
-
-    def _show_state(self, paper_id: str) -> None:
-        """The detail pane's marks of a paper, with why the For-you order puts it where it is."""
-        self.query_one(DetailPane).show_state(*self._marks_shown(paper_id))
-
-    def _marks_shown(self, paper_id: str) -> tuple[Triage, str]:
-        """A paper's marks and why the For-you order puts it where it is ('' when it follows none)."""
-        state = self.state_of(paper_id)
-        shown = self.sort in LEARNT_SORTS or self._ranking is not None
-        why = explain(self._ranking, self.papers_by_id[paper_id], not state.blank, self.papers_by_id) if shown else ""
-        return state, why
-
-    def _show_ranking(self, ranking: Ranking | None) -> None:
-        """A new For-you ranking: the rows' buckets and the detail's reasons now. In a learnt sort the
-        first ranking orders the whole list (it showed file order while there was none); a later one
-        orders only the rows below the cursor, so nothing already passed moves."""
-        if not self.is_running:
-            return
-        first, self._ranking = self._ranking is None, ranking
-        paper_list = self.query_one(PaperList)
-        paper_list.buckets = (lambda paper_id: ranking.bucket(paper_id).glyph) if ranking is not None else None
-        learnt = self._learnt()
-        if learnt is not None and self._similar is None:
-            if first:
-                self.refresh_rows(keep=self._current_id())
-            else:
-                self.refresh_rows(rows=rerank(paper_list.papers, paper_list.cursor + 1, learnt))
-        else:
-            paper_list.redraw()
-        self._show_counts()
-        if paper_list.current is not None:
-            self._show_state(paper_list.current.id)
-
-    def _learnt(self) -> Mapping[str, int] | None:
-        """The learnt order the sort follows (paper id → place), None when it follows none or none yet."""
-        if self._ranking is None or self.sort not in LEARNT_SORTS:
-            return None
-        return self._ranking.places if self.sort == INTEREST_SORT else self._ranking.suggested_places
-
     @cached_property
     def papers_by_id(self) -> dict[str, Paper]:
         return {paper.id: paper for paper in self.collection.papers}
 
-    # --- search: the filter bar's query, run off the UI thread, newest wins ---------------------------
-
-    def _search_index(self) -> SearchIndex:
-        """The index of the collection, made once (at start, on a worker thread)."""
-        with self._index_lock:
-            if self._index is None:
-                self._index = search_index(self.collection)  # a long list's loads from the cache
-            return self._index
-
-    def _index_in_background(self) -> None:
-        """The index, then what phrases are looked for in (the first `"` typed need not wait ~1 s at 100k)."""
-        self._search_index().literal_ready()
-
-    def on_filter_bar_changed(self, message: FilterBar.Changed) -> None:
-        if self._index is None:
-            message.filter_bar.show_indexing()
-        self._search_serial += 1
-        self._searched = message.value
-        self._search(message.value, self._search_serial, dict(self.states))
-
-    def on_filter_bar_done(self, message: FilterBar.Done) -> None:
-        self.query_one(PaperList).focus()
-
-    @work(thread=True, exclusive=True, group="search")
-    def _search(self, text: str, serial: int, states: dict[str, Triage]) -> None:
-        """Search on a worker thread (typing never waits); a newer keystroke cancels this one."""
-        hits = self._search_index().search(text, states)
-        if not get_current_worker().is_cancelled:
-            self.call_from_thread(self._show_hits, hits, serial)
-
-    def _show_hits(self, hits: Hits, serial: int) -> None:
-        """Show the results of query number `serial`, unless a newer query was typed meanwhile."""
-        if serial != self._search_serial:
-            return
-        filtered = hits.query.filters
-        if filtered and self._hits is None and self.sort == "file":
-            self.set_reactive(TriageApp.sort, SCORE_SORT)  # a new query shows the best matches first
-        self._hits = hits if filtered else None
-        self._hit_papers = hits.papers if filtered else []
-        keep, self._restore_cursor = self._restore_cursor, None
-        self.refresh_rows(keep=keep or (None if filtered else self._current_id()))
-        self.query_one(FilterBar).show_result(len(hits), len(self.collection.papers), hits.query.hint)
-        self._session_changed()
-        self._shown_serial = serial
-        self._type_ahead.resume()  # the keys typed after the query apply to its results, now shown
-
-    # --- durable writes, on the writer thread ------------------------------------------------------
-
-    def change(self, states: Mapping[str, Triage], seen: Mapping[str, Triage] | None = None) -> None:
-        """A triage action: the fields it changes from the states the user `seen` (those shown now by default)
-        are shown at once, remembered for undo and stored durably, made to the state stored by then."""
-        stamp = time.time()
-        seen = seen or {pid: self.state_of(pid) for pid in states}
-        changes = {pid: Change.between(seen[pid], state, stamp) for pid, state in states.items()}
-        changes = {pid: change for pid, change in changes.items() if change}
-        if changes:
-            self.history.record(changes)
-            self._saver.save(changes, self.state_of)
-
-    @property
-    def saving(self) -> bool:
-        """Whether a mark shown is not yet durable."""
-        return bool(self._saver.unsaved)
-
-    def _from_writer(self, callback: Callable[[], None]) -> None:
-        """Run `callback` on the app's thread soon (from another thread), unless the app has stopped by then."""
-        if self._ui_loop is not None and not self._ui_loop.is_closed():
-            self._ui_loop.call_soon_threadsafe(lambda: callback() if self.is_running else None)
-
-    # --- actions ------------------------------------------------------------------------------------
-
-
-    def _current(self) -> tuple[str, Triage] | None:
-        paper = self.query_one(PaperList).current
-        return (paper.id, self.state_of(paper.id)) if paper is not None else None
-
-    def _set_current(self, **marks: Any) -> None:
-        current = self._current()
-        if current is not None:
-            self.change({current[0]: replace(current[1], **marks)})
-
-    def action_toggle_read(self) -> None:
-        self.toggle_mark("read", "Marked read", "Marked unread")
-
-    def action_toggle_star(self) -> None:
-        self.toggle_mark("starred", "Starred", "Unstarred")
-
-    def action_dismiss(self) -> None:
-        """Mark the paper not for me and go on to the next unread, as mutt's `d` does; or take the mark off."""
-        if self.selection:
-            self.toggle_mark("dismissed", "Marked not for me", "Took not for me off")
-            return
-        current = self._current()
-        if current is not None:
-            self._set_current(dismissed=not current[1].dismissed)
-            if not current[1].dismissed:
-                self.action_next_unread()
-
-    def action_priority(self, priority: int) -> None:
-        verb = f"Gave priority {priority} to" if priority else "Cleared the priority of"
-        self.bulk(verb, lambda state: replace(state, priority=priority))
-
-    def action_read_next(self) -> None:
-        self._set_current(read=True)
-        self.action_next_unread()
-
-    def _go_to_unread(self, step: int) -> None:
-        paper_list = self.query_one(PaperList)
-        papers = paper_list.papers
-        for k in range(1, len(papers) + 1):
-            index = (paper_list.cursor + step * k) % len(papers)
-            if to_read(self.state_of(papers[index].id)):
-                paper_list.cursor = index
-                return
-        self.notify("No unread papers shown.")
-
-    def action_next_unread(self) -> None:
-        self._go_to_unread(1)
-
-    def action_previous_unread(self) -> None:
-        self._go_to_unread(-1)
-
-    def _restore(self, changes: dict[str, Change] | None, what: str) -> None:
-        if changes is None:
-            self.notify(f"Nothing to {what}.")
-            return
-        self._saver.save(changes, self.state_of)
-        if len(changes) == 1:
-            index = self.query_one(PaperList).index_of(next(iter(changes)))
-            if index is not None:
-                self.query_one(PaperList).cursor = index
-
-    def action_undo(self) -> None:
-        self._restore(self.history.undo(time.time()), "undo")
-
-    def action_redo(self) -> None:
-        self._restore(self.history.redo(time.time()), "redo")
-
-    def action_edit(self, mark: str) -> None:
-        """Open the editor of the current paper's `note` or `tags`; saving it is a triage action."""
-        paper = self.query_one(PaperList).current
-        if self.selection and mark == "tags":
-            self.add_tags()
-            return
-        if paper is None:
-            return
-
-        seen = self.state_of(paper.id)
-
-        def edited(value: object) -> None:  # what changed from the value the editor opened with
-            if value is not None:
-                self.change({paper.id: replace(seen, **{mark: value})}, {paper.id: seen})
-
-        self.push_screen(EDITORS[mark](paper.title, getattr(seen, mark)), edited)
-
-    def action_read_all(self) -> None:
-        papers = self.query_one(PaperList).papers
-        unread = [paper.id for paper in papers if not self.state_of(paper.id).read]
-        if not unread:
-            self.notify(f"All {len(papers)} papers shown are read.")
-            return
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.change({pid: replace(self.state_of(pid), read=True) for pid in unread})
-
-        self.push_screen(Confirm(f"Mark {len(unread)} unread of the {len(papers)} papers shown as read?"), answered)

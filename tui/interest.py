@@ -5,6 +5,10 @@ reader who has starred fewer than `MIN_POSITIVES` papers and never asks for simi
 answers the app's two questions, each asked from a worker thread: the ranking of a set of marks
 (None while there are too few labels to rank) and the papers most like one. `explain` and `shortly`
 word a ranking for the detail pane and the tab bar.
+
+`InterestActions`, a mixin of `TriageApp` (which owns the state it reads), shows them: the ranking of
+the marks, made off the UI thread after each change (the rows' buckets, the learnt sorts' order, the
+detail's reasons), and `m`, "more like this", with esc back to the list it was opened from.
 """
 from __future__ import annotations
 
@@ -13,9 +17,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from textual import work
+from textual.worker import get_current_worker
+
 from store.model import Paper, Triage
 from store.ranking import MIN_POSITIVES, Features, InterestModel, Ranking, labels
 from store.search import SearchIndex
+from store.views import INTEREST_SORT, LEARNT_SORTS, rerank
+from tui.widgets.detail import DetailPane
+from tui.widgets.paper_list import PaperList
 
 
 class Interest:
@@ -79,3 +89,77 @@ def shortly(paper: Paper) -> str:
     if len(paper.title) <= 40:
         return paper.title
     return paper.title[:40].rsplit(" ", 1)[0] + "…"
+
+
+class InterestActions:
+    """`m` and esc back from it (see TriageApp's key table), and the For-you ranking shown."""
+
+    sort: str
+    papers_by_id: dict[str, Paper]
+    _interest: Interest
+    _ranking: Ranking | None
+    _similar: Similar | None
+
+    @work(thread=True, exclusive=True, group="interest")
+    def _rank(self, states: dict[str, Triage]) -> None:
+        """Rank the marks off the UI thread (a key never waits for it); a newer mark's ranking wins."""
+        ranking = self._interest.rank(states)
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self._show_ranking, ranking)
+
+    def _show_state(self, paper_id: str) -> None:
+        """The detail pane's marks of a paper, with why the For-you order puts it where it is."""
+        self.query_one(DetailPane).show_state(*self._marks_shown(paper_id))
+
+    def _marks_shown(self, paper_id: str) -> tuple[Triage, str]:
+        """A paper's marks and why the For-you order puts it where it is ('' when it follows none)."""
+        state = self.state_of(paper_id)
+        shown = self.sort in LEARNT_SORTS or self._ranking is not None
+        why = explain(self._ranking, self.papers_by_id[paper_id], not state.blank, self.papers_by_id) if shown else ""
+        return state, why
+
+    def _show_ranking(self, ranking: Ranking | None) -> None:
+        """A new For-you ranking: the rows' buckets and the detail's reasons now. In a learnt sort the
+        first ranking orders the whole list (it showed file order while there was none); a later one
+        orders only the rows below the cursor, so nothing already passed moves."""
+        if not self.is_running:
+            return
+        first, self._ranking = self._ranking is None, ranking
+        paper_list = self.query_one(PaperList)
+        paper_list.buckets = (lambda paper_id: ranking.bucket(paper_id).glyph) if ranking is not None else None
+        learnt = self._learnt()
+        if learnt is not None and self._similar is None:
+            if first:
+                self.refresh_rows(keep=self._current_id())
+            else:
+                self.refresh_rows(rows=rerank(paper_list.papers, paper_list.cursor + 1, learnt))
+        else:
+            paper_list.redraw()
+        self._show_counts()
+        if paper_list.current is not None:
+            self._show_state(paper_list.current.id)
+
+    def _learnt(self) -> Mapping[str, int] | None:
+        """The learnt order the sort follows (paper id → place), None when it follows none or none yet."""
+        if self._ranking is None or self.sort not in LEARNT_SORTS:
+            return None
+        return self._ranking.places if self.sort == INTEREST_SORT else self._ranking.suggested_places
+
+    @work(thread=True, exclusive=True, group="similar")
+    def action_more_like_this(self) -> None:
+        """Show the papers most like the one under the cursor, best first, as a list to triage; esc goes back."""
+        paper = self.query_one(PaperList).current
+        if paper is not None:
+            similar = [self.papers_by_id[pid] for pid in self._interest.similar(paper.id, Similar.SIZE)]
+            self.call_from_thread(self._show_similar, paper, similar)
+
+    def _show_similar(self, paper: Paper, similar: list[Paper]) -> None:
+        back = self._similar.back if self._similar is not None else paper.id
+        self._similar = Similar(paper, similar, back)
+        self.refresh_rows()
+
+    def action_leave_similar(self) -> None:
+        """Back from "more like this" to the list it was opened from, on the paper it was opened on."""
+        if self._similar is not None:
+            back, self._similar = self._similar.back, None
+            self.refresh_rows(keep=back)

@@ -4,6 +4,9 @@ titles full width. The session keeps both (`Split.saved` / `Split.restored`).
 
 The screen follows through CSS classes on `#panes` (`-split-N`, `-list-only`; rules in app.tcss), so
 the share holds across the side-by-side and stacked layouts as the terminal is resized.
+
+`PaneActions`, a mixin of `TriageApp`, has the keys that move between and within the two panes:
+`enter`/`l` and `h`/`esc`, the detail's page keys, `<`, `>` and `z`.
 """
 from __future__ import annotations
 
@@ -11,6 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from textual.widget import Widget
+
+from tui.widgets.detail import DetailPane
+from tui.widgets.paper_list import PaperList
 
 SHARES = (30, 40, 50, 60, 70)
 """The list's share of the width, in percent, that `<` and `>` step through (stacked: 10 less of the height)."""
@@ -55,3 +61,35 @@ class Split:
         share = session.get("split")
         detail = session.get("detail")
         return cls(share if share in SHARES else DEFAULT_SHARE, detail if isinstance(detail, bool) else True)
+
+
+class PaneActions:
+    """`enter`/`l`, `h`/`esc`, `ctrl+d` `ctrl+u` `pagedown` `pageup`, `<` `>` `z` (see TriageApp's key table)."""
+
+    _split: Split
+
+    def action_focus_detail(self) -> None:
+        if not self._split.detail:
+            self._set_split(self._split.toggled())
+        self.query_one(DetailPane).focus()
+
+    def action_split(self, steps: int) -> None:
+        self._set_split(self._split.step(steps))
+
+    def action_list_alone(self) -> None:
+        if self._split.detail and self.default_screen.focused is self.query_one(DetailPane):
+            self.query_one(PaperList).focus()
+        self._set_split(self._split.toggled())
+
+    def _set_split(self, split: Split) -> None:
+        self._split = split
+        split.apply(self.query_one("#panes"))
+        self._session_changed()
+
+    def action_focus_papers(self) -> None:
+        self.query_one(PaperList).focus()
+
+    def action_scroll_detail(self, pages: float) -> None:
+        """Scroll the detail pane by a fraction of its height; the focus stays where it is."""
+        detail = self.query_one(DetailPane)
+        detail.scroll_relative(y=round(pages * max(1, detail.scrollable_content_region.height - 1)), animate=False)

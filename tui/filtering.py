@@ -1,0 +1,103 @@
+"""The filter: the query typed in the filter bar, searched off the UI thread, the newest query winning.
+
+Owns the collection's search index (made once, on a worker thread, at start), the search of each
+keystroke's query (`_search`, cancelled by the next) and showing its results (`_show_hits`), what the
+query `matched`, and the keys `/` and `enter` in and out of the filter bar. `FilterActions` is a mixin
+of `TriageApp`, which owns the state it reads (the hits, the serial numbers of the queries).
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+from textual import work
+from textual.worker import get_current_worker
+
+from store import Collection, Paper, SearchIndex, Triage, search_index
+from store.highlight import Hits
+from store.views import SCORE_SORT
+from tui.interest import Similar
+from tui.typeahead import TypeAhead
+from tui.widgets.filter_bar import FilterBar
+from tui.widgets.paper_list import PaperList
+
+
+class FilterActions:
+    """`/` and `enter` (see TriageApp's key table), and the filter bar's messages."""
+
+    collection: Collection
+    states: dict[str, Triage]
+    sort: str
+    _index: SearchIndex | None
+    _index_lock: threading.Lock
+    _hits: Hits | None
+    _hit_papers: list[Paper]
+    _search_serial: int
+    _searched: str
+    _shown_serial: int
+    _restore_cursor: str | None
+    _similar: Similar | None
+    _type_ahead: TypeAhead
+
+    def matched(self) -> tuple[Sequence[Paper], bool]:
+        """The papers the query matches (all of them without a query; the similar ones in "more like this"),
+        and whether they are ranked best first."""
+        if self._similar is not None:
+            return self._similar.papers, True
+        return (self._hit_papers, True) if self._hits is not None else (self.collection.papers, False)
+
+    def _results_pending(self) -> bool:
+        """Whether the list does not show the results of the query as typed so far yet."""
+        return self.query_one(FilterBar).input.value != self._searched or self._shown_serial != self._search_serial
+
+    def _search_index(self) -> SearchIndex:
+        """The index of the collection, made once (at start, on a worker thread)."""
+        with self._index_lock:
+            if self._index is None:
+                self._index = search_index(self.collection)  # a long list's loads from the cache
+            return self._index
+
+    def _index_in_background(self) -> None:
+        """The index, then what phrases are looked for in (the first `"` typed need not wait ~1 s at 100k)."""
+        self._search_index().literal_ready()
+
+    def on_filter_bar_changed(self, message: FilterBar.Changed) -> None:
+        if self._index is None:
+            message.filter_bar.show_indexing()
+        self._search_serial += 1
+        self._searched = message.value
+        self._search(message.value, self._search_serial, dict(self.states))
+
+    def on_filter_bar_done(self, message: FilterBar.Done) -> None:
+        self.query_one(PaperList).focus()
+
+    @work(thread=True, exclusive=True, group="search")
+    def _search(self, text: str, serial: int, states: dict[str, Triage]) -> None:
+        """Search on a worker thread (typing never waits); a newer keystroke cancels this one."""
+        hits = self._search_index().search(text, states)
+        if not get_current_worker().is_cancelled:
+            self.call_from_thread(self._show_hits, hits, serial)
+
+    def _show_hits(self, hits: Hits, serial: int) -> None:
+        """Show the results of query number `serial`, unless a newer query was typed meanwhile."""
+        if serial != self._search_serial:
+            return
+        filtered = hits.query.filters
+        if filtered and self._hits is None and self.sort == "file":
+            self.set_reactive(type(self).sort, SCORE_SORT)  # a new query shows the best matches first
+        self._hits = hits if filtered else None
+        self._hit_papers = hits.papers if filtered else []
+        keep, self._restore_cursor = self._restore_cursor, None
+        self.refresh_rows(keep=keep or (None if filtered else self._current_id()))
+        self.query_one(FilterBar).show_result(len(hits), len(self.collection.papers), hits.query.hint)
+        self._session_changed()
+        self._shown_serial = serial
+        self._type_ahead.resume()  # the keys typed after the query apply to its results, now shown
+
+    def action_leave_filter(self) -> None:
+        """`enter` in the filter: the list takes the focus now, not after the queued keys."""
+        self.screen.set_focus(self.query_one(PaperList))
+
+    def action_focus_filter(self) -> None:
+        self.action_leave_similar()
+        self.query_one(FilterBar).focus_input()

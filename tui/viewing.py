@@ -1,0 +1,140 @@
+"""What the list shows, and the session that brings it back: the matched papers the view shows, in the
+sort's order (`refresh_rows`), the counts of the tabs and the header (`_show_counts`), the keys `v`
+and `S` (and the palette's views and sorts), and the session (paper under the cursor, query, view, sort,
+split) saved `SESSION_SECONDS` after it last changed. `ViewActions` is a mixin of `TriageApp`, which
+owns the `view` and `sort` reactives and the state read here.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.timer import Timer
+
+from store import Paper, Triage
+from store.db import TriageStore
+from store.ranking import MIN_POSITIVES, Ranking
+from store.highlight import Hit, Hits
+from store.text import title_display
+from store.views import LEARNT_SORTS, SCORE_SORT, SORTS, VIEWS, Tally, arrange, next_sort
+from tui.interest import Similar, shortly
+from tui.layout import Split
+from tui.saving import Saver
+from tui.widgets.filter_bar import FilterBar
+from tui.widgets.paper_list import PaperList
+from tui.widgets.status import StatusLine
+from tui.widgets.view_tabs import ViewTabs
+
+SESSION_SECONDS = 1.0
+"""The session (paper under the cursor, query, view, sort) is saved this long after it last changed, and at exit."""
+
+
+class ViewActions:
+    """`v` and `S` (see TriageApp's key table), the view tabs, the rows and counts shown, the session."""
+
+    view: str
+    sort: str
+    states: dict[str, Triage]
+    store: TriageStore
+    _saver: Saver
+    _hits: Hits | None
+    _row_hits: Callable[[int], Hit] | None
+    _tallies: dict[str, Tally]
+    _ranking: Ranking | None
+    _similar: Similar | None
+    _split: Split
+    _session_key: str
+    _session_timer: Timer | None
+    _session: dict[str, Any]
+
+    def _current_id(self) -> str | None:
+        current = self.query_one(PaperList).current
+        return current.id if current is not None else None
+
+    def refresh_rows(self, keep: str | None = None, rows: list[Paper] | None = None) -> None:
+        """Show the matched papers that the view shows, in the sort's order; the cursor goes to paper `keep`
+        when it is shown, else to the top. `rows`: the same rows in a new order, the cursor staying put."""
+        matched, ranked = self.matched()
+        if self.sort == SCORE_SORT and not ranked:
+            self.set_reactive(type(self).sort, "file")
+        sort = SCORE_SORT if self._similar is not None else self.sort  # more like this: most similar first
+        papers = rows if rows is not None else arrange(matched, self.states, self.view, sort, ranked, self._learnt())
+        hits = self._hits
+        if hits is None:
+            self._row_hits = None
+        elif self.view == "all" and self.sort == SCORE_SORT:
+            self._row_hits = hits.__getitem__
+        else:
+            rank = {paper.id: index for index, paper in enumerate(matched)}
+            ranks = [rank[paper.id] for paper in papers]
+            self._row_hits = lambda row: hits[ranks[row]]
+        row_hits = self._row_hits
+        title_spans = (lambda row: (hit := row_hits(row)).spans(title_display(hit.paper.title).plain)) if row_hits else None
+        paper_list = self.query_one(PaperList)
+        if rows is not None:
+            paper_list.reorder(papers, title_spans)
+            return
+        paper_list.set_papers(papers, keep=keep, title_spans=title_spans)
+        # Without a query the matched papers are all of them, and the All view shows all matched: one
+        # Tally then serves two or three roles (100,000 papers cost ~30 ms to count afresh).
+        self._tallies["matched"] = Tally(matched, self.states) if ranked else self._tallies["all"]
+        self._tallies["shown"] = self._tallies["matched"] if self.view == "all" else Tally(papers, self.states)
+        self._show_counts()
+
+    def _show_counts(self) -> None:
+        tabs = self.query_one(ViewTabs)
+        tabs.view, tabs.sort = self.view, self.sort
+        if self._similar is not None:
+            tabs.note = f"more like {shortly(self._similar.of)} · esc back"
+        elif self.sort in LEARNT_SORTS and self._ranking is None:
+            tabs.note = f"sorted by {SORTS[self.sort]} · star {MIN_POSITIVES} papers to get suggestions"
+        else:
+            tabs.note = ""
+        tabs.set_counts(self._tallies["matched"].counts)
+        shown, every = self._tallies["shown"].counts, self._tallies["all"].counts
+        self.query_one(StatusLine).show(
+            shown=shown["all"], total=every["all"], unread=shown["unread"], starred=shown["starred"],
+            prioritised=shown["prioritised"], read=self._tallies["all"].read,
+            selected=len(self.selection), visual=self.selection.anchor is not None,
+        )
+
+    def watch_view(self) -> None:
+        self.refresh_rows(keep=self._current_id())
+        self._session_changed()
+
+    def watch_sort(self) -> None:
+        self.refresh_rows(keep=self._current_id())
+        self._session_changed()
+
+    def on_view_tabs_selected(self, message: ViewTabs.Selected) -> None:
+        self.view = message.view
+
+    def action_cycle_view(self) -> None:
+        views = list(VIEWS)
+        self.view = views[(views.index(self.view) + 1) % len(views)]
+
+    def action_cycle_sort(self) -> None:
+        self.sort = next_sort(self.sort, querying=self.matched()[1])
+
+    def action_view(self, view: str) -> None:
+        self.view = view
+
+    def action_sort(self, sort: str) -> None:
+        self.sort = sort
+
+    def _session_changed(self) -> None:
+        """Note what should come back on the next start with the same source files; save it soon."""
+        self._session = {
+            "cursor": self._current_id(), "query": self.query_one(FilterBar).value, "view": self.view, "sort": self.sort,
+            **self._split.saved(),
+        }
+        if self._session_timer is not None:
+            self._session_timer.stop()
+        self._session_timer = self.set_timer(SESSION_SECONDS, self._save_session)
+
+    def _save_session(self) -> None:
+        if self._session_timer is not None:
+            self._session_timer.stop()
+            self._session_timer = None
+        if self._session:
+            self._saver.run(self.store.put_setting, self._session_key, self._session)
