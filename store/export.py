@@ -20,8 +20,10 @@ from store.text import inert
 
 FORMATS = ("bibtex", "markdown", "csv", "jsonl")
 SUFFIXES = {".bib": "bibtex", ".md": "markdown", ".csv": "csv", ".jsonl": "jsonl"}
-COLUMNS = ("id", "key", "title", "name", "authors", "venue", "year", "links",
-           "read", "starred", "priority", "dismissed", "note", "tags", "text")
+COLUMNS = ("id", "key", "title", "name", "authors", "venue", "year", "track", "keywords", "area", "tldr", "doi",
+           "arxiv", "pdf", "links", "read", "starred", "priority", "dismissed", "note", "tags", "text")
+_LISTS = ("authors", "keywords", "tags")
+"""Columns whose values are lists: a CSV cell joins them with "; " (as the CSV reader splits them)."""
 _NO_STATE = Triage()
 
 
@@ -42,11 +44,7 @@ def format_for(path: str | os.PathLike[str]) -> str:
 
 def row(paper: Paper, state: Triage, key: str) -> dict:
     """One paper and its state as a flat record (the jsonl row; csv joins the lists)."""
-    return {
-        "id": paper.id, "key": key, "title": paper.title, "name": paper.name, "authors": list(paper.authors),
-        "venue": paper.venue, "year": paper.year, "links": list(paper.links), **state.marks(),
-        "text": paper.text,
-    }
+    return {"id": paper.id, "key": key, **paper.record(), **state.marks(), "text": paper.text}
 
 
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
@@ -63,9 +61,8 @@ def _csv(records: list[dict]) -> str:
     writer.writeheader()
     for record in records:
         flat = {
-            **record,
-            "authors": "; ".join(record["authors"]), "links": " ".join(record["links"]),
-            "tags": "; ".join(record["tags"]), "year": record["year"] or "",
+            **record, **{column: "; ".join(record[column]) for column in _LISTS},
+            "links": " ".join(record["links"]), "year": record["year"] or "",
         }
         writer.writerow({column: _cell(value) for column, value in flat.items()})
     return out.getvalue()

@@ -80,6 +80,15 @@ class Paper:
     arxiv: str = ""
     """The record's arXiv id ('2401.01234', 'hep-th/9901001', without version or prefix); or ''."""
 
+    def record(self) -> dict[str, object]:
+        """What the source record says of the paper as plain JSON values, under the names the readers
+        read back (a jsonl or csv export opens as the list it came from)."""
+        return {
+            "title": self.title, "name": self.name, "authors": list(self.authors), "venue": self.venue,
+            "year": self.year, "track": self.track, "keywords": list(self.keywords), "area": self.area,
+            "tldr": self.tldr, "doi": self.doi, "arxiv": self.arxiv, "pdf": self.pdf, "links": list(self.links),
+        }
+
 
 @dataclass(slots=True)
 class Collection:

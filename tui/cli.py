@@ -210,18 +210,8 @@ def list_parser() -> argparse.ArgumentParser:
 
 
 def paper_row(paper: Paper, state: Triage) -> dict[str, object]:
-    return {
-        "id": paper.id,
-        "title": paper.title,
-        "name": paper.name,
-        "venue": paper.venue,
-        "year": paper.year,
-        "links": list(paper.links),
-        "source": paper.source,
-        "line": paper.line,
-        "text": paper.text,
-        **state.marks(),
-    }
+    return {"id": paper.id, **paper.record(), "source": paper.source, "line": paper.line, "text": paper.text,
+            **state.marks()}
 
 
 def print_table(papers: Sequence[Paper]) -> None:
