@@ -1,0 +1,158 @@
+"""Opening a list in a real terminal: time to the first frame, to "search ready", and peak memory.
+
+    python bench/open.py [--sizes iclr,10000,100000] [--before OLD/.venv/bin/triage] [--query graph]
+
+Each run starts `triage LIST` in a private tmux server (120x40) and polls the screen every 50 ms:
+"first frame" is when the header counts the papers ("… of N shown"); then the query is typed at
+once, and "search ready" is when the filter bar counts its matches ("M of N"). "peak RSS" sums the
+resident memory of the app and every process under it (the parse workers), sampled at each poll;
+"peak PSS" the same with each page shared by forked processes counted once.
+"cold" runs with an empty parse/index cache, "cached" again with the cache that run left; "cache MB"
+is its size on disk. `--before` adds the same rows for another installed `triage` (an older
+checkout: `git worktree add /tmp/before d612428`, a venv there, `pip install -e /tmp/before`).
+Synthetic lists come from ../shared/tools/make_corpus.py (made once in a temporary folder); `iclr`
+is ../shared/corpora/iclr-2024-abstracts.txt. The load (`uptime`) is printed with each row:
+numbers on a loaded machine are pessimistic.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+MAKE_CORPUS = SHARED / "tools" / "make_corpus.py"
+ICLR = SHARED / "corpora" / "iclr-2024-abstracts.txt"
+POLL = 0.05
+TIMEOUT = 300.0
+
+
+def tmux(socket: str, *args: str) -> str:
+    return subprocess.run(["tmux", "-L", socket, *args], check=True, capture_output=True, text=True).stdout
+
+
+def _pss(pid: int) -> int:
+    """Proportional resident bytes of a process: its shared pages split between their sharers."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            return next(int(line.split()[1]) * 1024 for line in f if line.startswith("Pss:"))
+    except (OSError, StopIteration):
+        return 0
+
+
+def tree_memory(root: int) -> tuple[int, int]:
+    """(resident bytes, proportional resident bytes) of all of `root`'s descendants. RSS counts a page
+    a forked process shares with its parent in each of them; PSS counts it once in all."""
+    parents: dict[int, int] = {}
+    rss: dict[int, int] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat") as f:
+                stat = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid = int(entry.name)
+        parents[pid] = int(stat[1])
+        rss[pid] = int(stat[21]) * os.sysconf("SC_PAGE_SIZE")
+    mine = []
+    for pid in rss:
+        at = pid
+        while at > 1 and at != root:
+            at = parents.get(at, 0)
+        if at == root and pid != root:  # the shell tmux started (root) is not the app
+            mine.append(pid)
+    return sum(rss[pid] for pid in mine), sum(map(_pss, mine))
+
+
+def run(triage: str, path: Path, total: int, cache: Path, db: Path, query: str) -> tuple[float, float, float, float]:
+    """(first frame s, search ready s, peak RSS MB, peak PSS MB) of one open."""
+    socket = f"bench-open-{uuid.uuid4().hex[:8]}"
+    env = f"TRIAGE_CACHE={cache} TRIAGE_DB={db} TRIAGE_CONFIG={db.parent / 'keys.toml'} TERM=xterm-256color"
+    start = time.monotonic()
+    tmux(socket, "new-session", "-d", "-s", "t", "-x", "120", "-y", "40",
+         f"env -u COLUMNS -u LINES -u TMUX {env} {triage} {path}; echo EXIT=$?; sleep 600")
+    try:
+        shell = int(tmux(socket, "list-panes", "-t", "t", "-F", "#{pane_pid}").split()[0])
+        shown = re.compile(rf"of {total:,} shown|of {total} shown")
+        matched = re.compile(rf"\b\d+ of {total}\b(?! shown)")
+        first = ready = None
+        peak = peak_pss = 0
+        while time.monotonic() - start < TIMEOUT:
+            rss, pss = tree_memory(shell)
+            peak, peak_pss = max(peak, rss), max(peak_pss, pss)
+            screen = tmux(socket, "capture-pane", "-p", "-t", "t")
+            now = time.monotonic() - start
+            if first is None and shown.search(screen):
+                first = now
+                tmux(socket, "send-keys", "-t", "t", "/", *query)
+            elif first is not None and matched.search(screen):
+                ready = now
+                break
+            time.sleep(POLL)
+        tmux(socket, "send-keys", "-t", "t", "Enter", "q")  # back to the list, then quit
+        deadline = time.monotonic() + 120
+        while "EXIT=" not in tmux(socket, "capture-pane", "-p", "-t", "t") and time.monotonic() < deadline:
+            rss, pss = tree_memory(shell)  # the cache may be written as the app exits
+            peak, peak_pss = max(peak, rss), max(peak_pss, pss)
+            time.sleep(POLL)
+        return first or float("nan"), ready or float("nan"), peak / 2**20, peak_pss / 2**20
+    finally:
+        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
+
+
+def corpus(size: str, folder: Path) -> tuple[Path, int]:
+    if size == "iclr":
+        path = ICLR
+    else:
+        path = folder / f"abstracts-{size}.txt"
+        if not path.exists():
+            subprocess.run([sys.executable, str(MAKE_CORPUS), size, "-o", str(path)], check=True)
+    from store import read_path  # the number of papers the header will count (a quick read)
+    from store.readers.records import quickly
+
+    with quickly():
+        total = len(read_path(path).papers)
+    return path, total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="iclr,10000,100000")
+    parser.add_argument("--before", help="another triage command to compare with (an older checkout's)")
+    parser.add_argument("--after", help="the triage command to measure (default: the one beside this Python)")
+    parser.add_argument("--query", default="graph")
+    args = parser.parse_args()
+    after = args.after or str(Path(sys.executable).parent / "triage")
+    versions = ([("before", args.before)] if args.before else []) + [("after", after)]
+    with tempfile.TemporaryDirectory(prefix="bench-open-") as tmp:
+        folder = Path(tmp)
+        os.environ["TRIAGE_CACHE"] = str(folder / "quick-cache")
+        print(f"{'list':>8} {'papers':>7} {'version':>7} {'open':>6} {'first frame s':>13} {'search ready s':>14} "
+              f"{'peak RSS MB':>11} {'peak PSS MB':>11} {'cache MB':>8}  load (uptime)")
+        for size in args.sizes.split(","):
+            path, total = corpus(size, folder)
+            for version, triage in versions:
+                cache = folder / f"cache-{version}-{size}"
+                shutil.rmtree(cache, ignore_errors=True)
+                cache.mkdir()
+                for kind in ("cold", "cached"):
+                    db = folder / f"db-{version}-{size}-{kind}" / "triage.json"
+                    db.parent.mkdir()
+                    load = os.getloadavg()[0]
+                    first, ready, peak, pss = run(triage, path, total, cache, db, args.query)
+                    size_mb = sum(f.stat().st_size for f in cache.iterdir()) / 2**20
+                    print(f"{size:>8} {total:>7} {version:>7} {kind:>6} {first:>13.2f} {ready:>14.2f} {peak:>11.0f} {pss:>11.0f} "
+                          f"{size_mb:>8.0f}  {load:.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
