@@ -28,6 +28,14 @@ def test_list_table_has_a_row_per_paper(seed_path):
     assert len(result.stdout.splitlines()) == 19
 
 
+def test_list_table_names_the_year_once(corpora, seed_path):
+    """A venue that names its year ('ICLR 2024') is not followed by the year again."""
+    jsonl = triage("list", str(corpora / "iclr-2024-papers.jsonl")).stdout.splitlines()
+    seed = triage("list", str(seed_path)).stdout.splitlines()
+    assert len(jsonl) == 2260 and all(line.endswith("  ICLR 2024") for line in jsonl)
+    assert all(line.endswith("  ICLR 2024") for line in seed)  # the seed's header: venue ICLR, year 2024
+
+
 def test_version_and_help():
     assert triage("--version").stdout.startswith("triage ")
     help_text = triage("--help").stdout

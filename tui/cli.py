@@ -220,7 +220,8 @@ def print_table(papers: Sequence[Paper]) -> None:
 
     def line(paper: Paper) -> str:
         title = paper.title if len(paper.title) <= title_width else paper.title[: title_width - 1] + "…"
-        where = " ".join(str(part) for part in (paper.venue, paper.year) if part)
+        year = str(paper.year or "")
+        where = paper.venue if year in paper.venue else " ".join(part for part in (paper.venue, year) if part)
         return f"{paper.id}  {title:<{title_width}}  {where}".rstrip()
 
     write_lines(map(line, papers))
