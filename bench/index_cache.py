@@ -5,8 +5,9 @@
 Synthetic lists come from ../shared/tools/make_corpus.py (beside the checkout); `--file` adds
 lists of your own. The cache is a temporary `$TRIAGE_CACHE`, so the user's is untouched.
 Columns: "build" is `SearchIndex(papers)`; "load" is `store.search_index` finding the entry
-(read, checked, assembled), of which "digest" is `store.search.fingerprint` and "lower" the
-lower-cased texts it works out anew; "entry MB" the entry's size on disk. Wall and CPU
+(read, checked, assembled), of which "digest" is `store.search.fingerprint`; "texts" is making the
+lower-cased texts phrases are looked for in (`literal_ready`: a loaded index makes them anew, on the
+app's index thread after the load); "entry MB" the entry's size on disk. Wall and CPU
 seconds (CPU counts all threads), best of `--repeat`. "same" says the loaded index gives the
 same ids, scores and spans as the built one for a few queries.
 """
@@ -44,7 +45,7 @@ def shown(index) -> list:
 def bench(name: str, path: Path, repeat: int) -> None:
     from store import SearchIndex, read_path, search_index
     from store.readers import cache
-    from store.phrases import lowered
+    from store.phrases import Lowered
     from store.search import fingerprint
 
     cache.INDEX_FROM = 0  # every list, to see from which length loading beats building
@@ -56,8 +57,8 @@ def bench(name: str, path: Path, repeat: int) -> None:
     [entry] = Path(os.environ["TRIAGE_CACHE"]).glob("*" + cache.INDEX_SUFFIX)
     load_wall, load_cpu, loaded = timed(lambda: search_index(collection), repeat)
     digest_wall, _, _ = timed(lambda: fingerprint(papers), repeat)
-    uneven = loaded.parts()["uneven"].tolist()
-    lower_wall, _, _ = timed(lambda: lowered(papers, uneven), repeat)
+    letters = loaded.parts()["letters"]
+    lower_wall, _, _ = timed(lambda: Lowered(papers, letters).chunks(), repeat)
     same = "yes" if shown(loaded) == shown(built) else "NO"
     print(f"{name:<22} {len(papers):>8,} {build_wall:>8.2f} {build_cpu:>8.2f} {load_wall:>8.2f} {load_cpu:>8.2f}"
           f" {digest_wall:>8.2f} {lower_wall:>8.2f} {entry.stat().st_size / 2**20:>9.0f} {same:>5}")
@@ -79,7 +80,7 @@ def main() -> None:
             subprocess.run([sys.executable, str(MAKE_CORPUS), str(size), "-o", str(path)], check=True)
             lists.append((f"synthetic {size}", path))
         print(f"{'list':<22} {'papers':>8} {'build s':>8} {'CPU s':>8} {'load s':>8} {'CPU s':>8}"
-              f" {'digest s':>8} {'lower s':>8} {'entry MB':>9} {'same':>5}")
+              f" {'digest s':>8} {'texts s':>8} {'entry MB':>9} {'same':>5}")
         for name, path in lists:
             os.environ["TRIAGE_CACHE"] = str(folder / f"cache-{len(os.listdir(folder))}")
             bench(name, path, args.repeat)

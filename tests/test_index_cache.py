@@ -110,7 +110,7 @@ def damaged(entry: Path) -> list[bytes]:
     wrong = []
     for change in ({"title": parts["title"] + len(parts["lengths"])}, {"body_bounds": parts["body_bounds"][:-1]},
                    {"words": np.concatenate([parts["words"], np.frombuffer(b"\nextra", np.uint8)])},
-                   {"lengths": parts["lengths"][1:]}, {"uneven": np.append(parts["uneven"], len(parts["lengths"]))},
+                   {"lengths": parts["lengths"][1:]}, {"letters": parts["letters"][:, 1:]},
                    {"key": parts["key"][:-1]},
                    {"words": np.array([{"a": 1}], dtype=object)}):
         with entry.open("wb") as out:
