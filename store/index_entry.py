@@ -17,10 +17,11 @@ import zstandard
 from store.phrases import LETTERS
 
 _POSTINGS = ("body", "title", "author", "keyword")
-_TYPES = {"words": np.uint8, "names": np.uint8, "lengths": np.int64, "letters": np.uint16,
+_TYPES = {"words": np.uint8, "names": np.uint8, "lengths": np.int64, "letters": np.uint16, "chars": np.uint32,
+          "char_bounds": np.int64, "char_papers": np.uint32,
           **{name: np.uint32 for name in _POSTINGS}, **{f"{name}_bounds": np.int64 for name in _POSTINGS}}
 """Each part's type: all are one-dimensional but the letter counts (a row per letter)."""
-_SORTED = {*_POSTINGS, *(f"{name}_bounds" for name in _POSTINGS)}
+_SORTED = {*_POSTINGS, *(f"{name}_bounds" for name in _POSTINGS), "chars", "char_bounds", "char_papers"}
 """The parts kept as the differences of neighbours (modulo their type's range: exact however they run)."""
 _LEVEL = 3
 _MOST = 1000

@@ -29,6 +29,7 @@ LETTERS = "0123456789_abcdefghijklmnopqrstuvwxyz"
 _COLUMN = np.full(256, len(LETTERS), dtype=np.intp)  # byte → its row of `Lowered.letters`; other bytes → none
 _COLUMN[np.frombuffer(LETTERS.encode(), np.uint8)] = np.arange(len(LETTERS))
 _SATURATED = np.iinfo(np.uint16).max  # a count kept as this many or more is counted in the text
+_FEW = 16  # at most 1/_FEW of the papers to count in: they are lowered one by one (~10 µs each), not decompressed
 _LEVEL = 3  # zstd's: a batch of ~1.4 MB of text in ~10 ms to ~0.4 MB, back in ~1.5 ms
 _local = threading.local()  # a zstd (de)compressor per thread: one is not to be shared between threads
 
@@ -41,27 +42,38 @@ def _decompressor() -> zstandard.ZstdDecompressor:
 
 class Lowered:
     """The texts phrases are looked for in, of an index's `papers`: a batch of `BATCH` papers at a time,
-    its display texts then its titles with names, lower-cased with single spaces, one a line (they hold
-    no line break), as UTF-8 compressed with zstd (`chunks`); and the count of each of `LETTERS` in each
-    display text (`letters[row of the letter, paper]`, at most `_SATURATED`).
+    its display texts then its heads (titles with names), lower-cased with single spaces, one a line
+    (they hold no line break), as UTF-8 compressed with zstd (`chunks`); the count of each of `LETTERS`
+    in each display text (`letters[row of the letter, paper]`, at most `_SATURATED`); and which papers
+    hold each character beyond ASCII in either (`chars`, sorted, and their papers in `wide`).
 
-    The build makes the chunks as it goes; an index loaded from the cache, which keeps only the letter
-    counts (the chunks would double the entry's size), makes them from the papers when first needed."""
+    The build makes the chunks as it goes; an index loaded from the cache, which keeps all but the
+    chunks (they would double the entry's size), makes them from the papers when first needed."""
 
-    def __init__(self, papers: list[Paper], letters: np.ndarray, chunks: list[bytes] | None = None) -> None:
-        """ValueError when `letters` are not those of as many papers."""
+    def __init__(self, papers: list[Paper], letters: np.ndarray, chars: np.ndarray, wide: Postings,
+                 chunks: list[bytes] | None = None) -> None:
+        """ValueError when `letters`, `chars` and `wide` are not those of as many papers."""
         if letters.dtype != np.uint16 or letters.shape != (len(LETTERS), len(papers)):
             raise ValueError("letter counts of another shape")
+        if chars.dtype != np.uint32 or chars.ndim != 1 or np.any(np.diff(chars.astype(np.int64)) <= 0):
+            raise ValueError("characters of another shape")
         self.letters = letters
+        self.chars = chars
+        self.wide = Postings.checked(wide.bounds, wide.values, len(chars), len(papers))
         self._papers = papers
         self._chunks = chunks
         self._lock = threading.Lock()
 
     @classmethod
-    def joined(cls, papers: list[Paper], batches: list[tuple[bytes, np.ndarray]]) -> Lowered:
+    def joined(cls, papers: list[Paper], batches: list[tuple[bytes, np.ndarray, np.ndarray]]) -> Lowered:
         """The `Lowered` of `papers` from the batches `lowered_batch` made of them, in order."""
-        letters = np.concatenate([counts for _, counts in batches], axis=1) if batches else np.zeros((len(LETTERS), 0), np.uint16)
-        return cls(papers, letters, [chunk for chunk, _ in batches])
+        letters = np.concatenate([counts for _, counts, _ in batches], axis=1) if batches else np.zeros((len(LETTERS), 0), np.uint16)
+        pairs = np.unique(np.concatenate([np.zeros(0, np.uint64)] + [held + np.uint64(start) for start, (_, _, held)
+                                                                     in zip(range(0, len(papers), BATCH), batches)]))
+        codes = (pairs >> np.uint64(32)).astype(np.uint32)
+        chars, first = np.unique(codes, return_index=True)
+        wide = Postings(np.append(first, len(codes)).astype(np.int64), (pairs & np.uint64(0xFFFFFFFF)).astype(np.uint32))
+        return cls(papers, letters, chars, wide, [chunk for chunk, _, _ in batches])
 
     def chunks(self) -> list[bytes]:
         """The compressed batches, made now if they are not yet (~1.5 s of CPU at 100,000 papers, on two threads)."""
@@ -71,10 +83,25 @@ class Lowered:
 
                 def made(start: int) -> bytes:
                     batch = papers[start : start + BATCH]
-                    return lowered_batch([p.plain for p in batch], [f"{p.title} {p.name}" for p in batch], letters=False)[0]
+                    return lowered_batch([p.plain for p in batch], [head(p) for p in batch], counted=False)[0]
                 with ThreadPoolExecutor(THREADS) as pool:
                     self._chunks = list(pool.map(made, range(0, len(papers), BATCH)))
             return self._chunks
+
+    def holding(self, needle: str) -> np.ndarray | None:
+        """The papers whose display text or head holds every character of `needle` beyond ASCII (lowered
+        as they are), or None when it holds none: the only ones that can hold `needle`."""
+        wide = {ord(c) for c in needle if ord(c) > 127}
+        if not wide:
+            return None
+        found = np.ones(len(self._papers), dtype=bool)
+        for char in wide:
+            at = int(np.searchsorted(self.chars, char))
+            holds = np.zeros(len(self._papers), dtype=bool)
+            if at < len(self.chars) and self.chars[at] == char:
+                holds[self.wide[at]] = True
+            found &= holds
+        return found
 
     def count(self, in_texts: np.ndarray, in_heads: np.ndarray, needle: str) -> tuple[np.ndarray, np.ndarray]:
         """How often `needle` occurs in the heads of the papers `in_heads` and in the display texts of
@@ -84,6 +111,15 @@ class Lowered:
         total = len(in_texts)
         heads, texts = np.zeros(total), np.zeros(total)
         wanted = in_texts | in_heads
+        chosen = np.flatnonzero(wanted)
+        if len(chosen) <= total // _FEW:  # few: lowered one by one rather than a batch decompressed for each
+            papers = self._papers
+            for i in chosen.tolist():
+                if in_texts[i]:
+                    texts[i] = lower(papers[i].plain).count(needle)
+                if in_heads[i]:
+                    heads[i] = lower(head(papers[i])).count(needle)
+            return heads, texts
         chunks = self.chunks()
 
         def counted(start: int) -> None:
@@ -103,22 +139,41 @@ class Lowered:
         return heads, texts
 
 
-def lowered_batch(plains: list[str], heads: list[str], letters: bool = True) -> tuple[bytes, np.ndarray | None]:
-    """A batch's part of `Lowered`: its display texts `plains` and its titles with names `heads`, lower-cased
-    with single spaces, compressed; and (with `letters`) the count of each of `LETTERS` in each lowered
-    display text. Any thread may run it (compressing lets go of the GIL)."""
-    texts = "\n".join(flat(text.lower()) for text in plains).encode("utf-8", "surrogatepass")
-    raw = texts + b"\n" + "\n".join(flat(head.lower()) for head in heads).encode("utf-8", "surrogatepass")
+def lowered_batch(plains: list[str], heads: list[str], counted: bool = True) -> tuple[bytes, np.ndarray | None, np.ndarray | None]:
+    """A batch's part of `Lowered`: its display texts `plains` and its heads `heads`, `lower`ed, compressed;
+    and (when `counted`) the count of each of `LETTERS` in each lowered display text, and which of its
+    papers hold which character beyond ASCII in either (as character << 32 | paper in the batch, sorted).
+    Any thread may run it (compressing lets go of the GIL)."""
+    lines = [lower(text) for text in plains] + [lower(text) for text in heads]
+    texts = "\n".join(lines[: len(plains)]).encode("utf-8", "surrogatepass")
+    raw = texts + b"\n" + "\n".join(lines[len(plains) :]).encode("utf-8", "surrogatepass")
     # (copied: the compressor's bytes keep the room it allocated, about as much as `raw`)
     chunk = bytes(memoryview(zstandard.ZstdCompressor(level=_LEVEL, write_checksum=True).compress(raw)))
-    if not letters:
-        return chunk, None
+    if not counted:
+        return chunk, None, None
     data = np.frombuffer(texts, np.uint8)
     line = np.cumsum(data == 10)  # of each byte (UTF-8: a byte below 128 is that very character)
     column = _COLUMN[data]
     kept = column < len(LETTERS)
     counts = np.bincount(line[kept] * len(LETTERS) + column[kept], minlength=len(plains) * len(LETTERS))
-    return chunk, np.minimum(counts.reshape(len(plains), len(LETTERS)).T, _SATURATED).astype(np.uint16)
+    letters = np.minimum(counts.reshape(len(plains), len(LETTERS)).T, _SATURATED).astype(np.uint16)
+    wide = [k for k, text in enumerate(lines) if not text.isascii()]
+    if not wide:
+        return chunk, letters, np.zeros(0, np.uint64)
+    codes = np.frombuffer("\n".join(lines[k] for k in wide).encode("utf-32-le", "surrogatepass"), np.uint32)
+    paper = (np.array(wide, dtype=np.uint64) % np.uint64(len(plains)))[np.cumsum(codes == 10)]
+    kept = codes > 127
+    return chunk, letters, np.unique((codes[kept].astype(np.uint64) << np.uint64(32)) | paper[kept])
+
+
+def head(paper: Paper) -> str:
+    """A paper's title with its name: where a phrase counts as in the title."""
+    return f"{paper.title} {paper.name}"
+
+
+def lower(text: str) -> str:
+    """`text` as a phrase is looked for in it: lower-cased with single spaces."""
+    return flat(text.lower())
 
 
 @dataclass(slots=True, eq=False, repr=False)  # compared or shown whole, it would be huge
@@ -157,7 +212,11 @@ class Phrases:
             counts[chosen] = count([every[i].plain for i in chosen])
             return title, counts
         # counted in lower-cased text with single spaces: C speed, no regex per paper
-        heads, counts = self.lowered.count(in_body, in_title, flat(term.text.lower()))
+        needle = lower(term.text)
+        holding = self.lowered.holding(needle)
+        if holding is not None:
+            in_body, in_title = in_body & holding, in_title & holding
+        heads, counts = self.lowered.count(in_body, in_title, needle)
         return np.minimum(heads, 1), counts
 
     def counted(self, needle: str) -> tuple[np.ndarray, np.ndarray] | None:

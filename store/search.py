@@ -29,7 +29,7 @@ import numpy as np
 from store.highlight import Highlighter, Hits
 from store.index_build import BATCH, THREADS, TF_BITS, TF_MAX, Postings, Words, in_order, join_words, split_words
 from store.model import Paper, Triage
-from store.phrases import Lowered, Phrases, flat, literal_pattern, lowered_batch
+from store.phrases import Lowered, Phrases, head, literal_pattern, lower, lowered_batch
 from store.qualifiers import Facets
 from store.query import Qualifier, Query, Term, parse
 from store.vocabulary import WORD, Notes, Vocabulary, in_sequence, name_form, words_matched
@@ -68,7 +68,7 @@ class SearchIndex:
         batches = [papers[start : start + BATCH] for start in range(0, len(papers), BATCH)]
         # Authors and keywords (`name_form`) have words of their own (`names`): most names are in no
         # abstract, and they need no cased or phrase lookup.
-        texts = [([p.plain for p in batch], [f"{p.title} {p.name}" for p in batch],
+        texts = [([p.plain for p in batch], [head(p) for p in batch],
                   [name_form(" ".join(p.authors)) for p in batch] + [name_form(" ".join(p.keywords)) for p in batch])
                  for batch in batches]
         words = Words(longest=max((sum(map(len, t)) + len(t) for three in texts for t in three[:2]), default=0))
@@ -104,11 +104,13 @@ class SearchIndex:
         """What `from_parts` makes this index again from, as plain arrays (no Python objects):
         the postings of body, titles, authors and keywords, the number of words of each text, the vocabulary
         in word id order as UTF-8 text, a word a line (no word holds a line break), and that of the
-        authors and keywords; and how often each letter is in each display text (`store.phrases.Lowered`)."""
+        authors and keywords; how often each letter is in each display text, and which papers hold which
+        character beyond ASCII (`store.phrases.Lowered`)."""
+        lowered = self._phrases.lowered
         return {
             "words": join_words(self._words), "body": self._body.values, "body_bounds": self._body.bounds,
             "title": self._title.values, "title_bounds": self._title.bounds, "lengths": self._lengths,
-            "letters": self._phrases.lowered.letters,
+            "letters": lowered.letters, "chars": lowered.chars, "char_bounds": lowered.wide.bounds, "char_papers": lowered.wide.values,
             "names": join_words(self._names), "author": self._author.values,
             "author_bounds": self._author.bounds,
             "keyword": self._keyword.values, "keyword_bounds": self._keyword.bounds,
@@ -138,7 +140,7 @@ class SearchIndex:
             title = Postings.checked(parts["title_bounds"], parts["title"], len(words), len(papers))
             author, keyword = (Postings.checked(parts[f"{name}_bounds"], parts[name], len(names), len(papers))
                                for name in ("author", "keyword"))
-            lowered = Lowered(papers, parts["letters"])
+            lowered = Lowered(papers, parts["letters"], parts["chars"], Postings(parts["char_bounds"], parts["char_papers"]))
         except KeyError as missing:
             raise ValueError(f"no {missing} part") from None
         vocabulary, named = dict(zip(words, range(len(words)))), dict(zip(names, range(len(names))))
@@ -349,7 +351,7 @@ class SearchIndex:
         """Papers whose title or display text contains `term` literally (smart case)."""
         pattern = literal_pattern(term)
         patterns.append(pattern)
-        counted = None if term.case_sensitive else self._phrases.counted(flat(term.text.lower()))
+        counted = None if term.case_sensitive else self._phrases.counted(lower(term.text))
         if counted is None:
             counted = self._phrases.in_texts(term, pattern, *self._candidates(term))
         return _literal_match(len(self.papers), *counted, self._norm)

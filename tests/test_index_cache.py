@@ -112,7 +112,8 @@ def damaged(entry: Path) -> list[bytes]:
     wrong = []
     unpacked_changes = ({"title": parts["title"] + len(parts["lengths"])}, {"body_bounds": parts["body_bounds"][:-1]},
                         {"words": np.concatenate([parts["words"], np.frombuffer(b"\nextra", np.uint8)])},
-                        {"lengths": parts["lengths"][1:]}, {"letters": parts["letters"][:, 1:]})
+                        {"lengths": parts["lengths"][1:]}, {"letters": parts["letters"][:, 1:]},
+                        {"chars": parts["chars"][::-1].copy()}, {"char_papers": parts["char_papers"] + len(parts["lengths"])})
     packed_changes = ({"key": stored["key"][:-1]}, {"body": stored["body"][:-4]}, {"letters": stored["title"]},
                       {"body": np.frombuffer(zstandard.ZstdCompressor().compress(b"\1" * 12), np.uint8)},
                       {"words": np.array([{"a": 1}], dtype=object)})

@@ -1,5 +1,6 @@
-"""Literal phrases as they are typed (`"n`, `"ne`, `"neu`…): counted from the postings of the words
-holding them, or with every paper a candidate when narrowing would not narrow, they find the same
+"""Literal phrases as they are typed (`"n`, `"ne`, `"neu`…): counted from the letter counts or the postings
+of the words holding them, narrowed to the papers holding their characters beyond ASCII, counted in texts
+lowered one by one, or with every paper a candidate when narrowing would not narrow, they find the same
 papers, in the same order with the same scores and highlights, as counting in every candidate text."""
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from store.search import SearchIndex
 
 MAKE_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "tools" / "make_corpus.py"
 TYPED = ['"n', '"ne', '"neu', '"neur', '"neural', '"neural n', '"neural ne', '"graph neural"', '"a', '"th', '"of the',
-         '"x', '"1', '"_', '"é', '"ss', '"ing', '"tion', '"Ne', '"GNN', "'the", '"e.g', '"k', '!"the', '"ne | "q']
+         '"x', '"1', '"_', '"é', '"ss', '"ing', '"tion', '"Ne', '"GNN', "'the", '"e.g', '"k', '!"the', '"ne | "q', '"≤', '"α', '"ö', '"é les', '"–']
 
 
 def results(index: SearchIndex, query: str) -> list:
@@ -24,9 +25,12 @@ def results(index: SearchIndex, query: str) -> list:
 
 
 def counted_in_every_text(index: SearchIndex, monkeypatch: pytest.MonkeyPatch, query: str) -> list:
-    """The results with the shortcuts off (letter counts, postings) and the candidates always narrowed, as before."""
+    """The results with the shortcuts off (letter counts, postings, the papers holding a character beyond
+    ASCII, texts lowered one by one) and the candidates always narrowed, as before."""
     with monkeypatch.context() as patch:
         patch.setattr(phrases.Phrases, "counted", lambda self, needle: None)
+        patch.setattr(phrases.Lowered, "holding", lambda self, needle: None)
+        patch.setattr(phrases, "_FEW", 10**12)
         narrowed = SearchIndex._papers_with
         patch.setattr(SearchIndex, "_papers_with", lambda self, words, postings, shift, at_most=False:
                       narrowed(self, words, postings, shift))
