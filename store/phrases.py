@@ -15,6 +15,7 @@ import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 import zstandard
@@ -29,9 +30,18 @@ LETTERS = "0123456789_abcdefghijklmnopqrstuvwxyz"
 _COLUMN = np.full(256, len(LETTERS), dtype=np.intp)  # byte → its row of `Lowered.letters`; other bytes → none
 _COLUMN[np.frombuffer(LETTERS.encode(), np.uint8)] = np.arange(len(LETTERS))
 _SATURATED = np.iinfo(np.uint16).max  # a count kept as this many or more is counted in the text
-_FEW = 16  # at most 1/_FEW of the papers to count in: they are lowered one by one (~10 µs each), not decompressed
+COMPRESS_FROM = 20_000
+"""Lists of this many papers and more keep the lowered texts compressed (~3.3x smaller; at 100,000
+abstracts 42 MB instead of 140); shorter ones plainly (at 10,000: 14 MB), as counting in them is quicker."""
+_FEW = 16  # at most 1/_FEW of the papers to count in (compressed): lowered one by one (~5 µs each), not decompressed
 _LEVEL = 3  # zstd's: a batch of ~1.4 MB of text in ~10 ms to ~0.4 MB, back in ~1.5 ms
 _local = threading.local()  # a zstd (de)compressor per thread: one is not to be shared between threads
+
+
+@cache
+def _counting_pool() -> ThreadPoolExecutor:
+    """The threads counting in many batches (made once: starting them costs more than a short count)."""
+    return ThreadPoolExecutor(THREADS, thread_name_prefix="phrases")
 
 
 def _decompressor() -> zstandard.ZstdDecompressor:
@@ -62,6 +72,7 @@ class Lowered:
         self.wide = Postings.checked(wide.bounds, wide.values, len(chars), len(papers))
         self._papers = papers
         self._chunks = chunks
+        self.compressed = compressed(len(papers))
         self._lock = threading.Lock()
 
     @classmethod
@@ -83,7 +94,7 @@ class Lowered:
 
                 def made(start: int) -> bytes:
                     batch = papers[start : start + BATCH]
-                    return lowered_batch([p.plain for p in batch], [head(p) for p in batch], counted=False)[0]
+                    return lowered_batch([p.plain for p in batch], [head(p) for p in batch], self.compressed, counted=False)[0]
                 with ThreadPoolExecutor(THREADS) as pool:
                     self._chunks = list(pool.map(made, range(0, len(papers), BATCH)))
             return self._chunks
@@ -112,7 +123,7 @@ class Lowered:
         heads, texts = np.zeros(total), np.zeros(total)
         wanted = in_texts | in_heads
         chosen = np.flatnonzero(wanted)
-        if len(chosen) <= total // _FEW:  # few: lowered one by one rather than a batch decompressed for each
+        if self.compressed and len(chosen) <= total // _FEW:  # few: lowered one by one, not a batch decompressed for each
             papers = self._papers
             for i in chosen.tolist():
                 if in_texts[i]:
@@ -123,7 +134,7 @@ class Lowered:
         chunks = self.chunks()
 
         def counted(start: int) -> None:
-            raw = _decompressor().decompress(chunks[start // BATCH])
+            raw = _decompressor().decompress(chunks[start // BATCH]) if self.compressed else chunks[start // BATCH]
             if key not in raw:  # no line holds it (it holds no line break)
                 return
             papers = min(BATCH, total - start)
@@ -134,13 +145,23 @@ class Lowered:
                 at = np.flatnonzero(chosen[start : start + papers])
                 found[start + at] = [lines[first + i].count(key if key else needle) for i in at.tolist()]
 
-        with ThreadPoolExecutor(THREADS) as pool:
-            list(pool.map(counted, [start for start in range(0, total, BATCH) if wanted[start : start + BATCH].any()]))
+        starts = [start for start in range(0, total, BATCH) if wanted[start : start + BATCH].any()]
+        if len(starts) > THREADS:
+            list(_counting_pool().map(counted, starts))
+        else:  # (on this thread)
+            for start in starts:
+                counted(start)
         return heads, texts
 
 
-def lowered_batch(plains: list[str], heads: list[str], counted: bool = True) -> tuple[bytes, np.ndarray | None, np.ndarray | None]:
-    """A batch's part of `Lowered`: its display texts `plains` and its heads `heads`, `lower`ed, compressed;
+def compressed(papers: int) -> bool:
+    """Whether the lowered texts of this many papers are kept compressed: from `COMPRESS_FROM`."""
+    return papers >= COMPRESS_FROM
+
+
+def lowered_batch(plains: list[str], heads: list[str], compress: bool,
+                  counted: bool = True) -> tuple[bytes, np.ndarray | None, np.ndarray | None]:
+    """A batch's part of `Lowered`: its display texts `plains` and its heads `heads`, `lower`ed (and compressed);
     and (when `counted`) the count of each of `LETTERS` in each lowered display text, and which of its
     papers hold which character beyond ASCII in either (as character << 32 | paper in the batch, sorted).
     Any thread may run it (compressing lets go of the GIL)."""
@@ -148,7 +169,7 @@ def lowered_batch(plains: list[str], heads: list[str], counted: bool = True) -> 
     texts = "\n".join(lines[: len(plains)]).encode("utf-8", "surrogatepass")
     raw = texts + b"\n" + "\n".join(lines[len(plains) :]).encode("utf-8", "surrogatepass")
     # (copied: the compressor's bytes keep the room it allocated, about as much as `raw`)
-    chunk = bytes(memoryview(zstandard.ZstdCompressor(level=_LEVEL, write_checksum=True).compress(raw)))
+    chunk = bytes(memoryview(zstandard.ZstdCompressor(level=_LEVEL, write_checksum=True).compress(raw))) if compress else raw
     if not counted:
         return chunk, None, None
     data = np.frombuffer(texts, np.uint8)

@@ -29,7 +29,7 @@ import numpy as np
 from store.highlight import Highlighter, Hits
 from store.index_build import BATCH, THREADS, TF_BITS, TF_MAX, Postings, Words, in_order, join_words, split_words
 from store.model import Paper, Triage
-from store.phrases import Lowered, Phrases, head, literal_pattern, lower, lowered_batch
+from store.phrases import Lowered, Phrases, compressed, head, literal_pattern, lower, lowered_batch
 from store.qualifiers import Facets
 from store.query import Qualifier, Query, Term, parse
 from store.vocabulary import WORD, Notes, Vocabulary, in_sequence, name_form, words_matched
@@ -78,12 +78,13 @@ class SearchIndex:
         author: list[tuple[np.ndarray, np.ndarray]] = []
         keyword: list[tuple[np.ndarray, np.ndarray]] = []
         lengths: list[np.ndarray] = []
-        lower: list[tuple[bytes, np.ndarray]] = []
+        lowered: list[tuple[bytes, np.ndarray, np.ndarray]] = []
+        compress = compressed(len(papers))
         with ThreadPoolExecutor(THREADS) as pool:
             # The lowered texts too, made now rather than on the first phrase typed (a second at 100k).
             found = in_order(pool, lambda three: (words.find(three[0]), words.find(three[1]), names.find(three[2]),
-                                                  lowered_batch(three[0], three[1])), texts)
-            for start, batch, (in_body, in_title, in_record, lowered) in zip(range(0, len(papers), BATCH), batches, found):
+                                                  lowered_batch(three[0], three[1], compress)), texts)
+            for start, batch, (in_body, in_title, in_record, batch_lowered) in zip(range(0, len(papers), BATCH), batches, found):
                 ids, docs, tf, size = words.count(in_body)
                 body.append((ids, ((docs + start) << TF_BITS) | np.minimum(tf, TF_MAX)))
                 lengths.append(size)
@@ -93,10 +94,10 @@ class SearchIndex:
                 of_keyword = docs >= len(batch)
                 author.append((ids[~of_keyword], docs[~of_keyword] + start))
                 keyword.append((ids[of_keyword], docs[of_keyword] - len(batch) + start))
-                lower.append(lowered)
+                lowered.append(batch_lowered)
         vocabulary, named = dict(words.ids), dict(names.ids)  # plain dicts: looking up an unknown word adds nothing
         self._assemble(papers, vocabulary, Postings.placed(body, len(vocabulary)), Postings.placed(title, len(vocabulary)),
-                       np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int64), Lowered.joined(papers, lower),
+                       np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int64), Lowered.joined(papers, lowered),
                        named, Postings.placed(author, len(named)),
                        Postings.placed(keyword, len(named)))
 

@@ -55,7 +55,10 @@ def synthetic(folder: Path, size: int) -> list:
     return read_path(path).papers
 
 
-def test_typed_phrases_find_the_same_on_a_long_synthetic_list(tmp_path, monkeypatch):
+@pytest.mark.parametrize("compressed", [False, True], ids=["plain", "compressed"])
+def test_typed_phrases_find_the_same_on_a_long_synthetic_list(tmp_path, monkeypatch, compressed):
+    """With the lowered texts plain (a shorter list) and compressed (a list of 20,000 and more)."""
+    monkeypatch.setattr(phrases, "COMPRESS_FROM", 1 if compressed else 10**9)
     papers = synthetic(tmp_path, 3000)
     same_results(SearchIndex(papers), monkeypatch)
     parts = SearchIndex(papers).parts()
@@ -73,10 +76,11 @@ def test_a_word_at_the_cap_of_its_count_is_counted_in_the_text(monkeypatch):
     same_results(index, monkeypatch)
 
 
-def test_the_texts_phrases_look_in_take_a_fraction_of_the_memory_of_the_texts(tmp_path):
-    """A loaded (cached) index makes the lower-cased texts it counts phrases in on its first phrase
-    (the app: on its index thread): they are kept compressed, in well under half the memory of the
-    display texts themselves (they were one string per paper: more than the texts, ~200 MB at 100k)."""
+def test_the_texts_phrases_look_in_take_a_fraction_of_the_memory_of_the_texts(tmp_path, monkeypatch):
+    """A loaded (cached) index of a long list makes the lower-cased texts it counts phrases in on its
+    first phrase (the app: on its index thread): they are kept compressed, in well under half the memory
+    of the display texts themselves (they were one string per paper: more than the texts, ~200 MB at 100k)."""
+    monkeypatch.setattr(phrases, "COMPRESS_FROM", 3000)  # (as a list of 20,000 and more)
     papers = synthetic(tmp_path, 3000)
     index = SearchIndex.from_parts(papers, SearchIndex(papers).parts())
     tracemalloc.start()
