@@ -2,7 +2,7 @@
 
 `SearchIndex.parts` (store.search) gives plain arrays; `packed` makes each of them a zstd-compressed
 byte array, the sorted ones (posting lists, sorted within each word, and their bounds) as the
-differences of neighbours, which are small: at 100,000 papers the entry is ~26 MB instead of ~68 MB.
+differences of neighbours, which are small: at 100,000 papers the entry is ~25 MB instead of ~68 MB.
 `unpacked` gives the plain arrays back, or ValueError for a part that is damaged or does not unpack
 to whole values of its type (its size is read before a byte is decompressed). Whether the parts fit
 together is `SearchIndex.from_parts`'s to check (store.readers.cache keeps the entries).

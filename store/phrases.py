@@ -1,12 +1,13 @@
 """Literal phrases (`"graph neural"`, `'Exact`): which papers hold one, and how often.
 
 `Phrases` counts a phrase in the texts of an index's papers as a phrase is looked for in them: the
-display texts and the titles with names, lower-cased with single spaces (`Lowered`: held compressed,
-a batch of papers at a time, never as one string per paper: ~40 MB rather than ~200 MB at 100,000
-papers). It counts a phrase from what it keeps of each text when that answers it: one letter, digit
-or `_` (`"n`) from the counts of those in each text, a longer run of them (`"ne`) from the postings
-of the words holding it (`counted`); else in the texts of the candidates the index narrowed it to,
-a batch decompressed at a time (`in_texts`). `lowered_batch` makes a batch's part of `Lowered`;
+display texts and the titles with names, lower-cased with single spaces (`Lowered`: a batch of papers
+at a time, never as one string per paper; compressed in a long list: ~42 MB rather than ~200 MB at
+100,000 papers). It counts a phrase from what it keeps of each text when that answers it: one letter,
+digit or `_` (`"n`) from the counts of those in each text, a longer run of them (`"ne`) from the
+postings of the words holding it (`counted`); else in the texts of the candidates the index narrowed
+it to, and to the papers holding its characters beyond ASCII (`"α`), a batch at a time or, when they
+are few, each lowered anew (`in_texts`). `lowered_batch` makes a batch's part of `Lowered`;
 `literal_pattern` is a phrase's regex. Scoring what they find is the index's (store.search).
 """
 from __future__ import annotations
@@ -53,7 +54,7 @@ def _decompressor() -> zstandard.ZstdDecompressor:
 class Lowered:
     """The texts phrases are looked for in, of an index's `papers`: a batch of `BATCH` papers at a time,
     its display texts then its heads (titles with names), lower-cased with single spaces, one a line
-    (they hold no line break), as UTF-8 compressed with zstd (`chunks`); the count of each of `LETTERS`
+    (they hold no line break), as UTF-8 (`chunks`; compressed with zstd from `COMPRESS_FROM` papers); the count of each of `LETTERS`
     in each display text (`letters[row of the letter, paper]`, at most `_SATURATED`); and which papers
     hold each character beyond ASCII in either (`chars`, sorted, and their papers in `wide`).
 
