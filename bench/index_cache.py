@@ -53,6 +53,7 @@ def shown(index) -> list:
 def bench(name: str, path: Path, repeat: int) -> None:
     from store import SearchIndex, read_path, search_index
     from store.readers import cache
+    from store.index_build import Postings
     from store.phrases import Lowered
     from store.search import fingerprint
 
@@ -65,8 +66,9 @@ def bench(name: str, path: Path, repeat: int) -> None:
     [entry] = Path(os.environ["TRIAGE_CACHE"]).glob("*" + cache.INDEX_SUFFIX)
     load_wall, load_cpu, loaded = timed(lambda: search_index(collection), repeat)
     digest_wall, _, _ = timed(lambda: fingerprint(papers), repeat)
-    letters = loaded.parts()["letters"]
-    lower_wall, _, _ = timed(lambda: Lowered(papers, letters).chunks(), repeat)
+    parts = loaded.parts()
+    lower_wall, _, _ = timed(lambda: Lowered(papers, parts["letters"], parts["chars"],
+                                             Postings(parts["char_bounds"], parts["char_papers"])).chunks(), repeat)
     same = "yes" if shown(loaded) == shown(built) else "NO"
     print(f"{name:<22} {len(papers):>8,} {build_wall:>8.2f} {build_cpu:>8.2f} {load_wall:>8.2f} {load_cpu:>8.2f}"
           f" {digest_wall:>8.2f} {lower_wall:>8.2f} {entry.stat().st_size / 2**20:>9.0f} {same:>5}")
