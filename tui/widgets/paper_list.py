@@ -5,6 +5,7 @@ A row is its marks, the title (LaTeX rendered) and, when the list is wide enough
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
+from operator import attrgetter
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -189,7 +190,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
     def _row_of(self) -> dict[str, int]:
         """Paper id → row of the papers shown."""
         if self._rows is None:
-            self._rows = {paper.id: index for index, paper in enumerate(self.papers)}
+            self._rows = dict(zip(map(attrgetter("id"), self.papers), range(len(self.papers))))  # at C speed
         return self._rows
 
     def _set_rows(self, count: int) -> None:
@@ -228,17 +229,21 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         return self._row_of().get(paper_id)
 
     def refresh_papers(self, paper_ids: Iterable[str]) -> None:
-        """Redraw the rows of these papers (their state changed); many at once redraw the whole list."""
-        rows = self._row_of()
-        indices = {rows[pid] for pid in paper_ids if pid in rows}
-        if len(indices) > len(self._cache):
+        """Redraw the rows of these papers (their state changed); many at once redraw the whole list.
+        Only the rows drawn (kept or on screen) are looked at, not every row: a mark costs the same
+        in a list of 100,000 as in one of 20."""
+        changed = set(paper_ids)
+        if len(changed) > len(self._cache):
             self.redraw()
             return
-        stale = [key for key in self._cache.keys() if key[0] in indices]
+        papers = self.papers
+        stale = [key for key in self._cache.keys() if key[0] < len(papers) and papers[key[0]].id in changed]
         for key in stale:
             self._cache.discard(key)
-        for index in indices:
-            self.refresh_lines(index)
+        top = self.scroll_offset.y
+        for index in range(top, min(len(papers), top + self.scrollable_content_region.height)):
+            if papers[index].id in changed:
+                self.refresh_lines(index)
 
     def notify_style_update(self) -> None:
         """The theme or the CSS changed: rows drawn in the old colours are stale."""
