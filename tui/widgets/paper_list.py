@@ -128,7 +128,9 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
     """Index of the highlighted paper in `papers` (a move redraws the two rows it changes, not the list)."""
 
     class Highlighted(Message):
-        """The cursor moved to `paper` (None when the list is empty)."""
+        """The cursor moved to `paper` (None when the list is empty). Posted to the app itself, not bubbled
+        up through the screen: the app shows the paper before the screen draws the rows the move changed,
+        so a key is drawn in one frame, not two (the rows, then the detail pane)."""
 
         def __init__(self, paper_list: PaperList, paper: Paper | None) -> None:
             super().__init__()
@@ -178,7 +180,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         self.set_reactive(PaperList.cursor, index)
         self._centre(index)
         self.refresh()
-        self.post_message(self.Highlighted(self, self.current))
+        self.app.post_message(self.Highlighted(self, self.current))
 
     def reorder(self, papers: Sequence[Paper], title_spans: TitleSpans | None = None) -> None:
         """Show the same papers in a new order that leaves the cursor's row where it is (no scroll, no move)."""
@@ -214,7 +216,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         self.refresh_lines(old)
         self.refresh_lines(new)
         self.scroll_to_show(new)
-        self.post_message(self.Highlighted(self, self.current))
+        self.app.post_message(self.Highlighted(self, self.current))
 
     def scroll_to_show(self, index: int) -> None:
         height = self.scrollable_content_region.height
