@@ -1,6 +1,7 @@
 """What a key does on a long list (ICLR's 2,260 papers), as a user sees it: a move of the cursor is
 drawn in one frame with its paper in the detail pane (never a frame with the new row highlighted and
-the old paper beside it); a count that keeps its width changes in place, without laying the screen out; a
+the old paper beside it); a count that keeps its width changes in place, and a star with "saving…" in
+the header comes and goes, without laying the screen out; a
 query's tab counts are over its hits, and stay right as papers inside and outside them are marked; a
 mark on a row drawn earlier and scrolled away shows when the row comes back."""
 from __future__ import annotations
@@ -10,6 +11,7 @@ from dataclasses import replace
 from textual.screen import Screen
 
 from store import read_path
+from tests.waits import until
 from tests.test_views_app import header, tabs
 from tui.app import TriageApp
 from tui.widgets.detail import DetailPane
@@ -59,6 +61,11 @@ async def test_counts_that_keep_their_width_change_in_place(corpora, monkeypatch
             laid_out(screen, *args, **kwargs)
 
         monkeypatch.setattr(Screen, "_refresh_layout", laying_out)
+        await pilot.press("s")  # "saving…" comes and goes in the room the header keeps for it at 120 columns
+        await until(pilot, lambda: not app.saving)
+        await settle(app, pilot)
+        assert "Starred 1" in tabs(app) and "1 ★" in header(app)
+        assert layouts == []
         status, view_tabs = app.query_one(StatusLine), app.query_one(ViewTabs)
         status.show(shown=2260, total=2260, unread=2259, starred=1, prioritised=0, read=1)
         view_tabs.set_counts({"all": 2260, "unread": 2259, "starred": 1, "prioritised": 0})

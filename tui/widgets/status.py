@@ -9,6 +9,10 @@ from textual.widgets import ProgressBar, Static
 from tui.widgets.line_text import show_line
 
 
+SAVING_WIDTH = len("saving…") + 1
+"""The cells "saving…" takes, with its padding."""
+
+
 class StatusLine(Horizontal):
     """`iclr2024.txt · ICLR 2024   7 of 19 shown · 12 unread · 3 ★ · 4 prioritised   5 read ━━━━━━━ 26%`,
     with "saving…" before "5 read" while a mark shown is not yet durable.
@@ -41,6 +45,8 @@ class StatusLine(Horizontal):
         self._names = ""
         self._where = ""
         self._limit: int | None = None
+        self._reserved = False
+        """Whether "saving…" keeps its width while not shown (see `_fit`)."""
         """The widest the source names and venue may be (None: as wide as they are)."""
 
     def compose(self) -> ComposeResult:
@@ -89,12 +95,21 @@ class StatusLine(Horizontal):
         """Leave the counts their room: the source names and venue get what is left, cut with `…`."""
         if not self.size.width:  # not laid out yet: on_resize fits it
             return
+        saving = self.query_one("#status-saving", Static)
         others = sum(child.outer_size.width for child in self.children
-                     if child.display and child.id not in ("status-source", "status-counts"))
+                     if child.display and child.id not in ("status-source", "status-counts", "status-saving"))
         source = self.query_one("#status-source", Static)
-        room = max(0, self.size.width - others - counts - 2)
         shown = source.content
-        limit = room if (shown.cell_length if isinstance(shown, Content) else len(shown)) + 1 > room else None
+        wanted = (shown.cell_length if isinstance(shown, Content) else len(shown)) + 1
+        room = max(0, self.size.width - others - counts - 2)
+        # Where the line has room to spare, "saving…" keeps its place while it is not shown: a mark then
+        # shows and clears it without laying the screen out (twice a mark); where it has not, nothing is kept.
+        reserve = room - wanted >= SAVING_WIDTH
+        if reserve != self._reserved:
+            self._reserved = reserve
+            saving.styles.width = SAVING_WIDTH if reserve else "auto"
+        room -= SAVING_WIDTH if reserve else saving.outer_size.width
+        limit = room if wanted > room else None
         if limit != self._limit:  # a new limit lays the line out again: only when the source is (or was) cut
             self._limit = source.styles.max_width = limit
 
