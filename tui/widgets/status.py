@@ -102,9 +102,9 @@ class StatusLine(Horizontal):
         shown = source.content
         wanted = (shown.cell_length if isinstance(shown, Content) else len(shown)) + 1
         room = max(0, self.size.width - others - counts - 2)
-        # Where the line has room to spare, "saving…" keeps its place while it is not shown: a mark then
-        # shows and clears it without laying the screen out (twice a mark); where it has not, nothing is kept.
-        reserve = room - wanted >= SAVING_WIDTH
+        # "saving…" keeps its place while it is not shown, so a mark shows and clears it without laying the
+        # screen out (twice a mark), unless that place would cut source names that fit without it.
+        reserve = room - wanted >= SAVING_WIDTH or wanted > room
         if reserve != self._reserved:
             self._reserved = reserve
             saving.styles.width = SAVING_WIDTH if reserve else "auto"
