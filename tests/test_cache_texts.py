@@ -19,7 +19,7 @@ import pytest
 
 import store.readers
 from store import read_path, read_paths
-from store.model import Paper
+from store.model import Paper, kept_plain
 from store.readers import cache, sourced
 from store.text import display
 
@@ -112,6 +112,17 @@ def test_a_cached_read_holds_little_more_than_the_texts(generated, monkeypatch):
         tracemalloc.stop()
     assert len(cached.papers) == 3000
     assert peak < 2 * texts
+
+
+def test_a_list_keeps_its_display_texts_in_a_small_part_of_its_texts_memory(generated, monkeypatch):
+    """Half the abstracts of a list show otherwise than they are written (markup, LaTeX): parsed or
+    read from the cache, a paper keeps its display text as its very text or as a patch over it,
+    never as a second copy of it (which one 'α' doubles in size)."""
+    for papers in cold_then_cached(generated, monkeypatch):
+        texts = sum(sys.getsizeof(p.text) for p in papers.papers)
+        kept = [kept_plain(p) for p in papers.papers]
+        assert sum(form is not p.text for form, p in zip(kept, papers.papers)) > len(kept) / 3
+        assert sum(sys.getsizeof(form) for form, p in zip(kept, papers.papers) if form is not p.text) < texts / 10
 
 
 ODD_FILES = {

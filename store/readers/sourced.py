@@ -32,20 +32,34 @@ _REACH = 8 << 20
 """The widest window a look after misses takes."""
 
 
-def _encoded(text: str, encode: Callable, decode: Callable) -> bytes | None:
+_EXACT = ("utf-8", "utf-16-le", "utf-16-be")
+"""Codecs whose strict encoding always decodes back to the very text (no need to check each)."""
+
+
+def _encoded(text: str, encode: Callable, decode: Callable | None) -> bytes | None:
     """`text` in the file's codec when that decodes to exactly `text` again; else None."""
     try:
         raw = encode(text)[0]
     except UnicodeError:  # (a lone surrogate in UTF-8, a character the legacy codec lacks)
         return None
-    return raw if decode(raw)[0] == text else None
+    return raw if decode is None or decode(raw)[0] == text else None
+
+
+def _find(buffer: bytes, raw: bytes, start: int, end: int) -> int:
+    """`buffer.find(raw, start, end)`, quicker for a long `raw` close to `start` (the next abstract):
+    where its first bytes are, then whether all of it is there."""
+    head = raw[:64]
+    at = buffer.find(head, start, end)
+    while at >= 0 and not buffer.startswith(raw, at, end):
+        at = buffer.find(head, at + 1, end)
+    return at
 
 
 def locate(source: BinaryIO, codec: str, texts: Sequence[str]) -> tuple[bytes, list[str]]:
     """Where each of `texts` is in `source` (open at its start), read as `codec`: the places, an
     offset and a length in bytes for each text (`array("q")` bytes), -1 and 0 for a text not
     found, and the texts not found, in order. Each is looked for after the last one found."""
-    encode, decode = codecs.getencoder(codec), codecs.getdecoder(codec)
+    encode, decode = codecs.getencoder(codec), None if codec in _EXACT else codecs.getdecoder(codec)
     places = array("q")
     kept: list[str] = []
     buffer, base, cursor, ended = b"", 0, 0, False  # `buffer` holds the file's bytes from `base`
@@ -60,7 +74,7 @@ def locate(source: BinaryIO, codec: str, texts: Sequence[str]) -> tuple[bytes, l
                 more = source.read(max(CHUNK, reach - base - len(buffer)))
                 ended = not more
                 buffer += more
-            at = buffer.find(raw, cursor - base, reach - base)
+            at = _find(buffer, raw, cursor - base, reach - base)
         if at < 0:
             places.extend((-1, 0))
             kept.append(text)
