@@ -20,7 +20,7 @@ writers that died before renaming theirs (`store.files.remove_dead_writers`), ar
 a new entry is written.
 
 Beside the parse entry, a list of `INDEX_FROM` papers or more keeps the arrays of its search
-index (numpy's .npz, no pickles: `SearchIndex.parts`) under the version key and a digest of
+index (numpy's .npz, no pickles: `SearchIndex.parts`, packed by `store.index_entry`) under the version key and a digest of
 the papers it indexes (`store.search.fingerprint`): it stands for those very papers only,
 however they were read, and is checked (zip CRCs, then the arrays' shapes and bounds) before
 it is believed; any doubt means the index is built again. With each parse entry goes an ids
@@ -298,6 +298,7 @@ def search_index(collection: Collection) -> SearchIndex:
     of these very papers made by this very code, else built (and then cached, in the background)."""
     import numpy as np  # (here: a command that does not search never loads numpy, ~100 ms)
 
+    from store.index_entry import packed, unpacked
     from store.search import SearchIndex, fingerprint
 
     papers = collection.papers
@@ -308,12 +309,12 @@ def search_index(collection: Collection) -> SearchIndex:
     try:
         with np.load(entry, allow_pickle=False) as stored:
             if np.array_equal(stored["key"], key):
-                index = SearchIndex.from_parts(papers, {name: stored[name] for name in stored.files if name != "key"})
+                index = SearchIndex.from_parts(papers, unpacked({name: stored[name] for name in stored.files if name != "key"}))
                 _used(entry)
                 return index
     except Exception:  # missing, unreadable, truncated, damaged or from another format: build again
         pass
     index = SearchIndex(papers)
-    parts = index.parts()
-    _save(entry, lambda out: np.savez(out, key=key, **parts), sum(part.nbytes for part in parts.values()))
+    parts = index.parts()  # packed by the writer (a large one's is a thread: ~0.5 s of CPU at 100k)
+    _save(entry, lambda out: np.savez(out, key=key, **packed(parts)), sum(part.nbytes for part in parts.values()))
     return index
