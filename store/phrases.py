@@ -139,29 +139,47 @@ class Lowered:
         chunks = self.chunks()
 
         def counted(start: int) -> None:
-            if self.compressed:
-                raw = _decompressor().decompress(chunks[start // BATCH])
-                if key not in raw:  # no line holds it (it holds no line break)
-                    return
-                lines = raw.split(b"\n")
-            else:
-                lines = chunks[start // BATCH]
             papers = min(BATCH, total - start)
-            if len(lines) != 2 * papers:
+            if not self.compressed:  # its lines, split once: counted in the chosen ones only
+                lines = chunks[start // BATCH]
+                if len(lines) != 2 * papers:
+                    raise ValueError("lowered texts damaged")
+                for chosen, first, found in ((in_texts, 0, texts), (in_heads, papers, heads)):
+                    at = np.flatnonzero(chosen[start : start + papers])
+                    found[start + at] = [lines[first + i].count(key) if key else len(lines[first + i].decode("utf-8", "surrogatepass")) + 1
+                                         for i in at.tolist()]
+                return
+            raw = _decompressor().decompress(chunks[start // BATCH])
+            if key not in raw:  # no line holds it (it holds no line break)
+                return
+            if key:  # where it occurs, told to the lines holding it: the batch is not split into lines
+                ends = np.flatnonzero(np.frombuffer(raw, np.uint8) == 10)
+                times = np.bincount(np.searchsorted(ends, occurrences(raw, key)), minlength=len(ends) + 1)
+            else:  # "" is in a text once more than it has characters
+                times = np.array([len(line) + 1 for line in raw.decode("utf-8", "surrogatepass").split("\n")])
+            if len(times) != 2 * papers:
                 raise ValueError("lowered texts damaged")
             for chosen, first, found in ((in_texts, 0, texts), (in_heads, papers, heads)):
                 at = np.flatnonzero(chosen[start : start + papers])
-                # ("" is in a text once more than it has characters, not bytes)
-                found[start + at] = [lines[first + i].count(key) if key else len(lines[first + i].decode("utf-8", "surrogatepass")) + 1
-                                     for i in at.tolist()]
+                found[start + at] = times[first + at]
 
         starts = [start for start in range(0, total, BATCH) if wanted[start : start + BATCH].any()]
-        if self.compressed and len(starts) > THREADS:  # (decompressing lets go of the GIL; counting does not)
+        if self.compressed and len(starts) > THREADS:  # (decompressing lets go of the GIL; counting hardly)
             list(_counting_pool().map(counted, starts))
         else:  # (on this thread)
             for start in starts:
                 counted(start)
         return heads, texts
+
+
+def occurrences(raw: bytes, key: bytes) -> list[int]:
+    """Where `key` starts in `raw`, counted as `bytes.count` counts it: from the left, no overlaps."""
+    found, step = [], len(key)
+    at = raw.find(key)
+    while at != -1:
+        found.append(at)
+        at = raw.find(key, at + step)
+    return found
 
 
 def compressed(papers: int) -> bool:
