@@ -23,13 +23,14 @@ import gc
 import multiprocessing
 import os
 import threading
-from collections.abc import Callable, Sequence
-from multiprocessing import resource_tracker
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from multiprocessing import forkserver, resource_tracker
 from typing import Any
 
 from store import Collection, Paper, ReadError, SearchIndex, Triage, describe_skipped, read_paths, search_index
 from store.db import TriageStore
-from store.readers import quick
+from store.readers import quick, records
 from store.readers.records import reporting
 from store.views import Tally
 from tui.saving import Saver
@@ -39,12 +40,37 @@ from tui.widgets.status import StatusLine
 
 def head_of(files: Sequence[str]) -> Collection | None:
     """What a list opens from before it is read whole (None: read it whole first). Called before the app
-    starts: the parse's worker processes are then spawned from a thread of the app, whose standard error
-    is no file any more, so the tracker they need is started now."""
+    starts, which then starts the parse's worker processes from a thread (see `behind_the_list`)."""
     collection = quick.head(files[0]) if files else None
     if collection is not None:
-        resource_tracker.ensure_running()
+        _start_workers_server()
     return collection
+
+
+def _start_workers_server() -> None:
+    """Start, now, what the parse's worker processes start from: a small process with the analysis loaded
+    that forks each (at once, sharing its pages, holding only the texts each is sent), while the app
+    starts beside it. And the tracker they need: started from the app, whose standard error is no file
+    any more, it could not be."""
+    resource_tracker.ensure_running()
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        multiprocessing.set_forkserver_preload(["store.readers.records", "store.names", "store.text"])
+        forkserver.ensure_running()
+
+
+@contextmanager
+def behind_the_list() -> Iterator[None]:
+    """Within the block, a parse uses every core from a few thousand abstracts (`records.PARALLEL_FROM`),
+    its worker processes forked by the server `head_of` started, when there is one: behind the list the
+    user waits on no thread of the app, which would otherwise share one core with the UI."""
+    before = records.PARALLEL_FROM, records.START
+    records.PARALLEL_FROM = min(before[0], 2 * records.CHUNK)
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        records.START = "forkserver"
+    try:
+        yield
+    finally:
+        records.PARALLEL_FROM, records.START = before
 
 
 class Loading:
@@ -124,7 +150,7 @@ class Loading:
     def _read_and_index(self, files: Sequence[str] | None) -> None:
         if files is not None:
             try:
-                with reporting(self._reading(files)):
+                with reporting(self._reading(files)), behind_the_list():
                     whole = read_paths(files)
             except ReadError as exc:  # gone or changed into something unreadable since its head was read
                 self._post(lambda: self._not_read(str(exc)))
