@@ -1,6 +1,6 @@
 """Snapshot tests: what the app looks like, compared with SVGs a person has checked.
 
-Regenerate after a deliberate change of look with `pytest tests/test_snapshots.py --snapshot-update`
+Regenerate after a deliberate change of look with `pytest -n 0 tests/test_snapshots.py --snapshot-update`
 and look at the SVGs in tests/__snapshots__ before committing them. Fixed sizes; the app is headless
 so no cursor blinks.
 """
