@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import tui.loading
-from store import SearchIndex, Triage, cite, read_path
+from store import SearchIndex, Triage, cite, read_path, read_paths
 from store.db import TriageStore
 from store.readers import cache
 from tests.conftest import SHARED
@@ -149,6 +149,33 @@ async def test_the_final_state_is_a_plain_opens(corpora, parsed, name):
     app = streamed_app([path])
     async with app.run_test(size=(120, 40)) as pilot:
         await check_final_state(app, pilot, full)
+
+
+async def test_two_lists_end_as_a_plain_open_of_both(corpora, tmp_path, monkeypatch):
+    """The head is the first list's; the second's papers follow it, the same abstract in both once."""
+    files = [corpora / "iclr-2024-abstracts.txt", corpora / "icml-2024-papers.jsonl"]
+    with monkeypatch.context() as patch:
+        patch.setenv("TRIAGE_CACHE", str(tmp_path / "plain-cache"))
+        full = read_paths([str(file) for file in files]).papers
+        cache.settle()
+    app = streamed_app(files)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await check_final_state(app, pilot, full)
+
+
+async def test_a_list_gone_before_it_is_read_whole_keeps_its_first_rows_and_says_so(corpora, held, tmp_path):
+    path = tmp_path / "iclr.txt"
+    path.write_bytes((corpora / "iclr-2024-abstracts.txt").read_bytes())
+    app = streamed_app([path])
+    async with app.run_test(size=(120, 40)) as pilot:
+        shown = rows(app)
+        path.unlink()
+        held.set()
+        await until(pilot, lambda: app._index is not None, tries=3000)
+        await until(pilot, lambda: any("could not be read whole" in (n.title or "") for n in app._notifications))
+        assert rows(app) == shown
+        await pilot.press("slash", *shown[3][1].split()[0])
+        await until(pilot, lambda: str(app.query_one("#filter-count").content).endswith(f" of {len(shown)}"))
 
 
 async def test_a_generated_list_ends_as_a_plain_open_cold_and_cached(generated, parsed):

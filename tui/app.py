@@ -24,7 +24,7 @@ from textual.theme import Theme
 from textual.timer import Timer
 from textual.widgets import Footer, Input
 
-from store import Collection, Paper, Triage, cite, describe_skipped
+from store import Collection, Paper, Triage, cite
 from store.db import TriageStore
 from store.history import History
 from store.ranking import Ranking
@@ -262,9 +262,7 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
         if session.get("query"):
             self._restore_cursor = session.get("cursor")
             self.query_one(FilterBar).value = session["query"]
-        if c.warnings:
-            self.notify(describe_skipped(c.warnings), title="Some records were skipped", severity="warning",
-                        timeout=12, markup=False)
+        self.tell_skipped()
         for notice in self.store.notices:
             self.notify(notice, title="Triage database", severity="warning", timeout=20, markup=False)
         self.load_saved_searches()

@@ -25,10 +25,11 @@ import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
 from multiprocessing import forkserver, resource_tracker
 from typing import Any
 
-from store import Collection, Paper, ReadError, SearchIndex, Triage, describe_skipped, read_paths, search_index
+from store import Collection, ReadError, SearchIndex, Triage, describe_skipped, read_paths, search_index
 from store.db import TriageStore
 from store.readers import quick, records
 from store.readers.records import reporting
@@ -143,8 +144,9 @@ class Loading:
         try:
             self._read_and_index(files)
         except Exception as exc:  # noqa: BLE001 - told, and the papers shown are searched
-            self._post(lambda: self._not_read(f"{exc.__class__.__name__}: {exc}"))
-            self._index = self._index or SearchIndex(list(self.collection.papers))
+            self._post(partial(self._not_read, f"{exc.__class__.__name__}: {exc}"))
+            if self._index is None:
+                self._index = SearchIndex(list(self.collection.papers))
             self._indexed.set()
 
     def _read_and_index(self, files: Sequence[str] | None) -> None:
@@ -153,7 +155,7 @@ class Loading:
                 with reporting(self._reading(files)), behind_the_list():
                     whole = read_paths(files)
             except ReadError as exc:  # gone or changed into something unreadable since its head was read
-                self._post(lambda: self._not_read(str(exc)))
+                self._post(partial(self._not_read, str(exc)))
                 whole = None
             if self._stopping:
                 return
@@ -217,8 +219,12 @@ class Loading:
         self.refresh_rows(keep=keep)
         papers = list(c.papers)
         self._saver.refresh(lambda: self.store.attach(papers))  # with the writes, in turn: then shown
-        if c.warnings:
-            self.notify(describe_skipped(c.warnings), title="Some records were skipped",  # type: ignore[attr-defined]
+        self.tell_skipped()
+
+    def tell_skipped(self) -> None:
+        """The records the lists' reading skipped, in one notice (none when none was)."""
+        if self.collection.warnings:
+            self.notify(describe_skipped(self.collection.warnings), title="Some records were skipped",  # type: ignore[attr-defined]
                         severity="warning", timeout=12, markup=False)
 
     def _not_read(self, error: str) -> None:
