@@ -6,8 +6,9 @@ once, marks attached, cold or cached alike. `Loading`, mixed into the app, then 
 one background thread, while the keys work on the rows shown:
 
 1. the whole read (`read_paths`: from the parse cache when it holds the files, else parsed, the
-   analysis in worker processes that are sent their chunks, and cached); the header says how far
-   ("reading 40%…"). It lands at once, by position: the head's papers are its first ones, so
+   analysis in worker processes forked from a small server started beside the app, each sent only
+   its chunks of texts, and cached); the header says how far ("reading 40%…"). It lands at once,
+   by position: the head's papers are its first ones, so
    nothing changes identity, the cursor stays on its paper, and marks are attached (re-found) for
    all papers then; the state is exactly a non-streamed open's;
 2. the search index of those papers (from the index cache of a long list, else built): "indexing…".
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
-import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -31,7 +31,7 @@ from typing import Any
 
 from store import Collection, ReadError, SearchIndex, Triage, describe_skipped, read_paths, search_index
 from store.db import TriageStore
-from store.readers import quick, records
+from store.readers import cache, quick, records
 from store.readers.records import reporting
 from store.views import Tally
 from tui.saving import Saver
@@ -39,33 +39,40 @@ from tui.widgets.paper_list import PaperList, columns_for
 from tui.widgets.status import StatusLine
 
 
+WORKERS_FROM = 2 * records.CHUNK
+"""Behind the list, a parse of this many abstracts and more is split over worker processes."""
+
+
 def head_of(files: Sequence[str]) -> Collection | None:
     """What a list opens from before it is read whole (None: read it whole first). Called before the app
     starts, which then starts the parse's worker processes from a thread (see `behind_the_list`)."""
-    collection = quick.head(files[0]) if files else None
+    cached = all(map(cache.has_entry, files))
+    collection = quick.head(files[0], quick.CACHED_STREAM_FROM if cached else quick.STREAM_FROM) if files else None
     if collection is not None:
-        _start_workers_server()
+        _prepare_workers(parsing=not cached and quick.expected(collection, files) >= WORKERS_FROM)
     return collection
 
 
-def _start_workers_server() -> None:
-    """Start, now, what the parse's worker processes start from: a small process with the analysis loaded
-    that forks each (at once, sharing its pages, holding only the texts each is sent), while the app
-    starts beside it. And the tracker they need: started from the app, whose standard error is no file
-    any more, it could not be."""
+def _prepare_workers(parsing: bool) -> None:
+    """What the parse's worker processes need, started now. The tracker they report to: started from the
+    app, whose standard error is no file any more, it could not be. And, when the lists will be parsed
+    (not read from the cache), what the workers are forked from: a small process with the analysis
+    loaded that forks each at once (sharing its pages, holding only the texts each is sent), started
+    beside the app while it draws (else it starts with the first parse)."""
     resource_tracker.ensure_running()
     if "forkserver" in multiprocessing.get_all_start_methods():
         multiprocessing.set_forkserver_preload(["store.readers.records", "store.names", "store.text"])
-        forkserver.ensure_running()
+        if parsing:
+            forkserver.ensure_running()
 
 
 @contextmanager
 def behind_the_list() -> Iterator[None]:
     """Within the block, a parse uses every core from a few thousand abstracts (`records.PARALLEL_FROM`),
-    its worker processes forked by the server `head_of` started, when there is one: behind the list the
+    its worker processes forked by a server (see `_prepare_workers`) where there can be one: behind the list the
     user waits on no thread of the app, which would otherwise share one core with the UI."""
     before = records.PARALLEL_FROM, records.START
-    records.PARALLEL_FROM = min(before[0], 2 * records.CHUNK)
+    records.PARALLEL_FROM = min(before[0], WORKERS_FROM)
     if "forkserver" in multiprocessing.get_all_start_methods():
         records.START = "forkserver"
     try:
@@ -121,7 +128,8 @@ class Loading:
         self._thread.start()
 
     def stop_loading(self) -> None:
-        """At quit: nothing waits for the index any more, and the parse's worker processes end now."""
+        """At quit: nothing waits for the index any more, and the parse's worker processes (the only
+        processes the app starts) end now."""
         self._stopping = True
         self._indexed.set()
         if self.loading:
@@ -178,8 +186,7 @@ class Loading:
     def _reading(self, files: Sequence[str]) -> Callable[[str, int], None]:
         """The whole read's progress callback: "reading 40%…", the share of abstracts analysed of those
         the files will hold (as many per byte as the head has)."""
-        sizes = [os.stat(name).st_size if os.path.isfile(name) else 0 for name in files]
-        expected = max(1, len(self.collection.papers) * sum(sizes) // max(1, min(quick.HEAD_BYTES, sizes[0])))
+        expected = quick.expected(self.collection, files)
         done: dict[str, int] = {}
 
         def progress(name: str, count: int) -> None:

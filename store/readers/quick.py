@@ -13,7 +13,9 @@ never cached.
 from __future__ import annotations
 
 import codecs
+import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from store.boundary import inert_collection
@@ -23,20 +25,24 @@ from store.model import Collection
 HEAD_BYTES = 128 << 10
 """About 90 abstracts: more rows than a terminal shows."""
 STREAM_FROM = 1 << 20
-"""Files of this many bytes and more open from their head (a shorter one is read in a blink)."""
+"""Files of this many bytes and more open from their head when they are to be parsed (a shorter one is
+parsed in a blink)..."""
+CACHED_STREAM_FROM = 32 << 20
+"""...and from this many when the parse cache holds them: a cached list of ~20,000 abstracts loads
+faster than a head is parsed."""
 _UTF16 = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 _LINE_LISTS = (".jsonl", ".ndjson")
 
 
-def head(name: str) -> Collection | None:
-    """The first papers of the list file `name` (see the module docstring); None when it is short, not
-    read record by record, unreadable, or no record ends in its first part."""
+def head(name: str, streams_from: int = STREAM_FROM) -> Collection | None:
+    """The first papers of the list file `name` (see the module docstring); None when it is shorter than
+    `streams_from` bytes, not read record by record, unreadable, or no record ends in its first part."""
     path = Path(name)
     suffix = path.suffix.lower()
     if suffix not in (".txt", *_LINE_LISTS):
         return None
     try:
-        if not path.is_file() or path.stat().st_size < STREAM_FROM:
+        if not path.is_file() or path.stat().st_size < streams_from:
             return None
         with path.open("rb") as file:
             data = file.read(HEAD_BYTES)
@@ -70,3 +76,9 @@ def head(name: str) -> Collection | None:
     if not papers:
         return None
     return Collection(papers, collection.header, collection.venue, collection.year, [name], [])
+
+
+def expected(first: Collection, files: Sequence[str]) -> int:
+    """How many papers the list files hold, guessed from the head `first` of the first: as many a byte."""
+    sizes = [os.stat(name).st_size if os.path.isfile(name) else 0 for name in files]
+    return max(1, len(first.papers) * sum(sizes) // max(1, min(HEAD_BYTES, sizes[0])))
