@@ -103,6 +103,8 @@ class Loading:
         self._ids: set[str] = {paper.id for paper in self.collection.papers}
         """The ids of the papers (the head's until the whole read lands)."""
         self._thread: threading.Thread | None = None
+        self._said = ""
+        """What the header says of this work."""
         self._cursor_after_load: str | None = None
         """The restored session's paper, when the head does not hold it: the cursor goes there once it lands."""
 
@@ -176,7 +178,7 @@ class Loading:
                 gc.freeze()  # the papers live as long as the app: the cycle collector need not walk them again
             else:
                 self._files = None
-        self._post(lambda: self._say("indexing…"))
+            self._post(lambda: self._say("indexing…"))  # (a list read before it was shown: the filter bar says it)
         index = search_index(self.collection)  # a long list's loads from the cache
         self._index = index
         self._indexed.set()
@@ -244,4 +246,7 @@ class Loading:
         self.call_after_refresh(self._assign_citation_keys)  # type: ignore[attr-defined]
 
     def _say(self, text: str) -> None:
-        self.query_one(StatusLine).show_loading(text)  # type: ignore[attr-defined]
+        """Show `text` in the header: an update only when it changes (each one lays the header out again)."""
+        if text != self._said:
+            self._said = text
+            self.query_one(StatusLine).show_loading(text)  # type: ignore[attr-defined]
