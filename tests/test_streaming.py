@@ -25,6 +25,12 @@ from tui.widgets.paper_list import PaperList
 MAKE_CORPUS = SHARED / "tools" / "make_corpus.py"
 
 
+@pytest.fixture(autouse=True)
+def _the_corpora_are_long(monkeypatch):
+    """The corpora's lists (3-4 MB) open from their heads here, as lists over `STREAM_FROM` do."""
+    monkeypatch.setattr(quick, "STREAM_FROM", 1 << 20)
+
+
 def streamed_app(files: list[Path]) -> TriageApp:
     """The app as `triage FILES` opens a long list: from its head, the rest read behind it."""
     names = [str(file) for file in files]
@@ -181,7 +187,7 @@ async def test_a_list_gone_before_it_is_read_whole_keeps_its_first_rows_and_says
 async def test_a_generated_list_ends_as_a_plain_open_cold_and_cached(generated, parsed, monkeypatch):
     path = generated(3000)
     full = parsed(path)
-    monkeypatch.setattr(quick, "CACHED_STREAM_FROM", quick.STREAM_FROM)  # opened cached as a longer list is
+    monkeypatch.setattr(quick, "CACHED_STREAM_FROM", 1 << 20)  # opened cached as a longer list is
     for _ in ("cold", "cached"):
         app = streamed_app([path])
         async with app.run_test(size=(120, 40)) as pilot:
