@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import fields, replace
 
-from store.model import Collection, Paper, Triage
+from store.model import Collection, Paper, Triage, kept_plain, replaced
 from store.text import inert
 
 _TEXT_FIELDS = tuple(f.name for f in fields(Paper) if f.name != "id")
@@ -31,12 +31,13 @@ def inert_paper(paper: Paper) -> Paper:
     """`paper` with every string in it inert (itself when there was nothing to remove)."""
     changes = {}
     for name in _TEXT_FIELDS:
-        value = getattr(paper, name)
+        # (A display text kept as a patch or worked out when asked is made of the text, inert already.)
+        value = kept_plain(paper) if name == "plain" else getattr(paper, name)
         if value and value.__class__ is not int:
             clean = _inert_value(value)
             if clean != value:
                 changes[name] = clean
-    return replace(paper, **changes) if changes else paper
+    return replaced(paper, **changes) if changes else paper
 
 
 def inert_collection(collection: Collection) -> Collection:
@@ -45,7 +46,7 @@ def inert_collection(collection: Collection) -> Collection:
     papers = [inert_paper(paper) for paper in collection.papers]
     kept = [paper for paper in papers if paper.text or paper.title]
     if len(kept) < len(papers):
-        kept = [paper if paper.position == i else replace(paper, position=i) for i, paper in enumerate(kept)]
+        kept = [paper if paper.position == i else replaced(paper, position=i) for i, paper in enumerate(kept)]
     collection.papers = kept
     collection.header = inert(collection.header)
     collection.venue = inert(collection.venue)

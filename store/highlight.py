@@ -142,6 +142,13 @@ class Hits(Sequence[Hit]):
         return Hit(self._papers[i], score, self._highlighter)
 
     @property
+    def positions(self) -> np.ndarray:
+        """The matching papers' indices in the list searched, best first (read-only)."""
+        order = self._order.view()
+        order.flags.writeable = False
+        return order
+
+    @property
     def papers(self) -> list[Paper]:
         """The matching papers, best first."""
         papers = self._papers

@@ -1,130 +1,293 @@
 """Literal phrases (`"graph neural"`, `'Exact`): which papers hold one, and how often.
 
-`Phrases` keeps the texts of an index's papers as a phrase is looked for in them (lower-cased with
-single spaces, worked out once: `ready`) and counts a phrase in them: from the postings of the
-words holding it when that is quicker (`counted`), else in the candidate texts the index
-narrowed it to (`in_texts`). `lowered` makes those texts; `literal_pattern` is a phrase's regex.
-Scoring what they find is the index's (store.search).
+`Phrases` counts a phrase in the texts of an index's papers as a phrase is looked for in them: the
+display texts and the titles with names, lower-cased with single spaces (`Lowered`: a batch of papers
+at a time, never as one string per paper; compressed in a long list: ~42 MB rather than ~200 MB at
+100,000 papers). It counts a phrase from what it keeps of each text when that answers it: one letter,
+digit or `_` (`"n`) from the counts of those in each text, a longer run of them (`"ne`) from the
+postings of the words holding it (`counted`); else in the texts of the candidates the index narrowed
+it to, and to the papers holding its characters beyond ASCII (`"α`), a batch at a time or, when they
+are few, each lowered anew (`in_texts`). `lowered_batch` makes a batch's part of `Lowered`;
+`literal_pattern` is a phrase's regex. Scoring what they find is the index's (store.search).
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from itertools import repeat
+from functools import cache
 
 import numpy as np
+import zstandard
 
-from store.index_build import TF_BITS, TF_MAX, Postings
+from store.index_build import BATCH, THREADS, TF_BITS, TF_MAX, Postings
 from store.model import Paper, single_spaced
 from store.query import Term
 from store.vocabulary import WORD
 
-_POSTING_COST = 100  # a posting read costs about as much as counting in 100 letters of text
+LETTERS = "0123456789_abcdefghijklmnopqrstuvwxyz"
+"""The ASCII word characters of lower-cased text, whose count in each display text `Lowered` keeps."""
+_COLUMN = np.full(256, len(LETTERS), dtype=np.intp)  # byte → its row of `Lowered.letters`; other bytes → none
+_COLUMN[np.frombuffer(LETTERS.encode(), np.uint8)] = np.arange(len(LETTERS))
+_SATURATED = np.iinfo(np.uint16).max  # a count kept as this many or more is counted in the text
+COMPRESS_FROM = 20_000
+"""Lists of this many papers and more keep the lowered texts compressed (~3.3x smaller; at 100,000
+abstracts 42 MB instead of 140); shorter ones plainly (at 10,000: 14 MB), as counting in them is quicker."""
+_FEW = 16  # at most 1/_FEW of the papers to count in (compressed): lowered one by one (~5 µs each), not decompressed
+_LEVEL = 3  # zstd's: a batch of ~1.4 MB of text in ~10 ms to ~0.4 MB, back in ~1.5 ms
+_local = threading.local()  # a zstd (de)compressor per thread: one is not to be shared between threads
+
+
+@cache
+def _counting_pool() -> ThreadPoolExecutor:
+    """The threads counting in many batches (made once: starting them costs more than a short count)."""
+    return ThreadPoolExecutor(THREADS, thread_name_prefix="phrases")
+
+
+def _decompressor() -> zstandard.ZstdDecompressor:
+    if not hasattr(_local, "decompressor"):
+        _local.decompressor = zstandard.ZstdDecompressor()
+    return _local.decompressor
+
+
+class Lowered:
+    """The texts phrases are looked for in, of an index's `papers`: a batch of `BATCH` papers at a time,
+    its display texts then its heads (titles with names), lower-cased with single spaces, one a line
+    (they hold no line break), as UTF-8 (`chunks`; compressed with zstd from `COMPRESS_FROM` papers); the count of each of `LETTERS`
+    in each display text (`letters[row of the letter, paper]`, at most `_SATURATED`); and which papers
+    hold each character beyond ASCII in either (`chars`, sorted, and their papers in `wide`).
+
+    The build makes the chunks as it goes; an index loaded from the cache, which keeps all but the
+    chunks (they would double the entry's size), makes them from the papers when first needed."""
+
+    def __init__(self, papers: list[Paper], letters: np.ndarray, chars: np.ndarray, wide: Postings,
+                 chunks: list[bytes] | None = None) -> None:
+        """ValueError when `letters`, `chars` and `wide` are not those of as many papers."""
+        if letters.dtype != np.uint16 or letters.shape != (len(LETTERS), len(papers)):
+            raise ValueError("letter counts of another shape")
+        if chars.dtype != np.uint32 or chars.ndim != 1 or np.any(np.diff(chars.astype(np.int64)) <= 0):
+            raise ValueError("characters of another shape")
+        self.letters = letters
+        self.chars = chars
+        self.wide = Postings.checked(wide.bounds, wide.values, len(chars), len(papers))
+        self._papers = papers
+        self._chunks = chunks
+        self.compressed = compressed(len(papers))
+        self._lock = threading.Lock()
+
+    @classmethod
+    def joined(cls, papers: list[Paper], batches: list[tuple[bytes, np.ndarray, np.ndarray]]) -> Lowered:
+        """The `Lowered` of `papers` from the batches `lowered_batch` made of them, in order."""
+        letters = np.concatenate([counts for _, counts, _ in batches], axis=1) if batches else np.zeros((len(LETTERS), 0), np.uint16)
+        pairs = np.unique(np.concatenate([np.zeros(0, np.uint64)] + [held + np.uint64(start) for start, (_, _, held)
+                                                                     in zip(range(0, len(papers), BATCH), batches)]))
+        codes = (pairs >> np.uint64(32)).astype(np.uint32)
+        chars, first = np.unique(codes, return_index=True)
+        wide = Postings(np.append(first, len(codes)).astype(np.int64), (pairs & np.uint64(0xFFFFFFFF)).astype(np.uint32))
+        return cls(papers, letters, chars, wide, [chunk for chunk, _, _ in batches])
+
+    def chunks(self) -> list[bytes]:
+        """The compressed batches, made now if they are not yet (~1.5 s of CPU at 100,000 papers, on two threads)."""
+        with self._lock:
+            if self._chunks is None:
+                papers = self._papers
+
+                def made(start: int) -> bytes:
+                    batch = papers[start : start + BATCH]
+                    return lowered_batch([p.plain for p in batch], [head(p) for p in batch], self.compressed, counted=False)[0]
+                with ThreadPoolExecutor(THREADS) as pool:
+                    self._chunks = list(pool.map(made, range(0, len(papers), BATCH)))
+            return self._chunks
+
+    def holding(self, needle: str) -> np.ndarray | None:
+        """The papers whose display text or head holds every character of `needle` beyond ASCII (lowered
+        as they are), or None when it holds none: the only ones that can hold `needle`."""
+        wide = {ord(c) for c in needle if ord(c) > 127}
+        if not wide:
+            return None
+        found = np.ones(len(self._papers), dtype=bool)
+        for char in wide:
+            at = int(np.searchsorted(self.chars, char))
+            holds = np.zeros(len(self._papers), dtype=bool)
+            if at < len(self.chars) and self.chars[at] == char:
+                holds[self.wide[at]] = True
+            found &= holds
+        return found
+
+    def count(self, in_texts: np.ndarray, in_heads: np.ndarray, needle: str) -> tuple[np.ndarray, np.ndarray]:
+        """How often `needle` occurs in the heads of the papers `in_heads` and in the display texts of
+        `in_texts` (masks over all papers; 0 for the others). A batch at a time, on two threads (zstd
+        lets go of the GIL); a batch none of whose texts holds it is told so without being split."""
+        key = needle.encode("utf-8", "surrogatepass")  # counted in the UTF-8 as in the text, but for ""
+        total = len(in_texts)
+        heads, texts = np.zeros(total), np.zeros(total)
+        wanted = in_texts | in_heads
+        chosen = np.flatnonzero(wanted)
+        if self.compressed and len(chosen) <= total // _FEW:  # few: lowered one by one, not a batch decompressed for each
+            papers = self._papers
+            for i in chosen.tolist():
+                if in_texts[i]:
+                    texts[i] = lower(papers[i].plain).count(needle)
+                if in_heads[i]:
+                    heads[i] = lower(head(papers[i])).count(needle)
+            return heads, texts
+        chunks = self.chunks()
+
+        def counted(start: int) -> None:
+            raw = _decompressor().decompress(chunks[start // BATCH]) if self.compressed else chunks[start // BATCH]
+            if key not in raw:  # no line holds it (it holds no line break)
+                return
+            papers = min(BATCH, total - start)
+            lines = raw.split(b"\n") if key else raw.decode("utf-8", "surrogatepass").split("\n")
+            if len(lines) != 2 * papers:
+                raise ValueError("lowered texts damaged")
+            for chosen, first, found in ((in_texts, 0, texts), (in_heads, papers, heads)):
+                at = np.flatnonzero(chosen[start : start + papers])
+                found[start + at] = [lines[first + i].count(key if key else needle) for i in at.tolist()]
+
+        starts = [start for start in range(0, total, BATCH) if wanted[start : start + BATCH].any()]
+        if len(starts) > THREADS:
+            list(_counting_pool().map(counted, starts))
+        else:  # (on this thread)
+            for start in starts:
+                counted(start)
+        return heads, texts
+
+
+def compressed(papers: int) -> bool:
+    """Whether the lowered texts of this many papers are kept compressed: from `COMPRESS_FROM`."""
+    return papers >= COMPRESS_FROM
+
+
+def lowered_batch(plains: list[str], heads: list[str], compress: bool,
+                  counted: bool = True) -> tuple[bytes, np.ndarray | None, np.ndarray | None]:
+    """A batch's part of `Lowered`: its display texts `plains` and its heads `heads`, `lower`ed (and compressed);
+    and (when `counted`) the count of each of `LETTERS` in each lowered display text, and which of its
+    papers hold which character beyond ASCII in either (as character << 32 | paper in the batch, sorted).
+    Any thread may run it (compressing lets go of the GIL)."""
+    lines = [lower(text) for text in plains] + [lower(text) for text in heads]
+    texts = "\n".join(lines[: len(plains)]).encode("utf-8", "surrogatepass")
+    raw = texts + b"\n" + "\n".join(lines[len(plains) :]).encode("utf-8", "surrogatepass")
+    # (copied: the compressor's bytes keep the room it allocated, about as much as `raw`)
+    chunk = bytes(memoryview(zstandard.ZstdCompressor(level=_LEVEL, write_checksum=True).compress(raw))) if compress else raw
+    if not counted:
+        return chunk, None, None
+    data = np.frombuffer(texts, np.uint8)
+    line = np.cumsum(data == 10)  # of each byte (UTF-8: a byte below 128 is that very character)
+    column = _COLUMN[data]
+    kept = column < len(LETTERS)
+    counts = np.bincount(line[kept] * len(LETTERS) + column[kept], minlength=len(plains) * len(LETTERS))
+    letters = np.minimum(counts.reshape(len(plains), len(LETTERS)).T, _SATURATED).astype(np.uint16)
+    wide = [k for k, text in enumerate(lines) if not text.isascii()]
+    if not wide:
+        return chunk, letters, np.zeros(0, np.uint64)
+    codes = np.frombuffer("\n".join(lines[k] for k in wide).encode("utf-32-le", "surrogatepass"), np.uint32)
+    paper = (np.array(wide, dtype=np.uint64) % np.uint64(len(plains)))[np.cumsum(codes == 10)]
+    kept = codes > 127
+    return chunk, letters, np.unique((codes[kept].astype(np.uint64) << np.uint64(32)) | paper[kept])
+
+
+def head(paper: Paper) -> str:
+    """A paper's title with its name: where a phrase counts as in the title."""
+    return f"{paper.title} {paper.name}"
+
+
+def lower(text: str) -> str:
+    """`text` as a phrase is looked for in it: lower-cased with single spaces."""
+    return flat(text.lower())
 
 
 @dataclass(slots=True, eq=False, repr=False)  # compared or shown whole, it would be huge
 class Phrases:
     """The literal side of an index of `papers`: `words` (word → id) and the `body` and `title`
-    postings are the index's; `lower` the lowered texts when the build made them, else None; `uneven`
-    the positions of the texts whose spacing `lowered` evened out."""
+    postings are the index's; `lowered` the texts phrases are looked for in."""
 
     papers: list[Paper]
     words: dict[str, int]
     body: Postings
     title: Postings
-    lower: list[str] | None
-    uneven: np.ndarray
-    _lower_heads: list[str] | None = field(default=None, init=False)
-    _lowered_words: list[tuple[str, str]] | None = field(default=None, init=False)
-    _letters: int = field(default=0, init=False)
+    lowered: Lowered
+    _lowered_words: tuple[str, np.ndarray] | None = field(default=None, init=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
 
-    def ready(self) -> tuple[list[str], list[str]]:
-        """The display texts, and the titles with names, lower-cased with single spaces, as a
-        phrase is looked for in them: worked out once, when first needed (~1 s at 100,000 papers,
-        which the app spends on its index thread, not on the first phrase typed)."""
-        if self.lower is None:
-            self.lower = lowered(self.papers, self.uneven.tolist())[0]
-        if self._lower_heads is None:
-            self._lower_heads = [flat(f"{p.title}\n{p.name}".lower()) for p in self.papers]
-            self._letters = sum(map(len, self.lower))
-        return self.lower, self._lower_heads
+    def ready(self) -> None:
+        """Work out now what the first phrase typed would otherwise: the vocabulary lower-cased, and the
+        lowered texts of an index loaded from the cache (~1.5 s of CPU at 100,000 papers, which the app
+        spends on its index thread, not on the first phrase typed)."""
+        self._lower_words()
+        self.lowered.chunks()
 
     def in_texts(self, term: Term, pattern: re.Pattern[str], in_body: np.ndarray,
                  in_title: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(in the title or not, times in the display text) of each paper for `term` (smart case,
         its `pattern` when cased), counted in the texts of the candidates `in_body` and `in_title`."""
+        title = np.zeros(len(self.papers))
+        counts = np.zeros(len(self.papers))
         if term.case_sensitive:
             def count(texts: list[str]) -> list[int]:
                 return [len(pattern.findall(text)) for text in texts]
-            texts = [p.plain for p in self.papers]
-            heads = None
-        else:  # str.count on lower-cased text with single spaces: C speed, no regex per paper
-            needle = flat(term.text.lower())
-
-            def count(texts: list[str]) -> list[int]:
-                return list(map(str.count, texts, repeat(needle, len(texts))))
-            texts, heads = self.ready()
-        title = np.zeros(len(self.papers))
-        counts = np.zeros(len(self.papers))
-        chosen = np.flatnonzero(in_title).tolist()
-        every = self.papers
-        title[chosen] = np.array(count([f"{every[i].title}\n{every[i].name}" for i in chosen] if heads is None
-                                       else [heads[i] for i in chosen])) > 0
-        chosen = np.flatnonzero(in_body).tolist()
-        counts[chosen] = count(texts if len(chosen) == len(texts) else [texts[i] for i in chosen])
-        return title, counts
+            every = self.papers
+            chosen = np.flatnonzero(in_title).tolist()
+            title[chosen] = np.array(count([f"{every[i].title}\n{every[i].name}" for i in chosen])) > 0
+            chosen = np.flatnonzero(in_body).tolist()
+            counts[chosen] = count([every[i].plain for i in chosen])
+            return title, counts
+        # counted in lower-cased text with single spaces: C speed, no regex per paper
+        needle = lower(term.text)
+        holding = self.lowered.holding(needle)
+        if holding is not None:
+            in_body, in_title = in_body & holding, in_title & holding
+        heads, counts = self.lowered.count(in_body, in_title, needle)
+        return np.minimum(heads, 1), counts
 
     def counted(self, needle: str) -> tuple[np.ndarray, np.ndarray] | None:
         """(in the title or not, times in the display text) of each paper for a lower-case needle of
-        ASCII word characters (`"ne`), from the postings of the words holding it rather than by
-        counting in every text; None for another needle, or when those words occur so often that
-        counting in the texts is quicker (a single letter).
+        ASCII word characters (`"n`, `"ne`) without looking in the texts: for one character from its
+        count in each text, for more from the postings of the words holding it; None for another needle.
 
         Exact: such a needle occurs only inside words (their lower-cased letters: lower-casing is
         letter by letter and never makes a word character of another), so a text holds it as often
-        as the sum, over its words, of the word's count times the needle's count in the word. Where
-        a word's count reached the postings' cap the text is counted as before."""
+        as the sum, over its words, of the word's count times the needle's count in the word; and a
+        title holds it when a word of it does. Where a count reached its cap (a word's in the
+        postings, a letter's in a text) the text is counted as before."""
         if not (needle.isascii() and WORD.fullmatch(needle) and needle == needle.lower()):
             return None
-        lower, _ = self.ready()
-        found = [(word, low.count(needle)) for word, low in self._lower_words() if needle in low]
-        ids = np.array([self.words[word] for word, _ in found], dtype=np.intp)
-        starts, ends = self.body.bounds[ids], self.body.bounds[ids + 1]
-        sizes = ends - starts
-        if int(sizes.sum()) * _POSTING_COST > self._letters:
-            return None
-        postings = self.body.values[np.repeat(starts - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))]
-        docs, tf = postings >> TF_BITS, postings & TF_MAX
-        times = np.repeat(np.array([n for _, n in found], dtype=np.float64), sizes)
-        counts = np.bincount(docs, weights=tf * times, minlength=len(self.papers)).astype(np.float64)
-        capped = np.unique(docs[tf == TF_MAX]).tolist()
-        counts[capped] = [lower[i].count(needle) for i in capped]
-        title = np.zeros(len(self.papers), dtype=bool)
-        for word in ids.tolist():
-            title[self.title[word]] = True
-        return title.astype(np.float64), counts
+        ids, times = self._words_holding(needle)
+        if len(needle) == 1:
+            counts = self.lowered.letters[LETTERS.index(needle)].astype(np.float64)
+            capped = np.flatnonzero(counts == _SATURATED)
+        else:
+            sizes = self.body.bounds[ids + 1] - self.body.bounds[ids]
+            postings = self.body.of(ids)
+            docs, tf = postings >> TF_BITS, postings & TF_MAX
+            counts = np.bincount(docs, weights=tf * np.repeat(times, sizes), minlength=len(self.papers)).astype(np.float64)
+            capped = np.unique(docs[tf == TF_MAX])
+        if len(capped):
+            wanted = np.zeros(len(self.papers), dtype=bool)
+            wanted[capped] = True
+            counts[capped] = self.lowered.count(wanted, np.zeros_like(wanted), needle)[1][capped]
+        title = np.zeros(len(self.papers))
+        title[self.title.of(ids)] = 1.0
+        return title, counts
 
-    def _lower_words(self) -> list[tuple[str, str]]:
-        """Each vocabulary word as written and lower-cased (worked out once)."""
-        if self._lowered_words is None:
-            self._lowered_words = [(word, word.lower()) for word in self.words]
-        return self._lowered_words
+    def _words_holding(self, needle: str) -> tuple[np.ndarray, np.ndarray]:
+        """The ids of the vocabulary words that hold `needle` once lower-cased, and how often each does
+        (counted without overlaps, as str.count: over the words one a line, as in each word)."""
+        joined, starts = self._lower_words()
+        at = np.array([match.start() for match in re.finditer(re.escape(needle), joined)], dtype=np.intp)
+        ids, times = np.unique(np.searchsorted(starts, at, side="right") - 1, return_counts=True)
+        return ids.astype(np.intp), times.astype(np.float64)
 
-
-def lowered(papers: Iterable[Paper], uneven: Iterable[int] | None = None) -> tuple[list[str], list[int]]:
-    """The display texts lower-cased with single spaces, as literal matching looks in them, and
-    the positions of those whose spacing had to be evened out. Given `uneven`, the positions
-    an earlier call on these same papers found, only those texts are looked at (telling the
-    others apart costs more than lower-casing them all)."""
-    lower = [p.plain.lower() for p in papers]
-    found = []
-    for k in range(len(lower)) if uneven is None else uneven:
-        spaced = flat(lower[k])
-        if spaced is not lower[k]:  # flat gives back the very text when it has nothing to do
-            lower[k] = spaced
-            found.append(k)
-    return lower, found
+    def _lower_words(self) -> tuple[str, np.ndarray]:
+        """The vocabulary lower-cased, in word id order, one a line (no word holds a line break), and
+        where each word starts (worked out once)."""
+        with self._lock:
+            if self._lowered_words is None:
+                lowered = [word.lower() for word in self.words]
+                starts = np.cumsum([0] + [len(word) + 1 for word in lowered[:-1]], dtype=np.intp)
+                self._lowered_words = ("\n".join(lowered), starts)
+            return self._lowered_words
 
 
 def flat(text: str) -> str:

@@ -29,7 +29,7 @@ import numpy as np
 from store.highlight import Highlighter, Hits
 from store.index_build import BATCH, THREADS, TF_BITS, TF_MAX, Postings, Words, in_order, join_words, split_words
 from store.model import Paper, Triage
-from store.phrases import Phrases, flat, literal_pattern, lowered
+from store.phrases import Lowered, Phrases, compressed, head, literal_pattern, lower, lowered_batch
 from store.qualifiers import Facets
 from store.query import Qualifier, Query, Term, parse
 from store.vocabulary import WORD, Notes, Vocabulary, in_sequence, name_form, words_matched
@@ -68,7 +68,7 @@ class SearchIndex:
         batches = [papers[start : start + BATCH] for start in range(0, len(papers), BATCH)]
         # Authors and keywords (`name_form`) have words of their own (`names`): most names are in no
         # abstract, and they need no cased or phrase lookup.
-        texts = [([p.plain for p in batch], [f"{p.title} {p.name}" for p in batch],
+        texts = [([p.plain for p in batch], [head(p) for p in batch],
                   [name_form(" ".join(p.authors)) for p in batch] + [name_form(" ".join(p.keywords)) for p in batch])
                  for batch in batches]
         words = Words(longest=max((sum(map(len, t)) + len(t) for three in texts for t in three[:2]), default=0))
@@ -78,11 +78,13 @@ class SearchIndex:
         author: list[tuple[np.ndarray, np.ndarray]] = []
         keyword: list[tuple[np.ndarray, np.ndarray]] = []
         lengths: list[np.ndarray] = []
-        lower: list[str] = []
-        uneven: list[int] = []
+        lowered: list[tuple[bytes, np.ndarray, np.ndarray]] = []
+        compress = compressed(len(papers))
         with ThreadPoolExecutor(THREADS) as pool:
-            found = in_order(pool, lambda three: (words.find(three[0]), words.find(three[1]), names.find(three[2])), texts)
-            for start, batch, (in_body, in_title, in_record) in zip(range(0, len(papers), BATCH), batches, found):
+            # The lowered texts too, made now rather than on the first phrase typed (a second at 100k).
+            found = in_order(pool, lambda three: (words.find(three[0]), words.find(three[1]), names.find(three[2]),
+                                                  lowered_batch(three[0], three[1], compress)), texts)
+            for start, batch, (in_body, in_title, in_record, batch_lowered) in zip(range(0, len(papers), BATCH), batches, found):
                 ids, docs, tf, size = words.count(in_body)
                 body.append((ids, ((docs + start) << TF_BITS) | np.minimum(tf, TF_MAX)))
                 lengths.append(size)
@@ -92,26 +94,25 @@ class SearchIndex:
                 of_keyword = docs >= len(batch)
                 author.append((ids[~of_keyword], docs[~of_keyword] + start))
                 keyword.append((ids[of_keyword], docs[of_keyword] - len(batch) + start))
-                # Made now rather than on the first phrase typed, a second's stall at 100k.
-                texts, spaced = lowered(batch)
-                lower += texts
-                uneven += [start + k for k in spaced]
+                lowered.append(batch_lowered)
         vocabulary, named = dict(words.ids), dict(names.ids)  # plain dicts: looking up an unknown word adds nothing
         self._assemble(papers, vocabulary, Postings.placed(body, len(vocabulary)), Postings.placed(title, len(vocabulary)),
-                       np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int64), lower,
-                       np.array(uneven, dtype=np.int64), named, Postings.placed(author, len(named)),
+                       np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int64), Lowered.joined(papers, lowered),
+                       named, Postings.placed(author, len(named)),
                        Postings.placed(keyword, len(named)))
 
     def parts(self) -> dict[str, np.ndarray]:
         """What `from_parts` makes this index again from, as plain arrays (no Python objects):
         the postings of body, titles, authors and keywords, the number of words of each text, the vocabulary
         in word id order as UTF-8 text, a word a line (no word holds a line break), and that of the
-        authors and keywords; and which display texts have other spacing than single spaces (few: the
-        rest need no look)."""
+        authors and keywords; how often each letter is in each display text, and which papers hold which
+        character beyond ASCII (`store.phrases.Lowered`)."""
+        lowered = self._phrases.lowered
         return {
             "words": join_words(self._words), "body": self._body.values, "body_bounds": self._body.bounds,
             "title": self._title.values, "title_bounds": self._title.bounds, "lengths": self._lengths,
-            "uneven": self._uneven, "names": join_words(self._names), "author": self._author.values,
+            "letters": lowered.letters, "chars": lowered.chars, "char_bounds": lowered.wide.bounds, "char_papers": lowered.wide.values,
+            "names": join_words(self._names), "author": self._author.values,
             "author_bounds": self._author.bounds,
             "keyword": self._keyword.values, "keyword_bounds": self._keyword.bounds,
         }
@@ -135,26 +136,25 @@ class SearchIndex:
         of the same number: the caller makes sure of that)."""
         papers = list(papers)
         try:
-            words, lengths, uneven, names = split_words(parts["words"]), parts["lengths"], parts["uneven"], split_words(parts["names"])
+            words, lengths, names = split_words(parts["words"]), parts["lengths"], split_words(parts["names"])
             body = Postings.checked(parts["body_bounds"], parts["body"], len(words), len(papers) << TF_BITS)
             title = Postings.checked(parts["title_bounds"], parts["title"], len(words), len(papers))
             author, keyword = (Postings.checked(parts[f"{name}_bounds"], parts[name], len(names), len(papers))
                                for name in ("author", "keyword"))
+            lowered = Lowered(papers, parts["letters"], parts["chars"], Postings(parts["char_bounds"], parts["char_papers"]))
         except KeyError as missing:
             raise ValueError(f"no {missing} part") from None
         vocabulary, named = dict(zip(words, range(len(words)))), dict(zip(names, range(len(names))))
-        if (len(vocabulary) != len(words) or len(named) != len(names) or lengths.dtype != np.int64 or lengths.shape != (len(papers),)
-                or uneven.dtype != np.int64 or uneven.ndim != 1 or (len(uneven) and not 0 <= uneven.min() <= uneven.max() < len(papers))):
+        if len(vocabulary) != len(words) or len(named) != len(names) or lengths.dtype != np.int64 or lengths.shape != (len(papers),):
             raise ValueError("index parts do not fit together")
         index = cls.__new__(cls)
-        index._assemble(papers, vocabulary, body, title, lengths, None, uneven, named, author, keyword)
+        index._assemble(papers, vocabulary, body, title, lengths, lowered, named, author, keyword)
         return index
 
     def _assemble(self, papers: list[Paper], words: dict[str, int], body: Postings, title: Postings,
-                  lengths: np.ndarray, lower: list[str] | None, uneven: np.ndarray, names: dict[str, int],
+                  lengths: np.ndarray, lowered: Lowered, names: dict[str, int],
                   author: Postings, keyword: Postings) -> None:
-        """Set up the index from what a build or a cache gives; the rest is quick to work out
-        (the lower-cased texts of a cached index when a phrase first needs them: `literal_ready`)."""
+        """Set up the index from what a build or a cache gives; the rest is quick to work out."""
         self.papers = papers
         self._position = {p.id: i for i, p in enumerate(papers)}
         self._words = words
@@ -164,8 +164,7 @@ class SearchIndex:
         self._author = author
         self._keyword = keyword
         self._lengths = lengths
-        self._uneven = uneven
-        self._phrases = Phrases(papers, words, body, title, lower, uneven)
+        self._phrases = Phrases(papers, words, body, title, lowered)
         size = lengths.astype(np.float64)
         self._norm = _K1 * (1 - _B + _B * size / (size.mean() if len(size) and size.mean() else 1.0))
         folded: defaultdict[str, list[str]] = defaultdict(list)
@@ -345,16 +344,15 @@ class SearchIndex:
 
     # --- literal text -------------------------------------------------------------------
 
-    def literal_ready(self) -> tuple[list[str], list[str]]:
-        """The texts a phrase is looked for in, worked out now rather than on the first phrase typed
-        (`Phrases.ready`)."""
-        return self._phrases.ready()
+    def literal_ready(self) -> None:
+        """Work out now what the first phrase typed would otherwise (`Phrases.ready`)."""
+        self._phrases.ready()
 
     def _literal(self, term: Term, patterns: list[re.Pattern[str]]) -> _Match:
         """Papers whose title or display text contains `term` literally (smart case)."""
         pattern = literal_pattern(term)
         patterns.append(pattern)
-        counted = None if term.case_sensitive else self._phrases.counted(flat(term.text.lower()))
+        counted = None if term.case_sensitive else self._phrases.counted(lower(term.text))
         if counted is None:
             counted = self._phrases.in_texts(term, pattern, *self._candidates(term))
         return _literal_match(len(self.papers), *counted, self._norm)

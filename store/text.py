@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import html
 import re
+import struct
 import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -329,10 +330,13 @@ def _tokens(text: str) -> list[tuple[int, re.Match[str] | None, str]]:
     return tokens
 
 
-def _render(text: str, out: list[str], spans: list[Span], offset: int, tokens: list | None = None) -> int:
+def _render(text: str, out: list[str], spans: list[Span], offset: int, tokens: list | None = None,
+            edits: list[int] | None = None) -> int:
     """Append the plain form of `text` to `out` and its spans (shifted by `offset`); return the new length.
 
-    `tokens` are `_tokens(text)` when the caller has them already."""
+    `tokens` are `_tokens(text)` when the caller has them already. Given `edits`, each markup read
+    adds to it where it starts in `text` and the index in `out` of its first piece, and where it
+    ends (`plain_form` makes a patch of them)."""
     pos = 0
     length = offset
 
@@ -346,7 +350,11 @@ def _render(text: str, out: list[str], spans: list[Span], offset: int, tokens: l
     for start, match, url in _tokens(text) if tokens is None else tokens:
         if start < pos:
             continue
+        if edits is not None:
+            edits.append(pos)  # where the markup before ended (0 before the first)
         emit(text[pos:start])
+        if edits is not None:
+            edits += (start, len(out))
         if match is None:
             pos = start + len(url)
             if "&" in url:  # a URL from an HTML page: `?a=1&amp;b=2`
@@ -387,6 +395,8 @@ def _render(text: str, out: list[str], spans: list[Span], offset: int, tokens: l
             emit(_entity(match.group()))
         else:
             emit(latex(match.group()))
+    if edits is not None:
+        edits.append(pos)
     emit(text[pos:])
     return length
 
@@ -400,12 +410,44 @@ def title_display(title: str) -> Display:
 
 def display(text: str) -> Display:
     """The display form of an abstract: plain text and style spans (see the module docstring)."""
+    return plain_form(text)[0]
+
+
+def plain_form(text: str) -> tuple[Display, str | bytes | None]:
+    """`display(text)` and what a `Paper` keeps of its plain text (see `store.model.Paper.plain`):
+    None when it is `text` itself, else a patch over `text` (`store.model.patched`) when that is
+    smaller than the plain text, else the plain text."""
     clean = unicodedata.normalize("NFC", inert(text)).replace("\t", " ")
     tokens = _tokens(clean)
     if not tokens:
-        return Display(clean)
+        return Display(clean), None if clean == text else clean
     out: list[str] = []
     spans: list[Span] = []
-    _render(clean, out, spans, 0, tokens)
+    edits: list[int] = []
+    _render(clean, out, spans, 0, tokens, edits)
     spans.sort(key=lambda span: (span.start, -span.end))
-    return Display("".join(out), tuple(spans))
+    plain = "".join(out)
+    shown = Display(plain, tuple(spans))
+    if plain == text:
+        return shown, None
+    return shown, _patch(text, out, edits) if clean == text else plain
+
+
+def _patch(text: str, out: list[str], edits: list[int]) -> str | bytes:
+    """The patch that makes `"".join(out)` of `text`, from `_render`'s `edits` over it: the
+    markup it read, each as the pieces of `out` after the text before it (one piece) and before
+    the text after it (one piece). The plain text itself when that is smaller."""
+    numbers = []
+    inserts = []
+    marks = edits[1:]  # (start, first piece, end) for each markup read
+    for k in range(0, len(marks), 3):
+        start, first, end = marks[k : k + 3]
+        last = marks[k + 4] - 1 if k + 3 < len(marks) else len(out) - 1
+        insert = "".join(out[first:last])
+        if insert != text[start:end]:  # (a URL is itself)
+            numbers += (start, end, len(insert))
+            inserts.append(insert)
+    added = "".join(inserts).encode("utf-8", "surrogatepass")
+    patch = struct.pack(f"<{1 + len(numbers)}I", len(numbers) // 3, *numbers) + added
+    plain = "".join(out)
+    return patch if len(patch) < len(plain) and len(text) < 2**32 else plain

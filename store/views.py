@@ -1,7 +1,7 @@
 """Views (which papers a tab shows) and sorts (in which order), over papers and their triage states."""
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
 
 from store.model import Paper, Triage
 
@@ -55,9 +55,11 @@ class Tally:
     `read` counts the papers marked read (the Unread view also leaves out dismissed ones).
     """
 
-    def __init__(self, papers: Sequence[Paper], states: Mapping[str, Triage]) -> None:
-        self.ids = frozenset([paper.id for paper in papers])
-        self.counts = {view: (len(self.ids) if _IN_VIEW[view](_NONE) else 0) for view in VIEWS}
+    def __init__(self, papers: Sequence[Paper], states: Mapping[str, Triage], ids: Container[str] | None = None) -> None:
+        """`ids`: the papers' ids as a container already at hand (a query's hits tested by position),
+        else a set of them is made."""
+        self.ids = frozenset([paper.id for paper in papers]) if ids is None else ids
+        self.counts = {view: (len(papers) if _IN_VIEW[view](_NONE) else 0) for view in VIEWS}
         self.read = 0
         for paper_id, state in states.items():
             self.change(paper_id, _NONE, state)

@@ -8,6 +8,7 @@ of `TriageApp`, which owns the state it reads (the hits, the serial numbers of t
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from textual import work
 from textual.worker import get_current_worker
@@ -37,6 +38,8 @@ class FilterActions:
     _restore_cursor: str | None
     _similar: Similar | None
     _type_ahead: TypeAhead
+    _paper_array: Any = None
+    """The collection's papers as a numpy object array (made by the first search), or None."""
 
     def matched(self) -> tuple[Sequence[Paper], bool]:
         """The papers the query matches (all of them without a query; the similar ones in "more like this"),
@@ -63,18 +66,31 @@ class FilterActions:
     def _search(self, text: str, serial: int, states: dict[str, Triage]) -> None:
         """Search on a worker thread (typing never waits); a newer keystroke cancels this one."""
         hits = self._search_index().search(text, states)
+        papers = self._papers_of(hits)  # here, not on the UI thread: a list as long as the hits
         if not get_current_worker().is_cancelled:
-            self.call_from_thread(self._show_hits, hits, serial)
+            self.call_from_thread(self._show_hits, hits, serial, papers)
 
-    def _show_hits(self, hits: Hits, serial: int) -> None:
-        """Show the results of query number `serial`, unless a newer query was typed meanwhile."""
+    def _papers_of(self, hits: Hits) -> list[Paper]:
+        """`hits.papers` (the matching papers, best first) taken at once from an array of the collection's
+        papers, made once: at 100,000 hits ~1 ms instead of ~15 ms of Python indexing per keystroke."""
+        if self._paper_array is None:
+            import numpy as np  # (here: the index has loaded it already)
+
+            array = np.empty(len(self.collection.papers), dtype=object)
+            array[:] = self.collection.papers
+            self._paper_array = array
+        return self._paper_array[hits.positions].tolist()
+
+    def _show_hits(self, hits: Hits, serial: int, papers: list[Paper]) -> None:
+        """Show the results of query number `serial` (the matching `papers`, best first: `hits.papers`),
+        unless a newer query was typed meanwhile."""
         if serial != self._search_serial:
             return
         filtered = hits.query.filters
         if filtered and self._hits is None and self.sort == "file":
             self.set_reactive(type(self).sort, SCORE_SORT)  # a new query shows the best matches first
         self._hits = hits if filtered else None
-        self._hit_papers = hits.papers if filtered else []
+        self._hit_papers = papers if filtered else []
         keep, self._restore_cursor = self._restore_cursor, None
         self.refresh_rows(keep=keep or (None if filtered else self._current_id()))
         self.query_one(FilterBar).show_result(len(hits), len(self.collection.papers), hits.query.hint)

@@ -97,7 +97,7 @@ class TypeAhead:
             return
         while path:
             node, path = path[0], path[1:]
-            if node.call_later(self._follow, event, path):  # False: the node is gone (a dialog closed)
+            if node.post_message(events.Callback(_called(self._follow, event, path))):  # False: gone (a dialog closed)
                 return
         self._in_flight = None
         self._app.call_later(self.apply)
@@ -105,3 +105,11 @@ class TypeAhead:
     def _query_key_handled(self) -> None:
         self._query_keys -= 1
         self.resume()
+
+
+def _called(function: Callable[..., object], *args: object) -> partial[object]:
+    """`function(*args)` as a callback for `events.Callback` (what `call_later` posts), told it takes no
+    more arguments: Textual would otherwise read its signature each time (a key follows ~5 of them)."""
+    callback = partial(function, *args)
+    callback._param_count = 0  # type: ignore[attr-defined]  # what textual._callback.count_parameters reads first
+    return callback

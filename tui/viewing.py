@@ -6,8 +6,8 @@ owns the `view` and `sort` reactives and the state read here.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Container, Mapping
+from typing import TYPE_CHECKING, Any
 
 from textual.timer import Timer
 
@@ -25,8 +25,27 @@ from tui.widgets.paper_list import PaperList
 from tui.widgets.status import StatusLine
 from tui.widgets.view_tabs import ViewTabs
 
+if TYPE_CHECKING:
+    import numpy as np
+
 SESSION_SECONDS = 1.0
 """The session (paper under the cursor, query, view, sort) is saved this long after it last changed, and at exit."""
+
+
+class Among(Container[str]):
+    """The ids of some of the collection's papers, given by their positions (a query's hits): a test is a
+    look-up in a mask over the collection, and making one costs no set of 100,000 ids."""
+
+    def __init__(self, positions: np.ndarray, by_id: Mapping[str, Paper]) -> None:
+        import numpy as np  # (here: the search has loaded it; the first frame need not wait for it)
+
+        self._mask = np.zeros(len(by_id), dtype=bool)
+        self._mask[positions] = True
+        self._by_id = by_id
+
+    def __contains__(self, paper_id: object) -> bool:
+        paper = self._by_id.get(paper_id)  # type: ignore[call-overload]
+        return paper is not None and bool(self._mask[paper.position])
 
 
 class ViewActions:
@@ -46,6 +65,7 @@ class ViewActions:
     _session_key: str
     _session_timer: Timer | None
     _session: dict[str, Any]
+    papers_by_id: dict[str, Paper]
 
     def _current_id(self) -> str | None:
         current = self.query_one(PaperList).current
@@ -77,7 +97,10 @@ class ViewActions:
         paper_list.set_papers(papers, keep=keep, title_spans=title_spans)
         # Without a query the matched papers are all of them, and the All view shows all matched: one
         # Tally then serves two or three roles (100,000 papers cost ~30 ms to count afresh).
-        self._tallies["matched"] = Tally(matched, self.states) if ranked else self._tallies["all"]
+        if hits is not None and self._similar is None:  # ids tested by position, not a set of 100,000 made per key
+            self._tallies["matched"] = Tally(matched, self.states, Among(hits.positions, self.papers_by_id))
+        else:
+            self._tallies["matched"] = Tally(matched, self.states) if ranked else self._tallies["all"]
         self._tallies["shown"] = self._tallies["matched"] if self.view == "all" else Tally(papers, self.states)
         self._show_counts()
 

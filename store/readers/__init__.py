@@ -77,17 +77,18 @@ def read_path(path: str | os.PathLike[str]) -> Collection:
 
 
 def _parse(name: str, p: Path) -> Collection:
-    from store.readers.encoding import decode  # charset detection: not needed for a list read from the cache
+    from store.readers.encoding import decoded  # charset detection: not needed for a list read from the cache
 
     try:
         data = p.read_bytes()
     except OSError as exc:
         raise ReadError(name, exc.strerror or str(exc)) from None
-    text = decode(data, name)
+    text, codec = decoded(data, name)
     del data  # a long list's bytes need not stay in memory while it is parsed
     collection = inert_collection(PARSERS.get(p.suffix.lower(), _by_content)(text, name))
     if not collection.papers:
         raise ReadError(name, "no abstracts found (nothing but control or invisible characters)")
+    collection.encoding = codec  # (what the parse cache reads texts back from the file with)
     return collection
 
 

@@ -22,7 +22,6 @@ import logging
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 
 import bibtexparser
 from bibtexparser.library import Library
@@ -31,7 +30,7 @@ from bibtexparser.middlewares.names import split_multiple_persons_names
 from bibtexparser.model import DuplicateBlockKeyBlock, Entry
 
 from store.errors import ReadError
-from store.model import Collection
+from store.model import Collection, replaced
 from store.readers.identifiers import arxiv_id, bare_doi, keyword_list
 from store.readers.records import make_paper, unique, year_of
 from store.text import latex_text
@@ -188,7 +187,7 @@ def parse(text: str, path: str) -> Collection:
             + tuple((f.key, str(f.value)) for f in entry.fields if f.key != "abstract"),
         )
         keywords = tuple(filter(None, map(latex_text, keyword_list(_value(entry, "keywords")))))
-        papers.append(replace(paper, doi=doi, keywords=keywords, **_arxiv(entry)))
+        papers.append(replaced(paper, doi=doi, keywords=keywords, **_arxiv(entry)))
     if not papers:
         where = f" ({len(warnings)} broken)" if warnings else ""
         raise ReadError(path, f"no BibTeX entries with a key, title or abstract{where}")

@@ -8,13 +8,19 @@ inode, and a version key covering this package's source, the Python version and 
 of the libraries that shape parsing, behind a CRC-32 of all that. Any difference, any
 unreadable, malformed or damaged cache file (one that fails its CRC), means the list is parsed
 again; a cache that cannot be written is simply not written.
+
+An entry holds no abstract that is, byte for byte, a part of the list file (most of them): only
+its place there (`store.readers.sourced`), read back from the file once the file open for it is
+found to be the very file of the key (its size, times and inode, checked again after reading);
+nor any display text but as a paper keeps it (`store.model.Paper.plain`: a patch over its
+text where the two differ).
 An entry is written whole or not at all (a temporary file renamed over it), a large one by a
 thread while the caller goes on. Entries not used for `KEEP_DAYS`, and the temporary files of
 writers that died before renaming theirs (`store.files.remove_dead_writers`), are removed when
 a new entry is written.
 
 Beside the parse entry, a list of `INDEX_FROM` papers or more keeps the arrays of its search
-index (numpy's .npz, no pickles: `SearchIndex.parts`) under the version key and a digest of
+index (numpy's .npz, no pickles: `SearchIndex.parts`, packed by `store.index_entry`) under the version key and a digest of
 the papers it indexes (`store.search.fingerprint`): it stands for those very papers only,
 however they were read, and is checked (zip CRCs, then the arrays' shapes and bounds) before
 it is believed; any doubt means the index is built again. With each parse entry goes an ids
@@ -34,6 +40,7 @@ import time
 import zlib
 from collections.abc import Callable, Sequence
 from functools import cache
+from itertools import repeat
 from importlib.metadata import PackageNotFoundError, version
 from operator import attrgetter
 from pathlib import Path
@@ -42,14 +49,15 @@ from typing import TYPE_CHECKING, BinaryIO
 import platformdirs
 
 from store.files import remove_dead_writers
-from store.model import Collection, Paper
+from store.model import Collection, Paper, built, kept_plain
+from store.readers import sourced
 from store.readers.records import collector_paused
 
 if TYPE_CHECKING:
     from store.search import SearchIndex
 
 SUFFIX = ".parse"
-MAGIC = b"PTc1"
+MAGIC = b"PTc2"
 """The start of a parse entry file, before the CRC-32 of the rest: an entry that fails it is parsed again."""
 INDEX_SUFFIX = ".index"
 IDS_SUFFIX = ".ids"
@@ -63,9 +71,12 @@ KEEP_DAYS = 30
 # those were named, just the random characters). Nothing else in the folder is touched.
 _TEMPORARY = re.compile(r"\.(?:[0-9a-f]{32}\.(?:parse|index|ids)\.)?[a-z0-9_]{8}\.tmp")
 BACKGROUND_FROM = 16 << 20
-"""Entries of this many bytes and more are written in the background (a 100,000-abstract list
-makes about 250 MB: a good part of a second)."""
+"""Entries of this many bytes and more are written in the background (for a parse entry: of this
+many bytes of abstracts, which it finds in the list file; 100,000 abstracts are about 150 MB: a
+good part of a second)."""
 _FIELDS = tuple(Paper.__dataclass_fields__)
+_COLUMNS = tuple(name for name in _FIELDS if name not in ("text", "plain", "position"))
+"""The fields an entry keeps as they are; the texts, display texts and positions it keeps apart."""
 _writers: list[threading.Thread] = []
 _SHAPING_LIBRARIES = ("pylatexenc", "bibtexparser", "charset-normalizer", "ahocorasick-rs")
 
@@ -90,6 +101,11 @@ def _version_key() -> str:
     return digest.hexdigest()
 
 
+def _pin(info: os.stat_result) -> tuple[int, int, int, int]:
+    """What of a file's status pins its content: any write changes its ctime (and a new file has another inode)."""
+    return (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+
+
 def _key(name: str, path: Path) -> tuple:
     """What must be unchanged for a cached parse to stand; OSError for a file that is not a regular
     one (a pipe, a device), which is never cached."""
@@ -97,7 +113,12 @@ def _key(name: str, path: Path) -> tuple:
     info = path.stat()
     if not stat.S_ISREG(info.st_mode):
         raise OSError(f"{absolute} is not a regular file")
-    return (_version_key(), name, absolute, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
+    return (_version_key(), name, absolute, *_pin(info))
+
+
+def _unchanged(source: BinaryIO, key: tuple) -> bool:
+    """Whether the open list file `source` is still the file of `key`."""
+    return _pin(os.fstat(source.fileno())) == key[3:]
 
 
 def _entry(paths: Sequence[Path], suffix: str) -> Path:
@@ -121,37 +142,62 @@ def _unsealed(data: bytes) -> memoryview:
     return payload
 
 
-def _encode(key: tuple, collection: Collection) -> bytes:
+def _encode(key: tuple, collection: Collection, path: Path) -> bytes:
+    """The entry of one list file's `collection` (parsed from `path` as it was at `key`); ValueError
+    when the file has changed since."""
     # By field rather than by paper: a field with one value for every paper (the source, often
     # the venue, the year, the authors...) is stored once, and marshal writes fewer objects.
     papers = collection.papers
     columns: dict[str, list] = {}
     same: dict[str, object] = {}
-    for name in _FIELDS:
+    for name in _COLUMNS:
         values = list(map(attrgetter(name), papers))
         if values and values.count(values[0]) == len(values):
             same[name] = values[0]
         else:
             columns[name] = values
-    if "plain" in columns:  # the common case: the display text is the text itself, stored once
-        columns["plain"] = [None if plain is paper.text else plain for paper, plain in zip(papers, columns["plain"])]
+    texts = [paper.text for paper in papers]
+    with open(path, "rb") as source:
+        if not _unchanged(source, key):
+            raise ValueError("changed since it was parsed")
+        if collection.encoding:
+            places, kept = sourced.locate(source, collection.encoding, texts)
+        else:  # (a collection not read from a file's text)
+            places, kept = sourced.absent(len(texts)), texts
+        if not _unchanged(source, key):
+            raise ValueError("changed since it was parsed")
+    # A display text as the paper keeps it: None for the text itself, False for one worked out when asked.
+    plains = [None if kept_form is text or kept_form == text else False if kept_form is None else kept_form
+              for text, kept_form in zip(texts, map(kept_plain, papers))]
+    positions = [paper.position for paper in papers]
     meta = (collection.header, collection.venue, collection.year, list(collection.sources), list(collection.warnings))
-    return marshal.dumps((key, meta, len(papers), columns, same))
+    return marshal.dumps((key, meta, len(papers), columns, same, (collection.encoding, places, kept), plains,
+                          None if positions == list(range(len(papers))) else positions))
 
 
-def _decode(data: bytes, key: tuple) -> Collection | None:
+def _decode(data: bytes, key: tuple, path: Path) -> Collection | None:
+    """The collection an entry holds (its texts read from `path`), or None when it is another key's
+    or the file changed; ValueError (or another error) when it is damaged."""
     payload = _unsealed(data)
     with collector_paused():
-        stored_key, (header, venue, year, sources, warnings), count, columns, same = marshal.loads(payload)
+        stored_key, meta, count, columns, same, (codec, places, kept), plains, positions = marshal.loads(payload)
         if stored_key != key:
             return None
-        values = {name: columns[name] if name in columns else [same[name]] * count for name in _FIELDS}
-        if "plain" in columns:
-            values["plain"] = [text if plain is None else plain for text, plain in zip(values["text"], columns["plain"])]
-        papers = [Paper(*row) for row in zip(*values.values())]
-    if len(papers) != count:  # (zip stops at the shortest column)
+        header, venue, year, sources, warnings = meta
+        with open(path, "rb") as source:
+            if not _unchanged(source, key):
+                return None
+            texts = sourced.read(source, codec, places, kept)
+            if not _unchanged(source, key):
+                return None
+        values = {name: columns[name] if name in columns else repeat(same[name], count) for name in _COLUMNS}
+        values["text"] = texts
+        values["plain"] = [text if plain is None else None if plain is False else plain for text, plain in zip(texts, plains)]
+        values["position"] = range(count) if positions is None else positions
+        papers = built([values[name] for name in _FIELDS])
+    if len(papers) != count or len(texts) != count:  # (map stops at the shortest column)
         raise ValueError("damaged cache entry")
-    return Collection(papers, header, venue, year, list(sources), list(warnings))
+    return Collection(papers, header, venue, year, list(sources), list(warnings), codec)
 
 
 def _store(entry: Path, write: Callable[[BinaryIO], object]) -> None:
@@ -232,8 +278,8 @@ def cached(name: str, path: Path, parse: Callable[[], Collection]) -> Collection
         return parse()
     entry = _entry([path], SUFFIX)
     try:
-        found = _decode(entry.read_bytes(), key)
-    except Exception:  # missing, unreadable, truncated or from another format: parse again
+        found = _decode(entry.read_bytes(), key, path)
+    except Exception:  # missing, unreadable, truncated, from another format, its file changed: parse again
         found = None
     if found is not None:
         _used(entry)
@@ -242,11 +288,15 @@ def cached(name: str, path: Path, parse: Callable[[], Collection]) -> Collection
     try:
         if _key(name, path) != key:
             return collection
-        data = _encode(key, collection)
-    except (OSError, ValueError):
+    except OSError:
         return collection
-    header = _header(data)
-    _save(entry, lambda out: (out.write(header), out.write(data)), len(data))
+
+    def write(out: BinaryIO) -> None:
+        data = _encode(key, collection, path)
+        out.write(_header(data))
+        out.write(data)
+
+    _save(entry, write, sum(map(len, (paper.text for paper in collection.papers))))
     from store.readers import ids
 
     ids.save(path, key, lambda: ids.known(collection), len(collection.papers))
@@ -258,6 +308,7 @@ def search_index(collection: Collection) -> SearchIndex:
     of these very papers made by this very code, else built (and then cached, in the background)."""
     import numpy as np  # (here: a command that does not search never loads numpy, ~100 ms)
 
+    from store.index_entry import packed, unpacked
     from store.search import SearchIndex, fingerprint
 
     papers = collection.papers
@@ -268,12 +319,12 @@ def search_index(collection: Collection) -> SearchIndex:
     try:
         with np.load(entry, allow_pickle=False) as stored:
             if np.array_equal(stored["key"], key):
-                index = SearchIndex.from_parts(papers, {name: stored[name] for name in stored.files if name != "key"})
+                index = SearchIndex.from_parts(papers, unpacked({name: stored[name] for name in stored.files if name != "key"}))
                 _used(entry)
                 return index
     except Exception:  # missing, unreadable, truncated, damaged or from another format: build again
         pass
     index = SearchIndex(papers)
-    parts = index.parts()
-    _save(entry, lambda out: np.savez(out, key=key, **parts), sum(part.nbytes for part in parts.values()))
+    parts = index.parts()  # packed by the writer (a large one's is a thread: ~0.5 s of CPU at 100k)
+    _save(entry, lambda out: np.savez(out, key=key, **packed(parts)), sum(part.nbytes for part in parts.values()))
     return index

@@ -15,7 +15,9 @@ from charset_normalizer.constant import COMMON_CHINESE_CHARACTERS
 
 from store.errors import ReadError
 
-_BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+# (a BOM, what decodes the file, what decodes a part of it after the BOM)
+_BOMS = ((codecs.BOM_UTF8, "utf-8-sig", "utf-8"), (codecs.BOM_UTF16_LE, "utf-16", "utf-16-le"),
+         (codecs.BOM_UTF16_BE, "utf-16", "utf-16-be"))
 # The other legacy encodings lists really arrive in (an old Windows export; Chinese text the East
 # Asian test was unsure of): guessing among these few is reliable where an open-ended guess
 # mistakes a GBK header for CP949.
@@ -62,27 +64,33 @@ def decode(data: bytes, path: str) -> str:
 
     Raises `ReadError` for an empty file and for binary data (NUL bytes outside UTF-16, or
     mostly control characters)."""
+    return decoded(data, path)[0]
+
+
+def decoded(data: bytes, path: str) -> tuple[str, str]:
+    """`decode(data, path)` and the codec it was read with: what reads any part of the bytes between
+    two characters (past a BOM) as that part of the text."""
     if not data or data.isspace():  # (not data.strip(), without copying a long file)
         raise ReadError(path, "empty file")
-    for bom, encoding in _BOMS:
+    for bom, encoding, codec in _BOMS:
         if data.startswith(bom):
             try:
-                return _checked(data.decode(encoding), path)
+                return _checked(data.decode(encoding), path), codec
             except UnicodeDecodeError as exc:
                 raise ReadError(path, f"not valid {encoding.upper()} text (byte {exc.start})") from None
     if b"\x00" in data:
         raise ReadError(path, "binary file, not a text list of abstracts")
     try:
-        return _checked(data.decode("utf-8"), path)
+        return _checked(data.decode("utf-8"), path), "utf-8"
     except UnicodeDecodeError:
         pass
-    text = _east_asian(data)
-    if text is not None:
-        return _checked(text, path)
+    found = _east_asian(data)
+    if found is not None:
+        return _checked(found[0], path), found[1]
     best = from_bytes(data, cp_isolation=_LEGACY).best()
     if best is None:
         raise ReadError(path, "cannot tell the text encoding (save it as UTF-8)")
-    return _checked(str(best), path)
+    return _checked(str(best), path), best.encoding
 
 
 def _typical_share(reading: str, encoding: _EastAsian) -> float:
@@ -105,9 +113,9 @@ def _chinese_share(reading: str) -> float:
     return sum(char in _COMMON_CHINESE for char in chars) / max(1, len(chars))
 
 
-def _east_asian(data: bytes) -> str | None:
+def _east_asian(data: bytes) -> tuple[str, str] | None:
     """`data` read in the East Asian encoding whose reading is made of the characters text in it
-    is made of, or None when no reading is (Western text, or too unusual to tell).
+    is made of, and that codec; or None when no reading is (Western text, or too unusual to tell).
 
     The readings are compared on a sample from the first non-ASCII character (a header is short and
     comes first); the encoding whose reading has the most typical characters wins, if it reads
@@ -138,7 +146,7 @@ def _east_asian(data: bytes) -> str | None:
         if _western(sample, readings[codec][1]):
             return None
         try:
-            return data.decode(codec)
+            return data.decode(codec), codec
         except UnicodeDecodeError:  # past the sample: not this one
             del readings[codec]
     return None

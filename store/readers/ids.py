@@ -99,7 +99,7 @@ def ids(paths: Sequence[str]) -> Ids | None:
 
 def _from_parse(path: Path, key: tuple) -> Ids | None:
     """The ids of a list whose parse entry is cached under `key` (kept now in an ids entry); else None."""
-    collection = cache._decode(cache._entry([path], cache.SUFFIX).read_bytes(), key)
+    collection = cache._decode(cache._entry([path], cache.SUFFIX).read_bytes(), key, path)
     if collection is None:
         return None
     found = known(collection)

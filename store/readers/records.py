@@ -6,7 +6,6 @@ processes, one per core, and the readers only assemble the results. Who wants to
 a long parse is sets a callback with `reporting` (see `Progress`)."""
 from __future__ import annotations
 
-import dataclasses
 import gc
 import multiprocessing
 import os
@@ -21,9 +20,9 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
-from store.model import Paper, paper_id
+from store.model import Paper, kept_plain, paper_id, replaced
 from store.readers.identifiers import arxiv_id, bare_doi
-from store.text import display
+from store.text import plain_form
 
 _YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
 _SHORT_NAME = re.compile(r"^(\S{1,30}):\s")
@@ -72,8 +71,8 @@ class Analysis(NamedTuple):
     """What is computed from an abstract's text alone."""
 
     id: str
-    plain: str | None
-    """The display text, or None when it is the text itself."""
+    plain: str | bytes | None
+    """What a paper keeps of its display text (`store.text.plain_form`): None when it is the text itself."""
     title: str
     name: str
     links: tuple[str, ...]
@@ -113,9 +112,9 @@ def analyse(texts: Sequence[str]) -> list[Analysis]:
 
     out = []
     for text in texts:
-        shown = display(text)
+        shown, plain = plain_form(text)
         title, name = derive_title(shown.plain) if text else ("", "")
-        out.append(Analysis(paper_id(text), None if shown.plain == text else shown.plain, title, name, shown.links))
+        out.append(Analysis(paper_id(text), plain, title, name, shown.links))
     return out
 
 
@@ -260,8 +259,8 @@ def _richer(first: Paper, other: Paper) -> Paper:
     if first.key or first.authors or not (other.key or other.authors):
         return first
     links = tuple(dict.fromkeys(other.links + first.links))  # the record's own links first
-    return dataclasses.replace(
-        other, text=first.text, plain=first.plain, links=links, source=first.source, line=first.line,
+    return replaced(
+        other, text=first.text, plain=kept_plain(first), links=links, source=first.source, line=first.line,
         position=first.position, venue=other.venue or first.venue, year=other.year or first.year,
     )
 
@@ -289,10 +288,10 @@ def unique(papers: Iterable[Paper], start: int = 0) -> list[Paper]:
             if not (paper.key and first.key and paper.key != first.key):
                 out[index] = _richer(first, paper)
                 continue
-            paper = dataclasses.replace(paper, id=keyed_id(paper))
+            paper = replaced(paper, id=keyed_id(paper))
             if paper.id in at:  # this very record again (the same file read twice)
                 continue
         at[paper.id] = len(out)
         position = start + len(out)
-        out.append(paper if paper.position == position else dataclasses.replace(paper, position=position))
+        out.append(paper if paper.position == position else replaced(paper, position=position))
     return out

@@ -10,6 +10,7 @@ from textual.widgets import Static
 
 from tui.keys import SEARCH
 from tui.widgets.inputs import Input
+from tui.widgets.line_text import show_line
 
 PLACEHOLDER = 'filter: words (typos ok), "phrase", !not, a | b, is:unread, p<=2, has:code…'
 TYPING = "type a query · enter: back to the list · esc: clear · ? after leaving: the syntax"
@@ -91,14 +92,14 @@ class FilterBar(Horizontal):
     def show_result(self, shown: int, total: int, hint: str) -> None:
         """Show how many papers match ("7 of 19"; nothing when the filter is empty) and the query's hint."""
         count = f"{shown} of {total}" if self.value.strip() else ""
-        self.query_one("#filter-count", Static).update(Content(count))
+        show_line(self.query_one("#filter-count", Static), Content(count))
         hint_widget = self.query_one("#filter-hint", Static)
-        hint_widget.update(Content(hint))
+        show_line(hint_widget, Content(hint))
         hint_widget.display = bool(hint)
 
     def show_indexing(self) -> None:
         """Say that results wait for the index (being built when a long list was just opened)."""
-        self.query_one("#filter-count", Static).update(Content("indexing…"))
+        show_line(self.query_one("#filter-count", Static), Content("indexing…"))
 
     def on_descendant_focus(self) -> None:
         self.input.placeholder = TYPING

@@ -6,6 +6,12 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import ProgressBar, Static
 
+from tui.widgets.line_text import show_line
+
+
+SAVING_WIDTH = len("saving…") + 1
+"""The cells "saving…" takes, with its padding."""
+
 
 class StatusLine(Horizontal):
     """`iclr2024.txt · ICLR 2024   7 of 19 shown · 12 unread · 3 ★ · 4 prioritised   5 read ━━━━━━━ 26%`,
@@ -40,6 +46,10 @@ class StatusLine(Horizontal):
         super().__init__(id=id)
         self._names = ""
         self._where = ""
+        self._limit: int | None = None
+        self._reserved = False
+        """Whether "saving…" keeps its width while not shown (see `_fit`)."""
+        """The widest the source names and venue may be (None: as wide as they are)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="status-source", markup=False)
@@ -60,7 +70,7 @@ class StatusLine(Horizontal):
         parts = [Content.styled(names, "bold $text-accent")] if names else []
         if self._where:
             parts.append(Content(f"{self._where} ·"))
-        self.query_one("#status-source", Static).update(Content("  ").join(parts))
+        show_line(self.query_one("#status-source", Static), Content("  ").join(parts))
 
     def show(self, *, shown: int, total: int, unread: int, starred: int, prioritised: int, read: int,
              selected: int = 0, visual: bool = False) -> None:
@@ -69,9 +79,9 @@ class StatusLine(Horizontal):
         counts = f"{shown} of {total} shown · {unread} unread · {starred} ★ · {prioritised} prioritised"
         if selected or visual:
             counts = f"{selected} selected{' (visual)' if visual else ''} · {counts}"
-        self.query_one("#status-counts", Static).update(Content(counts))
+        show_line(self.query_one("#status-counts", Static), Content(counts))
         self._fit(len(counts))
-        self.query_one("#status-read", Static).update(Content(f"{read} read"))
+        show_line(self.query_one("#status-read", Static), Content(f"{read} read"))
         self.query_one(ProgressBar).update(total=max(total, 1), progress=read)
 
     @property
@@ -87,19 +97,33 @@ class StatusLine(Horizontal):
 
     def show_saving(self, papers: int) -> None:
         """"saving…" while the marks of `papers` papers shown are not yet durable; nothing once all are."""
-        self.query_one("#status-saving", Static).update(Content("saving…" if papers else ""))
+        show_line(self.query_one("#status-saving", Static), Content("saving…" if papers else ""))
 
     def _fit(self, counts: int) -> None:
         """Leave the counts their room: the source names and venue get what is left, cut with `…`."""
         if not self.size.width:  # not laid out yet: on_resize fits it
             return
+        saving = self.query_one("#status-saving", Static)
         others = sum(child.outer_size.width for child in self.children
-                     if child.display and child.id not in ("status-source", "status-counts"))
-        self.query_one("#status-source").styles.max_width = max(0, self.size.width - others - counts - 2)
+                     if child.display and child.id not in ("status-source", "status-counts", "status-saving"))
+        source = self.query_one("#status-source", Static)
+        shown = source.content
+        wanted = (shown.cell_length if isinstance(shown, Content) else len(shown)) + 1
+        room = max(0, self.size.width - others - counts - 2)
+        # "saving…" keeps its place while it is not shown, so a mark shows and clears it without laying the
+        # screen out (twice a mark), unless that place would cut source names that fit without it.
+        reserve = room - wanted >= SAVING_WIDTH or wanted > room
+        if reserve != self._reserved:
+            self._reserved = reserve
+            saving.styles.width = SAVING_WIDTH if reserve else "auto"
+        room -= SAVING_WIDTH if reserve else saving.outer_size.width
+        limit = room if wanted > room else None
+        if limit != self._limit:  # a new limit lays the line out again: only when the source is (or was) cut
+            self._limit = source.styles.max_width = limit
 
     def show_sync(self, text: str) -> None:
         """When marks last synced with other devices ("synced 10:42"), with --sync / $TRIAGE_SYNC."""
-        self.query_one("#status-sync", Static).update(Content(text + " "))
+        show_line(self.query_one("#status-sync", Static), Content(text + " "))
 
     def on_resize(self) -> None:
         self.set_class(self.size.width < 100, "-narrow")

@@ -12,6 +12,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from store.views import SORTS, VIEWS
+from tui.widgets.line_text import show_line
 
 
 class ViewTab(Static):
@@ -87,6 +88,6 @@ class ViewTabs(Horizontal):
         if not self.is_mounted:
             return
         for tab in self.query(ViewTab):
-            tab.update(Content(f"{VIEWS[tab.view]} {self._counts.get(tab.view, 0)}"))
+            show_line(tab, Content(f"{VIEWS[tab.view]} {self._counts.get(tab.view, 0)}"))
             tab.set_class(tab.view == self.view, "-active")
-        self.query_one("#sort-name", Static).update(Content(self.note or f"sorted by {SORTS[self.sort]}"))
+        show_line(self.query_one("#sort-name", Static), Content(self.note or f"sorted by {SORTS[self.sort]}"))

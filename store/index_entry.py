@@ -1,0 +1,67 @@
+"""A search index's parts as its cache entry holds them: packed small.
+
+`SearchIndex.parts` (store.search) gives plain arrays; `packed` makes each of them a zstd-compressed
+byte array, the sorted ones (posting lists, sorted within each word, and their bounds) as the
+differences of neighbours, which are small: at 100,000 papers the entry is ~25 MB instead of ~68 MB.
+`unpacked` gives the plain arrays back, or ValueError for a part that is damaged or does not unpack
+to whole values of its type (its size is read before a byte is decompressed). Whether the parts fit
+together is `SearchIndex.from_parts`'s to check (store.readers.cache keeps the entries).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import zstandard
+
+from store.phrases import LETTERS
+
+_POSTINGS = ("body", "title", "author", "keyword")
+_TYPES = {"words": np.uint8, "names": np.uint8, "lengths": np.int64, "letters": np.uint16, "chars": np.uint32,
+          "char_bounds": np.int64, "char_papers": np.uint32,
+          **{name: np.uint32 for name in _POSTINGS}, **{f"{name}_bounds": np.int64 for name in _POSTINGS}}
+"""Each part's type: all are one-dimensional but the letter counts (a row per letter)."""
+_SORTED = {*_POSTINGS, *(f"{name}_bounds" for name in _POSTINGS), "chars", "char_bounds", "char_papers"}
+"""The parts kept as the differences of neighbours (modulo their type's range: exact however they run)."""
+_LEVEL = 3
+_MOST = 1000
+"""No part unpacks to more than this many times its packed size (plus a MB) : one claiming more is damaged."""
+
+
+def packed(parts: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """`parts` compressed, each a uint8 array."""
+    compress = zstandard.ZstdCompressor(level=_LEVEL, write_checksum=True).compress
+    out = {}
+    for name, kind in _TYPES.items():
+        values = np.ascontiguousarray(parts[name], dtype=kind)
+        data = np.diff(values, prepend=kind(0)) if name in _SORTED else values
+        out[name] = np.frombuffer(compress(data.tobytes()), np.uint8)
+    return out
+
+
+def unpacked(stored: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The parts `packed` made `stored` of; ValueError when one is damaged or not of whole values of its
+    type (KeyError for a missing one)."""
+    out = {}
+    for name, kind in _TYPES.items():
+        values = np.frombuffer(_bytes(stored[name], np.dtype(kind).itemsize), kind)
+        out[name] = np.cumsum(values, dtype=kind) if name in _SORTED else values  # (wraps as the differences did)
+    out["letters"] = out["letters"].reshape(len(LETTERS), -1)  # ValueError when not a whole number of rows
+    return out
+
+
+def _bytes(packed: np.ndarray, unit: int) -> bytes:
+    """What `packed` (a zstd frame, as a uint8 array) holds, a whole number of `unit` bytes; ValueError
+    for anything else."""
+    if packed.dtype != np.uint8 or packed.ndim != 1:
+        raise ValueError("packed part of another shape")
+    try:
+        size = zstandard.frame_content_size(packed)  # (read before a byte is decompressed)
+        if size < 0 or size % unit or size > _MOST * len(packed) + (1 << 20):
+            raise ValueError("packed part of another size")
+        data = zstandard.ZstdDecompressor().decompress(packed)
+    except zstandard.ZstdError as error:
+        raise ValueError(f"packed part damaged: {error}") from None
+    if len(data) != size:
+        raise ValueError("packed part of another size")
+    return data
