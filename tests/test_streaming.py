@@ -108,7 +108,7 @@ async def test_the_rows_grow_to_the_whole_list_as_it_lands_marks_and_cursor_kept
         assert 20 < head < len(full)
         assert rows(app) == [(paper.id, paper.title) for paper in full[:head]]  # in full already
         assert counts(app).startswith(f"{head} of {head} shown") and "1 ★" in counts(app)
-        await until(pilot, lambda: str(app.query_one("#status-loading").content) == "reading…")
+        await until(pilot, lambda: str(app.query_one("#status-loading").content).strip() == "reading…")
         await pilot.press("j", "j", "j")  # the keys work on the head
         assert app.query_one(PaperList).current.id == full[3].id
         held.set()

@@ -29,7 +29,7 @@ class StatusLine(Horizontal):
         background: $panel;
         & > #status-source { width: auto; padding: 0 0 0 1; color: $text; text-wrap: nowrap; text-overflow: ellipsis; }
         & > #status-counts { width: 1fr; padding: 0 1; color: $text; text-wrap: nowrap; }
-        & > #status-loading { width: auto; padding: 0 1 0 0; color: $text-muted; text-style: bold; }
+        & > #status-loading { width: auto; color: $text-muted; text-style: bold; }
         & > #status-saving { width: auto; padding: 0 1 0 0; color: $text-warning; text-style: bold; }
         & > #status-read { width: auto; color: $text-muted; }
         & > #status-sync { width: auto; color: $text-muted; }
@@ -92,7 +92,7 @@ class StatusLine(Horizontal):
 
     def show_loading(self, text: str) -> None:
         """How far the work on a list just opened is ("reading 40%…", "indexing…": tui.loading); '' once done."""
-        self.query_one("#status-loading", Static).update(Content(text))
+        self.query_one("#status-loading", Static).update(Content(f"{text} " if text else ""))  # no cell when empty
         self.call_after_refresh(self._refit)  # once it has its new width
 
     def show_saving(self, papers: int) -> None:
