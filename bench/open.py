@@ -3,8 +3,10 @@
     python bench/open.py [--sizes iclr,10000,100000] [--before OLD/.venv/bin/triage] [--query graph]
 
 Each run starts `triage LIST` in a private tmux server (120x40) and polls the screen every 50 ms:
-"first frame" is when the header counts the papers ("… of N shown"); then the query is typed at
-once, and "search ready" is when the filter bar counts its matches ("M of N"). "peak RSS" sums the
+"first frame" is when the list's first rows are on screen and the header counts them ("… of N
+shown", N not yet all papers when a long list is still read behind its first rows); then the query
+is typed at once, and "search ready" is when the filter bar counts its matches of the whole list
+("M of TOTAL"). "peak RSS" sums the
 resident memory of the app and every process under it (the parse workers), sampled at each poll;
 "peak PSS" the same with each page shared by forked processes counted once.
 "cold" runs with an empty parse/index cache, "cached" again with the cache that run left; "cache MB"
@@ -82,7 +84,7 @@ def run(triage: str, path: Path, total: int, cache: Path, db: Path, query: str) 
          f"env -u COLUMNS -u LINES -u TMUX {env} {triage} {path}; echo EXIT=$?; sleep 600")
     try:
         shell = int(tmux(socket, "list-panes", "-t", "t", "-F", "#{pane_pid}").split()[0])
-        shown = re.compile(rf"of {total:,} shown|of {total} shown")
+        shown = re.compile(r"\bof [\d,]+ shown")
         matched = re.compile(rf"\b\d+ of {total}\b(?! shown)")
         first = ready = None
         peak = peak_pss = 0
@@ -91,7 +93,8 @@ def run(triage: str, path: Path, total: int, cache: Path, db: Path, query: str) 
             peak, peak_pss = max(peak, rss), max(peak_pss, pss)
             screen = tmux(socket, "capture-pane", "-p", "-t", "t")
             now = time.monotonic() - start
-            if first is None and shown.search(screen):
+            lines = screen.splitlines()
+            if first is None and shown.search(screen) and len(lines) > 3 and len(lines[3].split()) > 2:  # a row
                 first = now
                 tmux(socket, "send-keys", "-t", "t", "/", *query)
             elif first is not None and matched.search(screen):

@@ -144,8 +144,9 @@ class TriageStore:
     def lock_timeout(self, seconds: float) -> None:
         self._storage.lock.timeout = seconds
 
-    def attach(self, papers: Iterable[Paper]) -> dict[str, Triage]:
-        """The stored state of each paper that has one, re-finding states of slightly edited abstracts.
+    def attach(self, papers: Iterable[Paper], refind: bool = True) -> dict[str, Triage]:
+        """The stored state of each paper that has one, re-finding states of slightly edited abstracts
+        (unless not `refind`: for papers that are not all of a list, whose other papers own the states).
 
         A re-found state moves to the paper's new id (durably). The papers' texts are remembered
         so later `put`s store their fingerprints. Fingerprints are computed only where needed
@@ -158,7 +159,7 @@ class TriageStore:
             stored = {doc.doc_id: doc for doc in self._table}
             wanted = {paper.id for paper in papers}
             # Without an abstract (a title-only entry) there is no text to re-find a state by.
-            orphans = {key: doc["fp"] for key, doc in stored.items() if key not in wanted and doc.get("fp")}
+            orphans = {key: doc["fp"] for key, doc in stored.items() if key not in wanted and doc.get("fp")} if refind else {}
             homeless = {p.id: p.text for p in papers if p.id not in stored and p.text} if orphans else {}
             moves = _rematch(homeless, orphans)
             if moves:

@@ -5,7 +5,7 @@ import threading
 
 from textual.widgets import Input, Static
 
-import tui.filtering
+import tui.loading
 from store import SearchIndex, read_path, search_index
 from tui.app import TriageApp
 from tui.widgets.detail import DetailPane
@@ -129,7 +129,7 @@ def slow_on(monkeypatch, slow_query: str) -> threading.Event:
                 release.wait(10)
             return super().search(query, states)
 
-    monkeypatch.setattr(tui.filtering, "search_index", lambda collection: Slow(collection.papers))
+    monkeypatch.setattr(tui.loading, "search_index", lambda collection: Slow(collection.papers))
     return release
 
 
@@ -161,7 +161,7 @@ async def test_typing_before_the_index_is_built_says_so(seed_path, monkeypatch):
         built.wait(10)
         return search_index(collection)
 
-    monkeypatch.setattr(tui.filtering, "search_index", slow_to_build)
+    monkeypatch.setattr(tui.loading, "search_index", slow_to_build)
     app = TriageApp(read_path(seed_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("slash", "d")

@@ -24,6 +24,7 @@ SIZE = (120, 40)
 
 
 async def settle(app: TriageApp, pilot) -> None:
+    await until(pilot, lambda: app._index is not None, tries=3000)  # made on tui.loading's thread, not a worker
     await app.workers.wait_for_complete()
     await pilot.pause()
 

@@ -9,8 +9,7 @@ durable marks), tui.filtering (the query), tui.viewing (rows, views, sorts, sess
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from functools import cached_property, partial
 from typing import Any
@@ -25,7 +24,7 @@ from textual.theme import Theme
 from textual.timer import Timer
 from textual.widgets import Footer, Input
 
-from store import Collection, Paper, SearchIndex, Triage, cite, describe_skipped
+from store import Collection, Paper, Triage, cite
 from store.db import TriageStore
 from store.history import History
 from store.ranking import Ranking
@@ -36,6 +35,7 @@ from tui.copying import CopyActions
 from tui.filtering import FilterActions
 from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, declared_bindings, key_display, keys_of
 from tui.layout import PaneActions, Split
+from tui.loading import Loading
 from tui.marking import MarkingActions
 from tui.selection import SelectionActions
 from tui.interest import Interest, InterestActions, Similar
@@ -63,7 +63,7 @@ TRIAGE_ACTIONS = {
 COPY_ACTIONS = {"copy_citation", "pick_citation", "copy_shown", "open_link", "open_pdf", "export_shown"}
 
 
-class TriageApp(MarkingActions, FilterActions, ViewActions, InterestActions, PaneActions, SelectionActions,
+class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestActions, PaneActions, SelectionActions,
                 CopyActions, SavedSearchActions, App[None]):
     """Triage a list of abstracts from the keyboard.
 
@@ -169,17 +169,19 @@ class TriageApp(MarkingActions, FilterActions, ViewActions, InterestActions, Pan
     sort: reactive[str] = reactive("file", init=False)
     """The order of the list: a key of `store.views.SORTS`."""
 
-    def __init__(self, collection: Collection, db_path: str | None = None, sync_folder: str | None = None) -> None:
+    def __init__(self, collection: Collection, db_path: str | None = None, sync_folder: str | None = None,
+                 files: Sequence[str] | None = None) -> None:
+        """`files`: the lists `collection` is only the head of, read whole behind it (see tui.loading)."""
         super().__init__()
         self.collection = collection
+        self.init_loading(files)
         self.db_path = db_path
         self.store = TriageStore(db_path)
-        self.states: dict[str, Triage] = self.store.attach(collection.papers)
+        self.states: dict[str, Triage] = self.initial_states()
         """Marks by paper id, as shown (absent: no marks); the store follows on the writer thread."""
         self.history = History()
         self.cite_format: str = self.store.setting("cite").get("format", "bibtex")
         """The format `c` and `Y` copy in (one of `store.cite.FORMATS`); `C` changes it, the store keeps it."""
-        self._ids = frozenset(paper.id for paper in collection.papers)
         self.farewell: list[str] = []
         """Lines for stderr once the app has quit: changes it could not save, the store's late notices."""
         self.unsaved_marks = 0
@@ -195,8 +197,6 @@ class TriageApp(MarkingActions, FilterActions, ViewActions, InterestActions, Pan
                              lambda message, severity: self.notify(message, severity=severity, timeout=20, markup=False),
                              ) if sync_folder else None
         """The sync with other devices through a folder (--sync, $TRIAGE_SYNC), or None."""
-        self._index: SearchIndex | None = None
-        self._index_lock = threading.Lock()
         self._hits: Hits | None = None
         """The search results (None when the list is not filtered)."""
         self._hit_papers: list[Paper] = []
@@ -236,7 +236,6 @@ class TriageApp(MarkingActions, FilterActions, ViewActions, InterestActions, Pan
 
     def on_mount(self) -> None:
         self._ui_loop = asyncio.get_running_loop()
-        self.call_after_refresh(self._assign_citation_keys)  # after the first paint, which it must not slow
         c = self.collection
         names = ", ".join(Path(source).name for source in c.sources)
         self.sub_title = names
@@ -256,22 +255,21 @@ class TriageApp(MarkingActions, FilterActions, ViewActions, InterestActions, Pan
         paper_list.unsaved = self._saver.unsaved
         paper_list.columns = columns_for(c.papers)
         self.refresh_rows(keep=session.get("cursor"))
+        self.keep_after_load(session.get("cursor"))
         # Now, not with `focus()`: that waits behind the keys already typed, which would go to the filter
         # (the first widget that takes the focus, which the screen gave it when it was shown).
         self.screen.set_focus(paper_list)
         if session.get("query"):
             self._restore_cursor = session.get("cursor")
             self.query_one(FilterBar).value = session["query"]
-        if c.warnings:
-            self.notify(describe_skipped(c.warnings), title="Some records were skipped", severity="warning",
-                        timeout=12, markup=False)
+        self.tell_skipped()
         for notice in self.store.notices:
             self.notify(notice, title="Triage database", severity="warning", timeout=20, markup=False)
         self.load_saved_searches()
         self.set_interval(POLL_SECONDS, self._saver.poll)
         if self._sync:
             self._sync.start()
-        self.call_after_refresh(self.run_worker, self._index_in_background, thread=True, group="index")
+        self.call_after_refresh(self.start_loading)  # after the first paint, which it must not slow
         self._rank(dict(self.states))
 
     # --- type-ahead (see tui.typeahead) ------------------------------------------------------------
@@ -286,6 +284,7 @@ class TriageApp(MarkingActions, FilterActions, ViewActions, InterestActions, Pan
     def on_unmount(self) -> None:
         """Save what is left, waiting for another process's hold on the database a bounded time (each
         job's wait, then one last try); what still cannot be saved is told in `farewell`."""
+        self.stop_loading()
         self._save_session()
         self.farewell, self.unsaved_marks = self._saver.close(self._sync.at_close if self._sync else None)
 

@@ -435,14 +435,26 @@ def run_app(argv: Sequence[str]) -> int:
     args = parse_args(app_parser(), argv)
     database(args.db)  # refused before anything is drawn
     folder = sync_folder(args.sync)
-    collection = load(args.files, report_skipped=False)
+    from tui.loading import head_of
+
+    files = args.files or default_files()
+    head = head_of(files)  # a long list: its first papers now, the rest read behind them (tui.loading)
+    collection = head or load(files, report_skipped=False)
     from tui.app import TriageApp
 
-    app = TriageApp(collection, db_path=args.db, sync_folder=folder)
+    app = TriageApp(collection, db_path=args.db, sync_folder=folder, files=files if head else None)
     app.run()
     for line in app.farewell:  # what could not be saved, now that the terminal is ours again
         print(line, file=sys.stderr)
-    return 1 if app.unsaved_marks else 0
+    code = 1 if app.unsaved_marks else 0
+    if app.working_behind:  # q while the list is read or indexed: that work ends with the process, now
+        from store.readers import cache
+
+        cache.settle()  # (a cache entry being written is finished)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
 
 
 def main(argv: Sequence[str] | None = None) -> int:

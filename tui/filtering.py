@@ -1,21 +1,19 @@
 """The filter: the query typed in the filter bar, searched off the UI thread, the newest query winning.
 
-Owns the collection's search index (made once, on a worker thread, at start), the search of each
-keystroke's query (`_search`, cancelled by the next) and showing its results (`_show_hits`), what the
-query `matched`, and the keys `/` and `enter` in and out of the filter bar. `FilterActions` is a mixin
+Owns the search of each keystroke's query (`_search`, cancelled by the next; the index is tui.loading's)
+and showing its results (`_show_hits`), what the query `matched`, and the keys `/` and `enter` in and out
+of the filter bar. `FilterActions` is a mixin
 of `TriageApp`, which owns the state it reads (the hits, the serial numbers of the queries).
 """
 from __future__ import annotations
 
-import gc
-import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from textual import work
 from textual.worker import get_current_worker
 
-from store import Collection, Paper, SearchIndex, Triage, search_index
+from store import Collection, Paper, SearchIndex, Triage
 from store.highlight import Hits
 from store.views import SCORE_SORT
 from tui.interest import Similar
@@ -31,7 +29,7 @@ class FilterActions:
     states: dict[str, Triage]
     sort: str
     _index: SearchIndex | None
-    _index_lock: threading.Lock
+    _search_index: Callable[[], SearchIndex]
     _hits: Hits | None
     _hit_papers: list[Paper]
     _search_serial: int
@@ -53,23 +51,6 @@ class FilterActions:
     def _results_pending(self) -> bool:
         """Whether the list does not show the results of the query as typed so far yet."""
         return self.query_one(FilterBar).input.value != self._searched or self._shown_serial != self._search_serial
-
-    def _search_index(self) -> SearchIndex:
-        """The index of the collection, made once (at start, on a worker thread)."""
-        with self._index_lock:
-            if self._index is None:
-                self._index = search_index(self.collection)  # a long list's loads from the cache
-            return self._index
-
-    def _index_in_background(self) -> None:
-        """The index, then what phrases are looked for in (the first `"` typed need not wait ~1 s at 100k).
-
-        Before and after, what exists then (the papers, the index, the widgets) is moved out of the cyclic
-        garbage collector's sight (`gc.freeze`): it lives as long as the app, and its full collections
-        walked it all, ~200 ms at 100,000 papers every 15–20 keys (freed papers are still freed, by count)."""
-        gc.freeze()
-        self._search_index().literal_ready()
-        gc.freeze()
 
     def on_filter_bar_changed(self, message: FilterBar.Changed) -> None:
         if self._index is None:

@@ -247,6 +247,16 @@ def _used(entry: Path) -> None:
         pass
 
 
+def has_entry(name: str) -> bool:
+    """Whether the cache has a parse entry for the list file `name` newer than the file: a guess, for
+    preparing what a parse needs, of whether reading it will parse (reading it checks the entry's key)."""
+    path = Path(name)
+    try:
+        return _entry([path], SUFFIX).stat().st_mtime_ns >= path.stat().st_mtime_ns
+    except OSError:
+        return False
+
+
 def settle() -> None:
     """Wait until the entries being written in the background are written (or given up)."""
     while _writers:

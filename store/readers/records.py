@@ -80,6 +80,9 @@ class Analysis(NamedTuple):
 
 PARALLEL_FROM = 20_000
 CHUNK = 2_000
+START = "spawn"
+"""How worker processes start where forking is not safe (other threads run): a process that has a
+forkserver running with this module loaded (the app, see tui.loading) makes it "forkserver"."""
 
 Progress = Callable[[str, int], None]
 """Called with a file's name and how many of its abstracts are analysed so far: 0 when reading starts."""
@@ -136,7 +139,7 @@ def analysed(texts: Sequence[str], name: str = "") -> Iterator[list[Analysis]]:
         # fork is quick and shares the parent's memory, but only safe while no other thread runs.
         fork = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
         try:
-            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork" if fork else "spawn")) as pool:
+            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork" if fork else START)) as pool:
                 if fork:
                     _INHERITED = texts
                     parts = pool.map(_analyse_inherited, bounds)

@@ -15,7 +15,8 @@ SAVING_WIDTH = len("saving…") + 1
 
 class StatusLine(Horizontal):
     """`iclr2024.txt · ICLR 2024   7 of 19 shown · 12 unread · 3 ★ · 4 prioritised   5 read ━━━━━━━ 26%`,
-    with "saving…" before "5 read" while a mark shown is not yet durable.
+    with "saving…" before "5 read" while a mark shown is not yet durable, and before that how far the work
+    on a list just opened is ("reading 40%…", "indexing…").
 
     The counts are never cut: the source names and the venue before them shrink first (cut with `…`).
     Below 100 columns the source names and the "N read" label are left out and the bar is shorter, so it
@@ -28,6 +29,7 @@ class StatusLine(Horizontal):
         background: $panel;
         & > #status-source { width: auto; padding: 0 0 0 1; color: $text; text-wrap: nowrap; text-overflow: ellipsis; }
         & > #status-counts { width: 1fr; padding: 0 1; color: $text; text-wrap: nowrap; }
+        & > #status-loading { width: auto; color: $text-muted; text-style: bold; }
         & > #status-saving { width: auto; padding: 0 1 0 0; color: $text-warning; text-style: bold; }
         & > #status-read { width: auto; color: $text-muted; }
         & > #status-sync { width: auto; color: $text-muted; }
@@ -52,6 +54,7 @@ class StatusLine(Horizontal):
     def compose(self) -> ComposeResult:
         yield Static(id="status-source", markup=False)
         yield Static(id="status-counts", markup=False)
+        yield Static(id="status-loading", markup=False)
         yield Static(id="status-saving", markup=False)
         yield Static(id="status-sync", markup=False)
         yield Static(id="status-read", markup=False)
@@ -87,6 +90,11 @@ class StatusLine(Horizontal):
         counts = str(self.query_one("#status-counts", Static).content)
         return f"{self._where} · {counts}" if self._where else counts
 
+    def show_loading(self, text: str) -> None:
+        """How far the work on a list just opened is ("reading 40%…", "indexing…": tui.loading); '' once done."""
+        self.query_one("#status-loading", Static).update(Content(f"{text} " if text else ""))  # no cell when empty
+        self.call_after_refresh(self._refit)  # once it has its new width
+
     def show_saving(self, papers: int) -> None:
         """"saving…" while the marks of `papers` papers shown are not yet durable; nothing once all are."""
         show_line(self.query_one("#status-saving", Static), Content("saving…" if papers else ""))
@@ -120,5 +128,7 @@ class StatusLine(Horizontal):
     def on_resize(self) -> None:
         self.set_class(self.size.width < 100, "-narrow")
         self._show_source()
-        refit = lambda: self._fit(len(str(self.query_one("#status-counts", Static).content)))  # noqa: E731
-        self.call_after_refresh(self.call_after_refresh, refit)  # once the bar has its narrow or wide size
+        self.call_after_refresh(self.call_after_refresh, self._refit)  # once the bar has its narrow or wide size
+
+    def _refit(self) -> None:
+        self._fit(len(str(self.query_one("#status-counts", Static).content)))

@@ -1,0 +1,236 @@
+"""A long list opens at once from its head (its first papers); the whole read and the index land behind
+the list (tui.loading), and the state they leave is exactly a non-streamed open's."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+import tui.loading
+from store import SearchIndex, Triage, cite, read_path, read_paths
+from store.db import TriageStore
+from store.readers import cache, quick
+from tests.conftest import SHARED
+from tests.tmux import Tmux, triage_command
+from tests.waits import until
+from tui.app import TriageApp
+from tui.loading import head_of
+from tui.widgets.filter_bar import FilterBar
+from tui.widgets.paper_list import PaperList
+
+MAKE_CORPUS = SHARED / "tools" / "make_corpus.py"
+
+
+@pytest.fixture(autouse=True)
+def _the_corpora_are_long(monkeypatch):
+    """The corpora's lists (3-4 MB) open from their heads here, as lists over `STREAM_FROM` do."""
+    monkeypatch.setattr(quick, "STREAM_FROM", 1 << 20)
+
+
+def streamed_app(files: list[Path]) -> TriageApp:
+    """The app as `triage FILES` opens a long list: from its head, the rest read behind it."""
+    names = [str(file) for file in files]
+    head = head_of(names)
+    assert head is not None
+    return TriageApp(head, files=names)
+
+
+@pytest.fixture
+def parsed(tmp_path, monkeypatch):
+    """A plain (non-streamed) read of a list, in a cache of its own (the app's starts empty)."""
+
+    def parse(path: Path) -> list:
+        with monkeypatch.context() as patch:
+            patch.setenv("TRIAGE_CACHE", str(tmp_path / "plain-cache"))
+            papers = read_path(path).papers
+            cache.settle()
+        return papers
+
+    return parse
+
+
+@pytest.fixture
+def held(monkeypatch) -> threading.Event:
+    """The whole read waits until the event returned is set: the app shows the head until then."""
+    release = threading.Event()
+    read_paths = tui.loading.read_paths
+
+    def later(files):
+        release.wait(60)
+        return read_paths(files)
+
+    monkeypatch.setattr(tui.loading, "read_paths", later)
+    yield release
+    release.set()
+
+
+@pytest.fixture
+def generated(tmp_path):
+    def make(count: int) -> Path:
+        if not MAKE_CORPUS.exists():
+            pytest.skip("../shared/tools/make_corpus.py is not beside this checkout")
+        path = tmp_path / f"abstracts-{count}.txt"
+        subprocess.run([sys.executable, str(MAKE_CORPUS), str(count), "-o", str(path)], check=True, capture_output=True)
+        return path
+
+    return make
+
+
+async def finished(pilot, app: TriageApp) -> None:
+    await until(pilot, lambda: not app.loading and app._index is not None, tries=6000)
+    await pilot.pause()
+
+
+def rows(app: TriageApp) -> list[tuple[str, str]]:
+    return [(paper.id, paper.title) for paper in app.query_one(PaperList).papers]
+
+
+def counts(app: TriageApp) -> str:
+    return str(app.query_one("#status-counts").content)
+
+
+async def test_the_rows_grow_to_the_whole_list_as_it_lands_marks_and_cursor_kept(corpora, parsed, held, tmp_path):
+    """The head is on screen, with its marks, the keys working on it; then the whole list lands under
+    the cursor, and the marks of papers beyond the head show too."""
+    path = corpora / "iclr-2024-abstracts.txt"
+    full = parsed(path)
+    store = TriageStore(str(tmp_path / "triage.json"))
+    store.attach(full)
+    store.put({full[1].id: Triage(starred=True), full[2000].id: Triage(starred=True)})
+    store.close()
+    app = streamed_app([path])
+    async with app.run_test(size=(120, 40)) as pilot:
+        head = len(app.query_one(PaperList).papers)
+        assert 20 < head < len(full)
+        assert rows(app) == [(paper.id, paper.title) for paper in full[:head]]  # in full already
+        assert counts(app).startswith(f"{head} of {head} shown") and "1 ★" in counts(app)
+        await until(pilot, lambda: str(app.query_one("#status-loading").content).strip() == "reading…")
+        await pilot.press("j", "j", "j")  # the keys work on the head
+        assert app.query_one(PaperList).current.id == full[3].id
+        held.set()
+        await finished(pilot, app)
+        assert rows(app) == [(paper.id, paper.title) for paper in full]
+        assert app.query_one(PaperList).current.id == full[3].id  # the cursor stayed on its paper
+        await until(pilot, lambda: "2 ★" in counts(app))
+        assert counts(app).startswith(f"{len(full)} of {len(full)} shown")
+        assert app.state_of(full[2000].id).starred
+        assert str(app.query_one("#status-loading").content) == ""
+
+
+async def test_a_query_typed_while_the_list_is_read_gives_the_final_results(corpora, parsed, held):
+    """Typed before the index is ready, the query waits for it (saying so) and shows what it shows after."""
+    path = corpora / "iclr-2024-abstracts.txt"
+    expected = SearchIndex(parsed(path)).search("difusion models").ids
+    app = streamed_app([path])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"difusion models")
+        await until(pilot, lambda: str(app.query_one("#filter-count").content) == "indexing…")
+        assert app.loading
+        held.set()
+        await finished(pilot, app)
+        await until(pilot, lambda: [paper.id for paper in app.query_one(PaperList).papers] == expected)
+        assert str(app.query_one("#filter-count").content) == f"{len(expected)} of 2260"
+        assert app.query_one(FilterBar).value == "difusion models"
+
+
+async def check_final_state(app: TriageApp, pilot, full: list) -> None:
+    await finished(pilot, app)
+    assert app.collection.papers == full
+    assert [paper.id for paper in app.query_one(PaperList).papers] == [paper.id for paper in full]
+    assert app.papers_by_id == {paper.id: paper for paper in full}
+    assert app.citation_keys == cite.citation_keys(full)
+    for query in ("graph neural", '"language model"', "is:unread difusion"):
+        assert app._search_index().search(query).ids == SearchIndex(full).search(query).ids
+
+
+@pytest.mark.parametrize("name", ["iclr-2024-abstracts.txt", "icml-2024-papers.jsonl"])
+async def test_the_final_state_is_a_plain_opens(corpora, parsed, name):
+    """Ids, papers (titles, names, display text, links…), order, citation keys and search results: as if read first."""
+    path = corpora / name
+    full = parsed(path)
+    app = streamed_app([path])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await check_final_state(app, pilot, full)
+
+
+async def test_two_lists_end_as_a_plain_open_of_both(corpora, tmp_path, monkeypatch):
+    """The head is the first list's; the second's papers follow it, the same abstract in both once."""
+    files = [corpora / "iclr-2024-abstracts.txt", corpora / "icml-2024-papers.jsonl"]
+    with monkeypatch.context() as patch:
+        patch.setenv("TRIAGE_CACHE", str(tmp_path / "plain-cache"))
+        full = read_paths([str(file) for file in files]).papers
+        cache.settle()
+    app = streamed_app(files)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await check_final_state(app, pilot, full)
+
+
+async def test_a_list_gone_before_it_is_read_whole_keeps_its_first_rows_and_says_so(corpora, held, tmp_path):
+    path = tmp_path / "iclr.txt"
+    path.write_bytes((corpora / "iclr-2024-abstracts.txt").read_bytes())
+    app = streamed_app([path])
+    async with app.run_test(size=(120, 40)) as pilot:
+        shown = rows(app)
+        path.unlink()
+        held.set()
+        await until(pilot, lambda: app._index is not None, tries=3000)
+        await until(pilot, lambda: any("could not be read whole" in (n.title or "") for n in app._notifications))
+        assert rows(app) == shown
+        await pilot.press("slash", *shown[3][1].split()[0])
+        await until(pilot, lambda: str(app.query_one("#filter-count").content).endswith(f" of {len(shown)}"))
+
+
+async def test_a_generated_list_ends_as_a_plain_open_cold_and_cached(generated, parsed, monkeypatch):
+    path = generated(3000)
+    full = parsed(path)
+    monkeypatch.setattr(quick, "CACHED_STREAM_FROM", 1 << 20)  # opened cached as a longer list is
+    for _ in ("cold", "cached"):
+        app = streamed_app([path])
+        async with app.run_test(size=(120, 40)) as pilot:
+            await check_final_state(app, pilot, full)
+        cache.settle()
+
+
+async def test_a_cache_folder_that_cannot_be_written_changes_nothing(corpora, parsed, tmp_path, monkeypatch):
+    path = corpora / "iclr-2024-abstracts.txt"
+    full = parsed(path)
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")
+    monkeypatch.setenv("TRIAGE_CACHE", str(blocked / "cache"))
+    app = streamed_app([path])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await check_final_state(app, pilot, full)
+
+
+def test_the_list_is_on_screen_while_it_is_read_and_keys_work(generated):
+    """In a real terminal: the first rows and the header's count at once, how far the reading is beside
+    it; `j` moves on the rows shown; then the whole list counts and nothing is pending any more."""
+    path = generated(20000)
+    term = Tmux(f"{triage_command()} {path}")
+    try:
+        screen = term.wait_for(lambda s: re.search(r"\b(\d+) of \1 shown", s) and "reading" in s, timeout=120, interval=0.05)
+        assert "20000 of 20000" not in screen
+        term.send("j")
+        term.wait_for(lambda s: "20000 of 20000 shown" in s and "reading" not in s and "indexing" not in s, timeout=300)
+        term.send("/", *"graph")
+        term.wait_for(lambda s: re.search(r"\b\d+ of 20000\b(?! shown)", s), timeout=120)
+        term.send("Enter")
+        term.quit()
+    finally:
+        term.kill()
+
+
+def test_quitting_while_the_list_is_read_ends_at_once(generated, tmp_path):
+    """`q` during the read stops it: the app exits without finishing it (nothing of it is cached)."""
+    path = generated(20000)
+    term = Tmux(f"{triage_command()} {path}")
+    try:
+        term.wait_for(lambda s: re.search(r"reading \d+%…", s) and "shown" in s, timeout=120, interval=0.05)
+        term.quit()
+    finally:
+        term.kill()
+    assert not list((tmp_path / "cache").glob("*" + cache.SUFFIX))

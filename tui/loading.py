@@ -1,0 +1,256 @@
+"""The open pipeline: what the app shows at once, and the work that fills the list in behind it.
+
+A long list is not read before the first frame. `run_app` reads its head (`store.readers.quick`:
+the first papers of the first file, parsed in full from its first part) and the app shows that at
+once, marks attached, cold or cached alike. `Loading`, mixed into the app, then does the rest on
+one background thread, while the keys work on the rows shown:
+
+1. the whole read (`read_paths`: from the parse cache when it holds the files, else parsed, the
+   analysis in worker processes forked from a small server started beside the app, each sent only
+   its chunks of texts, and cached); the header says how far ("reading 40%…"). It lands at once,
+   by position: the head's papers are its first ones, so
+   nothing changes identity, the cursor stays on its paper, and marks are attached (re-found) for
+   all papers then; the state is exactly a non-streamed open's;
+2. the search index of those papers (from the index cache of a long list, else built): "indexing…".
+
+Every list, streamed or not, gets its index this way. A query typed before the index is ready waits
+for it and the filter bar says so ("indexing…"): a result never silently misses papers. The thread is
+a daemon, the parse's worker processes are ended at quit, and `run_app` ends the process without
+waiting for the thread: `q` never waits for this work.
+"""
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from functools import partial
+from multiprocessing import forkserver, resource_tracker
+from typing import Any
+
+from store import Collection, ReadError, SearchIndex, Triage, describe_skipped, read_paths, search_index
+from store.db import TriageStore
+from store.readers import cache, quick, records
+from store.readers.records import reporting
+from store.views import Tally
+from tui.saving import Saver
+from tui.widgets.paper_list import PaperList, columns_for
+from tui.widgets.status import StatusLine
+
+
+WORKERS_FROM = 2 * records.CHUNK
+"""Behind the list, a parse of this many abstracts and more is split over worker processes."""
+
+
+def head_of(files: Sequence[str]) -> Collection | None:
+    """What a list opens from before it is read whole (None: read it whole first). Called before the app
+    starts, which then starts the parse's worker processes from a thread (see `behind_the_list`)."""
+    cached = all(map(cache.has_entry, files))
+    collection = quick.head(files[0], quick.CACHED_STREAM_FROM if cached else quick.STREAM_FROM) if files else None
+    if collection is not None:
+        _prepare_workers(parsing=not cached and quick.expected(collection, files) >= WORKERS_FROM)
+    return collection
+
+
+def _prepare_workers(parsing: bool) -> None:
+    """What the parse's worker processes need, started now. The tracker they report to: started from the
+    app, whose standard error is no file any more, it could not be. And, when the lists will be parsed
+    (not read from the cache), what the workers are forked from: a small process with the analysis
+    loaded that forks each at once (sharing its pages, holding only the texts each is sent), started
+    beside the app while it draws (else it starts with the first parse)."""
+    resource_tracker.ensure_running()
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        multiprocessing.set_forkserver_preload(["store.readers.records", "store.names", "store.text"])
+        if parsing:
+            forkserver.ensure_running()
+
+
+@contextmanager
+def behind_the_list() -> Iterator[None]:
+    """Within the block, a parse uses every core from a few thousand abstracts (`records.PARALLEL_FROM`),
+    its worker processes forked by a server (see `_prepare_workers`) where there can be one: behind the list the
+    user waits on no thread of the app, which would otherwise share one core with the UI."""
+    before = records.PARALLEL_FROM, records.START
+    records.PARALLEL_FROM = min(before[0], WORKERS_FROM)
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        records.START = "forkserver"
+    try:
+        yield
+    finally:
+        records.PARALLEL_FROM, records.START = before
+
+
+class Loading:
+    """The app's side of the open pipeline (see the module docstring). A mixin of `TriageApp`: it calls
+    `init_loading` first thing, `start_loading` once the first frame is drawn, `stop_loading` at unmount."""
+
+    collection: Collection
+    store: TriageStore
+    states: dict[str, Triage]
+    _saver: Saver
+    _tallies: dict[str, Tally]
+    _from_writer: Callable[[Callable[[], None]], None]
+    refresh_rows: Callable[..., None]
+
+    def init_loading(self, files: Sequence[str] | None) -> None:
+        """`files`: the lists `collection` is the head of, to read whole behind it (None: it is whole)."""
+        self._files = files
+        self._index: SearchIndex | None = None
+        self._indexed = threading.Event()
+        """Set once `_index` is made (or the app quits before)."""
+        self._stopping = False
+        self._ids: set[str] = {paper.id for paper in self.collection.papers}
+        """The ids of the papers (the head's until the whole read lands)."""
+        self._thread: threading.Thread | None = None
+        self._said = ""
+        """What the header says of this work."""
+        self._cursor_after_load: str | None = None
+        """The restored session's paper, when the head does not hold it: the cursor goes there once it lands."""
+
+    @property
+    def loading(self) -> bool:
+        """Whether the papers shown are still only the head of the list."""
+        return self._files is not None
+
+    def initial_states(self) -> dict[str, Triage]:
+        """The marks of the papers shown at first: a head's by id only (a state is re-found, moved to an
+        edited abstract's new id, only against all papers: when the whole list has landed)."""
+        return self.store.attach(self.collection.papers, refind=not self.loading)
+
+    def keep_after_load(self, paper_id: str | None) -> None:
+        """Put the cursor on `paper_id` (the restored session's) once the whole list lands, if the head lacks it."""
+        if self.loading and paper_id is not None and paper_id not in self._ids:
+            self._cursor_after_load = paper_id
+
+    def start_loading(self) -> None:
+        if self.loading:
+            self._say("reading…")
+        self._thread = threading.Thread(target=self._load, args=(self._files,), name="triage open", daemon=True)
+        self._thread.start()
+
+    def stop_loading(self) -> None:
+        """At quit: nothing waits for the index any more, and the parse's worker processes (the only
+        processes the app starts) end now."""
+        self._stopping = True
+        self._indexed.set()
+        if self.loading:
+            for child in multiprocessing.active_children():
+                child.terminate()
+
+    @property
+    def working_behind(self) -> bool:
+        """Whether the background thread still reads or indexes (once the app quit: the process ends it)."""
+        return self._thread is not None and self._thread.is_alive()
+
+    def _search_index(self) -> SearchIndex:
+        """The index of the papers (a search typed before it is made waits here, on its worker thread)."""
+        self._indexed.wait()
+        return self._index if self._index is not None else SearchIndex(())  # (only once the app quits)
+
+    # --- the background thread -----------------------------------------------------------------------
+
+    def _load(self, files: Sequence[str] | None) -> None:
+        try:
+            self._read_and_index(files)
+        except Exception as exc:  # noqa: BLE001 - told, and the papers shown are searched
+            self._post(partial(self._not_read, f"{exc.__class__.__name__}: {exc}"))
+            if self._index is None:
+                self._index = SearchIndex(list(self.collection.papers))
+            self._indexed.set()
+
+    def _read_and_index(self, files: Sequence[str] | None) -> None:
+        if files is not None:
+            try:
+                with reporting(self._reading(files)), behind_the_list():
+                    whole = read_paths(files)
+            except ReadError as exc:  # gone or changed into something unreadable since its head was read
+                self._post(partial(self._not_read, str(exc)))
+                whole = None
+            if self._stopping:
+                return
+            if whole is not None:
+                landed = threading.Event()
+                self._post(lambda: (self._land(whole), landed.set()))
+                while not landed.wait(0.1):
+                    if self._stopping:
+                        return
+            else:
+                self._files = None
+            self._post(lambda: self._say("indexing…"))  # (a list read before it was shown: the filter bar says it)
+        # Before and after, what exists then (the papers, the index, the widgets) is moved out of the cyclic
+        # garbage collector's sight (`gc.freeze`): it lives as long as the app, and its full collections
+        # walked it all, ~200 ms at 100,000 papers every 15–20 keys (freed papers are still freed, by count).
+        gc.freeze()
+        index = search_index(self.collection)  # a long list's loads from the cache
+        self._index = index
+        self._indexed.set()
+        self._post(self._indexed_now)
+        index.literal_ready()  # what phrases are looked in: the first `"` typed need not wait ~1 s at 100k
+        gc.freeze()
+
+    def _reading(self, files: Sequence[str]) -> Callable[[str, int], None]:
+        """The whole read's progress callback: "reading 40%…", the share of abstracts analysed of those
+        the files will hold (as many per byte as the head has)."""
+        expected = quick.expected(self.collection, files)
+        done: dict[str, int] = {}
+
+        def progress(name: str, count: int) -> None:
+            done[name] = count
+            percent = min(99, 100 * sum(done.values()) // expected)
+            self._post(lambda: self._say(f"reading {percent}%…"))
+
+        return progress
+
+    def _post(self, callback: Callable[[], Any]) -> None:
+        """Run `callback` on the app's thread soon, unless the app has stopped by then."""
+        try:
+            self._from_writer(callback)
+        except RuntimeError:  # the app's loop closed meanwhile
+            pass
+
+    # --- on the app's thread ------------------------------------------------------------------------
+
+    def _land(self, whole: Collection) -> None:
+        """The whole list replaces its head: the same first papers, then the rest; marks of all attached."""
+        if not self.is_running:  # type: ignore[attr-defined]
+            return
+        paper_list = self.query_one(PaperList)  # type: ignore[attr-defined]
+        current = paper_list.current
+        keep = current.id if current is not None else None
+        if self._cursor_after_load is not None and paper_list.cursor == 0:  # not moved since the start
+            keep = self._cursor_after_load
+        c = self.collection
+        c.papers[:] = whole.papers  # in place: who holds the list (the interest model) sees it whole
+        c.header, c.venue, c.year, c.sources, c.warnings = whole.header, whole.venue, whole.year, whole.sources, whole.warnings
+        self._ids.update(paper.id for paper in c.papers)
+        for cached in ("papers_by_id", "citation_keys"):
+            self.__dict__.pop(cached, None)  # made again from all papers
+        self._files = None
+        self._tallies["all"] = Tally(c.papers, self.states)
+        paper_list.columns = columns_for(c.papers)
+        self.refresh_rows(keep=keep)
+        papers = list(c.papers)
+        self._saver.refresh(lambda: self.store.attach(papers))  # with the writes, in turn: then shown
+        self.tell_skipped()
+
+    def tell_skipped(self) -> None:
+        """The records the lists' reading skipped, in one notice (none when none was)."""
+        if self.collection.warnings:
+            self.notify(describe_skipped(self.collection.warnings), title="Some records were skipped",  # type: ignore[attr-defined]
+                        severity="warning", timeout=12, markup=False)
+
+    def _not_read(self, error: str) -> None:
+        self._say("")
+        self.notify(f"Only the first papers are shown: {error}", title="The list could not be read whole",  # type: ignore[attr-defined]
+                    severity="error", timeout=30, markup=False)
+
+    def _indexed_now(self) -> None:
+        self._say("")
+        self.call_after_refresh(self._assign_citation_keys)  # type: ignore[attr-defined]
+
+    def _say(self, text: str) -> None:
+        """Show `text` in the header: an update only when it changes (each one lays the header out again)."""
+        if text != self._said:
+            self._said = text
+            self.query_one(StatusLine).show_loading(text)  # type: ignore[attr-defined]
