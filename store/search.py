@@ -28,7 +28,7 @@ import numpy as np
 
 from store.highlight import Highlighter, Hits
 from store.index_build import BATCH, THREADS, TF_BITS, TF_MAX, Postings, Words, in_order, join_words, split_words
-from store.model import Paper, Triage
+from store.model import Paper, Triage, kept_plain
 from store.phrases import Lowered, Phrases, compressed, head, literal_pattern, lower, lowered_batch
 from store.qualifiers import Facets
 from store.query import Qualifier, Query, Term, parse
@@ -428,14 +428,23 @@ _ITEMS: dict[str, tuple[str, Callable[[Paper], Iterable[str]]]] = {
 def fingerprint(papers: Sequence[Paper]) -> bytes:
     """A digest of all that an index of `papers` is made from: their display texts, titles, names,
     authors and keywords, in order. (An index also uses links, venues, years, areas and tracks,
-    but works them out anew.)"""
+    but works them out anew.) A display text the paper works out from its text (or keeps as a patch
+    over it: `store.model.kept_plain`) is the text's under this very code, which the index entry's
+    key names too: the text stands for it, and no display text is made to be hashed."""
     digest = hashlib.blake2b(digest_size=16)
     for start in range(0, len(papers), BATCH):  # a batch at a time: one string of a long list is big
         fields = [field for p in papers[start : start + BATCH]
-                  for field in (p.plain, p.title, p.name, "\n".join(p.authors), "\n".join(p.keywords))]
+                  for field in (_plain_part(p), p.title, p.name, "\n".join(p.authors), "\n".join(p.keywords))]
         digest.update("".join(fields).encode("utf-8", "surrogatepass"))
         digest.update(np.fromiter(map(len, fields), np.int64, len(fields)).tobytes())  # where each one ends
     return digest.digest()
+
+
+def _plain_part(paper: Paper) -> str:
+    """What stands for a paper's display text in its `fingerprint`: the display text when the paper
+    holds one of its own, else the text it is worked out from, marked apart (a text is no display text)."""
+    kept = kept_plain(paper)
+    return kept if isinstance(kept, str) else "\x00" + paper.text
 
 
 def _literal_match(size: int, title: np.ndarray, counts: np.ndarray, norm: np.ndarray) -> _Match:
