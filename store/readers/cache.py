@@ -235,7 +235,8 @@ def _save(entry: Path, write: Callable[[BinaryIO], object], size: int) -> None:
     if size < BACKGROUND_FROM:
         _store_quietly(entry, write)
     else:
-        writer = threading.Thread(target=_store_quietly, args=(entry, write), name="cache writer")
+        # (never a daemon, though a daemon thread starts it: the interpreter waits for it before it exits)
+        writer = threading.Thread(target=_store_quietly, args=(entry, write), name="cache writer", daemon=False)
         writer.start()
         _writers.append(writer)
 
