@@ -2,8 +2,8 @@
 
 `Phrases` counts a phrase in the texts of an index's papers as a phrase is looked for in them: the
 display texts and the titles with names, lower-cased with single spaces (`Lowered`: a batch of papers
-at a time, never as one string per paper; compressed in a long list: ~42 MB rather than ~200 MB at
-100,000 papers). It counts a phrase from what it keeps of each text when that answers it: one letter,
+at a time, never as one string per paper: ~150 MB rather than ~200 MB at 100,000 papers; compressed
+from `COMPRESS_FROM` papers). It counts a phrase from what it keeps of each text when that answers it: one letter,
 digit or `_` (`"n`) from the counts of those in each text, a longer run of them (`"ne`) from the
 postings of the words holding it (`counted`); else in the texts of the candidates the index narrowed
 it to, and to the papers holding its characters beyond ASCII (`"α`), a batch at a time or, when they
@@ -31,10 +31,12 @@ LETTERS = "0123456789_abcdefghijklmnopqrstuvwxyz"
 _COLUMN = np.full(256, len(LETTERS), dtype=np.intp)  # byte → its row of `Lowered.letters`; other bytes → none
 _COLUMN[np.frombuffer(LETTERS.encode(), np.uint8)] = np.arange(len(LETTERS))
 _SATURATED = np.iinfo(np.uint16).max  # a count kept as this many or more is counted in the text
-COMPRESS_FROM = 20_000
-"""Lists of this many papers and more keep the lowered texts compressed (~3.3x smaller; at 100,000
-abstracts 42 MB instead of 140); shorter ones plainly (at 10,000: 14 MB), as counting in them is quicker."""
-_FEW = 16  # at most 1/_FEW of the papers to count in (compressed): lowered one by one (~5 µs each), not decompressed
+COMPRESS_FROM = 200_000
+"""Lists of this many papers and more keep the lowered texts compressed (~3.3x smaller); shorter ones
+plainly, as UTF-8 (at 100,000 abstracts ~150 MB, not 42), as a common phrase must otherwise
+decompress them all: at 100,000 `"neural network"` took ~180 ms compressed, ~45 ms plainly (the aim
+of a query at that size is 100 ms)."""
+_FEW = 16  # at most 1/_FEW of the papers to count in: counted one by one (lowered anew when compressed, ~5 µs each)
 _LEVEL = 3  # zstd's: a batch of ~1.4 MB of text in ~10 ms to ~0.4 MB, back in ~1.5 ms
 _local = threading.local()  # a zstd (de)compressor per thread: one is not to be shared between threads
 
@@ -87,11 +89,12 @@ class Lowered:
         wide = Postings(np.append(first, len(codes)).astype(np.int64), (pairs & np.uint64(0xFFFFFFFF)).astype(np.uint32))
         return cls(papers, letters, chars, wide, [chunk for chunk, _, _ in batches])
 
-    def _kept(self, chunks: list[bytes]) -> list[bytes] | list[list[bytes]]:
-        """The batches as kept: compressed, or (a shorter list) split into their lines once, not per phrase."""
-        return chunks if self.compressed else [chunk.split(b"\n") for chunk in chunks]
+    def _kept(self, chunks: list[bytes]) -> list[bytes] | list[tuple[bytes, np.ndarray]]:
+        """The batches as kept: compressed, or (a shorter list) each with where its lines end, found once
+        rather than for each phrase (a batch split into a bytes object a line would hold twice as much)."""
+        return chunks if self.compressed else [(chunk, _line_ends(chunk)) for chunk in chunks]
 
-    def chunks(self) -> list[bytes] | list[list[bytes]]:
+    def chunks(self) -> list[bytes] | list[tuple[bytes, np.ndarray]]:
         """The batches (see `_kept`), made now if they are not yet (~1.5 s of CPU at 100,000 papers, on two threads)."""
         with self._lock:
             if self._chunks is None:
@@ -139,21 +142,22 @@ class Lowered:
         chunks = self.chunks()
 
         def counted(start: int) -> None:
-            papers = min(BATCH, total - start)
-            if not self.compressed:  # its lines, split once: counted in the chosen ones only
-                lines = chunks[start // BATCH]
-                if len(lines) != 2 * papers:
-                    raise ValueError("lowered texts damaged")
-                for chosen, first, found in ((in_texts, 0, texts), (in_heads, papers, heads)):
-                    at = np.flatnonzero(chosen[start : start + papers])
-                    found[start + at] = [lines[first + i].count(key) if key else len(lines[first + i].decode("utf-8", "surrogatepass")) + 1
-                                         for i in at.tolist()]
-                return
-            raw = _decompressor().decompress(chunks[start // BATCH])
+            if self.compressed:
+                raw = _decompressor().decompress(chunks[start // BATCH])
+                ends = None
+            else:
+                raw, ends = chunks[start // BATCH]
             if key not in raw:  # no line holds it (it holds no line break)
                 return
+            papers = min(BATCH, total - start)
+            if key and ends is not None and np.count_nonzero(wanted[start : start + papers]) <= papers // _FEW:
+                bounds = np.concatenate(([-1], ends, [len(raw)])).tolist()  # few lines to count in: each alone
+                for chosen, first, found in ((in_texts, 0, texts), (in_heads, papers, heads)):
+                    for i in np.flatnonzero(chosen[start : start + papers]).tolist():
+                        found[start + i] = raw.count(key, bounds[first + i] + 1, bounds[first + i + 1])
+                return
             if key:  # where it occurs, told to the lines holding it: the batch is not split into lines
-                ends = np.flatnonzero(np.frombuffer(raw, np.uint8) == 10)
+                ends = _line_ends(raw) if ends is None else ends
                 times = np.bincount(np.searchsorted(ends, occurrences(raw, key)), minlength=len(ends) + 1)
             else:  # "" is in a text once more than it has characters
                 times = np.array([len(line) + 1 for line in raw.decode("utf-8", "surrogatepass").split("\n")])
@@ -170,6 +174,11 @@ class Lowered:
             for start in starts:
                 counted(start)
         return heads, texts
+
+
+def _line_ends(raw: bytes) -> np.ndarray:
+    """Where each line of a batch but the last ends (its line breaks)."""
+    return np.flatnonzero(np.frombuffer(raw, np.uint8) == 10).astype(np.uint32)
 
 
 def occurrences(raw: bytes, key: bytes) -> list[int]:

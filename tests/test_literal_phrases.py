@@ -78,9 +78,9 @@ def test_a_word_at_the_cap_of_its_count_is_counted_in_the_text(monkeypatch):
 
 def test_the_texts_phrases_look_in_take_a_fraction_of_the_memory_of_the_texts(tmp_path, monkeypatch):
     """A loaded (cached) index of a long list makes the lower-cased texts it counts phrases in on its
-    first phrase (the app: on its index thread): they are kept compressed, in well under half the memory
+    first phrase (the app: on its index thread): a very long list keeps them compressed, in well under half the memory
     of the display texts themselves (they were one string per paper: more than the texts, ~200 MB at 100k)."""
-    monkeypatch.setattr(phrases, "COMPRESS_FROM", 3000)  # (as a list of 20,000 and more)
+    monkeypatch.setattr(phrases, "COMPRESS_FROM", 3000)  # (as a list of `COMPRESS_FROM` and more)
     papers = synthetic(tmp_path, 3000)
     index = SearchIndex.from_parts(papers, SearchIndex(papers).parts())
     tracemalloc.start()
