@@ -124,8 +124,9 @@ class Lowered:
 
     def count(self, in_texts: np.ndarray, in_heads: np.ndarray, needle: str) -> tuple[np.ndarray, np.ndarray]:
         """How often `needle` occurs in the heads of the papers `in_heads` and in the display texts of
-        `in_texts` (masks over all papers; 0 for the others). A batch at a time, on two threads (zstd
-        lets go of the GIL); a batch none of whose texts holds it is told so without being split."""
+        `in_texts` (masks over all papers; 0 for the others). A batch at a time (compressed ones on two
+        threads: zstd lets go of the GIL); a batch that does not hold it is passed over, one with few
+        candidates counted line by line, any other by where it occurs and where its lines end."""
         key = needle.encode("utf-8", "surrogatepass")  # counted in the UTF-8 as in the text, but for ""
         total = len(in_texts)
         heads, texts = np.zeros(total), np.zeros(total)
