@@ -223,6 +223,7 @@ class Loading:
         c = self.collection
         c.papers[:] = whole.papers  # in place: who holds the list (the interest model) sees it whole
         c.header, c.venue, c.year, c.sources, c.warnings = whole.header, whole.venue, whole.year, whole.sources, whole.warnings
+        c.origin = whole.origin  # (what its index entry is found by)
         self._ids.update(paper.id for paper in c.papers)
         for cached in ("papers_by_id", "citation_keys"):
             self.__dict__.pop(cached, None)  # made again from all papers
