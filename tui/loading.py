@@ -11,7 +11,10 @@ one background thread, while the keys work on the rows shown:
    by position: the head's papers are its first ones, so
    nothing changes identity, the cursor stays on its paper, and marks are attached (re-found) for
    all papers then; the state is exactly a non-streamed open's;
-2. the search index of those papers (from the index cache of a long list, else built): "indexing…".
+2. the search index of those papers (from the index cache of a long list, else built): "indexing…";
+3. once search is ready, what waited for it: the cache entries of the read and the index (held until
+   then, or written at a quit before; `cache.held`), and the texts phrases are looked in
+   (`SearchIndex.literal_ready`).
 
 Every list, streamed or not, gets its index this way. A query typed before the index is ready waits
 for it and the filter bar says so ("indexing…"): a result never silently misses papers. The thread is
@@ -107,6 +110,8 @@ class Loading:
         """What the header says of this work."""
         self._cursor_after_load: str | None = None
         """The restored session's paper, when the head does not hold it: the cursor goes there once it lands."""
+        self._held = cache.Held()
+        """The cache entries of the read and the index, written once search is ready (or at quit)."""
 
     @property
     def loading(self) -> bool:
@@ -134,6 +139,7 @@ class Loading:
         processes the app starts) end now."""
         self._stopping = True
         self._indexed.set()
+        self._held.release()  # (the interpreter waits for the cache writers before it exits)
         if self.loading:
             for child in multiprocessing.active_children():
                 child.terminate()
@@ -160,6 +166,15 @@ class Loading:
             self._indexed.set()
 
     def _read_and_index(self, files: Sequence[str] | None) -> None:
+        # The cache entries this makes (the parse's, the index's) are written once search is ready, or at quit.
+        with cache.held() as self._held:
+            index = self._search_ready(files)
+        if index is not None:
+            index.literal_ready()  # what phrases are looked in: the first `"` typed need not wait ~5 s at 100k
+            gc.freeze()
+
+    def _search_ready(self, files: Sequence[str] | None) -> SearchIndex | None:
+        """Read `files` whole (None: the papers shown are all) and make their index (None: the app quit first)."""
         if files is not None:
             try:
                 with reporting(self._reading(files)), behind_the_list():
@@ -168,13 +183,13 @@ class Loading:
                 self._post(partial(self._not_read, str(exc)))
                 whole = None
             if self._stopping:
-                return
+                return None
             if whole is not None:
                 landed = threading.Event()
                 self._post(lambda: (self._land(whole), landed.set()))
                 while not landed.wait(0.1):
                     if self._stopping:
-                        return
+                        return None
             else:
                 self._files = None
             self._post(lambda: self._say("indexing…"))  # (a list read before it was shown: the filter bar says it)
@@ -186,8 +201,7 @@ class Loading:
         self._index = index
         self._indexed.set()
         self._post(self._indexed_now)
-        index.literal_ready()  # what phrases are looked in: the first `"` typed need not wait ~1 s at 100k
-        gc.freeze()
+        return index
 
     def _reading(self, files: Sequence[str]) -> Callable[[str, int], None]:
         """The whole read's progress callback: "reading 40%…", the share of abstracts analysed of those
