@@ -230,3 +230,20 @@ def test_papers_changed_after_they_were_read_get_an_index_of_their_own(long_list
     index = search_index(collection)
     assert [hit.paper_id for hit in index.search("grapefruit")] == [collection.papers[0].id]
     assert results(index, states) == results(SearchIndex(collection.papers), states)
+
+
+def test_a_loaded_index_answers_words_before_it_looks_at_links_and_venues(long_list, states, no_build, monkeypatch):
+    """What `has:code`, `venue:`, `year:`… look at (a pass over every paper's links and fields, 0.2 s at
+    100,000) is worked out when first asked, not before an index loaded from the cache can search; the
+    answers are those of a fresh build."""
+    from store import qualifiers
+
+    fresh = results(SearchIndex(read_path(long_list).papers), states)
+    search_index(read_path(long_list))
+    no_build()
+    worked_out = []
+    ready = qualifiers.Facets.ready
+    monkeypatch.setattr(qualifiers.Facets, "ready", lambda self: (worked_out.append(1), ready(self)))
+    index = search_index(read_path(long_list))
+    assert len(index.search("graph neural")) and worked_out == []
+    assert results(index, states) == fresh and worked_out
