@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -257,3 +258,36 @@ def test_the_iclr_list_loads_its_index_from_the_cache(corpora, states, no_build)
     cache.settle()
     no_build()
     assert results(search_index(read_path(path)), states) == fresh
+
+
+def test_an_index_unpacked_while_its_list_is_read_is_the_one_loaded(long_list, states, no_build, monkeypatch):
+    """The app starts unpacking a cached list's index entry as it starts reading the list (`index_ahead`:
+    decompressing lets go of the GIL, so the two overlap) and the index is made of those parts."""
+    fresh = results(search_index(read_path(long_list)), states)
+    cache.settle()
+    unpacked_on = []
+    stored_parts = cache._stored_parts
+    monkeypatch.setattr(cache, "_stored_parts", lambda *args: (unpacked_on.append(threading.current_thread().name),
+                                                                 stored_parts(*args))[1])
+    no_build()
+    cache.index_ahead([str(long_list)])
+    assert results(search_index(read_path(long_list)), states) == fresh
+    assert unpacked_on == ["index ahead"]
+
+
+def test_an_index_unpacked_ahead_is_not_believed_for_a_list_changed_before_it_was_read(long_list, states):
+    """The parts unpacked ahead stand for the list as it was when they were asked for: changed before its
+    read, the list is read and indexed anew, its entry damaged, built again; never a crash."""
+    search_index(read_path(long_list))
+    cache.settle()
+    cache.index_ahead([str(long_list)])
+    long_list.write_text(re.sub("raph (?=neural)", "rape ", long_list.read_text(encoding="utf-8"), flags=re.I), encoding="utf-8")
+    changed = read_path(long_list)
+    index = search_index(changed)
+    assert len(index.search("'grape")) == 2
+    assert results(index, states) == results(SearchIndex(changed.papers), states)
+    cache.settle()
+    [entry] = index_entries()
+    entry.write_bytes(entry.read_bytes()[:1000])
+    cache.index_ahead([str(long_list)])
+    assert results(search_index(read_path(long_list)), states) == results(index, states)

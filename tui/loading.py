@@ -178,6 +178,7 @@ class Loading:
         """Read `files` whole (None: the papers shown are all) and make their index (None: the app quit first)."""
         if files is not None:
             try:
+                cache.index_ahead(files)  # unpacked while they are read
                 with reporting(self._reading(files)), behind_the_list():
                     whole = read_paths(files)
             except ReadError as exc:  # gone or changed into something unreadable since its head was read
