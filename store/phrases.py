@@ -201,8 +201,12 @@ def _batches(papers: list[Paper], compress: bool, counted: bool) -> list[tuple[b
     def made(start: int) -> tuple[bytes, np.ndarray | None, np.ndarray | None]:
         batch = papers[start : start + BATCH]
         return lowered_batch([p.plain for p in batch], [head(p) for p in batch], compress, counted)
-    with ThreadPoolExecutor(THREADS) as pool:
-        return list(pool.map(made, range(0, len(papers), BATCH)))
+    starts = range(0, len(papers), BATCH)
+    try:
+        with ThreadPoolExecutor(THREADS) as pool:
+            return list(pool.map(made, starts))
+    except RuntimeError:  # the interpreter is exiting (a cache writer it waits for): no new threads then
+        return list(map(made, starts))
 
 
 def lowered_batch(plains: list[str], heads: list[str], compress: bool,

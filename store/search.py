@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from store.highlight import Highlighter, Hits
-from store.index_build import BATCH, THREADS, TF_BITS, TF_MAX, Postings, Words, in_order, join_words, split_words
+from store.index_build import BATCH, THREADS, TF_BITS, TF_MAX, Counted, Postings, Words, in_order, join_words, split_words
 from store.model import Paper, Triage, kept_plain
 from store.phrases import Lowered, Phrases, head, literal_pattern, lower
 from store.qualifiers import Facets
@@ -59,7 +59,9 @@ class SearchIndex:
     `SearchIndex.from_parts(papers, parts)` makes the same index again from them (the cache
     of long lists, `store.readers.cache.search_index`, keeps them on disk)."""
 
-    def __init__(self, papers: Iterable[Paper]) -> None:
+    def __init__(self, papers: Iterable[Paper], bodies: Sequence[Counted | None] = ()) -> None:
+        """`bodies`: the words of the display texts of each `BATCH` of `papers`, counted already (by the
+        parse's worker processes: `store.readers.records.counting`), or () when not; None for a batch not."""
         papers = list(papers)
         # Built in batches with numpy rather than word by word in Python (see Words): the
         # index of 100,000 abstracts is ~20 million words. numpy lets go of the GIL, so two
@@ -68,9 +70,10 @@ class SearchIndex:
         batches = [papers[start : start + BATCH] for start in range(0, len(papers), BATCH)]
         # Authors and keywords (`name_form`) have words of their own (`names`): most names are in no
         # abstract, and they need no cased or phrase lookup.
-        texts = [([p.plain for p in batch], [head(p) for p in batch],
+        bodies = list(bodies) or [None] * len(batches)
+        texts = [([p.plain for p in batch] if counted is None else [], [head(p) for p in batch],
                   [name_form(" ".join(p.authors)) for p in batch] + [name_form(" ".join(p.keywords)) for p in batch])
-                 for batch in batches]
+                 for batch, counted in zip(batches, bodies)]
         words = Words(longest=max((sum(map(len, t)) + len(t) for three in texts for t in three[:2]), default=0))
         names = Words(longest=max((sum(map(len, three[2])) + len(three[2]) for three in texts), default=0))
         body: list[tuple[np.ndarray, np.ndarray]] = []
@@ -80,9 +83,10 @@ class SearchIndex:
         lengths: list[np.ndarray] = []
         with ThreadPoolExecutor(THREADS) as pool:
             # (the lowered texts phrases are looked for in are made later: `literal_ready`, once search is)
-            found = in_order(pool, lambda three: (words.find(three[0]), words.find(three[1]), names.find(three[2])), texts)
+            found = in_order(pool, lambda item: (item[0] or words.find(item[1][0]), words.find(item[1][1]), names.find(item[1][2])),
+                             zip(bodies, texts))
             for start, batch, (in_body, in_title, in_record) in zip(range(0, len(papers), BATCH), batches, found):
-                ids, docs, tf, size = words.count(in_body)
+                ids, docs, tf, size = words.named(in_body) if isinstance(in_body, Counted) else words.count(in_body)
                 body.append((ids, ((docs + start) << TF_BITS) | np.minimum(tf, TF_MAX)))
                 lengths.append(size)
                 ids, docs, _, _ = words.count(in_title)

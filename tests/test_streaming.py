@@ -144,10 +144,10 @@ async def test_the_parse_entry_is_written_once_search_is_ready_or_at_a_quit_befo
     monkeypatch.setattr(cache, "BACKGROUND_FROM", 0)  # the corpus list's entry is written behind, as a long list's
     indexing, release = threading.Event(), threading.Event()
 
-    def slow(collection):
+    def slow(collection, bodies):
         indexing.set()
         release.wait(60)
-        return SearchIndex(collection.papers)
+        return SearchIndex(collection.papers, bodies)
 
     monkeypatch.setattr(tui.loading, "search_index", slow)
     path = corpora / "iclr-2024-abstracts.txt"

@@ -7,7 +7,8 @@ one background thread, while the keys work on the rows shown:
 
 1. the whole read (`read_paths`: from the parse cache when it holds the files, else parsed, the
    analysis in worker processes forked from a small server started beside the app, each sent only
-   its chunks of texts, and cached); the header says how far ("reading 40%…"). It lands at once,
+   its chunks of texts, which also counts the words of their display texts for the index:
+   `records.counting`); the header says how far ("reading 40%…"). It lands at once,
    by position: the head's papers are its first ones, so
    nothing changes identity, the cursor stays on its paper, and marks are attached (re-found) for
    all papers then; the state is exactly a non-streamed open's;
@@ -64,7 +65,7 @@ def _prepare_workers(parsing: bool) -> None:
     beside the app while it draws (else it starts with the first parse)."""
     resource_tracker.ensure_running()
     if "forkserver" in multiprocessing.get_all_start_methods():
-        multiprocessing.set_forkserver_preload(["store.readers.records", "store.names", "store.text"])
+        multiprocessing.set_forkserver_preload(["store.readers.records", "store.names", "store.text", "store.index_build"])
         if parsing:
             forkserver.ensure_running()
 
@@ -176,10 +177,11 @@ class Loading:
 
     def _search_ready(self, files: Sequence[str] | None) -> SearchIndex | None:
         """Read `files` whole (None: the papers shown are all) and make their index (None: the app quit first)."""
+        counted = None
         if files is not None:
             try:
                 cache.index_ahead(files)  # unpacked while they are read
-                with reporting(self._reading(files)), behind_the_list():
+                with reporting(self._reading(files)), behind_the_list(), records.counting() as counted:
                     whole = read_paths(files)
             except ReadError as exc:  # gone or changed into something unreadable since its head was read
                 self._post(partial(self._not_read, str(exc)))
@@ -199,7 +201,8 @@ class Loading:
         # garbage collector's sight (`gc.freeze`): it lives as long as the app, and its full collections
         # walked it all, ~200 ms at 100,000 papers every 15–20 keys (freed papers are still freed, by count).
         gc.freeze()
-        index = search_index(self.collection)  # a long list's loads from the cache
+        # A long list's loads from the cache; one just parsed has the words of its display texts counted.
+        index = search_index(self.collection, counted.bodies(self.collection.papers) if counted is not None else [])
         self._index = index
         self._indexed.set()
         self._post(self._indexed_now)

@@ -55,9 +55,10 @@ import platformdirs
 from store.files import remove_dead_writers
 from store.model import Collection, Origin, Paper, built, kept_plain
 from store.readers import sourced
-from store.readers.records import collector_paused
+from store.readers.records import collector_paused, within
 
 if TYPE_CHECKING:
+    from store.index_build import Counted
     from store.search import SearchIndex
 
 SUFFIX = ".parse"
@@ -284,13 +285,11 @@ def held() -> Iterator[Held]:
     """Within the block, the entries this thread has written in the background are only started when
     it ends, or when the `Held` it gives is released (by any thread): a long list's open has the cores
     for its index first, then writes its parse entry (~1.3 s less to search ready at 100,000 cold)."""
-    holding = Held()
-    token = _HELD.set(holding)
-    try:
-        yield holding
-    finally:
-        _HELD.reset(token)
-        holding.release()
+    with within(_HELD, Held()) as holding:
+        try:
+            yield holding
+        finally:
+            holding.release()
 
 
 def _used(entry: Path) -> None:
@@ -435,9 +434,10 @@ def _parts(entry: Path, key: str) -> dict | None:
     return _stored_parts(entry, key)
 
 
-def search_index(collection: Collection) -> SearchIndex:
+def search_index(collection: Collection, bodies: Sequence[Counted | None] = ()) -> SearchIndex:
     """The search index of `collection`'s papers: a long list's from the cache when it holds one
-    of these very papers made by this very code, else built (and then cached, in the background)."""
+    of these very papers made by this very code, else built (and then cached, in the background);
+    `bodies` as `SearchIndex` takes them."""
     import numpy as np  # (here: a command that does not search never loads numpy, ~100 ms)
 
     from store.index_entry import packed
@@ -445,7 +445,7 @@ def search_index(collection: Collection) -> SearchIndex:
 
     papers = collection.papers
     if len(papers) < INDEX_FROM or not collection.sources:
-        return SearchIndex(papers)
+        return SearchIndex(papers, bodies)
     text_key = _index_key(collection)
     key = np.frombuffer(text_key.encode(), dtype=np.uint8)
     entry = _entry([Path(source) for source in collection.sources], INDEX_SUFFIX)
@@ -458,7 +458,7 @@ def search_index(collection: Collection) -> SearchIndex:
             return index
     except Exception:  # missing, unreadable, truncated, damaged or from another format: build again
         pass
-    index = SearchIndex(papers)
+    index = SearchIndex(papers, bodies)
     # By a thread, whatever its size: its parts hold the phrase side, which a built index makes once
     # search is ready (`SearchIndex.literal_ready`: the writer waits for it, or makes it), and packing
     # them is ~0.5 s of CPU at 100k.
