@@ -439,10 +439,6 @@ def run_app(argv: Sequence[str]) -> int:
 
     files = args.files or default_files()
     head = head_of(files)  # a long list: its first papers now, the rest read behind them (tui.loading)
-    if head is None:
-        from store.readers import cache
-
-        cache.index_ahead(files)  # its index entry unpacked while the list is read
     collection = head or load(files, report_skipped=False)
     from tui.app import TriageApp
 
