@@ -290,3 +290,32 @@ async def test_a_query_typed_before_the_index_is_answered_before_the_work_that_f
         await until(pilot, lambda: "phrase texts" in order and "results" in order, tries=6000)
         assert order == ["results", "phrase texts"]
         await until(pilot, lambda: "citation_keys" in app.__dict__, tries=6000)
+
+
+async def test_the_whole_list_lands_without_a_pass_over_all_its_papers_on_the_ui_thread(corpora, held, monkeypatch):
+    """What is worked out from every paper as the whole list lands (its ids for the counts, which columns
+    it shows) is worked out on the background thread beforehand: the UI thread only swaps the rows in."""
+    from store import views
+
+    on_ui: list[str] = []
+    columns_for, tally = tui.loading.columns_for, views.Tally.__init__
+
+    def spied_columns(papers):
+        if threading.current_thread() is threading.main_thread() and len(papers) > 1000:
+            on_ui.append("columns")
+        return columns_for(papers)
+
+    def spied_tally(self, papers, states, ids=None):
+        if threading.current_thread() is threading.main_thread() and len(papers) > 1000 and ids is None:
+            on_ui.append("ids")
+        tally(self, papers, states, ids)
+
+    monkeypatch.setattr(tui.loading, "columns_for", spied_columns)
+    monkeypatch.setattr(views.Tally, "__init__", spied_tally)
+    app = streamed_app([corpora / "iclr-2024-abstracts.txt"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        held.set()
+        await finished(pilot, app)
+        assert len(app.query_one(PaperList).papers) == 2260 and counts(app).startswith("2260 of 2260 shown")
+        assert app.query_one(PaperList).columns == columns_for(app.collection.papers)
+    assert on_ui == []
