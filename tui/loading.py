@@ -12,10 +12,12 @@ one background thread, while the keys work on the rows shown:
    by position: the head's papers are its first ones, so
    nothing changes identity, the cursor stays on its paper, and marks are attached (re-found) for
    all papers then; the state is exactly a non-streamed open's;
-2. the search index of those papers (from the index cache of a long list, else built): "indexing…";
+2. the search index of those papers (from the index cache of a long list, its entry unpacked while
+   the list is read: `cache.index_ahead`; else built): "indexing…";
 3. once search is ready, what waited for it: the cache entries of the read and the index (held until
-   then, or written at a quit before; `cache.held`), and the texts phrases are looked in
-   (`SearchIndex.literal_ready`).
+   then, or written at a quit before; `cache.held`), and, once a query typed meanwhile is answered,
+   the texts phrases are looked in (`SearchIndex.literal_ready`), what qualifiers look at and the
+   citation keys.
 
 Every list, streamed or not, gets its index this way. A query typed before the index is ready waits
 for it and the filter bar says so ("indexing…"): a result never silently misses papers. The thread is
