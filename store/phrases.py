@@ -21,6 +21,7 @@ from functools import cache
 import numpy as np
 import zstandard
 
+from store import heap
 from store.index_build import BATCH, THREADS, TF_BITS, TF_MAX, Postings
 from store.model import Paper, single_spaced
 from store.query import Term
@@ -105,6 +106,7 @@ class Lowered:
                     return lowered_batch([p.plain for p in batch], [head(p) for p in batch], self.compressed, counted=False)[0]
                 with ThreadPoolExecutor(THREADS) as pool:
                     self._chunks = self._kept(list(pool.map(made, range(0, len(papers), BATCH))))
+                heap.give_back()  # the lines lowered to make them (see store.heap)
             return self._chunks
 
     def holding(self, needle: str) -> np.ndarray | None:
