@@ -1,6 +1,6 @@
 """Opening a list in a real terminal: time to the first frame, to "search ready", and peak memory.
 
-    python bench/open.py [--sizes iclr,10000,100000] [--before OLD/.venv/bin/triage] [--query graph]
+    python bench/open.py [--sizes iclr,10000,100000] [--before OLD/.venv/bin/triage] [--query graph] [--lists DIR]
 
 Each run starts `triage LIST` in a private tmux server (120x40) and polls the screen every 50 ms:
 "first frame" is when the list's first rows are on screen and the header counts them ("… of N
@@ -12,7 +12,8 @@ resident memory of the app and every process under it (the parse workers), sampl
 "cold" runs with an empty parse/index cache, "cached" again with the cache that run left; "cache MB"
 is its size on disk. `--before` adds the same rows for another installed `triage` (an older
 checkout: `git worktree add /tmp/before d612428`, a venv there, `pip install -e /tmp/before`).
-Synthetic lists come from ../shared/tools/make_corpus.py (made once in a temporary folder); `iclr`
+Synthetic lists come from ../shared/tools/make_corpus.py (made once in a temporary folder, or in
+`--lists`, kept there for the next run); `iclr`
 is ../shared/corpora/iclr-2024-abstracts.txt. The load (`uptime`) is printed with each row:
 numbers on a loaded machine are pessimistic.
 """
@@ -119,9 +120,14 @@ def corpus(size: str, folder: Path) -> tuple[Path, int]:
         path = folder / f"abstracts-{size}.txt"
         if not path.exists():
             subprocess.run([sys.executable, str(MAKE_CORPUS), size, "-o", str(path)], check=True)
-    from store import read_path  # the number of papers the header will count (parsed once, in a cache of its own)
+    counted = folder / f"{path.name}.papers"  # the number of papers the header will count, parsed once
+    if counted.exists() and counted.stat().st_mtime >= path.stat().st_mtime:
+        return path, int(counted.read_text())
+    from store import read_path
 
-    return path, len(read_path(path).papers)
+    total = len(read_path(path).papers)
+    counted.write_text(str(total))
+    return path, total
 
 
 def main() -> None:
@@ -130,16 +136,20 @@ def main() -> None:
     parser.add_argument("--before", help="another triage command to compare with (an older checkout's)")
     parser.add_argument("--after", help="the triage command to measure (default: the one beside this Python)")
     parser.add_argument("--query", default="graph")
+    parser.add_argument("--lists", help="a folder to keep the synthetic lists in (made there once, then reused: "
+                                         "a 100,000-abstract list takes a minute to make and count)")
     args = parser.parse_args()
     after = args.after or str(Path(sys.executable).parent / "triage")
     versions = ([("before", args.before)] if args.before else []) + [("after", after)]
     with tempfile.TemporaryDirectory(prefix="bench-open-") as tmp:
         folder = Path(tmp)
-        os.environ["TRIAGE_CACHE"] = str(folder / "quick-cache")
+        lists = Path(args.lists) if args.lists else folder
+        lists.mkdir(parents=True, exist_ok=True)
+        os.environ["TRIAGE_CACHE"] = str(lists / "quick-cache")
         print(f"{'list':>8} {'papers':>7} {'version':>7} {'open':>6} {'first frame s':>13} {'search ready s':>14} "
               f"{'peak RSS MB':>11} {'peak PSS MB':>11} {'cache MB':>8}  load (uptime)")
         for size in args.sizes.split(","):
-            path, total = corpus(size, folder)
+            path, total = corpus(size, lists)
             for version, triage in versions:
                 cache = folder / f"cache-{version}-{size}"
                 shutil.rmtree(cache, ignore_errors=True)

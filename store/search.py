@@ -350,6 +350,10 @@ class SearchIndex:
         """Work out now what the first phrase typed would otherwise (`Phrases.ready`)."""
         self._phrases.ready()
 
+    def qualifiers_ready(self) -> None:
+        """Work out now what the first `has:code`, `venue:`, `year:`… typed would otherwise (`Facets.ready`)."""
+        self._facets.ready()
+
     def _literal(self, term: Term, patterns: list[re.Pattern[str]]) -> _Match:
         """Papers whose title or display text contains `term` literally (smart case)."""
         pattern = literal_pattern(term)

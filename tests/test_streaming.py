@@ -161,8 +161,8 @@ async def test_the_parse_entry_is_written_once_search_is_ready_or_at_a_quit_befo
             if not quit_first:
                 release.set()
                 await until(pilot, lambda: app._index is not None, tries=3000)
-                cache.settle()
-                assert list(entries.glob("*" + cache.SUFFIX))
+                # (its writer starts just after: when the index is handed over, `cache.held` ends)
+                await until(pilot, lambda: cache.settle() or list(entries.glob("*" + cache.SUFFIX)), tries=3000)
                 for entry in entries.iterdir():
                     entry.unlink()
         release.set()  # (the app quit while its index was made)
@@ -272,3 +272,50 @@ def test_quitting_while_the_list_is_read_ends_at_once(generated, tmp_path):
     finally:
         term.kill()
     assert not list((tmp_path / "cache").glob("*" + cache.SUFFIX))
+
+
+async def test_a_query_typed_before_the_index_is_answered_before_the_work_that_follows_it(corpora, held, monkeypatch):
+    """The phrase texts, facets and citation keys made once search is ready wait for a query typed before
+    (at 100,000 papers they took the GIL from it: its 0.1 s answer came after 1.6 s)."""
+    order = []
+    literal_ready, show_hits = SearchIndex.literal_ready, TriageApp._show_hits
+    monkeypatch.setattr(SearchIndex, "literal_ready", lambda self: (order.append("phrase texts"), literal_ready(self))[1])
+    monkeypatch.setattr(TriageApp, "_show_hits", lambda self, *args: (order.append("results"), show_hits(self, *args))[1])
+    app = streamed_app([corpora / "iclr-2024-abstracts.txt"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"graph")
+        await until(pilot, lambda: str(app.query_one("#filter-count").content) == "indexing…")
+        held.set()
+        await finished(pilot, app)
+        await until(pilot, lambda: "phrase texts" in order and "results" in order, tries=6000)
+        assert order == ["results", "phrase texts"]
+        await until(pilot, lambda: "citation_keys" in app.__dict__, tries=6000)
+
+
+async def test_the_whole_list_lands_without_a_pass_over_all_its_papers_on_the_ui_thread(corpora, held, monkeypatch):
+    """What is worked out from every paper as the whole list lands (its ids for the counts, which columns
+    it shows) is worked out on the background thread beforehand: the UI thread only swaps the rows in."""
+    from store import views
+
+    on_ui: list[str] = []
+    columns_for, tally = tui.loading.columns_for, views.Tally.__init__
+
+    def spied_columns(papers):
+        if threading.current_thread() is threading.main_thread() and len(papers) > 1000:
+            on_ui.append("columns")
+        return columns_for(papers)
+
+    def spied_tally(self, papers, states, ids=None):
+        if threading.current_thread() is threading.main_thread() and len(papers) > 1000 and ids is None:
+            on_ui.append("ids")
+        tally(self, papers, states, ids)
+
+    monkeypatch.setattr(tui.loading, "columns_for", spied_columns)
+    monkeypatch.setattr(views.Tally, "__init__", spied_tally)
+    app = streamed_app([corpora / "iclr-2024-abstracts.txt"])
+    async with app.run_test(size=(120, 40)) as pilot:
+        held.set()
+        await finished(pilot, app)
+        assert len(app.query_one(PaperList).papers) == 2260 and counts(app).startswith("2260 of 2260 shown")
+        assert app.query_one(PaperList).columns == columns_for(app.collection.papers)
+    assert on_ui == []

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from store.boundary import inert_collection
 from store.errors import ReadError
-from store.model import Collection
+from store.model import Collection, Origin
 from store.readers import arxiv, cache, seed, tabular
 from store.readers.records import report, unique
 
@@ -158,15 +158,20 @@ def read_paths(paths: Iterable[str | os.PathLike[str]]) -> Collection:
             raise ReadError(str(path), f"no readable lists in this directory ({', '.join(KNOWN_EXTENSIONS)})")
     if len(parts) == 1:
         only = parts[0]
-        return Collection(only.papers, only.header, only.venue, only.year, only.sources, warnings)
+        return Collection(only.papers, only.header, only.venue, only.year, only.sources, warnings, origin=only.origin)
     venues = {(part.venue, part.year) for part in parts}
     venue, year = venues.pop() if len(venues) == 1 else ("", None)
+    papers = unique(paper for part in parts for paper in part.papers)
+    origins = [part.origin for part in parts]
     return Collection(
-        papers=unique(paper for part in parts for paper in part.papers),
+        papers=papers,
         venue=venue,
         year=year,
         sources=[source for part in parts for source in part.sources],
         warnings=warnings,
+        # (the files' parses, merged by this code: their keys pin the merged papers too)
+        origin=Origin(tuple(key for o in origins for key in o.keys), tuple(papers))
+        if all(o is not None and o.of(part.papers) for o, part in zip(origins, parts)) else None,
     )
 
 
