@@ -23,6 +23,7 @@ from store.highlight import Span, context
 from store.qualifiers import CODE_HOSTS
 from store.text import Display, display, inert, shown_part, title_display
 from tui.keys import READ
+from tui.widgets.scrollbar import SteadyBar
 
 MEASURE = 96
 """The widest the text runs, in cells: a wide pane keeps lines short enough to read."""
@@ -48,7 +49,7 @@ LABEL = "bold $text-muted"
 TLDR_BAR = "▌ "
 
 
-class DetailPane(ScrollView, can_focus=True):
+class DetailPane(SteadyBar, ScrollView, can_focus=True):
     """Shows one paper in full. Every part is `Content` built from the paper's text, never parsed as markup.
 
     Focused (`enter` / `l` from the list), it scrolls with `j` / `k` as well as the arrows and page keys.

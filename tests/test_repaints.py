@@ -1,0 +1,56 @@
+"""What a key draws again on a long list (ICLR's 2,260 papers), and that what is left as it was is what
+a fresh drawing shows: a move that scrolls the list does not draw its scrollbar again while the thumb
+stays in the same eighths of a cell."""
+from __future__ import annotations
+
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widget import Widget
+
+from store import read_path
+from tests.waits import until
+from tui.app import TriageApp
+from tui.widgets.paper_list import PaperList
+
+SIZE = (120, 40)
+
+
+async def settle(app: TriageApp, pilot) -> None:
+    await until(pilot, lambda: app._index is not None, tries=3000)  # made on tui.loading's thread, not a worker
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def drawn(widget: Widget) -> list[Strip]:
+    """The widget's lines as the screen has them (what is kept from the last drawing, redrawn where dirty)."""
+    return widget.render_lines(Region(0, 0, *widget.size))
+
+
+def fresh(widget: Widget) -> list[Strip]:
+    """The widget's lines drawn from scratch."""
+    Widget.refresh(widget)
+    return widget.render_lines(Region(0, 0, *widget.size))
+
+
+async def test_a_move_that_scrolls_the_list_draws_its_scrollbar_only_when_the_thumb_moves(corpora, monkeypatch):
+    app = TriageApp(read_path(corpora / "iclr-2024-papers.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        paper_list = app.query_one(PaperList)
+        paper_list.cursor = 600  # past the first screen: each j below scrolls the list by a row
+        await pilot.pause()
+        bar = paper_list.vertical_scrollbar
+        renders = []
+        rendered = type(bar)._render_content
+        monkeypatch.setattr(type(bar), "_render_content", lambda self: (renders.append(self) if self is bar else None, rendered(self))[1])
+        top, moves = paper_list.scroll_offset.y, 0
+        for _ in range(24):
+            before = len(renders)
+            await pilot.press("j")
+            await pilot.pause()
+            moves += len(renders) - before
+            assert drawn(bar) == fresh(bar)  # the thumb where a bar drawn afresh has it
+        assert paper_list.scroll_offset.y == top + 24
+        # 2,260 rows in a bar of 36 cells: the thumb moves an eighth of a cell every ~8 rows, so 24 moves
+        # draw it 2 to 4 times (each move drew it again before).
+        assert 1 <= moves <= 6
