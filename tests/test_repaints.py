@@ -1,6 +1,7 @@
 """What a key draws again on a long list (ICLR's 2,260 papers), and that what is left as it was is what
 a fresh drawing shows: a move that scrolls the list does not draw its scrollbar again while the thumb
-stays in the same eighths of a cell."""
+stays in the same eighths of a cell; a move to the next paper draws the detail pane's lines that
+changed, not the blank ones below both texts."""
 from __future__ import annotations
 
 from textual.geometry import Region
@@ -10,6 +11,7 @@ from textual.widget import Widget
 from store import read_path
 from tests.waits import until
 from tui.app import TriageApp
+from tui.widgets.detail import DetailPane
 from tui.widgets.paper_list import PaperList
 
 SIZE = (120, 40)
@@ -54,3 +56,26 @@ async def test_a_move_that_scrolls_the_list_draws_its_scrollbar_only_when_the_th
         # 2,260 rows in a bar of 36 cells: the thumb moves an eighth of a cell every ~8 rows, so 24 moves
         # draw it 2 to 4 times (each move drew it again before).
         assert 1 <= moves <= 6
+
+
+async def test_a_move_draws_the_detail_lines_that_changed_and_leaves_the_blank_ones(corpora, monkeypatch):
+    app = TriageApp(read_path(corpora / "iclr-2024-papers.jsonl"))
+    async with app.run_test(size=(200, 50)) as pilot:  # wide: most abstracts end on screen
+        await settle(app, pilot)
+        pane = app.query_one(DetailPane)
+        lines: list[int] = []
+        rendered = DetailPane.render_line
+        monkeypatch.setattr(DetailPane, "render_line", lambda self, y: (lines.append(y), rendered(self, y))[1])
+        height = pane.scrollable_content_region.height
+        checked = 0
+        for _ in range(30):
+            before = len(pane._lines)
+            lines.clear()
+            await pilot.press("j")
+            await pilot.pause()
+            longest = max(before, len(pane._lines))
+            if longest < height:  # both texts end on screen: the blank lines below them stay
+                assert lines and max(lines) < longest
+                checked += 1
+            assert drawn(pane) == fresh(pane)  # nothing left over from the paper before
+        assert checked >= 10
