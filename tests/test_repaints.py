@@ -1,10 +1,12 @@
 """What a key draws again on a long list (ICLR's 2,260 papers), and that what is left as it was is what
 a fresh drawing shows: a move that scrolls the list does not draw its scrollbar again while the thumb
 stays in the same eighths of a cell; a move to the next paper draws the detail pane's lines that
-changed, not the blank ones below both texts."""
+changed, not the blank ones below both texts; a character typed in the query does not lay the screen
+out when nothing changes size."""
 from __future__ import annotations
 
 from textual.geometry import Region
+from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -79,3 +81,21 @@ async def test_a_move_draws_the_detail_lines_that_changed_and_leaves_the_blank_o
                 checked += 1
             assert drawn(pane) == fresh(pane)  # nothing left over from the paper before
         assert checked >= 10
+
+
+async def test_typing_in_the_query_lays_nothing_out_when_no_size_changes(corpora, monkeypatch):
+    app = TriageApp(read_path(corpora / "iclr-2024-papers.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"graph")
+        await settle(app, pilot)
+        count = str(app.query_one("#filter-count").content)
+        layouts = []
+        laid_out = Screen._refresh_layout
+        monkeypatch.setattr(Screen, "_refresh_layout", lambda self, *a, **k: (layouts.append(1), laid_out(self, *a, **k))[1])
+        for _ in range(3):  # the same matches, the same counts: only the query's text changes
+            await pilot.press("space")
+            await settle(app, pilot)
+        assert app.query_one("#filter-input").value == "graph   "
+        assert str(app.query_one("#filter-count").content) == count
+        assert layouts == []
