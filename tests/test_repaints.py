@@ -2,7 +2,8 @@
 a fresh drawing shows: a move that scrolls the list does not draw its scrollbar again while the thumb
 stays in the same eighths of a cell; a move to the next paper draws the detail pane's lines that
 changed, not the blank ones below both texts; a character typed in the query does not lay the screen
-out when nothing changes size."""
+out when nothing changes size; a star while too few papers are starred to rank them draws its own row,
+not every row."""
 from __future__ import annotations
 
 from textual.geometry import Region
@@ -99,3 +100,20 @@ async def test_typing_in_the_query_lays_nothing_out_when_no_size_changes(corpora
         assert app.query_one("#filter-input").value == "graph   "
         assert str(app.query_one("#filter-count").content) == count
         assert layouts == []
+
+
+async def test_a_star_before_there_is_a_ranking_draws_its_own_row_not_the_list(corpora, monkeypatch):
+    app = TriageApp(read_path(corpora / "iclr-2024-papers.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        paper_list = app.query_one(PaperList)
+        paper_list.cursor = 600
+        await pilot.pause()
+        rows: list[str] = []
+        rendered = PaperList._render_row
+        monkeypatch.setattr(PaperList, "_render_row", lambda self, paper, *a: (rows.append(paper.id), rendered(self, paper, *a))[1])
+        await pilot.press("s")  # the first star: the For-you ranking needs three
+        await until(pilot, lambda: not app.saving)
+        await settle(app, pilot)
+        assert app.state_of(paper_list.current.id).starred and app._ranking is None
+        assert set(rows) == {paper_list.current.id}  # drawn with "…" until saved, then with ★
