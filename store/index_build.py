@@ -24,7 +24,7 @@ _R = TypeVar("_R")
 
 TF_BITS = 4  # a posting is (paper index << 4) | min(term frequency, 15)
 TF_MAX = (1 << TF_BITS) - 1
-BATCH = 1024  # papers indexed at a time: a few MB of arrays, a few ms per step
+BATCH = 1024  # papers indexed at a time: a few MB of arrays, a few ms per step (fewer than 2**16: see Counted)
 THREADS = 2  # finding words in batches; the build's own thread names them
 _BASE = 0x9E3779B97F4A7C15  # odd, so invertible mod 2**64
 _MIX = np.uint64(0x94D049BB133111EB)  # odd: multiplying by it loses nothing mod 2**64
@@ -97,18 +97,17 @@ class Words:
     def count(self, runs: _Runs) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(word id, text, count) of each word in each text, a word's texts together and in
         order, and the number of words in each text."""
-        joined, starts, ends, order, first = runs.joined, runs.starts, runs.ends, runs.order, runs.first
         if not runs.exact:
+            joined, starts, ends = runs.joined, runs.starts, runs.ends
             spelled = [joined[s:e] for s, e in zip(starts.tolist(), ends.tolist())]
             ids = np.fromiter(map(self.ids.__getitem__, spelled), np.uint64, len(spelled))
-            order, first = _grouped_by(ids << np.uint64(32))  # ids < 2**32: in the high bits, exact
-        text = runs.text[order]
-        group = np.cumsum(first) - 1  # of each word, in sorted order
-        spelled = [joined[s:e] for s, e in zip(starts[order[first]].tolist(), ends[order[first]].tolist())]
-        ids = np.fromiter(map(self.ids.__getitem__, spelled), np.uint32, len(spelled))[group]
-        pair = np.flatnonzero(first | np.diff(text, prepend=np.uint32(0)).astype(bool))  # a new word or text
-        counts = np.diff(pair, append=len(text)).astype(np.uint32)
-        return ids[pair], text[pair], counts, runs.lengths
+            runs.order, runs.first = _grouped_by(ids << np.uint64(32))  # ids < 2**32: in the high bits, exact
+        return self.named(counted(runs))
+
+    def named(self, found: Counted) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """`count`'s answer from the `counted` words of a batch: their ids given (as `count` gives them)."""
+        ids = np.fromiter(map(self.ids.__getitem__, found.words.split("\n") if found.groups else ()), np.uint32, found.groups)
+        return ids[found.group], found.text.astype(np.uint32), found.counts.astype(np.uint32), found.lengths
 
     def _hashes(self, chars: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
         """A hash of each run chars[start:end] from prefix sums of chars[i] * _BASE**i: the sum
@@ -117,6 +116,46 @@ class Words:
         prefix = np.zeros(len(chars) + 1, dtype=np.uint64)
         np.cumsum(chars * self._power[: len(chars)], out=prefix[1:])  # wraps mod 2**64, as meant
         return (prefix[ends] - prefix[starts]) * self._unpower[starts]
+
+@dataclass(slots=True)
+class Counted:
+    """The words of a batch of texts counted but not named (`counted`): what a worker process sends back,
+    for the building process to give the words ids (`Words.named`) in the order a build would."""
+
+    words: str
+    """Each distinct word once, a line each (no word holds a line break), in the order `count` names them."""
+    groups: int
+    """How many there are."""
+    group: np.ndarray
+    """Of each (word, text) pair, its word's line in `words`; a word's texts together and in order…"""
+    text: np.ndarray
+    counts: np.ndarray
+    """…and which text it is (uint16), how often the word is in it (uint8: 255 for more; a posting keeps
+    at most `TF_MAX`)."""
+    lengths: np.ndarray
+    """The number of words in each text."""
+
+
+def counted(runs: _Runs) -> Counted:
+    """The words `Words.find` found in a batch, counted in each text (its groups exact: see `_Runs.exact`)."""
+    joined, starts, ends, order, first = runs.joined, runs.starts, runs.ends, runs.order, runs.first
+    text = runs.text[order]
+    group = (np.cumsum(first) - 1).astype(np.uint32)  # of each word, in sorted order
+    spelled = [joined[s:e] for s, e in zip(starts[order[first]].tolist(), ends[order[first]].tolist())]
+    pair = np.flatnonzero(first | np.diff(text, prepend=np.uint32(0)).astype(bool))  # a new word or text
+    counts = np.minimum(np.diff(pair, append=len(text)), 255).astype(np.uint8)
+    return Counted("\n".join(spelled), len(spelled), group[pair], text[pair].astype(np.uint16), counts, runs.lengths)
+
+
+def counted_texts(texts: list[str]) -> list[Counted | None]:
+    """The words of `texts`, `BATCH` texts at a time, counted as a build counts a batch of display
+    texts (None for a batch whose words two share a hash: the build counts that one itself)."""
+    out: list[Counted | None] = []
+    for start in range(0, len(texts), BATCH):
+        batch = texts[start : start + BATCH]
+        runs = Words(longest=sum(map(len, batch)) + len(batch)).find(batch)
+        out.append(counted(runs) if runs.exact else None)
+    return out
 
 def in_order(pool: ThreadPoolExecutor, work: Callable[[_T], _R], items: Iterable[_T]) -> Iterator[_R]:
     """work(item) for each of `items`, in order, run on `pool` a few items ahead (not all at

@@ -60,8 +60,8 @@ class Lowered:
     in each display text (`letters[row of the letter, paper]`, at most `_SATURATED`); and which papers
     hold each character beyond ASCII in either (`chars`, sorted, and their papers in `wide`).
 
-    The build makes the chunks as it goes; an index loaded from the cache, which keeps all but the
-    chunks (they would double the entry's size), makes them from the papers when first needed."""
+    A built index makes it all from the papers when first needed (`made`); an index loaded from the
+    cache, which keeps all but the chunks (they would double the entry's size), makes the chunks then."""
 
     def __init__(self, papers: list[Paper], letters: np.ndarray, chars: np.ndarray, wide: Postings,
                  chunks: list[bytes] | None = None) -> None:
@@ -94,17 +94,16 @@ class Lowered:
         rather than for each phrase (a batch split into a bytes object a line would hold twice as much)."""
         return chunks if self.compressed else [(chunk, _line_ends(chunk)) for chunk in chunks]
 
+    @classmethod
+    def made(cls, papers: list[Paper]) -> Lowered:
+        """The `Lowered` of `papers`, made from them (~5 s of CPU at 100,000 papers, on two threads)."""
+        return cls.joined(papers, _batches(papers, compressed(len(papers)), counted=True))
+
     def chunks(self) -> list[bytes] | list[tuple[bytes, np.ndarray]]:
         """The batches (see `_kept`), made now if they are not yet (~1.5 s of CPU at 100,000 papers, on two threads)."""
         with self._lock:
             if self._chunks is None:
-                papers = self._papers
-
-                def made(start: int) -> bytes:
-                    batch = papers[start : start + BATCH]
-                    return lowered_batch([p.plain for p in batch], [head(p) for p in batch], self.compressed, counted=False)[0]
-                with ThreadPoolExecutor(THREADS) as pool:
-                    self._chunks = self._kept(list(pool.map(made, range(0, len(papers), BATCH))))
+                self._chunks = self._kept([chunk for chunk, _, _ in _batches(self._papers, self.compressed, counted=False)])
             return self._chunks
 
     def holding(self, needle: str) -> np.ndarray | None:
@@ -197,6 +196,19 @@ def compressed(papers: int) -> bool:
     return papers >= COMPRESS_FROM
 
 
+def _batches(papers: list[Paper], compress: bool, counted: bool) -> list[tuple[bytes, np.ndarray | None, np.ndarray | None]]:
+    """`lowered_batch` of each `BATCH` of `papers`, in order, on two threads."""
+    def made(start: int) -> tuple[bytes, np.ndarray | None, np.ndarray | None]:
+        batch = papers[start : start + BATCH]
+        return lowered_batch([p.plain for p in batch], [head(p) for p in batch], compress, counted)
+    starts = range(0, len(papers), BATCH)
+    try:
+        with ThreadPoolExecutor(THREADS) as pool:
+            return list(pool.map(made, starts))
+    except RuntimeError:  # the interpreter is exiting (a cache writer it waits for): no new threads then
+        return list(map(made, starts))
+
+
 def lowered_batch(plains: list[str], heads: list[str], compress: bool,
                   counted: bool = True) -> tuple[bytes, np.ndarray | None, np.ndarray | None]:
     """A batch's part of `Lowered`: its display texts `plains` and its heads `heads`, `lower`ed (and compressed);
@@ -244,14 +256,26 @@ class Phrases:
     words: dict[str, int]
     body: Postings
     title: Postings
-    lowered: Lowered
+    kept: Lowered | None
+    """The lowered texts as the cache gave them, or None: made from the papers when first needed (`lowered`)."""
     _lowered_words: tuple[str, np.ndarray] | None = field(default=None, init=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
+    _making: threading.Lock = field(default_factory=threading.Lock, init=False)
+
+    @property
+    def lowered(self) -> Lowered:
+        """The texts phrases are looked for in (`Lowered`): a built index's are made the first time they are
+        needed (by `ready`, which the app calls once search is ready, not by the build it waits for)."""
+        with self._making:
+            if self.kept is None:
+                self.kept = Lowered.made(self.papers)
+            return self.kept
 
     def ready(self) -> None:
         """Work out now what the first phrase typed would otherwise: the vocabulary lower-cased, and the
-        lowered texts of an index loaded from the cache (~1.5 s of CPU at 100,000 papers, which the app
-        spends on its index thread, not on the first phrase typed)."""
+        lowered texts (a built index's: ~5 s of CPU at 100,000 papers; an index loaded from the cache
+        keeps all but their texts: ~1.5 s), which the app spends on its index thread once search is
+        ready, not on the build before it nor on the first phrase typed."""
         self._lower_words()
         self.lowered.chunks()
 

@@ -27,9 +27,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from store.highlight import Highlighter, Hits
-from store.index_build import BATCH, THREADS, TF_BITS, TF_MAX, Postings, Words, in_order, join_words, split_words
+from store.index_build import BATCH, THREADS, TF_BITS, TF_MAX, Counted, Postings, Words, in_order, join_words, split_words
 from store.model import Paper, Triage, kept_plain
-from store.phrases import Lowered, Phrases, compressed, head, literal_pattern, lower, lowered_batch
+from store.phrases import Lowered, Phrases, head, literal_pattern, lower
 from store.qualifiers import Facets
 from store.query import Qualifier, Query, Term, parse
 from store.vocabulary import WORD, Notes, Vocabulary, in_sequence, name_form, words_matched
@@ -59,7 +59,9 @@ class SearchIndex:
     `SearchIndex.from_parts(papers, parts)` makes the same index again from them (the cache
     of long lists, `store.readers.cache.search_index`, keeps them on disk)."""
 
-    def __init__(self, papers: Iterable[Paper]) -> None:
+    def __init__(self, papers: Iterable[Paper], bodies: Sequence[Counted | None] = ()) -> None:
+        """`bodies`: the words of the display texts of each `BATCH` of `papers`, counted already (by the
+        parse's worker processes: `store.readers.records.counting`), or () when not; None for a batch not."""
         papers = list(papers)
         # Built in batches with numpy rather than word by word in Python (see Words): the
         # index of 100,000 abstracts is ~20 million words. numpy lets go of the GIL, so two
@@ -68,9 +70,10 @@ class SearchIndex:
         batches = [papers[start : start + BATCH] for start in range(0, len(papers), BATCH)]
         # Authors and keywords (`name_form`) have words of their own (`names`): most names are in no
         # abstract, and they need no cased or phrase lookup.
-        texts = [([p.plain for p in batch], [head(p) for p in batch],
+        bodies = list(bodies) or [None] * len(batches)
+        texts = [([p.plain for p in batch] if counted is None else [], [head(p) for p in batch],
                   [name_form(" ".join(p.authors)) for p in batch] + [name_form(" ".join(p.keywords)) for p in batch])
-                 for batch in batches]
+                 for batch, counted in zip(batches, bodies)]
         words = Words(longest=max((sum(map(len, t)) + len(t) for three in texts for t in three[:2]), default=0))
         names = Words(longest=max((sum(map(len, three[2])) + len(three[2]) for three in texts), default=0))
         body: list[tuple[np.ndarray, np.ndarray]] = []
@@ -78,14 +81,12 @@ class SearchIndex:
         author: list[tuple[np.ndarray, np.ndarray]] = []
         keyword: list[tuple[np.ndarray, np.ndarray]] = []
         lengths: list[np.ndarray] = []
-        lowered: list[tuple[bytes, np.ndarray, np.ndarray]] = []
-        compress = compressed(len(papers))
         with ThreadPoolExecutor(THREADS) as pool:
-            # The lowered texts too, made now rather than on the first phrase typed (a second at 100k).
-            found = in_order(pool, lambda three: (words.find(three[0]), words.find(three[1]), names.find(three[2]),
-                                                  lowered_batch(three[0], three[1], compress)), texts)
-            for start, batch, (in_body, in_title, in_record, batch_lowered) in zip(range(0, len(papers), BATCH), batches, found):
-                ids, docs, tf, size = words.count(in_body)
+            # (the lowered texts phrases are looked for in are made later: `literal_ready`, once search is)
+            found = in_order(pool, lambda item: (item[0] or words.find(item[1][0]), words.find(item[1][1]), names.find(item[1][2])),
+                             zip(bodies, texts))
+            for start, batch, (in_body, in_title, in_record) in zip(range(0, len(papers), BATCH), batches, found):
+                ids, docs, tf, size = words.named(in_body) if isinstance(in_body, Counted) else words.count(in_body)
                 body.append((ids, ((docs + start) << TF_BITS) | np.minimum(tf, TF_MAX)))
                 lengths.append(size)
                 ids, docs, _, _ = words.count(in_title)
@@ -94,10 +95,9 @@ class SearchIndex:
                 of_keyword = docs >= len(batch)
                 author.append((ids[~of_keyword], docs[~of_keyword] + start))
                 keyword.append((ids[of_keyword], docs[of_keyword] - len(batch) + start))
-                lowered.append(batch_lowered)
         vocabulary, named = dict(words.ids), dict(names.ids)  # plain dicts: looking up an unknown word adds nothing
         self._assemble(papers, vocabulary, Postings.placed(body, len(vocabulary)), Postings.placed(title, len(vocabulary)),
-                       np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int64), Lowered.joined(papers, lowered),
+                       np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int64), None,
                        named, Postings.placed(author, len(named)),
                        Postings.placed(keyword, len(named)))
 
@@ -106,7 +106,7 @@ class SearchIndex:
         the postings of body, titles, authors and keywords, the number of words of each text, the vocabulary
         in word id order as UTF-8 text, a word a line (no word holds a line break), and that of the
         authors and keywords; how often each letter is in each display text, and which papers hold which
-        character beyond ASCII (`store.phrases.Lowered`)."""
+        character beyond ASCII (`store.phrases.Lowered`: made now if it is not yet)."""
         lowered = self._phrases.lowered
         return {
             "words": join_words(self._words), "body": self._body.values, "body_bounds": self._body.bounds,
@@ -121,11 +121,10 @@ class SearchIndex:
         """The index as word counts, for models over its words (store.ranking): the vocabulary in word
         id order, then for each posting its paper (row in file order), its word id and how often the
         word occurs there (capped at 15 in the body; a title word counts once more)."""
-        parts = self.parts()
-        words = split_words(parts["words"])
-        body, title = parts["body"].astype(np.int64), parts["title"].astype(np.int64)
+        words = list(self._words)  # (in id order: ids are given in order)
+        body, title = self._body.values.astype(np.int64), self._title.values.astype(np.int64)
         every = np.arange(len(words))
-        of_word = np.concatenate([np.repeat(every, np.diff(parts["body_bounds"])), np.repeat(every, np.diff(parts["title_bounds"]))])
+        of_word = np.concatenate([np.repeat(every, np.diff(self._body.bounds)), np.repeat(every, np.diff(self._title.bounds))])
         times = np.concatenate([(body & TF_MAX).astype(np.float32), np.ones(len(title), np.float32)])
         return words, np.concatenate([body >> TF_BITS, title]), of_word, times
 
@@ -152,7 +151,7 @@ class SearchIndex:
         return index
 
     def _assemble(self, papers: list[Paper], words: dict[str, int], body: Postings, title: Postings,
-                  lengths: np.ndarray, lowered: Lowered, names: dict[str, int],
+                  lengths: np.ndarray, lowered: Lowered | None, names: dict[str, int],
                   author: Postings, keyword: Postings) -> None:
         """Set up the index from what a build or a cache gives; the rest is quick to work out."""
         self.papers = papers

@@ -129,7 +129,7 @@ def slow_on(monkeypatch, slow_query: str) -> threading.Event:
                 release.wait(10)
             return super().search(query, states)
 
-    monkeypatch.setattr(tui.loading, "search_index", lambda collection: Slow(collection.papers))
+    monkeypatch.setattr(tui.loading, "search_index", lambda collection, bodies: Slow(collection.papers, bodies))
     return release
 
 
@@ -157,9 +157,9 @@ async def test_a_slash_typed_in_the_query_is_text(seed_path):
 async def test_typing_before_the_index_is_built_says_so(seed_path, monkeypatch):
     built = threading.Event()
 
-    def slow_to_build(collection):
+    def slow_to_build(collection, bodies):
         built.wait(10)
-        return search_index(collection)
+        return search_index(collection, bodies)
 
     monkeypatch.setattr(tui.loading, "search_index", slow_to_build)
     app = TriageApp(read_path(seed_path))

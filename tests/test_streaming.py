@@ -137,6 +137,39 @@ async def test_a_query_typed_while_the_list_is_read_gives_the_final_results(corp
         assert app.query_one(FilterBar).value == "difusion models"
 
 
+async def test_the_parse_entry_is_written_once_search_is_ready_or_at_a_quit_before(corpora, tmp_path, monkeypatch):
+    """A long list's parse entry is written in the background after its index is made (the cores go to
+    what the user waits for first); quitting while it is indexed still leaves it written: the next open
+    is a cached one."""
+    monkeypatch.setattr(cache, "BACKGROUND_FROM", 0)  # the corpus list's entry is written behind, as a long list's
+    indexing, release = threading.Event(), threading.Event()
+
+    def slow(collection, bodies):
+        indexing.set()
+        release.wait(60)
+        return SearchIndex(collection.papers, bodies)
+
+    monkeypatch.setattr(tui.loading, "search_index", slow)
+    path = corpora / "iclr-2024-abstracts.txt"
+    entries = tmp_path / "cache"
+    for quit_first in (False, True):
+        indexing.clear(), release.clear()
+        app = streamed_app([path])
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: indexing.is_set(), tries=3000)
+            assert not list(entries.glob("*" + cache.SUFFIX))  # read whole, not written yet
+            if not quit_first:
+                release.set()
+                await until(pilot, lambda: app._index is not None, tries=3000)
+                cache.settle()
+                assert list(entries.glob("*" + cache.SUFFIX))
+                for entry in entries.iterdir():
+                    entry.unlink()
+        release.set()  # (the app quit while its index was made)
+        cache.settle()
+    assert list(entries.glob("*" + cache.SUFFIX)) and cache.has_entry(str(path))
+
+
 async def check_final_state(app: TriageApp, pilot, full: list) -> None:
     await finished(pilot, app)
     assert app.collection.papers == full

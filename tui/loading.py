@@ -7,11 +7,15 @@ one background thread, while the keys work on the rows shown:
 
 1. the whole read (`read_paths`: from the parse cache when it holds the files, else parsed, the
    analysis in worker processes forked from a small server started beside the app, each sent only
-   its chunks of texts, and cached); the header says how far ("reading 40%…"). It lands at once,
+   its chunks of texts, which also counts the words of their display texts for the index:
+   `records.counting`); the header says how far ("reading 40%…"). It lands at once,
    by position: the head's papers are its first ones, so
    nothing changes identity, the cursor stays on its paper, and marks are attached (re-found) for
    all papers then; the state is exactly a non-streamed open's;
-2. the search index of those papers (from the index cache of a long list, else built): "indexing…".
+2. the search index of those papers (from the index cache of a long list, else built): "indexing…";
+3. once search is ready, what waited for it: the cache entries of the read and the index (held until
+   then, or written at a quit before; `cache.held`), and the texts phrases are looked in
+   (`SearchIndex.literal_ready`).
 
 Every list, streamed or not, gets its index this way. A query typed before the index is ready waits
 for it and the filter bar says so ("indexing…"): a result never silently misses papers. The thread is
@@ -61,7 +65,7 @@ def _prepare_workers(parsing: bool) -> None:
     beside the app while it draws (else it starts with the first parse)."""
     resource_tracker.ensure_running()
     if "forkserver" in multiprocessing.get_all_start_methods():
-        multiprocessing.set_forkserver_preload(["store.readers.records", "store.names", "store.text"])
+        multiprocessing.set_forkserver_preload(["store.readers.records", "store.names", "store.text", "store.index_build"])
         if parsing:
             forkserver.ensure_running()
 
@@ -107,6 +111,8 @@ class Loading:
         """What the header says of this work."""
         self._cursor_after_load: str | None = None
         """The restored session's paper, when the head does not hold it: the cursor goes there once it lands."""
+        self._held = cache.Held()
+        """The cache entries of the read and the index, written once search is ready (or at quit)."""
 
     @property
     def loading(self) -> bool:
@@ -134,6 +140,7 @@ class Loading:
         processes the app starts) end now."""
         self._stopping = True
         self._indexed.set()
+        self._held.release()  # (the interpreter waits for the cache writers before it exits)
         if self.loading:
             for child in multiprocessing.active_children():
                 child.terminate()
@@ -160,21 +167,31 @@ class Loading:
             self._indexed.set()
 
     def _read_and_index(self, files: Sequence[str] | None) -> None:
+        # The cache entries this makes (the parse's, the index's) are written once search is ready, or at quit.
+        with cache.held() as self._held:
+            index = self._search_ready(files)
+        if index is not None:
+            index.literal_ready()  # what phrases are looked in: the first `"` typed need not wait ~5 s at 100k
+            gc.freeze()
+
+    def _search_ready(self, files: Sequence[str] | None) -> SearchIndex | None:
+        """Read `files` whole (None: the papers shown are all) and make their index (None: the app quit first)."""
+        counted = None
         if files is not None:
             try:
-                with reporting(self._reading(files)), behind_the_list():
+                with reporting(self._reading(files)), behind_the_list(), records.counting() as counted:
                     whole = read_paths(files)
             except ReadError as exc:  # gone or changed into something unreadable since its head was read
                 self._post(partial(self._not_read, str(exc)))
                 whole = None
             if self._stopping:
-                return
+                return None
             if whole is not None:
                 landed = threading.Event()
                 self._post(lambda: (self._land(whole), landed.set()))
                 while not landed.wait(0.1):
                     if self._stopping:
-                        return
+                        return None
             else:
                 self._files = None
             self._post(lambda: self._say("indexing…"))  # (a list read before it was shown: the filter bar says it)
@@ -182,12 +199,12 @@ class Loading:
         # garbage collector's sight (`gc.freeze`): it lives as long as the app, and its full collections
         # walked it all, ~200 ms at 100,000 papers every 15–20 keys (freed papers are still freed, by count).
         gc.freeze()
-        index = search_index(self.collection)  # a long list's loads from the cache
+        # A long list's loads from the cache; one just parsed has the words of its display texts counted.
+        index = search_index(self.collection, counted.bodies(self.collection.papers) if counted is not None else [])
         self._index = index
         self._indexed.set()
         self._post(self._indexed_now)
-        index.literal_ready()  # what phrases are looked in: the first `"` typed need not wait ~1 s at 100k
-        gc.freeze()
+        return index
 
     def _reading(self, files: Sequence[str]) -> Callable[[str, int], None]:
         """The whole read's progress callback: "reading 40%…", the share of abstracts analysed of those

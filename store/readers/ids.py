@@ -58,7 +58,7 @@ def save(path: Path, key: tuple, found: Callable[[], Ids], count: int) -> None:
         out.write(cache._header(data))
         out.write(data)
 
-    cache._save(cache._entry([path], SUFFIX), write, 300 * count)
+    cache._save(cache._entry([path], SUFFIX), write, 300 * count >= cache.BACKGROUND_FROM)
 
 
 def _decode(data: bytes, key: tuple) -> Ids | None:

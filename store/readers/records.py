@@ -14,16 +14,17 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
-from functools import lru_cache
-from typing import Any, NamedTuple
+from functools import lru_cache, partial
+from typing import Any, NamedTuple, TypeVar
 from urllib.parse import urlsplit
 
 from store.model import Paper, kept_plain, paper_id, replaced
 from store.readers.identifiers import arxiv_id, bare_doi
 from store.text import plain_form
 
+_T = TypeVar("_T")
 _YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
 _SHORT_NAME = re.compile(r"^(\S{1,30}):\s")
 
@@ -79,7 +80,9 @@ class Analysis(NamedTuple):
 
 
 PARALLEL_FROM = 20_000
-CHUNK = 2_000
+CHUNK = 2_048
+"""Abstracts a worker process analyses at a time: whole batches of the search index (`store.index_build.BATCH`),
+so that the words it counts (see `counting`) are those of the index's batches."""
 START = "spawn"
 """How worker processes start where forking is not safe (other threads run): a process that has a
 forkserver running with this module loaded (the app, see tui.loading) makes it "forkserver"."""
@@ -90,13 +93,18 @@ _PROGRESS: ContextVar[Progress | None] = ContextVar("progress", default=None)
 
 
 @contextmanager
-def reporting(progress: Progress) -> Iterator[None]:
-    """Within the block, reading a file calls `progress` as it goes (on this thread)."""
-    token = _PROGRESS.set(progress)
+def within(var: ContextVar[_T | None], value: _T) -> Iterator[_T]:
+    """Within the block (on this thread), `var` is `value`, which the block is given."""
+    token = var.set(value)
     try:
-        yield
+        yield value
     finally:
-        _PROGRESS.reset(token)
+        var.reset(token)
+
+
+def reporting(progress: Progress) -> AbstractContextManager[Progress]:
+    """Within the block, reading a file calls `progress` as it goes (on this thread)."""
+    return within(_PROGRESS, progress)
 
 
 def report(name: str, done: int) -> None:
@@ -106,16 +114,59 @@ def report(name: str, done: int) -> None:
         progress(name, done)
 
 
-def analyse(texts: Sequence[str]) -> list[Analysis]:
-    """The analysis of each (stripped) abstract text, in one process."""
+def analyse(texts: Sequence[str], counted: bool = False) -> Any:
+    """The analysis of each (stripped) abstract text, in one process; `counted`: with the words of their
+    display texts counted for the search index (`store.index_build.counted_texts`)."""
     from store.names import derive_title  # (here: reading a cached list needs no name finder)
 
-    out = []
+    out, plains = [], []
     for text in texts:
         shown, plain = plain_form(text)
         title, name = derive_title(shown.plain) if text else ("", "")
         out.append(Analysis(paper_id(text), plain, title, name, shown.links))
-    return out
+        plains.append(shown.plain)
+    if not counted:
+        return out
+    from store.index_build import counted_texts
+
+    return out, counted_texts(plains)
+
+
+class Counting:
+    """The words of the display texts of a parse's papers, counted by its worker processes as they analyse
+    them (see `counting`): the search index of those papers then only names them (at 100,000 abstracts
+    ~6 s of CPU off the process that waits for the index, on the cores the parse uses)."""
+
+    def __init__(self) -> None:
+        self._made: list[tuple[list[Paper], list[Any] | None]] = []
+
+    def add(self, papers: list[Paper], bodies: list[Any] | None) -> None:
+        """`papers` made from records, with the words of their display texts (None: not counted)."""
+        self._made.append((papers, bodies))
+
+    def bodies(self, papers: Sequence[Paper]) -> list[Any]:
+        """The counted words of each `BATCH` of `papers` (`SearchIndex`'s `bodies`), when they are the papers
+        the one parse counted made, in order, with the same display texts (none merged or dropped since;
+        one made inert, `store.boundary`, keeps its display text: that is inert already), else []."""
+        if len(self._made) != 1 or self._made[0][1] is None:
+            return []
+        made, bodies = self._made[0]
+        from store.index_build import BATCH
+
+        if len(made) != len(papers) or any(body is not None and len(body.lengths) != BATCH for body in bodies[:-1]):
+            return []  # (chunks that are not whole batches)
+        if any(before is not paper and before.plain != paper.plain for before, paper in zip(made, papers)):
+            return []
+        return bodies
+
+
+_COUNTING: ContextVar[Counting | None] = ContextVar("counting", default=None)
+
+
+def counting() -> AbstractContextManager[Counting]:
+    """Within the block, a parse this thread runs on worker processes also counts the words of its
+    display texts for the search index, which the `Counting` given then holds."""
+    return within(_COUNTING, Counting())
 
 
 # The texts being analysed, for worker processes forked while they are set: each reads its
@@ -123,18 +174,20 @@ def analyse(texts: Sequence[str]) -> list[Analysis]:
 _INHERITED: Sequence[str] = ()
 
 
-def _analyse_inherited(bounds: range) -> list[Analysis]:
-    return analyse(_INHERITED[bounds.start : bounds.stop])
+def _analyse_inherited(bounds: range, counted: bool) -> Any:
+    return analyse(_INHERITED[bounds.start : bounds.stop], counted)
 
 
-def analysed(texts: Sequence[str], name: str = "") -> Iterator[list[Analysis]]:
+def analysed(texts: Sequence[str], name: str = "") -> Iterator[tuple[list[Analysis], list[Any] | None]]:
     """`analyse(texts)` in chunks of `CHUNK` texts, in order, each as soon as it is done: split over
     worker processes when there are many texts and several cores. Progress is reported (see
-    `reporting`) under the file's `name` after every chunk."""
+    `reporting`) under the file's `name` after every chunk. With each chunk, the words of its display
+    texts counted by its worker (within `counting`), else None."""
     global _INHERITED
     bounds = [range(i, min(i + CHUNK, len(texts))) for i in range(0, len(texts), CHUNK)]
     workers = min(os.cpu_count() or 1, len(bounds))
     done = 0  # chunks yielded
+    counted = _COUNTING.get() is not None
     if len(texts) >= PARALLEL_FROM and workers >= 2:
         # fork is quick and shares the parent's memory, but only safe while no other thread runs.
         fork = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
@@ -142,13 +195,13 @@ def analysed(texts: Sequence[str], name: str = "") -> Iterator[list[Analysis]]:
             with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork" if fork else START)) as pool:
                 if fork:
                     _INHERITED = texts
-                    parts = pool.map(_analyse_inherited, bounds)
+                    parts = pool.map(partial(_analyse_inherited, counted=counted), bounds)
                 else:  # a spawned worker starts empty: it is sent its texts
-                    parts = pool.map(analyse, [texts[chunk.start : chunk.stop] for chunk in bounds])
+                    parts = pool.map(partial(analyse, counted=counted), [texts[chunk.start : chunk.stop] for chunk in bounds])
                 for part in parts:
                     report(name, bounds[done].stop)
                     done += 1
-                    yield part
+                    yield part if counted else (part, None)
         except (OSError, BrokenProcessPool):  # no processes allowed here: the rest in this one
             pass
         finally:
@@ -156,7 +209,7 @@ def analysed(texts: Sequence[str], name: str = "") -> Iterator[list[Analysis]]:
     for chunk in bounds[done:]:
         part = analyse(texts[chunk.start : chunk.stop])
         report(name, chunk.stop)
-        yield part
+        yield part, None
 
 
 @contextmanager
@@ -178,10 +231,14 @@ def make_papers(records: Sequence[dict[str, Any]]) -> list[Paper]:
     texts = [record["text"].strip() for record in records]
     papers: list[Paper] = []
     # Papers are made from each chunk as it arrives, while the workers go on with the next ones.
-    for part in analysed(texts, records[0]["source"] if records else ""):
+    bodies: list[Any] | None = []  # (None once a chunk was analysed without them)
+    for part, counted in analysed(texts, records[0]["source"] if records else ""):
+        bodies = None if counted is None or bodies is None else [*bodies, *counted]
         with collector_paused():
             for analysis in part:
                 papers.append(make_paper(**records[len(papers)], analysis=analysis, position=len(papers)))
+    if (sink := _COUNTING.get()) is not None:
+        sink.add(papers, bodies)
     return papers
 
 
