@@ -21,6 +21,7 @@ from functools import cache
 import numpy as np
 import zstandard
 
+from store import heap
 from store.index_build import BATCH, THREADS, TF_BITS, TF_MAX, Postings
 from store.model import Paper, single_spaced
 from store.query import Term
@@ -37,6 +38,8 @@ plainly, as UTF-8 (at 100,000 abstracts ~150 MB, not 42), as a common phrase mus
 decompress them all: at 100,000 `"neural network"` took ~180 ms compressed, ~45 ms plainly (the aim
 of a query at that size is 100 ms)."""
 _FEW = 16  # at most 1/_FEW of the papers to count in: counted one by one (lowered anew when compressed, ~5 µs each)
+_BEYOND_ASCII = re.compile(r"[^\x00-\x7f]")
+_SLICE = 1 << 17  # bytes of a batch's text counted at a time (`_letter_counts`)
 _LEVEL = 3  # zstd's: a batch of ~1.4 MB of text in ~10 ms to ~0.4 MB, back in ~1.5 ms
 _local = threading.local()  # a zstd (de)compressor per thread: one is not to be shared between threads
 
@@ -204,9 +207,11 @@ def _batches(papers: list[Paper], compress: bool, counted: bool) -> list[tuple[b
     starts = range(0, len(papers), BATCH)
     try:
         with ThreadPoolExecutor(THREADS) as pool:
-            return list(pool.map(made, starts))
+            batches = list(pool.map(made, starts))
     except RuntimeError:  # the interpreter is exiting (a cache writer it waits for): no new threads then
-        return list(map(made, starts))
+        batches = list(map(made, starts))
+    heap.give_back()  # the lines lowered to make them (see store.heap)
+    return batches
 
 
 def lowered_batch(plains: list[str], heads: list[str], compress: bool,
@@ -216,25 +221,36 @@ def lowered_batch(plains: list[str], heads: list[str], compress: bool,
     papers hold which character beyond ASCII in either (as character << 32 | paper in the batch, sorted).
     Any thread may run it (compressing lets go of the GIL)."""
     lines = [lower(text) for text in plains] + [lower(text) for text in heads]
-    texts = "\n".join(lines[: len(plains)]).encode("utf-8", "surrogatepass")
-    raw = texts + b"\n" + "\n".join(lines[len(plains) :]).encode("utf-8", "surrogatepass")
+    # (each line encoded alone: joined first, one character beyond U+FFFF made the batch 4 bytes a character)
+    encoded = [line.encode("utf-8", "surrogatepass") for line in lines]
+    texts = b"\n".join(encoded[: len(plains)])
+    raw = texts + b"\n" + b"\n".join(encoded[len(plains) :])
+    del encoded
     # (copied: the compressor's bytes keep the room it allocated, about as much as `raw`)
     chunk = bytes(memoryview(zstandard.ZstdCompressor(level=_LEVEL, write_checksum=True).compress(raw))) if compress else raw
     if not counted:
         return chunk, None, None
+    letters = np.minimum(_letter_counts(texts, len(plains)).reshape(len(plains), len(LETTERS)).T, _SATURATED).astype(np.uint16)
+    held = {ord(char) << 32 | k % len(plains) for k, text in enumerate(lines) if not text.isascii()
+            for char in set(_BEYOND_ASCII.findall(text))}
+    return chunk, letters, np.unique(np.fromiter(held, np.uint64, len(held)))
+
+
+def _letter_counts(texts: bytes, lines: int) -> np.ndarray:
+    """How often each of `LETTERS` is in each of the `lines` lines of `texts` (line by line, a row of
+    counts a line), counted `_SLICE` bytes at a time: a batch's arrays of a number a byte would be
+    ~40 MB at once (two batches at a time in a build)."""
+    counts = np.zeros(lines * len(LETTERS), np.int64)
     data = np.frombuffer(texts, np.uint8)
-    line = np.cumsum(data == 10)  # of each byte (UTF-8: a byte below 128 is that very character)
-    column = _COLUMN[data]
-    kept = column < len(LETTERS)
-    counts = np.bincount(line[kept] * len(LETTERS) + column[kept], minlength=len(plains) * len(LETTERS))
-    letters = np.minimum(counts.reshape(len(plains), len(LETTERS)).T, _SATURATED).astype(np.uint16)
-    wide = [k for k, text in enumerate(lines) if not text.isascii()]
-    if not wide:
-        return chunk, letters, np.zeros(0, np.uint64)
-    codes = np.frombuffer("\n".join(lines[k] for k in wide).encode("utf-32-le", "surrogatepass"), np.uint32)
-    paper = (np.array(wide, dtype=np.uint64) % np.uint64(len(plains)))[np.cumsum(codes == 10)]
-    kept = codes > 127
-    return chunk, letters, np.unique((codes[kept].astype(np.uint64) << np.uint64(32)) | paper[kept])
+    before = 0  # lines ended before the slice
+    for start in range(0, len(data), _SLICE):
+        part = data[start : start + _SLICE]
+        line = np.cumsum(part == 10) + before  # of each byte (UTF-8: a byte below 128 is that very character)
+        before = int(line[-1])
+        column = _COLUMN[part]
+        kept = column < len(LETTERS)
+        counts += np.bincount(line[kept] * len(LETTERS) + column[kept], minlength=len(counts))
+    return counts
 
 
 def head(paper: Paper) -> str:

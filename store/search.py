@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from store import heap
 from store.highlight import Highlighter, Hits
 from store.index_build import BATCH, THREADS, TF_BITS, TF_MAX, Counted, Postings, Words, in_order, join_words, split_words
 from store.model import Paper, Triage, kept_plain
@@ -100,6 +101,8 @@ class SearchIndex:
                        np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int64), None,
                        named, Postings.placed(author, len(named)),
                        Postings.placed(keyword, len(named)))
+        del texts, batches, bodies, found, body, title, author, keyword, lengths
+        heap.give_back()  # what the build freed (see store.heap)
 
     def parts(self) -> dict[str, np.ndarray]:
         """What `from_parts` makes this index again from, as plain arrays (no Python objects):

@@ -8,7 +8,7 @@ files is one paper."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from store.boundary import inert_collection
@@ -64,6 +64,30 @@ def _by_content(text: str, path: str) -> Collection:
     return seed.parse(text, path)
 
 
+def _seed_pieces(name: str, p: Path) -> tuple[Collection, str] | None:
+    """A `.txt` or unknown file in UTF-8 that `_by_content` would read in the seed format, read a piece at
+    a time (a long list is never one string), and its codec; None for any other file (read whole)."""
+    from store.readers import bibtex
+    from store.readers.encoding import NotPlainUtf8, checked, utf8_pieces
+
+    def seed_format(head: str) -> bool:
+        checked(head, name)  # (what decoding the whole checks, in the same characters)
+        return head.lstrip()[:1] not in "[{<" and not bibtex.looks_like_bibtex(head[: seed.HEAD])
+
+    def pieces() -> Iterator[str]:
+        try:
+            with p.open("rb") as source:
+                yield from utf8_pieces(source)
+        except OSError as exc:
+            raise ReadError(name, exc.strerror or str(exc)) from None
+
+    try:
+        found = seed.parse_pieces(pieces(), name, seed_format)
+    except NotPlainUtf8:
+        return None
+    return None if found is None else (found, "utf-8")
+
+
 def read_path(path: str | os.PathLike[str]) -> Collection:
     """Read one file into a `Collection`; raise `ReadError` naming the file when it cannot be read."""
     name = str(path)
@@ -79,13 +103,18 @@ def read_path(path: str | os.PathLike[str]) -> Collection:
 def _parse(name: str, p: Path) -> Collection:
     from store.readers.encoding import decoded  # charset detection: not needed for a list read from the cache
 
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise ReadError(name, exc.strerror or str(exc)) from None
-    text, codec = decoded(data, name)
-    del data  # a long list's bytes need not stay in memory while it is parsed
-    collection = inert_collection(PARSERS.get(p.suffix.lower(), _by_content)(text, name))
+    parser = PARSERS.get(p.suffix.lower())
+    found = None if parser else _seed_pieces(name, p)
+    if found is None:
+        try:
+            data = p.read_bytes()
+        except OSError as exc:
+            raise ReadError(name, exc.strerror or str(exc)) from None
+        text, codec = decoded(data, name)
+        del data  # a long list's bytes need not stay in memory while it is parsed
+        found = (parser or _by_content)(text, name), codec
+    collection = inert_collection(found[0])
+    codec = found[1]
     if not collection.papers:
         raise ReadError(name, "no abstracts found (nothing but control or invisible characters)")
     collection.encoding = codec  # (what the parse cache reads texts back from the file with)

@@ -2,13 +2,17 @@
 
 Legacy encodings: the East Asian ones (GB18030/GBK, Big5, Shift-JIS, EUC-KR) told apart by which
 characters each reading gives (see `_east_asian`), else a charset guess between Windows-1252 and
-Latin-1 (and GB18030 for Chinese text the first test was unsure of)."""
+Latin-1 (and GB18030 for Chinese text the first test was unsure of).
+
+`utf8_pieces` reads a UTF-8 file a piece at a time instead: a long list is never one string beside
+its bytes (a 145 MB list is a 290 MB string when one character of it is beyond Latin-1)."""
 from __future__ import annotations
 
 import codecs
 import re
 from collections import Counter
-from typing import NamedTuple
+from collections.abc import Iterator
+from typing import BinaryIO, NamedTuple
 
 from charset_normalizer import from_bytes
 from charset_normalizer.constant import COMMON_CHINESE_CHARACTERS
@@ -57,6 +61,43 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _SAMPLE = 65536
 _HIGH_BYTES = re.compile(rb"[\x80-\xff]+")
 _LONE = re.compile(r"(?<![^\x00-\x7f])[^\x00-\x7f](?![^\x00-\x7f])")
+_PIECE = 1 << 20  # bytes read at a time by `utf8_pieces`
+
+
+class NotPlainUtf8(Exception):
+    """A file `utf8_pieces` does not read: one to decode whole (`decoded` tells what it is)."""
+
+
+def utf8_pieces(source: BinaryIO) -> Iterator[str]:
+    """The text `decode` makes of a UTF-8 file (a UTF-8 BOM skipped), a piece at a time, each piece
+    ending at a line end but the last. Raises `NotPlainUtf8` (before its first piece, or later: the
+    pieces given so far are then void) for a file it cannot tell is UTF-8 text: a UTF-16 BOM, a NUL
+    byte, bytes UTF-8 does not read. (A piece ends after a line feed, which is no part of any other
+    UTF-8 character: the pieces decode as the whole does.)"""
+    kept = bytearray()
+    start = True
+    while block := source.read(_PIECE):
+        if start:
+            if block.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+                raise NotPlainUtf8
+            block = block.removeprefix(codecs.BOM_UTF8)
+            start = False
+        if b"\x00" in block:
+            raise NotPlainUtf8
+        kept += block
+        end = kept.rfind(b"\n") + 1
+        if end:
+            yield _utf8(kept[:end])
+            del kept[:end]
+    if kept:
+        yield _utf8(kept)
+
+
+def _utf8(data: bytearray) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise NotPlainUtf8 from None
 
 
 def decode(data: bytes, path: str) -> str:
@@ -75,22 +116,22 @@ def decoded(data: bytes, path: str) -> tuple[str, str]:
     for bom, encoding, codec in _BOMS:
         if data.startswith(bom):
             try:
-                return _checked(data.decode(encoding), path), codec
+                return checked(data.decode(encoding), path), codec
             except UnicodeDecodeError as exc:
                 raise ReadError(path, f"not valid {encoding.upper()} text (byte {exc.start})") from None
     if b"\x00" in data:
         raise ReadError(path, "binary file, not a text list of abstracts")
     try:
-        return _checked(data.decode("utf-8"), path), "utf-8"
+        return checked(data.decode("utf-8"), path), "utf-8"
     except UnicodeDecodeError:
         pass
     found = _east_asian(data)
     if found is not None:
-        return _checked(found[0], path), found[1]
+        return checked(found[0], path), found[1]
     best = from_bytes(data, cp_isolation=_LEGACY).best()
     if best is None:
         raise ReadError(path, "cannot tell the text encoding (save it as UTF-8)")
-    return _checked(str(best), path), best.encoding
+    return checked(str(best), path), best.encoding
 
 
 def _typical_share(reading: str, encoding: _EastAsian) -> float:
@@ -170,7 +211,9 @@ def _western(sample: bytes, reading: str) -> bool:
     return len(_LONE.findall(reading)) * 2 > len(_NON_ASCII.findall(reading))
 
 
-def _checked(text: str, path: str) -> str:
+def checked(text: str, path: str) -> str:
+    """`text` (a file's, or its first 65,536 characters and more); `ReadError` when it is empty or
+    made of control characters."""
     if not text or text.isspace():
         raise ReadError(path, "empty file")
     sample = text[:65536]
