@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Mapping, Sequence
+from itertools import compress
+from operator import attrgetter, not_
 
 from store.model import Paper, Triage
 
@@ -86,11 +88,7 @@ def arrange(papers: Sequence[Paper], states: Mapping[str, Triage], view: str, so
     that order, and is file order when there is no query. The learnt sorts follow `interest` (paper
     id → place in the learnt order), and keep the order of `papers` until there is one.
     """
-    if view == "all":
-        shown = list(papers)
-    else:
-        test = _IN_VIEW[view]
-        shown = [paper for paper in papers if test(states.get(paper.id, _NONE))]
+    shown = list(papers) if view == "all" else in_view(papers, states, view)
     if sort in ("file", SCORE_SORT):
         return sorted(shown, key=lambda paper: paper.position) if ranked and sort == "file" else shown
     if sort in LEARNT_SORTS:
@@ -99,6 +97,19 @@ def arrange(papers: Sequence[Paper], states: Mapping[str, Triage], view: str, so
         return sorted(shown, key=_PAPER_KEYS[sort])
     key = _SORT_KEYS[sort]
     return sorted(shown, key=lambda paper: key(states.get(paper.id, _NONE)))
+
+
+def in_view(papers: Sequence[Paper], states: Mapping[str, Triage], view: str) -> list[Paper]:
+    """The papers `view` shows, in their order. Only the marked papers (`states`) are tested: a paper
+    without marks is in the view or not as every such paper is, so 100,000 papers are sifted by id at
+    C speed (~10 ms), not tested one by one in Python."""
+    test = _IN_VIEW[view]
+    ids = map(attrgetter("id"), papers)
+    if test(_NONE):  # (Unread) all but the marked papers the view leaves out
+        left_out = {paper_id for paper_id, state in states.items() if not test(state)}
+        return list(compress(papers, map(not_, map(left_out.__contains__, ids)))) if left_out else list(papers)
+    kept = {paper_id for paper_id, state in states.items() if test(state)}
+    return list(compress(papers, map(kept.__contains__, ids))) if kept else []
 
 
 def rerank(rows: Sequence[Paper], start: int, interest: Mapping[str, int]) -> list[Paper]:

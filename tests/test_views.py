@@ -110,3 +110,24 @@ def test_a_tally_follows_changed_marks_of_its_papers_only(marked):
     tally.change(ids[3], states[ids[3]], Triage())
     tally.change(ids[10], Triage(), Triage(starred=True))
     assert tally.counts == {"all": 6, "unread": 5, "starred": 2, "prioritised": 0}
+
+
+def test_each_view_of_a_long_ranked_list_keeps_its_order_and_the_papers_its_marks_show(corpora):
+    """The hits of a query (best first, not file order) on the ICLR list, a seventh of its papers marked
+    every way, and a blank state kept for some (a mark taken off): each view keeps the papers a paper's
+    own marks put in it, in the hits' order."""
+    papers = read_path(corpora / "iclr-2024-papers.jsonl").papers
+    hits = papers[::-3]
+    kinds = [Triage(read=True), Triage(starred=True), Triage(priority=3), Triage(dismissed=True),
+             Triage(read=True, starred=True, priority=1), Triage()]
+    states = {paper.id: kinds[k // 3 % len(kinds)] for k, paper in enumerate(papers[::7])}
+    shown = {
+        "unread": lambda state: not (state.read or state.dismissed),
+        "starred": lambda state: state.starred,
+        "prioritised": lambda state: state.priority > 0,
+    }
+    for view, shows in shown.items():
+        expected = [paper for paper in hits if shows(states.get(paper.id, Triage()))]
+        assert 0 < len(expected) < len(hits)
+        assert arrange(hits, states, view, "score", ranked=True) == expected
+        assert arrange(hits, {}, view, "score", ranked=True) == (hits if view == "unread" else [])

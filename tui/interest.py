@@ -122,7 +122,7 @@ class InterestActions:
         """A new For-you ranking: the rows' buckets and the detail's reasons now. In a learnt sort the
         first ranking orders the whole list (it showed file order while there was none); a later one
         orders only the rows below the cursor, so nothing already passed moves."""
-        if not self.is_running:
+        if not self.is_running or (ranking is None and self._ranking is None):  # still too few stars: as shown
             return
         first, self._ranking = self._ranking is None, ranking
         paper_list = self.query_one(PaperList)

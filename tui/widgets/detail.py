@@ -23,6 +23,7 @@ from store.highlight import Span, context
 from store.qualifiers import CODE_HOSTS
 from store.text import Display, display, inert, shown_part, title_display
 from tui.keys import READ
+from tui.widgets.scrollbar import SteadyBar
 
 MEASURE = 96
 """The widest the text runs, in cells: a wide pane keeps lines short enough to read."""
@@ -45,10 +46,12 @@ STYLES = {"bold": "bold", "italic": "italic", "code": "$text-accent", "math": "i
 """How the abstract's own emphasis, code, math and links look (links are not clickable: the text is untrusted)."""
 
 LABEL = "bold $text-muted"
+BLANK = Strip.blank(0)
+"""A blank line: between parts, and below the text."""
 TLDR_BAR = "▌ "
 
 
-class DetailPane(ScrollView, can_focus=True):
+class DetailPane(SteadyBar, ScrollView, can_focus=True):
     """Shows one paper in full. Every part is `Content` built from the paper's text, never parsed as markup.
 
     Focused (`enter` / `l` from the list), it scrolls with `j` / `k` as well as the arrows and page keys.
@@ -142,22 +145,28 @@ class DetailPane(ScrollView, can_focus=True):
 
     def _relay(self) -> None:
         """Wrap the parts at the pane's width and show them. The virtual size is set without a layout
-        of the screen (the pane keeps its size: its scrollbar is always shown), then the pane is repainted."""
+        of the screen (the pane keeps its size: its scrollbar is always shown), then the lines on screen
+        that changed are repainted (not the blank ones below a text as long as the last, nor the marks'
+        neighbours when only the marks changed)."""
         width = self._measure()
         lines: list[Strip] = []
         for name in PARTS:
             if not self._parts[name]:
                 continue
             if name in _SPACED and lines:
-                lines.append(Strip.blank(0))
+                lines.append(BLANK)
             lines.extend(self._wrap(name, width))
-        self._lines = lines
+        old, self._lines = self._lines, lines
         self._drawn = {}
         size = Size(self.scrollable_content_region.width, len(lines))
         if size != self.virtual_size:
             self.set_reactive(DetailPane.virtual_size, size)
             self._scroll_update(size)  # the scrollbar's thumb follows
-        self.refresh()
+        top = self.scroll_offset.y
+        changed = [y for y in range(top, top + self.scrollable_content_region.height)
+                   if (old[y] if y < len(old) else BLANK) != (lines[y] if y < len(lines) else BLANK)]
+        for start, end in _runs(changed):
+            self.refresh_lines(start, end - start)
 
     def on_resize(self) -> None:
         self._relay()
@@ -169,6 +178,7 @@ class DetailPane(ScrollView, can_focus=True):
         super().notify_style_update()
         if self.is_mounted:
             self._relay()
+            self.refresh()  # (the pane's own colours may have changed too, not only its lines')
 
     def on_focus(self) -> None:
         self._drawn = {}  # the background is tinted while focused
@@ -183,9 +193,20 @@ class DetailPane(ScrollView, can_focus=True):
             if not self._drawn:
                 self._style = self.rich_style  # once per relay: reading it costs as much as drawing a line
             width = self.scrollable_content_region.width
-            strip = self._lines[index] if index < len(self._lines) else Strip.blank(0)
+            strip = self._lines[index] if index < len(self._lines) else BLANK
             strip = self._drawn[index] = strip.extend_cell_length(width, self._style).crop(0, width)
         return strip
+
+
+def _runs(rows: list[int]) -> list[tuple[int, int]]:
+    """Ascending `rows` as [start, end) runs of consecutive rows."""
+    runs: list[tuple[int, int]] = []
+    for row in rows:
+        if runs and runs[-1][1] == row:
+            runs[-1] = (runs[-1][0], row + 1)
+        else:
+            runs.append((row, row + 1))
+    return runs
 
 
 def marks_content(state: Triage, why: str) -> Content:

@@ -5,7 +5,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
+from textual.geometry import Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.widgets import Static
 
 from tui.keys import SEARCH
@@ -14,6 +16,14 @@ from tui.widgets.line_text import show_line
 
 PLACEHOLDER = 'filter: words (typos ok), "phrase", !not, a | b, is:unread, p<=2, has:code…'
 TYPING = "type a query · enter: back to the list · esc: clear · ? after leaving: the syntax"
+
+
+class QueryInput(Input):
+    """The query's input. Its width is the bar's share (`1fr`), not its text's: the text's width it keeps
+    as its virtual size (how far it scrolls) without laying the screen out again, which Textual's
+    `Input` does on every character typed."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
 
 class FilterBar(Horizontal):
@@ -66,7 +76,7 @@ class FilterBar(Horizontal):
 
     def compose(self) -> ComposeResult:
         yield Static("/", id="filter-prompt", markup=False)
-        yield Input(placeholder=PLACEHOLDER, id="filter-input", select_on_focus=False)
+        yield QueryInput(placeholder=PLACEHOLDER, id="filter-input", select_on_focus=False)
         yield Static(id="filter-hint", markup=False)
         yield Static(id="filter-count", markup=False)
 

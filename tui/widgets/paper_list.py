@@ -24,6 +24,7 @@ from store import Paper, Triage
 from store.text import title_display
 from store.views import surname
 from tui.keys import MOVE
+from tui.widgets.scrollbar import SteadyBar
 
 NO_MARKS = Triage()
 
@@ -63,7 +64,7 @@ def columns_for(papers: Sequence[Paper]) -> tuple[str, ...]:
     return tuple(shown)
 
 
-class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
+class PaperList(SteadyBar, ScrollView, can_focus=True, inherit_bindings=False):
     """A cursor over a list of papers. Each row: `…` while a mark shown is not yet saved, else `▌` on a
     selected paper (its row tinted), else the For-you
     bucket of an unmarked paper (`↑` likely star, `·` unsure, `↓` likely skip), `•` unread (`✗` in its place: not for me), `★` starred, the priority
@@ -162,6 +163,8 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
         """Paper id → row, made when first asked for (a query typed need not index 100,000 rows)."""
         self._title_spans: TitleSpans | None = None
         self._cache: LRUCache[tuple[int, bool, int], Strip] = LRUCache(1024)
+        self._style: Style | None = None
+        """The list's own style, kept until the styles change (see `_base_style`)."""
 
     @property
     def current(self) -> Paper | None:
@@ -250,6 +253,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
     def notify_style_update(self) -> None:
         """The theme or the CSS changed: rows drawn in the old colours are stale."""
         self._cache.clear()
+        self._style = None
         super().notify_style_update()
 
     def _centre(self, index: int) -> None:
@@ -271,7 +275,7 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
             if index == 0:
                 style = self.get_component_rich_style("paper-list--empty")
                 return Strip([Segment(" No papers", style)]).extend_cell_length(width).crop(0, width)
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, self._base_style())
         selected = index == self.cursor
         key = (index, selected and self.has_focus, width)
         strip = self._cache.get(key)
@@ -287,8 +291,15 @@ class PaperList(ScrollView, can_focus=True, inherit_bindings=False):
     def on_blur(self) -> None:
         self.refresh_lines(self.cursor)
 
+    def _base_style(self) -> Style:
+        """`rich_style`, which walks every ancestor's styles (a third of what drawing a row costs), worked
+        out once until the styles change."""
+        if self._style is None:
+            self._style = self.rich_style
+        return self._style
+
     def _render_row(self, paper: Paper, selected: bool, width: int, spans: Sequence[tuple[int, int]]) -> Strip:
-        base = self.rich_style
+        base = self._base_style()
         chosen = paper.id in self.selected
         if chosen:
             base = base + self.get_component_rich_style("paper-list--selected")

@@ -1,0 +1,119 @@
+"""What a key draws again on a long list (ICLR's 2,260 papers), and that what is left as it was is what
+a fresh drawing shows: a move that scrolls the list does not draw its scrollbar again while the thumb
+stays in the same eighths of a cell; a move to the next paper draws the detail pane's lines that
+changed, not the blank ones below both texts; a character typed in the query does not lay the screen
+out when nothing changes size; a star while too few papers are starred to rank them draws its own row,
+not every row."""
+from __future__ import annotations
+
+from textual.geometry import Region
+from textual.screen import Screen
+from textual.strip import Strip
+from textual.widget import Widget
+
+from store import read_path
+from tests.waits import until
+from tui.app import TriageApp
+from tui.widgets.detail import DetailPane
+from tui.widgets.paper_list import PaperList
+
+SIZE = (120, 40)
+
+
+async def settle(app: TriageApp, pilot) -> None:
+    await until(pilot, lambda: app._index is not None, tries=3000)  # made on tui.loading's thread, not a worker
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def drawn(widget: Widget) -> list[Strip]:
+    """The widget's lines as the screen has them (what is kept from the last drawing, redrawn where dirty)."""
+    return widget.render_lines(Region(0, 0, *widget.size))
+
+
+def fresh(widget: Widget) -> list[Strip]:
+    """The widget's lines drawn from scratch."""
+    Widget.refresh(widget)
+    return widget.render_lines(Region(0, 0, *widget.size))
+
+
+async def test_a_move_that_scrolls_the_list_draws_its_scrollbar_only_when_the_thumb_moves(corpora, monkeypatch):
+    app = TriageApp(read_path(corpora / "iclr-2024-papers.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        paper_list = app.query_one(PaperList)
+        paper_list.cursor = 600  # past the first screen: each j below scrolls the list by a row
+        await pilot.pause()
+        bar = paper_list.vertical_scrollbar
+        renders = []
+        rendered = type(bar)._render_content
+        monkeypatch.setattr(type(bar), "_render_content", lambda self: (renders.append(self) if self is bar else None, rendered(self))[1])
+        top, moves = paper_list.scroll_offset.y, 0
+        for _ in range(24):
+            before = len(renders)
+            await pilot.press("j")
+            await pilot.pause()
+            moves += len(renders) - before
+            assert drawn(bar) == fresh(bar)  # the thumb where a bar drawn afresh has it
+        assert paper_list.scroll_offset.y == top + 24
+        # 2,260 rows in a bar of 36 cells: the thumb moves an eighth of a cell every ~8 rows, so 24 moves
+        # draw it 2 to 4 times (each move drew it again before).
+        assert 1 <= moves <= 6
+
+
+async def test_a_move_draws_the_detail_lines_that_changed_and_leaves_the_blank_ones(corpora, monkeypatch):
+    app = TriageApp(read_path(corpora / "iclr-2024-papers.jsonl"))
+    async with app.run_test(size=(200, 50)) as pilot:  # wide: most abstracts end on screen
+        await settle(app, pilot)
+        pane = app.query_one(DetailPane)
+        lines: list[int] = []
+        rendered = DetailPane.render_line
+        monkeypatch.setattr(DetailPane, "render_line", lambda self, y: (lines.append(y), rendered(self, y))[1])
+        height = pane.scrollable_content_region.height
+        checked = 0
+        for _ in range(30):
+            before = len(pane._lines)
+            lines.clear()
+            await pilot.press("j")
+            await pilot.pause()
+            longest = max(before, len(pane._lines))
+            if longest < height:  # both texts end on screen: the blank lines below them stay
+                assert lines and max(lines) < longest
+                checked += 1
+            assert drawn(pane) == fresh(pane)  # nothing left over from the paper before
+        assert checked >= 10
+
+
+async def test_typing_in_the_query_lays_nothing_out_when_no_size_changes(corpora, monkeypatch):
+    app = TriageApp(read_path(corpora / "iclr-2024-papers.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"graph")
+        await settle(app, pilot)
+        count = str(app.query_one("#filter-count").content)
+        layouts = []
+        laid_out = Screen._refresh_layout
+        monkeypatch.setattr(Screen, "_refresh_layout", lambda self, *a, **k: (layouts.append(1), laid_out(self, *a, **k))[1])
+        for _ in range(3):  # the same matches, the same counts: only the query's text changes
+            await pilot.press("space")
+            await settle(app, pilot)
+        assert app.query_one("#filter-input").value == "graph   "
+        assert str(app.query_one("#filter-count").content) == count
+        assert layouts == []
+
+
+async def test_a_star_before_there_is_a_ranking_draws_its_own_row_not_the_list(corpora, monkeypatch):
+    app = TriageApp(read_path(corpora / "iclr-2024-papers.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        paper_list = app.query_one(PaperList)
+        paper_list.cursor = 600
+        await pilot.pause()
+        rows: list[str] = []
+        rendered = PaperList._render_row
+        monkeypatch.setattr(PaperList, "_render_row", lambda self, paper, *a: (rows.append(paper.id), rendered(self, paper, *a))[1])
+        await pilot.press("s")  # the first star: the For-you ranking needs three
+        await until(pilot, lambda: not app.saving)
+        await settle(app, pilot)
+        assert app.state_of(paper_list.current.id).starred and app._ranking is None
+        assert set(rows) == {paper_list.current.id}  # drawn with "…" until saved, then with ★
