@@ -17,7 +17,6 @@ from typing import TypeVar
 
 import numpy as np
 
-from store import heap
 from store.vocabulary import WORD
 
 _T = TypeVar("_T")
@@ -78,7 +77,6 @@ class Words:
 
     def __init__(self, longest: int) -> None:
         """`longest`: the most characters a batch of texts, joined, will have."""
-        heap.keep_large_apart()  # (the batches' arrays, freed, would stay resident: see store.heap)
         self.ids: dict[str, int] = defaultdict(count().__next__)
         self._power = _powers(_BASE, longest + 1)
         self._unpower = _powers(pow(_BASE, -1, 2**64), longest + 1) * _MIX

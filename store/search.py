@@ -63,7 +63,10 @@ class SearchIndex:
     def __init__(self, papers: Iterable[Paper], bodies: Sequence[Counted | None] = ()) -> None:
         """`bodies`: the words of the display texts of each `BATCH` of `papers`, counted already (by the
         parse's worker processes: `store.readers.records.counting`), or () when not; None for a batch not."""
-        papers = list(papers)
+        with heap.large_apart():  # what the build frees goes back to the system after it (see store.heap)
+            self._build(list(papers), bodies)
+
+    def _build(self, papers: list[Paper], bodies: Sequence[Counted | None]) -> None:
         # Built in batches with numpy rather than word by word in Python (see Words): the
         # index of 100,000 abstracts is ~20 million words. numpy lets go of the GIL, so two
         # threads find the words of the next batches while this one names them; batches also
@@ -101,8 +104,6 @@ class SearchIndex:
                        np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int64), None,
                        named, Postings.placed(author, len(named)),
                        Postings.placed(keyword, len(named)))
-        del texts, batches, bodies, found, body, title, author, keyword, lengths
-        heap.give_back()  # what the build freed (see store.heap)
 
     def parts(self) -> dict[str, np.ndarray]:
         """What `from_parts` makes this index again from, as plain arrays (no Python objects):
