@@ -52,12 +52,12 @@ def shown(index) -> list:
 
 def bench(name: str, path: Path, repeat: int) -> None:
     from store import SearchIndex, read_path, search_index
-    from store.readers import cache
+    from store.readers import cache, index_cache
     from store.index_build import Postings
     from store.phrases import Lowered
     from store.search import fingerprint
 
-    cache.INDEX_FROM = 0  # every list, to see from which length loading beats building
+    index_cache.INDEX_FROM = 0  # every list, to see from which length loading beats building
     collection = read_path(path)
     papers = collection.papers
     build_wall, build_cpu, built = timed(lambda: SearchIndex(papers), repeat)

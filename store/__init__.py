@@ -4,7 +4,7 @@ from typing import TYPE_CHECKING, Any
 from store.errors import ReadError
 from store.model import Collection, Paper, Triage, paper_id
 from store.readers import describe_skipped, read_path, read_paths
-from store.readers.cache import search_index
+from store.readers.index_cache import search_index
 
 if TYPE_CHECKING:
     from store.highlight import Hit

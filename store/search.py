@@ -58,7 +58,7 @@ class SearchIndex:
 
     `SearchIndex(papers)` builds it; `parts()` gives the arrays it was built into and
     `SearchIndex.from_parts(papers, parts)` makes the same index again from them (the cache
-    of long lists, `store.readers.cache.search_index`, keeps them on disk)."""
+    of long lists, `store.readers.index_cache.search_index`, keeps them on disk)."""
 
     def __init__(self, papers: Iterable[Paper], bodies: Sequence[Counted | None] = ()) -> None:
         """`bodies`: the words of the display texts of each `BATCH` of `papers`, counted already (by the

@@ -16,7 +16,7 @@ import pytest
 import zstandard
 
 from store import SearchIndex, Triage, index_entry, read_path, search_index
-from store.readers import cache
+from store.readers import cache, index_cache
 from tests.conftest import SEED
 
 EXTRA = [  # beyond ASCII, so the cached vocabulary is more than ASCII words
@@ -47,7 +47,7 @@ def states():
 @pytest.fixture
 def long_list(tmp_path, monkeypatch) -> Path:
     """A copy of the seed (with two more abstracts) that counts as a long list."""
-    monkeypatch.setattr(cache, "INDEX_FROM", 1)
+    monkeypatch.setattr(index_cache, "INDEX_FROM", 1)
     path = tmp_path / "list.txt"
     path.write_text(SEED.read_text(encoding="utf-8").rstrip() + "\n\n" + "\n\n".join(EXTRA) + "\n", encoding="utf-8")
     return path
@@ -82,7 +82,7 @@ def test_a_cached_index_finds_exactly_what_a_fresh_one_finds(long_list, states, 
 
 
 def test_short_lists_are_not_cached(long_list, monkeypatch):
-    monkeypatch.setattr(cache, "INDEX_FROM", 23)
+    monkeypatch.setattr(index_cache, "INDEX_FROM", 23)
     assert len(search_index(read_path(long_list))) == 22
     assert index_entries() == []
 
@@ -166,7 +166,7 @@ def test_entries_unused_for_long_are_removed(long_list):
 def test_the_cli_query_runs_on_the_cached_index(long_list):
     """`triage list -q` twice: the second run loads the index (it cannot build one) and prints
     the same ranked rows."""
-    run = ("from store.readers import cache; cache.INDEX_FROM = 1\n"
+    run = ("from store.readers import index_cache; index_cache.INDEX_FROM = 1\n"
            "import sys; from store import SearchIndex\n"
            "if sys.argv[1] == 'cached': SearchIndex.__init__ = lambda self, papers: sys.exit('built again')\n"
            "from tui.cli import main; sys.exit(main(sys.argv[2:]))")
@@ -197,7 +197,7 @@ def test_a_long_list_s_entry_is_a_fraction_of_the_list(tmp_path, monkeypatch):
     make_corpus = Path(__file__).resolve().parents[2] / "shared" / "tools" / "make_corpus.py"
     if not make_corpus.exists():
         pytest.skip("../shared/tools/make_corpus.py is not beside this checkout")
-    monkeypatch.setattr(cache, "INDEX_FROM", 1)
+    monkeypatch.setattr(index_cache, "INDEX_FROM", 1)
     path = tmp_path / "long.txt"
     subprocess.run([sys.executable, str(make_corpus), "3000", "-o", str(path)], check=True)
     collection = read_path(path)
@@ -266,11 +266,11 @@ def test_an_index_unpacked_while_its_list_is_read_is_the_one_loaded(long_list, s
     fresh = results(search_index(read_path(long_list)), states)
     cache.settle()
     unpacked_on = []
-    stored_parts = cache._stored_parts
-    monkeypatch.setattr(cache, "_stored_parts", lambda *args: (unpacked_on.append(threading.current_thread().name),
+    stored_parts = index_cache._stored_parts
+    monkeypatch.setattr(index_cache, "_stored_parts", lambda *args: (unpacked_on.append(threading.current_thread().name),
                                                                  stored_parts(*args))[1])
     no_build()
-    cache.index_ahead([str(long_list)])
+    index_cache.index_ahead([str(long_list)])
     assert results(search_index(read_path(long_list)), states) == fresh
     assert unpacked_on == ["index ahead"]
 
@@ -280,7 +280,7 @@ def test_an_index_unpacked_ahead_is_not_believed_for_a_list_changed_before_it_wa
     read, the list is read and indexed anew, its entry damaged, built again; never a crash."""
     search_index(read_path(long_list))
     cache.settle()
-    cache.index_ahead([str(long_list)])
+    index_cache.index_ahead([str(long_list)])
     long_list.write_text(re.sub("raph (?=neural)", "rape ", long_list.read_text(encoding="utf-8"), flags=re.I), encoding="utf-8")
     changed = read_path(long_list)
     index = search_index(changed)
@@ -289,5 +289,5 @@ def test_an_index_unpacked_ahead_is_not_believed_for_a_list_changed_before_it_wa
     cache.settle()
     [entry] = index_entries()
     entry.write_bytes(entry.read_bytes()[:1000])
-    cache.index_ahead([str(long_list)])
+    index_cache.index_ahead([str(long_list)])
     assert results(search_index(read_path(long_list)), states) == results(index, states)

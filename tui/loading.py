@@ -13,7 +13,7 @@ one background thread, while the keys work on the rows shown:
    nothing changes identity, the cursor stays on its paper, and marks are attached (re-found) for
    all papers then; the state is exactly a non-streamed open's;
 2. the search index of those papers (from the index cache of a long list, its entry unpacked while
-   the list is read: `cache.index_ahead`; else built): "indexing…";
+   the list is read: `index_cache.index_ahead`; else built): "indexing…";
 3. once search is ready, what waited for it: the cache entries of the read and the index (held until
    then, or written at a quit before; `cache.held`), and, once a query typed meanwhile is answered,
    the texts phrases are looked in (`SearchIndex.literal_ready`), what qualifiers look at and the
@@ -39,7 +39,7 @@ from typing import Any, NamedTuple
 
 from store import Collection, ReadError, SearchIndex, Triage, describe_skipped, read_paths, search_index
 from store.db import TriageStore
-from store.readers import cache, quick, records
+from store.readers import cache, index_cache, quick, records
 from store.readers.records import reporting
 from store.views import Tally
 from tui.saving import Saver
@@ -201,7 +201,7 @@ class Loading:
         counted = None
         if files is not None:
             try:
-                cache.index_ahead(files)  # unpacked while they are read
+                index_cache.index_ahead(files)  # unpacked while they are read
                 with reporting(self._reading(files)), behind_the_list(), records.counting() as counted:
                     whole = read_paths(files)
             except ReadError as exc:  # gone or changed into something unreadable since its head was read
