@@ -150,10 +150,11 @@ def counted(runs: _Runs) -> Counted:
 def counted_texts(texts: list[str]) -> list[Counted | None]:
     """The words of `texts`, `BATCH` texts at a time, counted as a build counts a batch of display
     texts (None for a batch whose words two share a hash: the build counts that one itself)."""
+    batches = [texts[start : start + BATCH] for start in range(0, len(texts), BATCH)]
+    words = Words(longest=max((sum(map(len, batch)) + len(batch) for batch in batches), default=0))  # (~10 ms to make)
     out: list[Counted | None] = []
-    for start in range(0, len(texts), BATCH):
-        batch = texts[start : start + BATCH]
-        runs = Words(longest=sum(map(len, batch)) + len(batch)).find(batch)
+    for batch in batches:
+        runs = words.find(batch)
         out.append(counted(runs) if runs.exact else None)
     return out
 
