@@ -13,10 +13,14 @@ from __future__ import annotations
 
 from dataclasses import fields, replace
 
-from store.model import Collection, Paper, Triage, kept_plain, replaced
+from store.model import Collection, Paper, Triage, kept_name, kept_plain, kept_title, replaced
 from store.text import inert
 
 _TEXT_FIELDS = tuple(f.name for f in fields(Paper) if f.name != "id")
+_KEPT = {"plain": kept_plain, "title": kept_title, "name": kept_name}
+"""The fields read as the paper keeps them, nothing worked out: a display text kept as a patch or worked
+out when asked is made of the text, inert already; a title or name still to be derived will be derived
+from the display text, inert already."""
 
 
 def _inert_value(value: object) -> object:
@@ -31,8 +35,8 @@ def inert_paper(paper: Paper) -> Paper:
     """`paper` with every string in it inert (itself when there was nothing to remove)."""
     changes = {}
     for name in _TEXT_FIELDS:
-        # (A display text kept as a patch or worked out when asked is made of the text, inert already.)
-        value = kept_plain(paper) if name == "plain" else getattr(paper, name)
+        kept = _KEPT.get(name)
+        value = kept(paper) if kept is not None else getattr(paper, name)
         if value and value.__class__ is not int:
             clean = _inert_value(value)
             if clean != value:
