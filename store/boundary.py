@@ -3,7 +3,7 @@
 Every string a list file gives a paper (its text, title, authors, venue, key, links, pdf, keywords,
 TL;DR, area, track, DOI, arXiv id, other fields, the name of its file), the list's header and its warnings, and the note and tags of a
 stored mark lose terminal escape sequences, control and invisible format characters
-(`store.text.inert`). Nothing that reads them later (the app, the command line, citations,
+(`store.inert.inert`). Nothing that reads them later (the app, the command line, citations,
 exports, search) need think of it again.
 
 Kept as they are: a paper's id (computed from the text as the file has it, so a mark stays on
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import fields, replace
 
+from store.inert import inert
 from store.model import Collection, Paper, Triage, kept_name, kept_plain, kept_title, replaced
-from store.text import inert
 
 _TEXT_FIELDS = tuple(f.name for f in fields(Paper) if f.name != "id")
 _KEPT = {"plain": kept_plain, "title": kept_title, "name": kept_name}

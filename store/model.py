@@ -128,7 +128,8 @@ def _numbers(count: int) -> Callable[[bytes, int], tuple[int, ...]]:
 
 @lru_cache(maxsize=256)
 def _worked_out(text: str) -> str:
-    from store.text import display, inert
+    from store.inert import inert
+    from store.text import display
 
     return inert(display(text).plain)
 
