@@ -87,6 +87,16 @@ START = "spawn"
 """How worker processes start where forking is not safe (other threads run): a process that has a
 forkserver running with this module loaded (the app, see tui.loading) makes it "forkserver"."""
 
+NICENESS = 10
+"""How much less a worker process is given the CPU than the process it works for (`worker_pool`): that one's
+own work (the app's keys, the papers made of what the workers send) goes first."""
+
+
+def worker_pool(workers: int, start: str) -> ProcessPoolExecutor:
+    """A pool of `workers` processes started by `start` ("fork", "forkserver", "spawn"), each `NICENESS` behind."""
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(start), initializer=os.nice, initargs=(NICENESS,))
+
+
 Progress = Callable[[str, int], None]
 """Called with a file's name and how many of its abstracts are analysed so far: 0 when reading starts."""
 _PROGRESS: ContextVar[Progress | None] = ContextVar("progress", default=None)
@@ -204,7 +214,7 @@ def analysed(texts: Sequence[str], name: str = "") -> Iterator[tuple[list[Analys
         # fork is quick and shares the parent's memory, but only safe while no other thread runs.
         fork = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
         try:
-            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork" if fork else START)) as pool:
+            with worker_pool(workers, "fork" if fork else START) as pool:
                 if fork:
                     _INHERITED = texts
                     parts = pool.map(partial(_analyse_inherited, counted=counted, titled=titled), bounds)

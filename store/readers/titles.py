@@ -9,10 +9,8 @@ does its analysis, a chunk at a time; the index is then given the titles' words
 (`store.search.SearchIndex.retitled`). The titles are the very ones a parse derives at once."""
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from store.model import Paper, titled, untitled
@@ -38,7 +36,7 @@ def derive(papers: Sequence[Paper], progress: Callable[[int, int], object] = lam
     done = 0
     if workers >= 2:
         try:
-            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(records.START)) as pool:
+            with records.worker_pool(workers, records.START) as pool:
                 for chunk, derived in zip(chunks, pool.map(_derived, map(_plains, chunks))):
                     for paper, (title, name) in zip(chunk, derived):
                         titled(paper, title, name)
