@@ -120,3 +120,39 @@ async def test_a_mark_on_a_row_scrolled_away_shows_when_it_comes_back(corpora):
         await pilot.pause()
         assert paper_list.scroll_offset.y == top
         assert paper_list.render_line(row).text[2:4] == "★3"
+
+
+def matched_text(paper_list: PaperList, row: int) -> str:
+    """The letters drawn in the search's match colours on screen row `row` of the list."""
+    match = paper_list.get_component_rich_style("paper-list--match", partial=True)
+    return "".join(segment.text for segment in paper_list.render_line(row) if segment.style and segment.style.bgcolor == match.bgcolor)
+
+
+async def test_a_querys_rows_far_down_are_its_hits_marked_and_highlighted(corpora):
+    collection = read_path(corpora / "iclr-2024-papers.jsonl")
+    app = TriageApp(collection)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"graph")
+        await settle(app, pilot)
+        await pilot.press("enter", "G")
+        await settle(app, pilot)
+        paper_list, hits = app.query_one(PaperList), app._hits
+        papers = hits.papers
+        assert 50 < len(papers) < len(collection.papers) and paper_list.current is papers[-1]
+        assert paper_list.papers[-3:] == papers[-3:] and [paper_list.papers[k] for k in (-1, 0)] == [papers[-1], papers[0]]
+        # the lowest-ranked hit with "graph" early in its title (the row shows its first 50 letters or so)
+        far = max(k for k, hit in enumerate(hits) if any(start < 30 for start, _ in hit.spans(title_display(hit.paper.title).plain)))
+        assert far > SIZE[1]
+        paper_list.cursor = far + 1
+        await pilot.press("k", "s", "r", "j")  # starred and read: the row above the cursor
+        await settle(app, pilot)
+        assert app.query_one(DetailPane).part("title").plain == title_display(papers[far + 1].title).plain
+        row = far - paper_list.scroll_offset.y
+        drawn = paper_list.render_line(row).text
+        assert drawn[1:3] == " ★" and title_display(papers[far].title).plain[:40] in drawn
+        assert "graph" in matched_text(paper_list, row).lower()
+        await pilot.press("v")  # the Unread view of the query's hits: all but the one read
+        await settle(app, pilot)
+        assert list(paper_list.papers) == [paper for paper in papers if paper is not papers[far]]
+        assert tabs(app).startswith(f"All {len(papers)} · [Unread {len(papers) - 1}] · Starred 1")
