@@ -155,4 +155,12 @@ async def test_a_querys_rows_far_down_are_its_hits_marked_and_highlighted(corpor
         await pilot.press("v")  # the Unread view of the query's hits: all but the one read
         await settle(app, pilot)
         assert list(paper_list.papers) == [paper for paper in papers if paper is not papers[far]]
+        # a paper below the one read, now a row higher: its own abstract's matches are marked
+        below = next(k for k in range(far + 1, len(papers)) if hits[k].text_spans)
+        paper_list.cursor = below - 1
+        await pilot.pause()
+        body = app.query_one(DetailPane).part("body")
+        assert paper_list.current is papers[below] and body.plain.startswith(papers[below].plain[:40])
+        marks = [(span.start, span.end) for span in body.spans if "warning" in str(span.style)]
+        assert marks and marks == [(start, min(end, len(body.plain))) for start, end in hits[below].text_spans if start < len(body.plain)]
         assert tabs(app).startswith(f"All {len(papers)} · [Unread {len(papers) - 1}] · Starred 1")

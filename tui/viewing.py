@@ -89,6 +89,12 @@ class ViewActions:
             self._row_hits = None
         elif self.view == "all" and self.sort == SCORE_SORT:
             self._row_hits = hits.__getitem__
+        elif self._similar is None:  # some of the hits: a row's hit is found by its paper's place when it is drawn
+            import numpy as np  # (here: the search has loaded it)
+
+            rank = np.empty(len(self.papers_by_id), dtype=np.intp)
+            rank[hits.positions] = np.arange(len(hits))
+            self._row_hits = lambda row: hits[int(rank[papers[row].position])]
         else:
             rank = {paper.id: index for index, paper in enumerate(matched)}
             ranks = [rank[paper.id] for paper in papers]
