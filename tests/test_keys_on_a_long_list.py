@@ -6,6 +6,8 @@ query's tab counts are over its hits, and stay right as papers inside and outsid
 mark on a row drawn earlier and scrolled away shows when the row comes back."""
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import replace
 
 from textual.screen import Screen
@@ -27,6 +29,18 @@ async def settle(app: TriageApp, pilot) -> None:
     await until(pilot, lambda: app._index is not None, tries=3000)  # made on tui.loading's thread, not a worker
     await app.workers.wait_for_complete()
     await pilot.pause()
+
+
+@asynccontextmanager
+async def graph_query(corpora) -> AsyncIterator[tuple]:
+    """The ICLR list with the query `graph` typed and its results shown: (collection, app, pilot)."""
+    collection = read_path(corpora / "iclr-2024-papers.jsonl")
+    app = TriageApp(collection)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"graph")
+        await settle(app, pilot)
+        yield collection, app, pilot
 
 
 async def test_each_move_is_drawn_with_its_paper_in_the_detail_pane(corpora, monkeypatch):
@@ -79,12 +93,7 @@ async def test_counts_that_keep_their_width_change_in_place(corpora, monkeypatch
 
 
 async def test_a_querys_counts_are_over_its_hits_as_papers_are_marked(corpora):
-    collection = read_path(corpora / "iclr-2024-papers.jsonl")
-    app = TriageApp(collection)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await pilot.press("slash", *"graph")
-        await settle(app, pilot)
+    async with graph_query(corpora) as (collection, app, pilot):
         await pilot.press("enter")
         hits = list(app.query_one(PaperList).papers)
         assert 50 < len(hits) < len(collection.papers)
@@ -129,12 +138,7 @@ def matched_text(paper_list: PaperList, row: int) -> str:
 
 
 async def test_a_querys_rows_far_down_are_its_hits_marked_and_highlighted(corpora):
-    collection = read_path(corpora / "iclr-2024-papers.jsonl")
-    app = TriageApp(collection)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await pilot.press("slash", *"graph")
-        await settle(app, pilot)
+    async with graph_query(corpora) as (collection, app, pilot):
         await pilot.press("enter", "G")
         await settle(app, pilot)
         paper_list, hits = app.query_one(PaperList), app._hits
