@@ -9,6 +9,11 @@ the app to be idle and then refreshes the screen). Reported per key as p50/p95 o
 of the process's CPU time (all threads): the CPU figure is what the app spends, the wall figure what
 a user waits on this machine (higher under load). Not included: writing to a real terminal.
 
+A key bound to nothing (`f19`: the app looks it up and does nothing) is timed as the "floor": what
+the driver itself (Pilot's press and pause: posting the key, waiting for every widget to be idle,
+sampling the CPU to see that the app is) and the app's dispatch of a key cost, with nothing to draw.
+A key's cost to the app is its row less this one; what this row costs a user is only the dispatch.
+
 `j` is timed twice: the first 40 presses as soon as the app's index is ready (search works: a user's
 first keys, while the open's thread still makes the phrase texts, `Phrases.ready`, holding the GIL in
 its Python parts), and 40 more once that thread is done ("j, open done").
@@ -44,6 +49,8 @@ from tui.widgets.paper_list import PaperList
 
 MAKE_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "tools" / "make_corpus.py"
 Timed = list[tuple[float, float]]
+UNBOUND = "f19"
+"""A key no binding of the app's uses (the floor row)."""
 
 
 async def timed(pilot, action: Callable[[], Awaitable[object]], samples: Timed) -> None:
@@ -78,7 +85,7 @@ async def burst(app: TriageApp, count: int) -> tuple[float, float]:
 
 async def measure(path: Path) -> dict[str, Timed]:
     app = TriageApp(read_path(path))
-    keys: dict[str, Timed] = {"j": [], "j, open done": [], "j held (40 at once)": [], "s": [], "query character": [],
+    keys: dict[str, Timed] = {"unbound key (floor)": [], "j": [], "j, open done": [], "j held (40 at once)": [], "s": [], "query character": [],
                               '"n': [], '"ne': []}
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
@@ -91,6 +98,8 @@ async def measure(path: Path) -> dict[str, Timed]:
         while app.working_behind:  # the open's thread, after the index: the phrase texts
             await asyncio.sleep(0.05)
         await pilot.pause()
+        for _ in range(40):
+            await timed(pilot, lambda: pilot.press(UNBOUND), keys["unbound key (floor)"])
         for _ in range(40):
             await timed(pilot, lambda: pilot.press("j"), keys["j, open done"])
         for _ in range(3):

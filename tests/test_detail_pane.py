@@ -151,3 +151,24 @@ async def test_the_header_shortens_a_long_source_name_never_its_counts(tmp_path,
         assert str(counts.content) == "19 of 19 shown · 19 unread · 0 ★ · 0 prioritised"
         assert counts.size.width >= len(str(counts.content))  # drawn whole
         assert app.query_one("#status-source").size.width < 40  # the name gave way
+
+
+async def test_a_one_letter_phrase_marks_each_of_its_many_matches_and_keeps_the_abstracts_styles(tmp_path):
+    import json
+
+    abstract = "Learning **sparse** attention in $n$ steps: " + " ".join(["nothing new in neural nets"] * 40) + "."
+    source = tmp_path / "n.jsonl"
+    source.write_text(json.dumps({"title": "Attention in linear time", "abstract": abstract}) + "\n", encoding="utf-8")
+    app = TriageApp(read_path(source))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", '"', "n")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        body = app.query_one(DetailPane).part("body")
+        marks = [(s.start, s.end) for s in body.spans if "warning" in str(s.style)]
+        wanted = [(k, k + 1) for k, letter in enumerate(body.plain) if letter in "nN"]
+        assert len(wanted) > 200 and marks == wanted
+        assert [body.plain[s.start:s.end] for s in body.spans if s.style == "bold"] == ["sparse"]
+        assert [body.plain[s.start:s.end] for s in body.spans if s.style == "italic"] == ["n"]  # the math
+        drawn = app.query_one(DetailPane).shown_text
+        assert "nothing new in neural nets nothing" in drawn

@@ -6,6 +6,8 @@ query's tab counts are over its hits, and stay right as papers inside and outsid
 mark on a row drawn earlier and scrolled away shows when the row comes back."""
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import replace
 
 from textual.screen import Screen
@@ -27,6 +29,18 @@ async def settle(app: TriageApp, pilot) -> None:
     await until(pilot, lambda: app._index is not None, tries=3000)  # made on tui.loading's thread, not a worker
     await app.workers.wait_for_complete()
     await pilot.pause()
+
+
+@asynccontextmanager
+async def graph_query(corpora) -> AsyncIterator[tuple]:
+    """The ICLR list with the query `graph` typed and its results shown: (collection, app, pilot)."""
+    collection = read_path(corpora / "iclr-2024-papers.jsonl")
+    app = TriageApp(collection)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"graph")
+        await settle(app, pilot)
+        yield collection, app, pilot
 
 
 async def test_each_move_is_drawn_with_its_paper_in_the_detail_pane(corpora, monkeypatch):
@@ -79,12 +93,7 @@ async def test_counts_that_keep_their_width_change_in_place(corpora, monkeypatch
 
 
 async def test_a_querys_counts_are_over_its_hits_as_papers_are_marked(corpora):
-    collection = read_path(corpora / "iclr-2024-papers.jsonl")
-    app = TriageApp(collection)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await pilot.press("slash", *"graph")
-        await settle(app, pilot)
+    async with graph_query(corpora) as (collection, app, pilot):
         await pilot.press("enter")
         hits = list(app.query_one(PaperList).papers)
         assert 50 < len(hits) < len(collection.papers)
@@ -120,3 +129,42 @@ async def test_a_mark_on_a_row_scrolled_away_shows_when_it_comes_back(corpora):
         await pilot.pause()
         assert paper_list.scroll_offset.y == top
         assert paper_list.render_line(row).text[2:4] == "★3"
+
+
+def matched_text(paper_list: PaperList, row: int) -> str:
+    """The letters drawn in the search's match colours on screen row `row` of the list."""
+    match = paper_list.get_component_rich_style("paper-list--match", partial=True)
+    return "".join(segment.text for segment in paper_list.render_line(row) if segment.style and segment.style.bgcolor == match.bgcolor)
+
+
+async def test_a_querys_rows_far_down_are_its_hits_marked_and_highlighted(corpora):
+    async with graph_query(corpora) as (collection, app, pilot):
+        await pilot.press("enter", "G")
+        await settle(app, pilot)
+        paper_list, hits = app.query_one(PaperList), app._hits
+        papers = hits.papers
+        assert 50 < len(papers) < len(collection.papers) and paper_list.current is papers[-1]
+        assert paper_list.papers[-3:] == papers[-3:] and [paper_list.papers[k] for k in (-1, 0)] == [papers[-1], papers[0]]
+        # the lowest-ranked hit with "graph" early in its title (the row shows its first 50 letters or so)
+        far = max(k for k, hit in enumerate(hits) if any(start < 30 for start, _ in hit.spans(title_display(hit.paper.title).plain)))
+        assert far > SIZE[1]
+        paper_list.cursor = far + 1
+        await pilot.press("k", "s", "r", "j")  # starred and read: the row above the cursor
+        await settle(app, pilot)
+        assert app.query_one(DetailPane).part("title").plain == title_display(papers[far + 1].title).plain
+        row = far - paper_list.scroll_offset.y
+        drawn = paper_list.render_line(row).text
+        assert drawn[1:3] == " ★" and title_display(papers[far].title).plain[:40] in drawn
+        assert "graph" in matched_text(paper_list, row).lower()
+        await pilot.press("v")  # the Unread view of the query's hits: all but the one read
+        await settle(app, pilot)
+        assert list(paper_list.papers) == [paper for paper in papers if paper is not papers[far]]
+        # a paper below the one read, now a row higher: its own abstract's matches are marked
+        below = next(k for k in range(far + 1, len(papers)) if hits[k].text_spans)
+        paper_list.cursor = below - 1
+        await pilot.pause()
+        body = app.query_one(DetailPane).part("body")
+        assert paper_list.current is papers[below] and body.plain.startswith(papers[below].plain[:40])
+        marks = [(span.start, span.end) for span in body.spans if "warning" in str(span.style)]
+        assert marks and marks == [(start, min(end, len(body.plain))) for start, end in hits[below].text_spans if start < len(body.plain)]
+        assert tabs(app).startswith(f"All {len(papers)} · [Unread {len(papers) - 1}] · Starred 1")

@@ -62,3 +62,39 @@ async def test_a_new_set_of_papers_at_a_scrolled_position_shows_the_kept_paper_a
         paper_list.cursor = len(subset) - 1
         await pilot.pause()
         assert shows(screen_rows(paper_list)[-1], subset[-1].title)
+
+
+TITLES = [
+    "图神经网络的图表示学习：一个很长的标题，它比列表的宽度更宽，所以必须在某处被截断才能显示",  # two cells a character
+    "Graph ★ rankings • and ✗ marks in a title that runs on well past the room the list gives it",
+    "Graph networks",
+    "Ünïcödé gräph tïtlé thät ïs löng énöügh tö bé cüt whérévér thé röw énds ïn thé list",
+]
+
+
+async def test_rows_with_wide_or_mark_like_letters_keep_the_columns_in_line(tmp_path):
+    import json
+
+    from rich.cells import cell_len
+
+    from store.text import title_display
+
+    source = tmp_path / "odd.jsonl"
+    source.write_text("".join(json.dumps({"title": title, "abstract": f"About graphs, number {k}.", "authors": [f"Ada Lovelace{k}"]}) + "\n"
+                              for k, title in enumerate(TITLES)), encoding="utf-8")
+    app = TriageApp(read_path(source))
+    async with app.run_test(size=(200, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        paper_list = app.query_one(PaperList)
+        await pilot.press("s", "j")  # the first starred: its row's marks are "•★"
+        await pilot.pause()
+        width = paper_list.scrollable_content_region.width
+        rows = [paper_list.render_line(y).text for y in range(len(TITLES))]
+        assert all(cell_len(row) == width for row in rows), [cell_len(row) for row in rows]
+        assert rows[0][1:3] == "•★" and rows[1][1:3] == "• "
+        # the author column starts at the same cell in every row, each title cut with … just before it
+        for row, title in zip(rows, TITLES):
+            assert cell_len(row[: row.index("  Lovelace")]) == width - (14 + 2), row
+            shown = row[5 : row.index("  Lovelace")].rstrip()
+            assert shown == title_display(title).plain or (shown.endswith("…") and title.startswith(shown[:-1].rstrip())), row

@@ -199,7 +199,7 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
         """The sync with other devices through a folder (--sync, $TRIAGE_SYNC), or None."""
         self._hits: Hits | None = None
         """The search results (None when the list is not filtered)."""
-        self._hit_papers: list[Paper] = []
+        self._hit_papers: Sequence[Paper] = []
         """`self._hits.papers`, best first."""
         self._row_hits: Callable[[int], Hit] | None = None
         """The hit of each row shown (rows are in the view's and sort's order, not always the hits')."""

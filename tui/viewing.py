@@ -78,12 +78,23 @@ class ViewActions:
         if self.sort == SCORE_SORT and not ranked:
             self.set_reactive(type(self).sort, "file")
         sort = SCORE_SORT if self._similar is not None else self.sort  # more like this: most similar first
-        papers = rows if rows is not None else arrange(matched, self.states, self.view, sort, ranked, self._learnt())
         hits = self._hits
+        if rows is not None:
+            papers = rows
+        elif hits is not None and self._similar is None and self.view == "all" and sort == SCORE_SORT:
+            papers = matched  # the hits as they are (`arrange` would copy them: 100,000 papers a keystroke)
+        else:
+            papers = arrange(matched, self.states, self.view, sort, ranked, self._learnt())
         if hits is None:
             self._row_hits = None
         elif self.view == "all" and self.sort == SCORE_SORT:
             self._row_hits = hits.__getitem__
+        elif self._similar is None:  # some of the hits: a row's hit is found by its paper's place when it is drawn
+            import numpy as np  # (here: the search has loaded it)
+
+            rank = np.empty(len(self.papers_by_id), dtype=np.intp)
+            rank[hits.positions] = np.arange(len(hits))
+            self._row_hits = lambda row: hits[int(rank[papers[row].position])]
         else:
             rank = {paper.id: index for index, paper in enumerate(matched)}
             ranks = [rank[paper.id] for paper in papers]

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from rich.style import Style
 from textual.binding import Binding
-from textual.content import Content
+from textual.content import Content, Span as Styled
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -304,15 +304,19 @@ def abstract(paper: Paper, spans: Sequence[Span]) -> Content:
 
 def styled(shown: Display) -> Content:
     """A display text (`store.text.Display`) as Content with its markdown and LaTeX styles."""
-    content = Content(shown.plain)
-    for span in shown.spans:
-        content = content.stylize(STYLES[span.kind], span.start, span.end)
-    return content
+    return with_styles(Content(shown.plain), [(span.start, span.end, STYLES[span.kind]) for span in shown.spans])
 
 
 def marked(text: str | Content, spans: Sequence[Span]) -> Content:
     """`text` as Content (never markup) with `spans` marked as matches."""
     content = Content(text) if isinstance(text, str) else text
-    for start, end in spans:
-        content = content.stylize(MATCH, start, end)
-    return content
+    return with_styles(content, [(start, end, MATCH) for start, end in spans])
+
+
+def with_styles(content: Content, styles: Sequence[tuple[int, int, str]]) -> Content:
+    """`content` with each (start, end, style) of `styles` applied over it, as `Content.stylize` one by
+    one would (empty or out-of-text ones left out, ends cut at the text's end), made at once: a short
+    phrase matched 200 times in an abstract would copy the spans 200 times (~1.5 ms a paper)."""
+    length = len(content.plain)
+    added = [Styled(start, min(end, length), style) for start, end, style in styles if start < length and start < end]
+    return Content(content.plain, [*content.spans, *added], strip_control_codes=False) if added else content
