@@ -23,6 +23,7 @@ Beside the parse entry, a long list keeps its search index (`store.readers.index
 papers' ids without the papers, for `triage set` (`store.readers.ids`)."""
 from __future__ import annotations
 
+import gc
 import hashlib
 import marshal
 import os
@@ -186,6 +187,9 @@ def _decode(data: bytes, key: tuple, path: Path) -> Collection | None:
         values["plain"] = [text if plain is None else None if plain is False else plain for text, plain in zip(texts, plains)]
         values["position"] = range(count) if positions is None else positions
         papers = built([values[name] for name in _FIELDS])
+        # They live as long as their collection and form no cycles: out of the collector's sight before it
+        # runs again (it would first walk them all as young objects, ~70 ms at 100,000 papers).
+        gc.freeze()
     if len(papers) != count or len(texts) != count:  # (map stops at the shortest column)
         raise ValueError("damaged cache entry")
     return Collection(papers, header, venue, year, list(sources), list(warnings), codec)
