@@ -57,7 +57,7 @@ def head_of(files: Sequence[str]) -> Collection | None:
     """What a list opens from before it is read whole (None: read it whole first). Called before the app
     starts, which then starts the parse's worker processes from a thread (see `behind_the_list`)."""
     cached = all(map(cache.has_entry, files))
-    collection = quick.head(files[0], quick.CACHED_STREAM_FROM if cached else quick.STREAM_FROM) if files else None
+    collection = quick.head(files[0], quick.CACHED_STREAM_FROM if cached else quick.STREAM_FROM, cached) if files else None
     if collection is not None:
         _prepare_workers(parsing=not cached and quick.expected(collection, files) >= WORKERS_FROM)
     return collection
