@@ -400,3 +400,23 @@ async def test_quitting_before_the_titles_are_derived_caches_no_list_without_the
     app = streamed_app([path])
     async with app.run_test(size=(120, 40)) as pilot:
         await check_final_state(app, pilot, full)
+
+
+async def test_a_citation_copied_before_the_titles_are_derived_is_copied_once_they_are(generated, parsed, titling, monkeypatch):
+    """A key needs every paper's title (its first word, told apart from all others): `c` pressed before they
+    are derived says it waits, and copies the citation a plain open copies once they are; the keys work meanwhile."""
+    monkeypatch.delenv("DISPLAY", raising=False)  # (the clipboard is OSC 52 here)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    path = generated(5000)
+    full = parsed(path)
+    app = streamed_app([path])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: not app.loading and app._index is not None, tries=6000)
+        await pilot.press("j", "c")
+        messages = lambda: [n.message for n in app._notifications]  # noqa: E731
+        await until(pilot, lambda: any(m.startswith("Citation keys need every paper's title") for m in messages()))
+        await pilot.press("j")
+        assert app.query_one(PaperList).current.id == full[2].id and "BibTeX copied (OSC 52)" not in messages()
+        titling.set()
+        await until(pilot, lambda: "BibTeX copied (OSC 52)" in messages(), tries=6000)
+        assert app.clipboard == cite.render([full[1]], "bibtex", cite.citation_keys(full))

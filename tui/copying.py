@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 import webbrowser
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
 
 from textual import work
@@ -18,6 +18,9 @@ from tui.saving import Saver
 from tui.screens.cite_picker import CitePicker
 from tui.screens.export_dialog import ExportDialog
 from tui.widgets.paper_list import PaperList
+
+
+WAITING_FOR_TITLES = "Citation keys need every paper's title: a moment, until the list is read and its titles derived…"
 
 
 class CopyActions:
@@ -32,9 +35,24 @@ class CopyActions:
     @cached_property
     def citation_keys(self) -> dict[str, str]:
         """Paper id → citation key, assigned over the whole collection so keys never change with the filter
-        (from every paper's title: once a long list just read has them all, seconds after search is ready)."""
+        (from every paper's title: once a long list just opened is read and has them all)."""
         self.wait_for_titles()  # type: ignore[attr-defined]
         return cite.citation_keys(self.collection.papers)
+
+    def _once_keyed(self, then: Callable[[], object]) -> None:
+        """Run `then` (which needs the citation keys) now, or, while a long list just opened is still read or
+        has titles to derive (each key needs every title), once they are there, saying so: the UI never
+        waits (and a key copied is never one the rest of the list changes)."""
+        if self.titles_derived:  # type: ignore[attr-defined]
+            then()
+            return
+        self.notify(WAITING_FOR_TITLES)
+        self._when_titled(then)
+
+    @work(thread=True, group="titles")
+    def _when_titled(self, then: Callable[[], object]) -> None:
+        self.wait_for_titles()  # type: ignore[attr-defined]
+        self.call_from_thread(then)
 
     @work(thread=True, group="citation-keys")
     def _assign_citation_keys(self) -> None:
@@ -79,12 +97,14 @@ class CopyActions:
         def preview(fmt: str) -> str:
             return cite.render([paper], fmt, self.citation_keys)
 
-        self.push_screen(CitePicker(self.cite_format, preview), picked)
+        self._once_keyed(lambda: self.push_screen(CitePicker(self.cite_format, preview), picked))
 
     @work(thread=True, group="clipboard")
     def copy_papers(self, papers: list[Paper], fmt: str) -> None:
         """Put `papers` in format `fmt` on a clipboard (off the UI thread: a clipboard tool may be slow)."""
         what = cite.FORMATS[fmt] if len(papers) == 1 else f"{cite.FORMATS[fmt]} of {len(papers)} papers"
+        if not self.titles_derived:  # type: ignore[attr-defined]
+            self.call_from_thread(self.notify, WAITING_FOR_TITLES)  # (the keys below wait for them)
         self.copy_text(cite.render(papers, fmt, self.citation_keys), what)
 
     def copy_text(self, text: str, what: str) -> None:
@@ -135,4 +155,5 @@ class CopyActions:
             return f"{len(papers)} papers written to {path} ({fmt})"
 
         which = "selected" if self.selection else "shown"
-        self.push_screen(ExportDialog(len(papers), write, which), lambda done: done and self.notify(done, markup=False))
+        self._once_keyed(lambda: self.push_screen(ExportDialog(len(papers), write, which),
+                                                  lambda done: done and self.notify(done, markup=False)))
