@@ -12,7 +12,9 @@ then quit (its cache entries are written once the titles are). "peak RSS" sums t
 resident memory of the app and every process under it (the parse workers), sampled at each poll;
 "peak PSS" the same with each page shared by forked processes counted once.
 "cold" runs with an empty parse/index cache, "cached" again with the cache that run left; "cache MB"
-is its size on disk. `--before` adds the same rows for another installed `triage` (an older
+is its size on disk. The app runs with its modules' bytecode kept (as an installed `triage` has it,
+whatever `PYTHONDONTWRITEBYTECODE` says here: compiling them at each start was ~0.2 s of the first frame).
+`--before` adds the same rows for another installed `triage` (an older
 checkout: `git worktree add /tmp/before d612428`, a venv there, `pip install -e /tmp/before`).
 Synthetic lists come from ../shared/tools/make_corpus.py (made once in a temporary folder, or in
 `--lists`, kept there for the next run); `iclr`
@@ -84,7 +86,7 @@ def run(triage: str, path: Path, total: int, cache: Path, db: Path, query: str) 
     env = f"TRIAGE_CACHE={cache} TRIAGE_DB={db} TRIAGE_CONFIG={db.parent / 'keys.toml'} TERM=xterm-256color"
     start = time.monotonic()
     tmux(socket, "new-session", "-d", "-s", "t", "-x", "120", "-y", "40",
-         f"env -u COLUMNS -u LINES -u TMUX {env} {triage} {path}; echo EXIT=$?; sleep 600")
+         f"env -u COLUMNS -u LINES -u TMUX -u PYTHONDONTWRITEBYTECODE {env} {triage} {path}; echo EXIT=$?; sleep 600")
     try:
         shell = int(tmux(socket, "list-panes", "-t", "t", "-F", "#{pane_pid}").split()[0])
         shown = re.compile(r"\bof [\d,]+ shown")

@@ -18,6 +18,7 @@ import os
 import secrets
 import socket
 from collections.abc import Callable, Iterable, Mapping
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -154,10 +155,11 @@ class TriageStore:
         lost its paper, and on `put`.
         """
         papers = list(papers)
-        self._texts.update((paper.id, paper.text) for paper in papers)
+        ids = list(map(attrgetter("id"), papers))  # (at C speed: a list of 100,000 is attached as it lands)
+        self._texts.update(zip(ids, map(attrgetter("text"), papers)))
         with self._storage.locked():
             stored = {doc.doc_id: doc for doc in self._table}
-            wanted = {paper.id for paper in papers}
+            wanted = set(ids)
             # Without an abstract (a title-only entry) there is no text to re-find a state by.
             orphans = {key: doc["fp"] for key, doc in stored.items() if key not in wanted and doc.get("fp")} if refind else {}
             homeless = {p.id: p.text for p in papers if p.id not in stored and p.text} if orphans else {}
@@ -167,7 +169,7 @@ class TriageStore:
                 with contextlib.suppress(NotSaved):  # a database only read: the states are found again next time
                     self._table.replace_many(docs, moves.values())
                 stored.update(docs)
-        return {pid: from_doc(stored[pid]) for pid in wanted if pid in stored}
+        return {pid: from_doc(doc) for pid, doc in stored.items() if pid in wanted}
 
     def get(self, pid: str) -> Triage:
         doc = self._table.get(doc_id=pid)

@@ -177,3 +177,48 @@ def test_reading_progress_shows_on_a_terminal_only(tmp_path):
     assert f"reading {path}… 3 abstracts" in shown
     assert shown.endswith("\r\x1b[K")  # the line is erased once the list is read
     assert run_triage(["list", str(path)], stderr_on_terminal=False) == ""
+
+
+def test_a_cached_lists_head_is_its_parses_first_papers_and_nothing_is_parsed(corpora, monkeypatch):
+    """A long list opens from its first papers at once; when the parse cache holds the list they come from
+    there, exactly the whole read's first papers (titles, names, display texts), with no parse at all."""
+    from store.readers import quick, seed
+
+    path = str(corpora / "iclr-2024-abstracts.txt")
+    whole = read_path(path)
+    cache.settle()
+
+    def no_parse(*args, **kwargs):
+        raise AssertionError("parsed")
+
+    monkeypatch.setattr(seed, "parse", no_parse)
+    head = quick.head(path, 0, cached=True)
+    assert head is not None and 20 < len(head.papers) < len(whole.papers)
+    assert head.papers == whole.papers[: len(head.papers)]
+    assert [paper.plain for paper in head.papers] == [paper.plain for paper in whole.papers[: len(head.papers)]]
+    assert (head.header, head.venue, head.year, head.sources) == (whole.header, whole.venue, whole.year, [path])
+
+
+def test_a_damaged_foreign_or_outdated_head_entry_is_never_believed(tmp_path):
+    """Any doubt about a head entry (a changed byte, another list's entry, the list edited since): the head
+    is parsed from the file, as without a cache."""
+    from store.readers import quick
+
+    lists = [write_list(tmp_path / f"list{k}.txt", [f"{k}.{i}: {text}" for i in range(60) for text in ABSTRACTS])
+             for k in (1, 2)]
+    whole = [read_path(path) for path in lists][0]
+    entries = [cache._entry([path], cache.HEAD_SUFFIX) for path in lists]
+    parsed = quick.head(str(lists[0]), 0)
+    assert cache.head(str(lists[0])).papers == whole.papers  # (a short list: all of it)
+    assert parsed.papers == whole.papers[: len(parsed.papers)]
+    data = entries[0].read_bytes()
+    for at in (4, len(data) // 2, len(data) - 1):  # the CRC, the key, the last paper's fields
+        entries[0].write_bytes(data[:at] + bytes([data[at] ^ 1]) + data[at + 1 :])
+        assert cache.head(str(lists[0])) is None
+        assert quick.head(str(lists[0]), 0, cached=True) == parsed
+    entries[0].write_bytes(entries[1].read_bytes())  # the other list's entry under this one's name
+    assert cache.head(str(lists[0])) is None
+    entries[0].write_bytes(data)
+    os.utime(lists[0], ns=(time.time_ns(), time.time_ns()))  # touched since it was cached
+    assert cache.head(str(lists[0])) is None
+    assert quick.head(str(lists[0]), 0, cached=True) == parsed

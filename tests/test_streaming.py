@@ -315,7 +315,8 @@ async def test_a_query_typed_before_the_index_is_answered_before_the_work_that_f
 
 async def test_the_whole_list_lands_without_a_pass_over_all_its_papers_on_the_ui_thread(corpora, held, monkeypatch):
     """What is worked out from every paper as the whole list lands (its ids for the counts, which columns
-    it shows) is worked out on the background thread beforehand: the UI thread only swaps the rows in."""
+    it shows, the paper of each id) is worked out on the background thread beforehand: the UI thread only
+    swaps the rows in."""
     from store import views
 
     on_ui: list[str] = []
@@ -339,6 +340,7 @@ async def test_the_whole_list_lands_without_a_pass_over_all_its_papers_on_the_ui
         await finished(pilot, app)
         assert len(app.query_one(PaperList).papers) == 2260 and counts(app).startswith("2260 of 2260 shown")
         assert app.query_one(PaperList).columns == columns_for(app.collection.papers)
+        assert app.__dict__.get("papers_by_id") == {paper.id: paper for paper in app.collection.papers}  # made already
     assert on_ui == []
 
 

@@ -443,6 +443,9 @@ def run_app(argv: Sequence[str]) -> int:
     from tui.app import TriageApp
 
     app = TriageApp(collection, db_path=args.db, sync_folder=folder, files=files if head else None)
+    # What exists now (the modules, the papers shown) lives as long as the app: out of the cycle collector's
+    # sight, whose full collections while the first frame is drawn would walk it all again and again.
+    gc.freeze()
     app.run()
     for line in app.farewell:  # what could not be saved, now that the terminal is ours again
         print(line, file=sys.stderr)

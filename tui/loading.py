@@ -42,7 +42,7 @@ from multiprocessing import forkserver, resource_tracker
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from store import Collection, ReadError, SearchIndex, Triage, describe_skipped, read_paths, search_index
+from store import Collection, Paper, ReadError, SearchIndex, Triage, describe_skipped, read_paths, search_index
 from store.db import TriageStore
 from store.model import untitled
 from store.readers import cache, index_cache, quick, records, titles
@@ -63,7 +63,7 @@ def head_of(files: Sequence[str]) -> Collection | None:
     """What a list opens from before it is read whole (None: read it whole first). Called before the app
     starts, which then starts the parse's worker processes from a thread (see `behind_the_list`)."""
     cached = all(map(cache.has_entry, files))
-    collection = quick.head(files[0], quick.CACHED_STREAM_FROM if cached else quick.STREAM_FROM) if files else None
+    collection = quick.head(files[0], quick.CACHED_STREAM_FROM if cached else quick.STREAM_FROM, cached) if files else None
     if collection is not None:
         _prepare_workers(parsing=not cached and quick.expected(collection, files) >= WORKERS_FROM)
     return collection
@@ -103,12 +103,13 @@ class Landing(NamedTuple):
     on the background thread: passes over 100,000 papers the UI thread need not make (~50 ms)."""
 
     whole: Collection
-    ids: frozenset[str]
+    by_id: dict[str, Paper]
+    """Each paper by its id (the app's `papers_by_id`, and the set of ids its tallies count in)."""
     columns: tuple[str, ...]
 
     @classmethod
     def of(cls, whole: Collection) -> Landing:
-        return cls(whole, frozenset(map(attrgetter("id"), whole.papers)), columns_for(whole.papers))
+        return cls(whole, dict(zip(map(attrgetter("id"), whole.papers), whole.papers)), columns_for(whole.papers))
 
 
 class Loading:
@@ -325,11 +326,11 @@ class Loading:
         c.papers[:] = whole.papers  # in place: who holds the list (the interest model) sees it whole
         c.header, c.venue, c.year, c.sources, c.warnings = whole.header, whole.venue, whole.year, whole.sources, whole.warnings
         c.origin = whole.origin  # (what its index entry is found by)
-        self._ids.update(landing.ids)
-        for cached in ("papers_by_id", "citation_keys"):
-            self.__dict__.pop(cached, None)  # made again from all papers
+        self._ids.update(landing.by_id)
+        self.__dict__["papers_by_id"] = landing.by_id  # (the app's cached property, of all papers now)
+        self.__dict__.pop("citation_keys", None)  # made again from all papers
         self._files = None
-        self._tallies["all"] = Tally(c.papers, self.states, landing.ids)
+        self._tallies["all"] = Tally(c.papers, self.states, landing.by_id)
         paper_list.columns = landing.columns
         self.refresh_rows(keep=keep)
         papers = list(c.papers)

@@ -7,8 +7,9 @@ in full (ids from the raw text, derived titles, display text, links). So the hea
 whole parse's first papers, in the same positions, unless the rest of the file changes how it is
 decoded (a legacy encoding that shows only later): the whole parse, which follows, has the last word.
 Only the formats read record by record from the start have a head: the seed format (one abstract
-per paragraph) and JSON Lines; any other file is None (read whole before it is shown). A head is
-never cached.
+per paragraph) and JSON Lines; any other file is None (read whole before it is shown). A list the
+parse cache holds has its head from there (`store.readers.cache.head`: its parse's very first papers,
+nothing parsed), else it is parsed.
 """
 from __future__ import annotations
 
@@ -35,9 +36,10 @@ _UTF16 = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 _LINE_LISTS = (".jsonl", ".ndjson")
 
 
-def head(name: str, streams_from: int = STREAM_FROM) -> Collection | None:
+def head(name: str, streams_from: int = STREAM_FROM, cached: bool = False) -> Collection | None:
     """The first papers of the list file `name` (see the module docstring); None when it is shorter than
-    `streams_from` bytes, not read record by record, unreadable, or no record ends in its first part."""
+    `streams_from` bytes, not read record by record, unreadable, or no record ends in its first part.
+    `cached`: look in the parse cache first."""
     path = Path(name)
     suffix = path.suffix.lower()
     if suffix not in (".txt", *_LINE_LISTS):
@@ -45,6 +47,11 @@ def head(name: str, streams_from: int = STREAM_FROM) -> Collection | None:
     try:
         if not path.is_file() or path.stat().st_size < streams_from:
             return None
+        if cached:
+            from store.readers import cache
+
+            if (found := cache.head(name)) is not None:
+                return found
         with path.open("rb") as file:
             data = file.read(HEAD_BYTES)
     except OSError:
