@@ -8,41 +8,35 @@ BM25 weight times the quality of the word match. Exact phrases are verified on t
 candidates the index leaves. Title (and name) matches rank above body matches; ties keep
 file order.
 
-This module owns `SearchIndex` (its build, its parts for the cache, and answering a query) and
-`fingerprint` of what an index is made from. Its parts live beside it: store.index_build (finding
+This module owns `SearchIndex`'s answering of a query; what it holds and how it is made (built, retitled,
+kept as parts for the cache and made again from them) is store.index_made's `Made`, with the `fingerprint`
+of what an index is made from. Its other parts live beside it: store.index_build (finding
 and counting words, postings), store.vocabulary (word lookup with typos, names, notes and tags),
 store.phrases (literal phrases), store.qualifiers (`is:`, `has:`, `venue:`…) and store.highlight
 (spans, context windows, `Hit` and `Hits`).
 """
 from __future__ import annotations
 
-import hashlib
 import math
 import re
-from collections import defaultdict
-from copy import copy
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from store import heap
 from store.highlight import Highlighter, Hits
-from store.index_build import (BATCH, THREADS, TF_BITS, TF_MAX, Counted, Postings, Words, in_order, join_words, split_words,
-                               title_postings)
-from store.model import Paper, Triage, kept_name, kept_plain, kept_title, untitled
-from store.phrases import Lowered, Phrases, head, literal_pattern, lower
-from store.qualifiers import Facets
+from store.index_build import TF_BITS, TF_MAX, Postings
+from store.index_made import K1, Made
+from store.model import Paper, Triage
+from store.phrases import literal_pattern, lower
 from store.query import Qualifier, Query, Term, parse
-from store.vocabulary import WORD, Notes, Vocabulary, in_sequence, name_form, words_matched
+from store.vocabulary import WORD, Notes, in_sequence, name_form, words_matched
 
 TITLE_WEIGHT = 2.0
 """A title match (quality ≥ 0.5) is worth more than any body score (< 1): titles rank first."""
 RECORD_WEIGHT = 8.0
 """The body weight of a word matched in the authors, a note or a tag (times the match's quality):
 about a rare word's in the abstract, so such matches rank below title matches, among the strong body ones."""
-_K1, _B = 1.2, 0.75  # BM25 constants
 
 
 @dataclass(slots=True)
@@ -55,151 +49,12 @@ class _Match:
     body: np.ndarray
 
 
-class SearchIndex:
+class SearchIndex(Made):
     """An index over `papers` (in file order) answering `search(query, states)` per keystroke.
 
     `SearchIndex(papers)` builds it; `parts()` gives the arrays it was built into and
     `SearchIndex.from_parts(papers, parts)` makes the same index again from them (the cache
     of long lists, `store.readers.index_cache.search_index`, keeps them on disk)."""
-
-    def __init__(self, papers: Iterable[Paper], bodies: Sequence[Counted | None] = ()) -> None:
-        """`bodies`: the words of the display texts of each `BATCH` of `papers`, counted already (by the
-        parse's worker processes: `store.readers.records.counting`), or () when not; None for a batch not."""
-        with heap.large_apart():  # what the build frees goes back to the system after it (see store.heap)
-            self._build(list(papers), bodies)
-
-    def _build(self, papers: list[Paper], bodies: Sequence[Counted | None]) -> None:
-        # Built in batches with numpy rather than word by word in Python (see Words): the
-        # index of 100,000 abstracts is ~20 million words. numpy lets go of the GIL, so two
-        # threads find the words of the next batches while this one names them; batches also
-        # keep each step short, so the app's UI thread is never held up for long.
-        batches = [papers[start : start + BATCH] for start in range(0, len(papers), BATCH)]
-        # Authors and keywords (`name_form`) have words of their own (`names`): most names are in no
-        # abstract, and they need no cased or phrase lookup.
-        bodies = list(bodies) or [None] * len(batches)
-        texts = [([p.plain for p in batch] if counted is None else [], [head(p) for p in batch],
-                  [name_form(" ".join(p.authors)) for p in batch] + [name_form(" ".join(p.keywords)) for p in batch])
-                 for batch, counted in zip(batches, bodies)]
-        words = Words(longest=max((sum(map(len, t)) + len(t) for three in texts for t in three[:2]), default=0))
-        names = Words(longest=max((sum(map(len, three[2])) + len(three[2]) for three in texts), default=0))
-        body: list[tuple[np.ndarray, np.ndarray]] = []
-        title: list[tuple[np.ndarray, np.ndarray]] = []
-        author: list[tuple[np.ndarray, np.ndarray]] = []
-        keyword: list[tuple[np.ndarray, np.ndarray]] = []
-        lengths: list[np.ndarray] = []
-        with ThreadPoolExecutor(THREADS) as pool:
-            # (the lowered texts phrases are looked for in are made later: `literal_ready`, once search is)
-            found = in_order(pool, lambda item: (item[0] or words.find(item[1][0]), words.find(item[1][1]), names.find(item[1][2])),
-                             zip(bodies, texts))
-            for start, batch, (in_body, in_title, in_record) in zip(range(0, len(papers), BATCH), batches, found):
-                ids, docs, tf, size = words.named(in_body) if isinstance(in_body, Counted) else words.count(in_body)
-                body.append((ids, ((docs + start) << TF_BITS) | np.minimum(tf, TF_MAX)))
-                lengths.append(size)
-                ids, docs, _, _ = words.count(in_title)
-                title.append((ids, docs + start))
-                ids, docs, _, _ = names.count(in_record)  # a text of authors, then one of keywords, per paper
-                of_keyword = docs >= len(batch)
-                author.append((ids[~of_keyword], docs[~of_keyword] + start))
-                keyword.append((ids[of_keyword], docs[of_keyword] - len(batch) + start))
-        vocabulary, named = dict(words.ids), dict(names.ids)  # plain dicts: looking up an unknown word adds nothing
-        self._assemble(papers, vocabulary, Postings.placed(body, len(vocabulary)), Postings.placed(title, len(vocabulary)),
-                       np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int64), None,
-                       named, Postings.placed(author, len(named)),
-                       Postings.placed(keyword, len(named)))
-
-    def retitled(self) -> SearchIndex:
-        """This index with the titles and names its papers have now, which it was made before (`provisional`):
-        the index a build makes of them now, the body's postings kept (~0.3 s at 100,000 papers)."""
-        words, title = title_postings([head(p) for p in self.papers], self._words)
-        if len(words) > len(self._words):  # words only the titles hold (rare: a derived title's are its text's)
-            index = SearchIndex.__new__(SearchIndex)
-            index._assemble(self.papers, words, self._body.widened(len(words)), title, self._lengths, None,
-                            self._names, self._author, self._keyword)
-            return index
-        index = copy(self)  # the same words: all but what holds the titles' postings is this index's
-        index._title, index._phrases = title, Phrases(self.papers, words, self._body, title, None)
-        index.provisional = any(map(untitled, self.papers))
-        return index
-
-    def parts(self) -> dict[str, np.ndarray]:
-        """What `from_parts` makes this index again from, as plain arrays (no Python objects):
-        the postings of body, titles, authors and keywords, the number of words of each text, the vocabulary
-        in word id order as UTF-8 text, a word a line (no word holds a line break), and that of the
-        authors and keywords; how often each letter is in each display text, and which papers hold which
-        character beyond ASCII (`store.phrases.Lowered`: made now if it is not yet). ValueError for a
-        `provisional` index: what it is made of is not what its papers will be."""
-        if self.provisional:
-            raise ValueError("an index made before its papers' titles were derived")
-        lowered = self._phrases.lowered
-        return {
-            "words": join_words(self._words), "body": self._body.values, "body_bounds": self._body.bounds,
-            "title": self._title.values, "title_bounds": self._title.bounds, "lengths": self._lengths,
-            "letters": lowered.letters, "chars": lowered.chars, "char_bounds": lowered.wide.bounds, "char_papers": lowered.wide.values,
-            "names": join_words(self._names), "author": self._author.values,
-            "author_bounds": self._author.bounds,
-            "keyword": self._keyword.values, "keyword_bounds": self._keyword.bounds,
-        }
-
-    def term_counts(self) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
-        """The index as word counts, for models over its words (store.ranking): the vocabulary in word
-        id order, then for each posting its paper (row in file order), its word id and how often the
-        word occurs there (capped at 15 in the body; a title word counts once more)."""
-        words = list(self._words)  # (in id order: ids are given in order)
-        body, title = self._body.values.astype(np.int64), self._title.values.astype(np.int64)
-        every = np.arange(len(words))
-        of_word = np.concatenate([np.repeat(every, np.diff(self._body.bounds)), np.repeat(every, np.diff(self._title.bounds))])
-        times = np.concatenate([(body & TF_MAX).astype(np.float32), np.ones(len(title), np.float32)])
-        return words, np.concatenate([body >> TF_BITS, title]), of_word, times
-
-    @classmethod
-    def from_parts(cls, papers: Iterable[Paper], parts: Mapping[str, np.ndarray]) -> SearchIndex:
-        """The index `parts()` of an index of these same `papers` describes; ValueError when the
-        parts do not fit together or do not fit `papers` (not when they describe other papers
-        of the same number: the caller makes sure of that)."""
-        papers = list(papers)
-        try:
-            words, lengths, names = split_words(parts["words"]), parts["lengths"], split_words(parts["names"])
-            body = Postings.checked(parts["body_bounds"], parts["body"], len(words), len(papers) << TF_BITS)
-            title = Postings.checked(parts["title_bounds"], parts["title"], len(words), len(papers))
-            author, keyword = (Postings.checked(parts[f"{name}_bounds"], parts[name], len(names), len(papers))
-                               for name in ("author", "keyword"))
-            lowered = Lowered(papers, parts["letters"], parts["chars"], Postings(parts["char_bounds"], parts["char_papers"]))
-        except KeyError as missing:
-            raise ValueError(f"no {missing} part") from None
-        vocabulary, named = dict(zip(words, range(len(words)))), dict(zip(names, range(len(names))))
-        if len(vocabulary) != len(words) or len(named) != len(names) or lengths.dtype != np.int64 or lengths.shape != (len(papers),):
-            raise ValueError("index parts do not fit together")
-        index = cls.__new__(cls)
-        index._assemble(papers, vocabulary, body, title, lengths, lowered, named, author, keyword)
-        return index
-
-    def _assemble(self, papers: list[Paper], words: dict[str, int], body: Postings, title: Postings,
-                  lengths: np.ndarray, lowered: Lowered | None, names: dict[str, int],
-                  author: Postings, keyword: Postings) -> None:
-        """Set up the index from what a build or a cache gives; the rest is quick to work out, and what
-        a query of lower-case words does not need (the row of each id, the vocabulary as written, what
-        qualifiers look at) is worked out when first asked, or by `qualifiers_ready` (after search is ready)."""
-        self.papers = papers
-        self.provisional = any(map(untitled, papers))
-        """Whether the index was made before some of its papers' titles were derived (see `retitled`)."""
-        self._words = words
-        self._body = body
-        self._title = title
-        self._names = names
-        self._author = author
-        self._keyword = keyword
-        self._lengths = lengths
-        self._phrases = Phrases(papers, words, body, title, lowered)
-        size = lengths.astype(np.float64)
-        self._norm = _K1 * (1 - _B + _B * size / (size.mean() if len(size) and size.mean() else 1.0))
-        folded: defaultdict[str, list[str]] = defaultdict(list)
-        for word in self._words:
-            folded[word.casefold()].append(word)
-        self._folded = dict(folded)
-        self._vocab = _Vocabularies(self._folded, self._words)
-        self._names_vocab = Vocabulary(self._names, ends=False)
-        self._position = _Rows(papers)
-        self._facets = Facets(papers, self._position)
 
     def __len__(self) -> int:
         return len(self.papers)
@@ -327,7 +182,7 @@ class SearchIndex:
                 docs = postings >> TF_BITS
                 tf = (postings & TF_MAX).astype(np.float64)
                 df = len(postings)
-                weight = quality * math.log(1 + (total - df + 0.5) / (df + 0.5)) * (_K1 + 1)
+                weight = quality * math.log(1 + (total - df + 0.5) / (df + 0.5)) * (K1 + 1)
                 body[docs] = np.maximum(body[docs], weight * tf / (tf + self._norm[docs]))
         if not field:
             for surface, (quality, _) in words_matched(self._names_vocab, name_form(text), fuzzy=True).items():
@@ -452,77 +307,15 @@ class SearchIndex:
         return found
 
 
-
-class _Rows(Mapping[str, int]):
-    """Paper id → its row among `papers`, made when first asked (~15 ms at 100,000 papers):
-    a query's notes and tags ask only when some paper has one, the qualifiers only for marks."""
-
-    def __init__(self, papers: list[Paper]) -> None:
-        self._papers = papers
-        self._rows: dict[str, int] | None = None
-
-    def _made(self) -> dict[str, int]:
-        if self._rows is None:
-            self._rows = {p.id: i for i, p in enumerate(self._papers)}
-        return self._rows
-
-    def __contains__(self, paper_id: object) -> bool:
-        return paper_id in self._made()
-
-    def __getitem__(self, paper_id: str) -> int:
-        return self._made()[paper_id]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._made())
-
-    def __len__(self) -> int:
-        return len(self._made())
-
-
-class _Vocabularies(dict):
-    """An index's two vocabularies, `False` → case-folded (`folded`: each case-folded word → the words
-    it folds), `True` → as written: each made when first asked for (one of 25,000 words ~25 ms)."""
-
-    def __init__(self, folded: dict[str, list[str]], words: dict[str, int]) -> None:
-        super().__init__()
-        self._of = {False: folded, True: words}
-
-    def __missing__(self, cased: bool) -> Vocabulary:
-        made = self[cased] = Vocabulary(self._of[cased])  # (two threads at once make it twice, alike)
-        return made
-
-
 _ITEMS: dict[str, tuple[str, Callable[[Paper], Iterable[str]]]] = {
     "author": ("_author", lambda p: p.authors), "kw": ("_keyword", lambda p: p.keywords),
 }
 """The fields a term looks for whole items in (`author:`, `kw:`): the postings' attribute, the items."""
 
 
-def fingerprint(papers: Sequence[Paper]) -> bytes:
-    """A digest of all that an index of `papers` is made from: their display texts, titles and names (as
-    far as they are known: `kept_title`), authors and keywords, in order. (An index also uses links, venues, years, areas and tracks,
-    but works them out anew.) A display text the paper works out from its text (or keeps as a patch
-    over it: `store.model.kept_plain`) is the text's under this very code, which the index entry's
-    key names too: the text stands for it, and no display text is made to be hashed."""
-    digest = hashlib.blake2b(digest_size=16)
-    for start in range(0, len(papers), BATCH):  # a batch at a time: one string of a long list is big
-        fields = [field for p in papers[start : start + BATCH]
-                  for field in (_plain_part(p), kept_title(p), kept_name(p), "\n".join(p.authors), "\n".join(p.keywords))]
-        digest.update("".join(fields).encode("utf-8", "surrogatepass"))
-        digest.update(np.fromiter(map(len, fields), np.int64, len(fields)).tobytes())  # where each one ends
-    return digest.digest()
-
-
-def _plain_part(paper: Paper) -> str:
-    """What stands for a paper's display text in its `fingerprint`: the display text when the paper
-    holds one of its own, else the text it is worked out from, marked apart (a text is no display text)."""
-    kept = kept_plain(paper)
-    return kept if isinstance(kept, str) else "\x00" + paper.text
-
-
 def _literal_match(size: int, title: np.ndarray, counts: np.ndarray, norm: np.ndarray) -> _Match:
     """What a literal matched, from whether it is in each paper's title and how often in its text."""
     papers = (title > 0) | (counts > 0)
     df = int(papers.sum()) or 1
-    weight = math.log(1 + (size - df + 0.5) / (df + 0.5)) * (_K1 + 1)
+    weight = math.log(1 + (size - df + 0.5) / (df + 0.5)) * (K1 + 1)
     return _Match(papers, title, weight * counts / (counts + norm))

@@ -211,11 +211,11 @@ def test_a_long_list_s_entry_is_a_fraction_of_the_list(tmp_path, monkeypatch):
 def test_papers_read_from_the_parse_cache_find_their_index_without_hashing_every_text(long_list, states, no_build, monkeypatch):
     """A cached open finds its index by the parse the papers are (the list file's key, the parse cache's), not
     by a digest of every text: at 100,000 papers that digest held search back 0.4 s after the read."""
-    from store import search
+    from store import index_made
 
     parsed = read_path(long_list)  # parsed: the parse entry and then the index entry are written
     fresh = results(search_index(parsed), states)
-    monkeypatch.setattr(search, "fingerprint", lambda papers: pytest.fail("every text hashed again"))
+    monkeypatch.setattr(index_made, "fingerprint", lambda papers: pytest.fail("every text hashed again"))
     no_build()
     assert results(search_index(read_path(long_list)), states) == fresh  # read from the parse cache
 

@@ -4,7 +4,7 @@ Beside its parse entry (`store.readers.cache`), a list of `INDEX_FROM` papers or
 of its search index (numpy's .npz, no pickles: `SearchIndex.parts`, packed by `store.index_entry`) under
 the version key and what pins the papers it indexes: the keys of the parse they are (`_index_key`:
 papers read from the parse cache need not be hashed again), else a digest of them
-(`store.search.fingerprint`). It stands for those very papers only, and is checked (zip CRCs, then
+(`store.index_made.fingerprint`). It stands for those very papers only, and is checked (zip CRCs, then
 the arrays' shapes and bounds) before it is believed; any doubt means the index is built again."""
 from __future__ import annotations
 
@@ -33,12 +33,12 @@ abstracts) builds its index in ~0.5 s of CPU with a peak of ~100 MB more, and lo
 def _index_key(collection: Collection) -> str:
     """What an index entry of `collection`'s papers is stored under: this code's version and the parse the
     papers are (`Collection.origin`: the keys of the list files read, when its papers are still the very
-    ones read), else a digest of what the index is made from (`store.search.fingerprint`, which reads
+    ones read), else a digest of what the index is made from (`store.index_made.fingerprint`, which reads
     every text: 0.4 s at 100,000 papers)."""
     origin = collection.origin
     if origin is not None and origin.of(collection.papers):
         return _read_key(origin.keys)
-    from store.search import fingerprint
+    from store.index_made import fingerprint
 
     return json.dumps([_version_key(), fingerprint(collection.papers).hex()])
 

@@ -6,7 +6,7 @@ abstracts (`store.names.derive_title`, ~75 µs an abstract: half of its workers'
 read meanwhile (a row drawn, the detail pane) derives its own when first read (`store.model.Paper.title`).
 `derive` then gives every paper still without them its title and name on worker processes, as the parse
 does its analysis, a chunk at a time; the index is then given the titles' words
-(`store.search.SearchIndex.retitled`). The titles are the very ones a parse derives at once."""
+(`store.index_made.Made.retitled`). The titles are the very ones a parse derives at once."""
 from __future__ import annotations
 
 import os
