@@ -122,8 +122,9 @@ class TriageStore:
         self._storage: JournalStorage = self._db.storage  # type: ignore[assignment]
         self._table: _Table = self._db.table(TABLE)  # type: ignore[assignment]
         self._settings: _Table = self._db.table(SETTINGS)  # type: ignore[assignment]
-        self._texts: dict[str, str] = {}
-        """The abstract of each attached paper, for the fingerprint stored with its state."""
+        self._attached: dict[str, Paper] = {}
+        """Each attached paper, for the fingerprint of its abstract stored with its state (the paper, not its
+        text: a paper may keep its text as less than a string, `store.model.Cased`)."""
         self._device: str | None = None
 
     @property
@@ -154,7 +155,7 @@ class TriageStore:
         lost its paper, and on `put`.
         """
         papers = list(papers)
-        self._texts.update((paper.id, paper.text) for paper in papers)
+        self._attached.update((paper.id, paper) for paper in papers)
         with self._storage.locked():
             stored = {doc.doc_id: doc for doc in self._table}
             wanted = {paper.id for paper in papers}
@@ -163,7 +164,7 @@ class TriageStore:
             homeless = {p.id: p.text for p in papers if p.id not in stored and p.text} if orphans else {}
             moves = _rematch(homeless, orphans)
             if moves:
-                docs = {new: {**stored[old], "fp": fingerprint(self._texts[new])} for new, old in moves.items()}
+                docs = {new: {**stored[old], "fp": fingerprint(self._attached[new].text)} for new, old in moves.items()}
                 with contextlib.suppress(NotSaved):  # a database only read: the states are found again next time
                     self._table.replace_many(docs, moves.values())
                 stored.update(docs)
@@ -283,7 +284,8 @@ class TriageStore:
 
     def _fingerprint(self, pid: str) -> str:
         """The fingerprint of an attached paper's text, else the one stored with its state."""
-        fp = fingerprint(self._texts.get(pid, ""))
+        attached = self._attached.get(pid)
+        fp = fingerprint(attached.text if attached is not None else "")
         if fp:
             return fp
         doc = self._table.get(doc_id=pid)

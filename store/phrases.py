@@ -23,7 +23,7 @@ import zstandard
 
 from store import heap
 from store.index_build import BATCH, THREADS, TF_BITS, TF_MAX, Postings
-from store.model import Paper, single_spaced
+from store.model import Cased, Paper, kept_cased, kept_plain, kept_text, patched, single_spaced, unpatched
 from store.query import Term
 from store.vocabulary import WORD
 
@@ -94,8 +94,15 @@ class Lowered:
 
     def _kept(self, chunks: list[bytes]) -> list[bytes] | list[tuple[bytes, np.ndarray]]:
         """The batches as kept: compressed, or (a shorter list) each with where its lines end, found once
-        rather than for each phrase (a batch split into a bytes object a line would hold twice as much)."""
-        return chunks if self.compressed else [(chunk, _line_ends(chunk)) for chunk in chunks]
+        rather than for each phrase (a batch split into a bytes object a line would hold twice as much); the
+        papers of a batch kept plainly then keep their texts as their lines of it where they can (`_cased`)."""
+        if self.compressed:
+            return chunks
+        kept = [(chunk, _line_ends(chunk)) for chunk in chunks]
+        for start, (chunk, ends) in zip(range(0, len(self._papers), BATCH), kept):
+            _cased(self._papers[start : start + BATCH], chunk, ends)
+        heap.give_back()  # (the texts' strings freed)
+        return kept
 
     @classmethod
     def made(cls, papers: list[Paper]) -> Lowered:
@@ -177,6 +184,44 @@ class Lowered:
             for start in starts:
                 counted(start)
         return heads, texts
+
+
+def _cased(papers: list[Paper], chunk: bytes, ends: np.ndarray) -> None:
+    """Each of a batch's `papers` whose line of the batch `chunk` is its display text but for the capitals A-Z (its
+    UTF-8, checked byte for byte: a single-spaced text with no other letter lowered, most abstracts) keeps its
+    text as that line, where those capitals are and the patch that makes the text of it (`store.model.Cased`),
+    not as a string of its own: at 100,000 abstracts the texts were held twice, ~150 MB each. A text kept so by
+    another batch (an index made again of the same papers) moves to this one."""
+    starts = [0, *(ends[: len(papers)] + 1).tolist()]  # (line k of the batch is chunk[starts[k] : starts[k + 1] - 1])
+    chosen, shown, patches = [], [], []
+    for k, paper in enumerate(papers):
+        kept, display = kept_text(paper), kept_plain(paper)
+        if type(kept) is Cased:
+            display, patch = kept.display(), kept.patch
+        elif display is kept:
+            patch = None
+        elif type(display) is bytes:
+            display, patch = patched(kept, display), unpatched(kept, display)
+        else:  # (worked out when asked: no line of its own)
+            continue
+        if display and single_spaced(display):
+            chosen.append(k)
+            shown.append(display.encode("utf-8", "surrogatepass"))
+            patches.append(patch)
+    if not chosen:
+        return
+    joined = b"\n".join(shown)
+    lowered, codes = joined.lower(), np.frombuffer(joined, np.uint8)  # (bytes: only A-Z lowered)
+    capitals = np.flatnonzero((codes >= 65) & (codes <= 90))
+    firsts = np.cumsum([0] + [len(text) + 1 for text in shown[:-1]])
+    cuts = np.searchsorted(capitals, np.append(firsts, len(joined))).tolist()
+    view = memoryview(chunk)
+    for j, (k, first, patch) in enumerate(zip(chosen, firsts.tolist(), patches)):
+        start, end = starts[k], starts[k + 1] - 1
+        if end - start != len(shown[j]) or end - start >= 1 << 16 or view[start:end] != lowered[first : end - start + first]:
+            continue  # (its line is not its display text with A-Z lowered, a text beyond ASCII changed too: left as it is)
+        at = (capitals[cuts[j] : cuts[j + 1]] - first).astype("<u2")
+        kept_cased(papers[k], Cased.at(chunk, start, end, at.tobytes(), patch))
 
 
 def _line_ends(raw: bytes) -> np.ndarray:
