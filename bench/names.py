@@ -21,8 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from store.latex import latex_text  # noqa: E402
 from store.names import derive_title  # noqa: E402
-from store.text import display, latex_text  # noqa: E402
+from store.text import display  # noqa: E402
 
 SHORT_NAME = re.compile(r"^(\S{1,30}):\s")
 NOT_NAMES = {"Position"}

@@ -6,7 +6,9 @@ Each run starts `triage LIST` in a private tmux server (120x40) and polls the sc
 "first frame" is when the list's first rows are on screen and the header counts them ("… of N
 shown", N not yet all papers when a long list is still read behind its first rows); then the query
 is typed at once, and "search ready" is when the filter bar counts its matches of the whole list
-("M of TOTAL"). "peak RSS" sums the
+("M of TOTAL"); "titles" is when the header no longer says the derived titles are still being worked
+out ("titles 40%…": a list parsed behind the app derives them once search is ready), and the open is
+then quit (its cache entries are written once the titles are). "peak RSS" sums the
 resident memory of the app and every process under it (the parse workers), sampled at each poll;
 "peak PSS" the same with each page shared by forked processes counted once.
 "cold" runs with an empty parse/index cache, "cached" again with the cache that run left; "cache MB"
@@ -76,8 +78,8 @@ def tree_memory(root: int) -> tuple[int, int]:
     return sum(rss[pid] for pid in mine), sum(map(_pss, mine))
 
 
-def run(triage: str, path: Path, total: int, cache: Path, db: Path, query: str) -> tuple[float, float, float, float]:
-    """(first frame s, search ready s, peak RSS MB, peak PSS MB) of one open."""
+def run(triage: str, path: Path, total: int, cache: Path, db: Path, query: str) -> tuple[float, float, float, float, float]:
+    """(first frame s, search ready s, titles s, peak RSS MB, peak PSS MB) of one open."""
     socket = f"bench-open-{uuid.uuid4().hex[:8]}"
     env = f"TRIAGE_CACHE={cache} TRIAGE_DB={db} TRIAGE_CONFIG={db.parent / 'keys.toml'} TERM=xterm-256color"
     start = time.monotonic()
@@ -87,7 +89,8 @@ def run(triage: str, path: Path, total: int, cache: Path, db: Path, query: str) 
         shell = int(tmux(socket, "list-panes", "-t", "t", "-F", "#{pane_pid}").split()[0])
         shown = re.compile(r"\bof [\d,]+ shown")
         matched = re.compile(rf"\b\d+ of {total}\b(?! shown)")
-        first = ready = None
+        titling = re.compile(r"\btitles(?: \d+%)?…")
+        first = ready = titled = None
         peak = peak_pss = 0
         while time.monotonic() - start < TIMEOUT:
             rss, pss = tree_memory(shell)
@@ -98,8 +101,10 @@ def run(triage: str, path: Path, total: int, cache: Path, db: Path, query: str) 
             if first is None and shown.search(screen) and len(lines) > 3 and len(lines[3].split()) > 2:  # a row
                 first = now
                 tmux(socket, "send-keys", "-t", "t", "/", *query)
-            elif first is not None and matched.search(screen):
+            elif first is not None and ready is None and matched.search(screen):
                 ready = now
+            if ready is not None and not titling.search(screen):
+                titled = now
                 break
             time.sleep(POLL)
         tmux(socket, "send-keys", "-t", "t", "Enter", "q")  # back to the list, then quit
@@ -108,7 +113,8 @@ def run(triage: str, path: Path, total: int, cache: Path, db: Path, query: str) 
             rss, pss = tree_memory(shell)  # the cache may be written as the app exits
             peak, peak_pss = max(peak, rss), max(peak_pss, pss)
             time.sleep(POLL)
-        return first or float("nan"), ready or float("nan"), peak / 2**20, peak_pss / 2**20
+        nan = float("nan")
+        return first or nan, ready or nan, titled or nan, peak / 2**20, peak_pss / 2**20
     finally:
         subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
 
@@ -146,7 +152,7 @@ def main() -> None:
         lists = Path(args.lists) if args.lists else folder
         lists.mkdir(parents=True, exist_ok=True)
         os.environ["TRIAGE_CACHE"] = str(lists / "quick-cache")
-        print(f"{'list':>8} {'papers':>7} {'version':>7} {'open':>6} {'first frame s':>13} {'search ready s':>14} "
+        print(f"{'list':>8} {'papers':>7} {'version':>7} {'open':>6} {'first frame s':>13} {'search ready s':>14} {'titles s':>8} "
               f"{'peak RSS MB':>11} {'peak PSS MB':>11} {'cache MB':>8}  load (uptime)")
         for size in args.sizes.split(","):
             path, total = corpus(size, lists)
@@ -158,9 +164,9 @@ def main() -> None:
                     db = folder / f"db-{version}-{size}-{kind}" / "triage.json"
                     db.parent.mkdir()
                     load = os.getloadavg()[0]
-                    first, ready, peak, pss = run(triage, path, total, cache, db, args.query)
+                    first, ready, titled, peak, pss = run(triage, path, total, cache, db, args.query)
                     size_mb = sum(f.stat().st_size for f in cache.iterdir()) / 2**20
-                    print(f"{size:>8} {total:>7} {version:>7} {kind:>6} {first:>13.2f} {ready:>14.2f} {peak:>11.0f} {pss:>11.0f} "
+                    print(f"{size:>8} {total:>7} {version:>7} {kind:>6} {first:>13.2f} {ready:>14.2f} {titled:>8.2f} {peak:>11.0f} {pss:>11.0f} "
                           f"{size_mb:>8.0f}  {load:.2f}", flush=True)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from store.text import inert
+from store.inert import inert
 from store.title_case import protected_spans
 
 _SPECIAL = {

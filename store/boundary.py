@@ -3,7 +3,7 @@
 Every string a list file gives a paper (its text, title, authors, venue, key, links, pdf, keywords,
 TL;DR, area, track, DOI, arXiv id, other fields, the name of its file), the list's header and its warnings, and the note and tags of a
 stored mark lose terminal escape sequences, control and invisible format characters
-(`store.text.inert`). Nothing that reads them later (the app, the command line, citations,
+(`store.inert.inert`). Nothing that reads them later (the app, the command line, citations,
 exports, search) need think of it again.
 
 Kept as they are: a paper's id (computed from the text as the file has it, so a mark stays on
@@ -13,10 +13,14 @@ from __future__ import annotations
 
 from dataclasses import fields, replace
 
-from store.model import Collection, Paper, Triage, kept_plain, replaced
-from store.text import inert
+from store.inert import inert
+from store.model import Collection, Paper, Triage, kept_name, kept_plain, kept_title, replaced
 
 _TEXT_FIELDS = tuple(f.name for f in fields(Paper) if f.name != "id")
+_KEPT = {"plain": kept_plain, "title": kept_title, "name": kept_name}
+"""The fields read as the paper keeps them, nothing worked out: a display text kept as a patch or worked
+out when asked is made of the text, inert already; a title or name still to be derived will be derived
+from the display text, inert already."""
 
 
 def _inert_value(value: object) -> object:
@@ -31,8 +35,8 @@ def inert_paper(paper: Paper) -> Paper:
     """`paper` with every string in it inert (itself when there was nothing to remove)."""
     changes = {}
     for name in _TEXT_FIELDS:
-        # (A display text kept as a patch or worked out when asked is made of the text, inert already.)
-        value = kept_plain(paper) if name == "plain" else getattr(paper, name)
+        kept = _KEPT.get(name)
+        value = kept(paper) if kept is not None else getattr(paper, name)
         if value and value.__class__ is not int:
             clean = _inert_value(value)
             if clean != value:

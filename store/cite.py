@@ -18,8 +18,8 @@ from bibtexparser.middlewares import AddEnclosingMiddleware
 from bibtexparser.model import Entry, Field
 
 from store.bibtex_values import balanced, latex_escape, title_value, verbatim
+from store.inert import inert
 from store.model import Paper
-from store.text import inert
 
 CONFERENCES = {
     "iclr": "International Conference on Learning Representations",

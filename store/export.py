@@ -15,8 +15,8 @@ from pathlib import Path
 
 from store import cite
 from store.errors import ReadError
+from store.inert import inert
 from store.model import Paper, Triage
-from store.text import inert
 
 FORMATS = ("bibtex", "markdown", "csv", "jsonl")
 SUFFIXES = {".bib": "bibtex", ".md": "markdown", ".csv": "csv", ".jsonl": "jsonl"}

@@ -158,6 +158,19 @@ def counted_texts(texts: list[str]) -> list[Counted | None]:
         out.append(counted(runs) if runs.exact else None)
     return out
 
+def title_postings(heads: list[str], vocabulary: dict[str, int]) -> tuple[dict[str, int], Postings]:
+    """The postings of `heads` (each paper's title with its name, in order) as a build makes them, over
+    `vocabulary` (word → id) with the words only they hold added (ids after the others'), and that vocabulary."""
+    batches = [heads[start : start + BATCH] for start in range(0, len(heads), BATCH)]
+    words = Words(longest=max((sum(map(len, batch)) + len(batch) for batch in batches), default=0))
+    words.ids = defaultdict(count(len(vocabulary)).__next__, vocabulary)
+    found = []
+    for start, batch in zip(range(0, len(heads), BATCH), batches):
+        ids, docs, _, _ = words.count(words.find(batch))
+        found.append((ids, docs + start))
+    named = dict(words.ids)
+    return named, Postings.placed(found, len(named))
+
 def in_order(pool: ThreadPoolExecutor, work: Callable[[_T], _R], items: Iterable[_T]) -> Iterator[_R]:
     """work(item) for each of `items`, in order, run on `pool` a few items ahead (not all at
     once: finished batches wait in memory until they are used)."""
@@ -243,6 +256,11 @@ class Postings:
         if bounds[0] != 0 or bounds[-1] != len(values) or np.any(np.diff(bounds) < 0) or (len(values) and values.max() >= end):
             raise ValueError("postings out of bounds")
         return cls(bounds, values)
+
+    def widened(self, words: int) -> Postings:
+        """These postings, of `words` words: those beyond the ones they have have none."""
+        extra = words + 1 - len(self.bounds)
+        return self if not extra else Postings(np.concatenate([self.bounds, np.full(extra, self.bounds[-1])]), self.values)
 
     def __getitem__(self, word: int) -> np.ndarray:
         return self.values[self.bounds[word] : self.bounds[word + 1]]

@@ -1,18 +1,16 @@
 """A TinyDB `Storage` that never loses an acknowledged change: an fsynced journal line per write.
 
-Files, for a database at `triage.json`:
+Here: the tables in memory (and which documents a write changed, `_Tracked`), kept equal to the
+database's files — a snapshot replaced whole and a journal of a line per write since, each sealed
+by a checksum (`store.sealed`); catching up with other processes, recovery, and when to fold.
+Each operation on a file (where it is, reading it, appending a line) is `store.journal_files`'s.
 
-- `triage.json` — the snapshot: readable JSON (sorted keys, a document a line) with a schema version,
-  a generation number and a `checksum` of the rest. Only ever replaced whole (`store.files.
-  write_whole`: through a symbolic link to its target, keeping the file's mode).
-- `triage.json.journal` — one JSON line per write since the snapshot: the full new value of each
-  document that changed, the ids of those removed and a checksum `c` of the rest. A write is
-  acknowledged once its line is fsynced; a torn last line (a writer killed mid-append) is
-  ignored and cut off by the next writer. A line that fails its checksum is skipped and reported.
-- `triage.json.lock` — a file lock held around every read-modify-write and compaction, so several
-  processes can share one database; each read first applies the lines others appended since. A
-  wait for it is bounded (`store.lock`). When it cannot be opened at all (a read-only folder) the
-  database is only read: a write raises `NotSaved`, and nothing is compacted.
+A write is acknowledged once its line is fsynced; a torn last line (a writer killed mid-append)
+is ignored and cut off by the next writer. A line that fails its checksum is skipped and reported.
+A file lock (`store.lock`, its wait bounded) is held around every read-modify-write and
+compaction, so several processes can share one database; each read first applies the lines
+others appended since. When it cannot be opened at all (a read-only folder) the database is only
+read: a write raises `NotSaved`, and nothing is compacted.
 
 A write that cannot be stored (a full disk) raises `NotSaved` and leaves no part of its line behind.
 A compaction that fails leaves the journal as it was (every change is in it) and adds a notice.
@@ -22,18 +20,16 @@ and a new, empty journal; the snapshot and journal replaced stay as `triage.json
 `triage.json.journal.previous`. Lines tagged with an older generation are skipped, so a crash
 between the snapshot replace and the journal's renaming replays nothing twice.
 
-Files without checksums (older versions) are believed as they are; older versions read these
-files, ignoring the checksums. A snapshot that fails its checksum or does not parse is moved
-aside and rebuilt from what is in memory or, when newer (always, at open), the previous snapshot
-and journal, plus the valid journal lines: it never replaces what is in memory, and the journal
-is never set aside with it. One that cannot
-be read (no permission, a newer schema) raises `ReadError` and is never written over.
+Files without checksums (older versions) are believed as they are. A snapshot that fails its
+checksum or does not parse is moved aside and rebuilt from what is in memory or, when newer
+(always, at open), the previous snapshot and journal, plus the valid journal lines: it never
+replaces what is in memory, and the journal is never set aside with it. One that cannot be read
+(no permission, a newer schema) raises `ReadError` and is never written over.
 """
 from __future__ import annotations
 
 import contextlib
 import os
-import stat
 import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -42,9 +38,10 @@ from typing import Any
 from tinydb.storages import Storage
 
 from store.errors import NotSaved, ReadError
-from store.files import copy_aside, fsync_dir, link_over, move_aside, real, write_durably, write_whole
+from store import journal_files
+from store.files import copy_aside, move_aside, real, write_whole
 from store.lock import DatabaseLock
-from store.sealed import Damaged, Tables, journal_line, parse_line, parse_snapshot, snapshot
+from store.sealed import Damaged, Tables, journal_line, parse_snapshot, snapshot
 
 MIN_COMPACT_BYTES = 256 * 1024
 
@@ -105,14 +102,6 @@ class _Tracked(dict):
         return self
 
 
-def _file_id(path: Path) -> tuple[int, int, int] | None:
-    try:
-        st = path.stat()
-    except FileNotFoundError:
-        return None
-    return (st.st_ino, st.st_mtime_ns, st.st_size)
-
-
 class JournalStorage(Storage):
     """TinyDB storage: tables in memory, each write one fsynced journal line, atomic compaction.
 
@@ -133,7 +122,7 @@ class JournalStorage(Storage):
         except OSError as exc:
             raise ReadError(str(self.path.parent), f"cannot make the database folder: {exc.strerror or exc}") from None
         for file in (self.path, self.journal_path):
-            _refuse_special(file)
+            journal_files.refuse_special(file)
         self.lock = DatabaseLock(self.path)
         self._thread_lock = threading.RLock()
         self._tables: Tables = {}
@@ -190,11 +179,11 @@ class JournalStorage(Storage):
         One that cannot be read at all raises `ReadError`, changing nothing.
         """
         try:
-            tables, generation = self._read_snapshot()
+            tables, generation = journal_files.read_snapshot(self.path, in_use=self._snapshot_id is not None)
         except Damaged as exc:
             self._recover(str(exc), opening=opening)
             return
-        self._snapshot_id = _file_id(self.path)
+        self._snapshot_id = journal_files.file_id(self.path)
         self._generation = generation
         self._set_tables(tables)
         self._offset = 0
@@ -213,7 +202,7 @@ class JournalStorage(Storage):
         self._snapshot_id = None
         self._offset = 0
         source = "the marks this app holds" if not opening else "the changes in its journal"
-        previous = _previous(target)
+        previous = journal_files.previous_snapshot(target)
         try:
             tables, generation = parse_snapshot(str(previous), previous.read_bytes())
         except (OSError, Damaged, ReadError):
@@ -223,30 +212,13 @@ class JournalStorage(Storage):
             self._set_tables(tables)
             source = f"{previous.name} and the journals"
         if set_aside:
-            entries, damaged, _ = _read_lines(self.previous_journal, 0)
+            entries, damaged, _ = journal_files.read_lines(self.previous_journal, 0)
             self._apply_entries(entries, record=not opening)
             if damaged:
                 notice += f"; {damaged} damaged line(s) of {self.previous_journal.name} skipped"
         self._replay(record=not opening)
         self.notices.append(f"{notice}; {'starting from' if opening else 'written again from'} {source}")
         self._compact()
-
-    def _read_snapshot(self) -> tuple[Tables, int]:
-        """The snapshot's tables and generation (nothing when there is none yet).
-
-        `Damaged` when its content cannot be believed (or it vanished while in use); `ReadError`
-        when it cannot be read, or a newer schema wrote it."""
-        if not self.path.exists():
-            if self._snapshot_id is not None:
-                raise Damaged("disappeared while in use")
-            return {}, 0
-        if self.path.is_dir():
-            raise Damaged("is a folder, not a database file")
-        try:
-            raw = self.path.read_bytes()
-        except OSError as exc:
-            raise ReadError(str(self.path), exc.strerror or str(exc)) from None
-        return parse_snapshot(str(self.path), raw)
 
     def _set_tables(self, tables: Tables) -> None:
         self._tables, self._prev = {}, {}
@@ -259,8 +231,8 @@ class JournalStorage(Storage):
         A compaction by someone else (the snapshot replaced) means a full reload. With `record`,
         the documents that changed are remembered for `take_external_changes`.
         """
-        size = _size(self.journal_path)
-        replaced = _file_id(self.path) != self._snapshot_id
+        size = journal_files.file_size(self.journal_path)
+        replaced = journal_files.file_id(self.path) != self._snapshot_id
         if not replaced and size >= self._offset:
             self._replay(record)
             return
@@ -276,7 +248,7 @@ class JournalStorage(Storage):
         """Apply the journal's lines past our offset. A damaged line is skipped and reported, and the
         journal copied aside and folded into a new snapshot; a torn last line (a writer killed
         mid-append) is left for the next writer to cut off."""
-        entries, damaged, end = _read_lines(self.journal_path, self._offset)
+        entries, damaged, end = journal_files.read_lines(self.journal_path, self._offset)
         self._apply_entries(entries, record)
         self._offset += end
         if damaged:
@@ -353,7 +325,9 @@ class JournalStorage(Storage):
                 for name in dropped:
                     self._tables.pop(name, None)
                     self._prev.pop(name, None)
-                self._append(journal_line(self._generation, changes))
+                line = journal_line(self._generation, changes)
+                journal_files.append_line(self.journal_path, self._offset, line)
+                self._offset += len(line)
             except BaseException:
                 self._snapshot_id = None  # what is in memory may not be on disk: reload on next read
                 raise
@@ -376,30 +350,6 @@ class JournalStorage(Storage):
                 }
         return changes
 
-    def _append(self, line: bytes) -> None:
-        """Write `line` at our offset and fsync it; `NotSaved` when it cannot be (no part of it is left)."""
-        created = not self.journal_path.exists()
-        try:
-            fd = os.open(self.journal_path, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as exc:
-            raise NotSaved(f"{self.journal_path}: not saved: {exc.strerror or exc}") from None
-        try:
-            size = os.fstat(fd).st_size
-            if size != self._offset:
-                # A torn line from a killed writer (we have applied everything complete): cut it off.
-                os.ftruncate(fd, self._offset)
-            os.lseek(fd, self._offset, os.SEEK_SET)
-            write_durably(fd, line)
-        except OSError as exc:  # a full disk: what was written of the line goes, so no reader takes it for saved
-            with contextlib.suppress(OSError):
-                os.ftruncate(fd, self._offset)
-            raise NotSaved(f"{self.journal_path}: not saved: {exc.strerror or exc}") from None
-        finally:
-            os.close(fd)
-        if created:  # the journal's name is durable only once its folder is
-            fsync_dir(self.journal_path.parent)
-        self._offset += len(line)
-
     def _compact(self) -> None:
         """Fold the journal into a new snapshot (`write_whole`) and start an empty journal.
 
@@ -408,25 +358,15 @@ class JournalStorage(Storage):
         rebuilt exactly from them. A snapshot that is not the one the tables were built from (or
         none) leaves no previous one."""
         self._generation += 1
-        target = real(self.path)
-        built_from = self._snapshot_id is not None and _file_id(target) == self._snapshot_id
-        if not (built_from and link_over(target, _previous(target))):
-            _previous(target).unlink(missing_ok=True)
+        journal_files.keep_previous(self.path, self._snapshot_id)
         try:
             write_whole(self.path, snapshot(self._generation, self._tables))
         except BaseException:
             self._generation -= 1  # the snapshot was not replaced: the journal's lines still count
             raise
-        if self.journal_path.exists():
-            os.replace(self.journal_path, self.previous_journal)
-        else:
-            self.previous_journal.unlink(missing_ok=True)
-        with open(self.journal_path, "wb") as f:
-            f.flush()
-            os.fsync(f.fileno())
-        fsync_dir(self.journal_path.parent)
+        journal_files.new_journal(self.journal_path, self.previous_journal)
         self._offset = 0
-        self._snapshot_id = _file_id(self.path)
+        self._snapshot_id = journal_files.file_id(self.path)
 
     def _compact_or_tell(self) -> None:
         """`_compact`, or when it cannot be written (a full disk) a notice: the journal keeps every change."""
@@ -444,48 +384,6 @@ class JournalStorage(Storage):
         with contextlib.suppress(ReadError), self.locked():
             if self._offset and not self.read_only:
                 self._compact_or_tell()
-
-
-def _refuse_special(path: Path) -> None:
-    """`ReadError` when `path` is there but is neither a file nor a folder (a FIFO would hang every read)."""
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        return
-    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-        raise ReadError(str(path), "is not a regular file (a FIFO, socket or device); pass --db a database file")
-
-
-def _previous(target: Path) -> Path:
-    return target.with_name(target.name + ".previous")
-
-
-def _read_lines(path: Path, start: int) -> tuple[list[dict[str, Any]], int, int]:
-    """The valid journal lines of `path` from byte `start`, how many were damaged, and the bytes
-    they took (a torn last line not included; one whose line end was damaged counts as damaged
-    but is kept)."""
-    size = _size(path)
-    if size <= start:
-        return [], 0, 0
-    with open(path, "rb") as f:
-        f.seek(start)
-        chunk = f.read(size - start)
-    end = chunk.rfind(b"\n") + 1
-    entries = [parse_line(line) for line in chunk[:end].splitlines()]
-    damaged = entries.count(None)
-    last = parse_line(chunk[end:-1]) if len(chunk) > end else None
-    if last is not None:  # a whole line whose line end was damaged, not a torn one
-        entries.append(last)
-        damaged += 1
-        end = len(chunk)
-    return [entry for entry in entries if entry is not None], damaged, end
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except FileNotFoundError:
-        return 0
 
 
 def _differences(before: Tables, after: Tables) -> set[tuple[str, str]]:

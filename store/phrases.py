@@ -23,7 +23,7 @@ import zstandard
 
 from store import heap
 from store.index_build import BATCH, THREADS, TF_BITS, TF_MAX, Postings
-from store.model import Cased, Paper, kept_cased, kept_plain, kept_text, patched, single_spaced, unpatched
+from store.model import Cased, Paper, kept_cased, kept_name, kept_plain, kept_text, kept_title, patched, single_spaced, unpatched
 from store.query import Term
 from store.vocabulary import WORD
 
@@ -300,8 +300,9 @@ def _letter_counts(texts: bytes, lines: int) -> np.ndarray:
 
 
 def head(paper: Paper) -> str:
-    """A paper's title with its name: where a phrase counts as in the title."""
-    return f"{paper.title} {paper.name}"
+    """A paper's title with its name: where a phrase counts as in the title (as far as they are known: an
+    index made before its papers' titles were derived has them once it is `retitled`)."""
+    return f"{kept_title(paper)} {kept_name(paper)}"
 
 
 def lower(text: str) -> str:
@@ -352,7 +353,7 @@ class Phrases:
                 return [len(pattern.findall(text)) for text in texts]
             every = self.papers
             chosen = np.flatnonzero(in_title).tolist()
-            title[chosen] = np.array(count([f"{every[i].title}\n{every[i].name}" for i in chosen])) > 0
+            title[chosen] = np.array(count([f"{kept_title(every[i])}\n{kept_name(every[i])}" for i in chosen])) > 0
             chosen = np.flatnonzero(in_body).tolist()
             counts[chosen] = count([every[i].plain for i in chosen])
             return title, counts

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from store.db import TriageStore
-from store.text import inert
+from store.inert import inert
 
 KEY = "saved searches"
 LETTERS = string.ascii_lowercase

@@ -20,6 +20,7 @@ import hashlib
 import math
 import re
 from collections import defaultdict
+from copy import copy
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -28,8 +29,9 @@ import numpy as np
 
 from store import heap
 from store.highlight import Highlighter, Hits
-from store.index_build import BATCH, THREADS, TF_BITS, TF_MAX, Counted, Postings, Words, in_order, join_words, split_words
-from store.model import Paper, Triage, kept_plain
+from store.index_build import (BATCH, THREADS, TF_BITS, TF_MAX, Counted, Postings, Words, in_order, join_words, split_words,
+                               title_postings)
+from store.model import Paper, Triage, kept_name, kept_plain, kept_title, untitled
 from store.phrases import Lowered, Phrases, head, literal_pattern, lower
 from store.qualifiers import Facets
 from store.query import Qualifier, Query, Term, parse
@@ -105,12 +107,29 @@ class SearchIndex:
                        named, Postings.placed(author, len(named)),
                        Postings.placed(keyword, len(named)))
 
+    def retitled(self) -> SearchIndex:
+        """This index with the titles and names its papers have now, which it was made before (`provisional`):
+        the index a build makes of them now, the body's postings kept (~0.3 s at 100,000 papers)."""
+        words, title = title_postings([head(p) for p in self.papers], self._words)
+        if len(words) > len(self._words):  # words only the titles hold (rare: a derived title's are its text's)
+            index = SearchIndex.__new__(SearchIndex)
+            index._assemble(self.papers, words, self._body.widened(len(words)), title, self._lengths, None,
+                            self._names, self._author, self._keyword)
+            return index
+        index = copy(self)  # the same words: all but what holds the titles' postings is this index's
+        index._title, index._phrases = title, Phrases(self.papers, words, self._body, title, None)
+        index.provisional = any(map(untitled, self.papers))
+        return index
+
     def parts(self) -> dict[str, np.ndarray]:
         """What `from_parts` makes this index again from, as plain arrays (no Python objects):
         the postings of body, titles, authors and keywords, the number of words of each text, the vocabulary
         in word id order as UTF-8 text, a word a line (no word holds a line break), and that of the
         authors and keywords; how often each letter is in each display text, and which papers hold which
-        character beyond ASCII (`store.phrases.Lowered`: made now if it is not yet)."""
+        character beyond ASCII (`store.phrases.Lowered`: made now if it is not yet). ValueError for a
+        `provisional` index: what it is made of is not what its papers will be."""
+        if self.provisional:
+            raise ValueError("an index made before its papers' titles were derived")
         lowered = self._phrases.lowered
         return {
             "words": join_words(self._words), "body": self._body.values, "body_bounds": self._body.bounds,
@@ -159,6 +178,8 @@ class SearchIndex:
                   author: Postings, keyword: Postings) -> None:
         """Set up the index from what a build or a cache gives; the rest is quick to work out."""
         self.papers = papers
+        self.provisional = any(map(untitled, papers))
+        """Whether the index was made before some of its papers' titles were derived (see `retitled`)."""
         self._position = {p.id: i for i, p in enumerate(papers)}
         self._words = words
         self._body = body
@@ -433,15 +454,15 @@ _ITEMS: dict[str, tuple[str, Callable[[Paper], Iterable[str]]]] = {
 
 
 def fingerprint(papers: Sequence[Paper]) -> bytes:
-    """A digest of all that an index of `papers` is made from: their display texts, titles, names,
-    authors and keywords, in order. (An index also uses links, venues, years, areas and tracks,
+    """A digest of all that an index of `papers` is made from: their display texts, titles and names (as
+    far as they are known: `kept_title`), authors and keywords, in order. (An index also uses links, venues, years, areas and tracks,
     but works them out anew.) A display text the paper works out from its text (or keeps as a patch
     over it: `store.model.kept_plain`) is the text's under this very code, which the index entry's
     key names too: the text stands for it, and no display text is made to be hashed."""
     digest = hashlib.blake2b(digest_size=16)
     for start in range(0, len(papers), BATCH):  # a batch at a time: one string of a long list is big
         fields = [field for p in papers[start : start + BATCH]
-                  for field in (_plain_part(p), p.title, p.name, "\n".join(p.authors), "\n".join(p.keywords))]
+                  for field in (_plain_part(p), kept_title(p), kept_name(p), "\n".join(p.authors), "\n".join(p.keywords))]
         digest.update("".join(fields).encode("utf-8", "surrogatepass"))
         digest.update(np.fromiter(map(len, fields), np.int64, len(fields)).tobytes())  # where each one ends
     return digest.digest()

@@ -6,7 +6,7 @@ reader sees (and search runs over) plus style spans over it. Understood:
 - `**bold**`, `*italic*`, `` `code` ``; `[text](url)` becomes `text` with a link span;
 - `$...$` / `$$...$$` math and LaTeX outside math (`\\textbf{x}`, `{\\em x}`, `\\%`,
   accents such as `{\\"o}`, brace protection such as `{B}ayesian`) rendered to Unicode
-  through pylatexenc, which only ever sees those short segments (cached);
+  through pylatexenc, which only ever sees those short segments (`store.latex`);
 - URLs with or without a scheme (`github.com/a/b`) become link spans; trailing punctuation is
   not part of a URL. A URL found without a scheme is linked as `https://` + the text.
 - inline HTML as PMLR pages and some JSON dumps have it: `<em>`/`<i>` italic, `<b>`/`<strong>`
@@ -16,7 +16,7 @@ reader sees (and search runs over) plus style spans over it. Understood:
   with its closing tag is HTML: `a < b`, `x<y`, `<unk> token`, `List<int>` stay as written.
 
 Everything else stays literal: square brackets are never markup, and control characters,
-terminal escape sequences and invisible format characters are removed (`inert`).
+terminal escape sequences and invisible format characters are removed first (`store.inert`).
 """
 from __future__ import annotations
 
@@ -25,55 +25,11 @@ import re
 import struct
 import unicodedata
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from typing import Any, NamedTuple
+from functools import lru_cache
+from typing import NamedTuple
 
-# Characters no text needs on a screen: C0 controls but tab and newline, DEL, C1 controls (which
-# a terminal may read as ESC sequences), zero-width and bidi format characters (U+061C, U+200B–F,
-# U+202A–E, U+2060–206F, U+FEFF, U+180E) and tag characters. All are zero cells wide.
-_INVISIBLE = (
-    "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff"
-    "\U000e0000-\U000e007f"
-)
-# Plus the soft hyphen (a cell wide where a terminal draws it), which a reader must not find in words.
-_CONTROL_CHARS = _INVISIBLE + "\u00ad"
-_CONTROL = re.compile(
-    rf"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|\x1b[@-_]?|\x9b[0-?]*[ -/]*[@-~]?"
-    rf"|\x9d[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|[{_CONTROL_CHARS}]"
-)
-_CONTROL_START = re.compile(f"[{_CONTROL_CHARS}]")
-_INVISIBLE_CHARS = re.compile(f"[{_INVISIBLE}]")
-
-
-_ASCII_CONTROL = bytes([*range(0x09), *range(0x0B, 0x20), 0x7F])
-_ASCII_SHOWN = bytes([0x09, 0x0A, *range(0x20, 0x7F)])
-
-
-def _has_control(text: str, pattern: re.Pattern[str]) -> bool:
-    """Whether `text` holds a character of `pattern`, a class of control and format characters
-    (never tab, newline or printable ASCII)."""
-    if text.isascii():
-        # Most text: only C0 controls and DEL can be there, and bytes find them faster than a regex.
-        return len(text.encode().translate(None, _ASCII_CONTROL)) != len(text)
-    # Mostly ASCII with a few other letters: the regex looks only at what is not printable ASCII
-    # (deleting ASCII bytes leaves the other characters' UTF-8 whole), 5 times faster on an abstract.
-    rest = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_SHOWN)
-    return pattern.search(rest.decode("utf-8", "surrogatepass")) is not None
-
-
-def inert(text: str) -> str:
-    """`text` with terminal escape sequences (7- and 8-bit: ESC [ … and CSI …, OSC to its end),
-    control characters and invisible format characters (zero-width, bidi, tags, soft hyphen)
-    removed; tabs and newlines kept. What everything read from outside is made (`store.boundary`)."""
-    return _CONTROL.sub("", text) if _has_control(text, _CONTROL_START) else text
-
-
-def invisible_removed(text: str) -> str:
-    """`text` without the zero-width control and format characters `inert` removes, each on its own:
-    no sequence is recognised, so nothing that takes a cell goes and a laid-out line keeps its
-    width. What the output boundaries apply to the text they write (`tui.boundary`)."""
-    return _INVISIBLE_CHARS.sub("", text) if _has_control(text, _INVISIBLE_CHARS) else text
-
+from store.inert import inert
+from store.latex import latex
 
 SHOWN_LIMIT = 20_000
 """The most of an abstract laid out on the screen or read for a title (the longest real abstracts
@@ -145,50 +101,6 @@ _STYLE = {
 
 # The markup whose inner text is markup again, and the group holding that text.
 _INNER = {"link": "ltext", "bold": "btext", "italic": "itext"}
-
-_OPERATORS = ("log", "ln", "exp", "sin", "cos", "tan", "min", "max", "arg", "sup", "inf", "lim", "det", "dim", "Pr")
-
-
-@cache
-def _converter() -> tuple[Any, Any]:
-    """pylatexenc's converter with our macros, and the context its parser reads, made on the first
-    LaTeX segment: a list without LaTeX (and a cached one) never imports pylatexenc (~40 ms)."""
-    from pylatexenc import latexwalker
-    from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
-
-    context = get_default_latex_context_db()
-    context.add_context_category(
-        "paper-triage",
-        prepend=True,
-        macros=[
-            MacroTextSpec("texttt", simplify_repl="%(1)s"),
-            MacroTextSpec("mathtt", simplify_repl="%(1)s"),
-            MacroTextSpec("LaTeX", simplify_repl="LaTeX"),
-            MacroTextSpec("TeX", simplify_repl="TeX"),
-            *(MacroTextSpec(name, simplify_repl=" " + name) for name in _OPERATORS),
-        ],
-    )
-    converter = LatexNodes2Text(latex_context=context, math_mode="text", strict_latex_spaces="based-on-source")
-    # What the parser knows of macros. Without it, every parse builds pylatexenc's default again
-    # (most of the cost of a short segment); the parser only reads it.
-    return converter, latexwalker.get_default_latex_context_db()
-
-
-@lru_cache(maxsize=65536)
-def latex(segment: str) -> str:
-    """A short LaTeX segment (`$\\geq 50$`, `\\textbf{x}`, `{\\"o}`) as Unicode text; never raises."""
-    converter, parsing = _converter()
-    try:
-        return converter.latex_to_text(segment, latex_context=parsing)
-    except Exception:  # pylatexenc on malformed input: show the source rather than fail
-        return segment
-
-
-def latex_text(value: str) -> str:
-    """A BibTeX field value (title, author, venue) as one line of Unicode text."""
-    if "\\" in value or "{" in value or "$" in value or "~" in value:
-        value = latex(value)
-    return " ".join(inert(value).split())
 
 
 def _trim_url(raw: str) -> str:

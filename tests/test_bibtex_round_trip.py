@@ -17,7 +17,7 @@ from bibtexparser.middlewares import NormalizeFieldKeys, RemoveEnclosingMiddlewa
 from bibtexparser.model import DuplicateBlockKeyBlock, Entry
 from pybtex.bibtex.utils import change_case
 
-from store.text import inert
+from store.inert import inert
 from tests.test_bibtex_fields import REFS
 
 TRIAGE = str(Path(sys.executable).with_name("triage"))

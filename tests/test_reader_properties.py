@@ -5,8 +5,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from store import ReadError
+from store.inert import inert
 from store.readers import read_path
-from store.text import inert
 
 SUFFIXES = [".txt", ".bib", ".json", ".jsonl", ".csv", ".dat"]
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

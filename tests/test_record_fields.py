@@ -9,7 +9,7 @@ import pytest
 
 from store import read_path
 from store.errors import ReadError
-from store.text import inert
+from store.inert import inert
 from tests.test_cli import triage
 
 ABSTRACT = "We study score distillation for diffusion models at scale and show that a student matches its teacher."

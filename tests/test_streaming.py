@@ -13,7 +13,8 @@ import pytest
 import tui.loading
 from store import SearchIndex, Triage, cite, read_path, read_paths
 from store.db import TriageStore
-from store.readers import cache, quick
+from store.model import untitled
+from store.readers import cache, quick, titles
 from tests.conftest import SHARED
 from tests.tmux import Tmux, triage_command
 from tests.waits import until
@@ -81,8 +82,27 @@ def generated(tmp_path):
 
 
 async def finished(pilot, app: TriageApp) -> None:
-    await until(pilot, lambda: not app.loading and app._index is not None, tries=6000)
+    await until(pilot, lambda: not app.loading and app._index is not None and app._all_titled.is_set(), tries=6000)
     await pilot.pause()
+
+
+@pytest.fixture
+def titling(monkeypatch) -> threading.Event:
+    """The titles a long list's read leaves to later are derived once the event returned is set."""
+    release = threading.Event()
+    derive = titles.derive
+
+    def later(papers, *args):
+        release.wait(60)
+        return derive(papers, *args)
+
+    monkeypatch.setattr(titles, "derive", later)
+    yield release
+    release.set()
+
+
+def screen_rows(paper_list: PaperList) -> list[str]:
+    return [paper_list.render_line(y).text for y in range(paper_list.scrollable_content_region.height)]
 
 
 def rows(app: TriageApp) -> list[tuple[str, str]]:
@@ -242,9 +262,9 @@ async def test_a_cache_folder_that_cannot_be_written_changes_nothing(corpora, pa
 def test_the_list_is_on_screen_while_it_is_read_and_keys_work(generated, tmp_path):
     """In a real terminal: the first rows and the header's count at once, how far the reading is beside
     it; `j` moves on the rows shown; a query typed meanwhile answers over the whole list once it is
-    indexed. Quit at that very moment, the list's parse and index are in the cache for the next open
-    (the index entry, ~20 MB here, is written by a thread the background read starts: the app must not
-    exit under it)."""
+    indexed, and again once the titles are derived. Quit at that very moment, the list's parse and index
+    are in the cache for the next open (the index entry, ~20 MB here, is written by a thread the background
+    read starts: the app must not exit under it)."""
     path = generated(30000)
     term = Tmux(f"{triage_command()} {path}")
     try:
@@ -253,6 +273,7 @@ def test_the_list_is_on_screen_while_it_is_read_and_keys_work(generated, tmp_pat
         term.send("j")
         term.send("/", *"graph")
         term.wait_for(lambda s: re.search(r"\b\d+ of 30000\b(?! shown)", s), timeout=300, interval=0.05)
+        term.wait_for(lambda s: re.search(r"\b\d+ of 30000\b(?! shown)(?! · titles)", s), timeout=300, interval=0.05)
         term.send("Enter", "q")
         term.wait_for(lambda s: "EXIT=0" in s)
     finally:
@@ -319,3 +340,61 @@ async def test_the_whole_list_lands_without_a_pass_over_all_its_papers_on_the_ui
         assert len(app.query_one(PaperList).papers) == 2260 and counts(app).startswith("2260 of 2260 shown")
         assert app.query_one(PaperList).columns == columns_for(app.collection.papers)
     assert on_ui == []
+
+
+async def test_a_list_parsed_behind_the_app_is_searchable_before_its_titles_are_derived(generated, parsed, titling, tmp_path):
+    """Parsed on worker processes, a long list is searchable before the titles are derived (half the
+    workers' time): the header says so, the rows shown have the titles a plain open derives (scrolled far
+    down too: each row derives its own, the rest are left to the workers), and a query typed meanwhile
+    answers over the whole list, saying its titles are pending; once they are derived it is answered
+    again, and the final state, the parse entry included, is a plain open's."""
+    path = generated(6000)
+    full = parsed(path)
+    expected = SearchIndex(full).search("graph neural")
+    app = streamed_app([path])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: not app.loading and app._index is not None, tries=6000)
+        loading = app.query_one("#status-loading")
+        await until(pilot, lambda: str(loading.content).startswith("titles"))
+        assert app._index.provisional and sum(map(untitled, app.collection.papers)) > 5000
+        paper_list = app.query_one(PaperList)
+        paper_list.cursor = 4000
+        await pilot.pause()
+        top = paper_list.scroll_offset.y
+        shown = screen_rows(paper_list)
+        assert len(shown) > 20 and all(row[5:].rstrip().removesuffix("…").rstrip() and
+                                       full[top + k].title.startswith(row[5:].rstrip().removesuffix("…").rstrip())
+                                       for k, row in enumerate(shown))
+        assert sum(map(untitled, app.collection.papers)) > 5000  # only the rows shown derived theirs
+        await pilot.press("slash", *"graph neural")
+        count = app.query_one("#filter-count")
+        await until(pilot, lambda: str(count.content) == f"{len(expected)} of 6000 · titles…", tries=3000)
+        assert {paper.id for paper in paper_list.papers} == set(expected.ids)
+        titling.set()
+        await finished(pilot, app)
+        await until(pilot, lambda: str(count.content) == f"{len(expected)} of 6000", tries=3000)
+        assert [paper.id for paper in paper_list.papers] == expected.ids
+        assert str(loading.content) == ""
+        app.query_one(FilterBar).value = ""
+        await until(pilot, lambda: len(paper_list.papers) == 6000, tries=3000)
+        await check_final_state(app, pilot, full)
+    cache.settle()
+    again = read_path(path).papers  # from the parse entry written once the titles were derived
+    assert not any(map(untitled, again)) and again == full
+
+
+async def test_quitting_before_the_titles_are_derived_caches_no_list_without_them(generated, parsed, titling, tmp_path):
+    """The parse entry of a list whose titles are not all derived yet is not written: the next open parses
+    it again (and ends as a plain open), never opens papers without titles from the cache."""
+    path = generated(5000)
+    full = parsed(path)
+    app = streamed_app([path])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: not app.loading and app._index is not None, tries=6000)
+        assert app._index.provisional
+    cache.settle()
+    assert not list((tmp_path / "cache").glob("*" + cache.SUFFIX)) and not list((tmp_path / "cache").glob("*" + cache.INDEX_SUFFIX))
+    titling.set()
+    app = streamed_app([path])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await check_final_state(app, pilot, full)

@@ -4,7 +4,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from store.text import display, inert
+from store.inert import inert
+from store.text import display
 
 
 def styled(text):

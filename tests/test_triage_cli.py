@@ -80,10 +80,10 @@ def test_set_dismiss_then_list_shows_it_and_undismiss_takes_it_off(seed_path, tm
 # into the snapshot when the command closes the database, so the file cannot tell afterwards).
 SPY = """
 import sys
-from store.journal import JournalStorage
+from store import journal_files
 appended = []
-append = JournalStorage._append
-JournalStorage._append = lambda self, line: (appended.append(line), append(self, line))[1]
+append = journal_files.append_line
+journal_files.append_line = lambda path, offset, line: (appended.append(line), append(path, offset, line))[1]
 from tui.cli import main
 code = main(sys.argv[1:])
 print(f"journal appends: {len(appended)}", file=sys.stderr)

@@ -6,12 +6,12 @@ note typed or pasted in this session, a future widget):
 
 - the app: every cell Textual draws passes `Strip.render`, which turns a line's segments into
   the bytes written to the terminal. `install()` makes it remove, from each segment's text and
-  link target, the zero-width control and format characters (`store.text.invisible_removed`):
+  link target, the zero-width control and format characters (`store.inert.invisible_removed`):
   no ESC, C1 or bidi control reaches the terminal but Textual's own styles around the text, and
   as those characters take no cell, no line loses its layout. Not a helper every widget calls,
   which a new widget, a notification or a tooltip would forget.
 - the command line: `InertStream` wraps stdout and stderr (`triage list`, `cite`, `export`, `set`,
-  messages), making each write inert (`store.text.inert`); the progress line's own control
+  messages), making each write inert (`store.inert.inert`); the progress line's own control
   sequence goes through `write_control`, the one thing written as it is.
 
 Textual is imported by `install()` only: the subcommands never load it."""
@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
-from store.text import inert, invisible_removed
+from store.inert import inert, invisible_removed
 
 
 class InertStream:

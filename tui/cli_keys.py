@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from textual.keys import format_key
 from textual.screen import Screen
 
-from store.text import inert
+from store.inert import inert
 from tui.cli import Refused, parse_args
 from tui.keymap import CONFIG_ENV, Keymap, KeysFileError, config_path, normal, read
 from tui.keys import DIALOGS, GENERAL, GROUPS, binding_classes, own_bindings

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from store import saved
 from store.db import TriageStore
-from store.text import inert
+from store.inert import inert
 from tui.cli import Refused
 
 

@@ -11,9 +11,9 @@ from dataclasses import replace
 
 from store.boundary import inert_state
 from store.errors import ReadError
+from store.inert import inert
 from store.model import Paper, Triage
 from store.readers.ids import Known, ids
-from store.text import inert
 from tui.cli import Refused, add_common, database, default_files, load, parse_args, tell, tell_skipped
 
 

@@ -31,7 +31,9 @@ class CopyActions:
 
     @cached_property
     def citation_keys(self) -> dict[str, str]:
-        """Paper id → citation key, assigned over the whole collection so keys never change with the filter."""
+        """Paper id → citation key, assigned over the whole collection so keys never change with the filter
+        (from every paper's title: once a long list just read has them all, seconds after search is ready)."""
+        self.wait_for_titles()  # type: ignore[attr-defined]
         return cite.citation_keys(self.collection.papers)
 
     @work(thread=True, group="citation-keys")

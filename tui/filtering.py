@@ -59,6 +59,12 @@ class FilterActions:
         self._searched = message.value
         self._search(message.value, self._search_serial, dict(self.states))
 
+    def search_again(self) -> None:
+        """Search the query typed again (the index is another now), the cursor staying on its paper."""
+        self._restore_cursor = self._restore_cursor or self._current_id()
+        self._search_serial += 1
+        self._search(self._searched, self._search_serial, dict(self.states))
+
     def on_filter_bar_done(self, message: FilterBar.Done) -> None:
         self.query_one(PaperList).focus()
 
@@ -93,7 +99,8 @@ class FilterActions:
         self._hit_papers = papers if filtered else []
         keep, self._restore_cursor = self._restore_cursor, None
         self.refresh_rows(keep=keep or (None if filtered else self._current_id()))
-        self.query_one(FilterBar).show_result(len(hits), len(self.collection.papers), hits.query.hint)
+        pending = self._index is not None and self._index.provisional  # (searched again once it is not: tui.loading)
+        self.query_one(FilterBar).show_result(len(hits), len(self.collection.papers), hits.query.hint, pending)
         self._session_changed()
         self._shown_serial = serial
         self._type_ahead.resume()  # the keys typed after the query apply to its results, now shown

@@ -35,13 +35,16 @@ class Interest:
         self._papers = papers
         self._index = index
         self._model: InterestModel | None = None
+        self._made_of: SearchIndex | None = None
         self._lock = threading.Lock()
 
     def model(self) -> InterestModel:
-        """The collection's interest model (its features are built on first use, on the caller's thread)."""
+        """The collection's interest model (its features are built on first use, on the caller's thread; again
+        once the index is another: the one made before the papers' titles were derived is replaced)."""
+        index = self._index()
         with self._lock:
-            if self._model is None:
-                self._model = InterestModel(Features(self._papers, self._index()))
+            if self._model is None or self._made_of is not index:
+                self._model, self._made_of = InterestModel(Features(self._papers, index)), index
             return self._model
 
     def rank(self, states: Mapping[str, Triage]) -> Ranking | None:

@@ -24,7 +24,7 @@ from textual.dom import DOMNode
 from textual.keys import Keys, _character_to_key, key_to_character
 from textual.screen import Screen
 
-from store.text import inert
+from store.inert import inert
 from tui.keys import binding_classes
 
 CONFIG_ENV = "TRIAGE_CONFIG"

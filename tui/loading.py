@@ -14,8 +14,13 @@ one background thread, while the keys work on the rows shown:
    all papers then; the state is exactly a non-streamed open's;
 2. the search index of those papers (from the index cache of a long list, its entry unpacked while
    the list is read: `index_cache.index_ahead`; else built): "indexing…";
-3. once search is ready, what waited for it: the cache entries of the read and the index (held until
-   then, or written at a quit before; `cache.held`), and, once a query typed meanwhile is answered,
+3. when the read was a parse on worker processes, it left the derived titles to later
+   (`records.titles_later`: half the workers' time): search is ready on the texts' words, and once a
+   query typed meanwhile is answered, the titles are derived on worker processes again
+   (`store.readers.titles`; "titles 40%…"; a row or detail shown meanwhile derives its own), the index
+   given their words (`SearchIndex.retitled`) and the query shown searched again;
+4. then what waited for it all: the cache entries of the read and the index (held until then, or
+   written at a quit before, but never those of papers still without their titles; `cache.held`),
    the texts phrases are looked in (`SearchIndex.literal_ready`), what qualifiers look at and the
    citation keys.
 
@@ -39,7 +44,7 @@ from typing import Any, NamedTuple
 
 from store import Collection, ReadError, SearchIndex, Triage, describe_skipped, read_paths, search_index
 from store.db import TriageStore
-from store.readers import cache, index_cache, quick, records
+from store.readers import cache, index_cache, quick, records, titles
 from store.readers.records import reporting
 from store.views import Tally
 from tui.saving import Saver
@@ -71,7 +76,8 @@ def _prepare_workers(parsing: bool) -> None:
     beside the app while it draws (else it starts with the first parse)."""
     resource_tracker.ensure_running()
     if "forkserver" in multiprocessing.get_all_start_methods():
-        multiprocessing.set_forkserver_preload(["store.readers.records", "store.names", "store.text", "store.index_build"])
+        multiprocessing.set_forkserver_preload(["store.readers.records", "store.readers.titles", "store.names", "store.text",
+                                                "store.index_build"])
         if parsing:
             forkserver.ensure_running()
 
@@ -132,6 +138,8 @@ class Loading:
         """The restored session's paper, when the head does not hold it: the cursor goes there once it lands."""
         self._held = cache.Held()
         """The cache entries of the read and the index, written once search is ready (or at quit)."""
+        self._all_titled = threading.Event()
+        """Set once every paper has its title (those a long list's read left to later: `_titled`), or at quit."""
 
     @property
     def loading(self) -> bool:
@@ -159,8 +167,9 @@ class Loading:
         processes the app starts) end now."""
         self._stopping = True
         self._indexed.set()
+        self._all_titled.set()
         self._held.release()  # (the interpreter waits for the cache writers before it exits)
-        if self.loading:
+        if self.working_behind:  # (reading, or deriving titles)
             for child in multiprocessing.active_children():
                 child.terminate()
 
@@ -168,6 +177,10 @@ class Loading:
     def working_behind(self) -> bool:
         """Whether the background thread still reads or indexes (once the app quit: the process ends it)."""
         return self._thread is not None and self._thread.is_alive()
+
+    def wait_for_titles(self) -> None:
+        """Wait until every paper has its derived title (a long list's are derived once search is ready)."""
+        self._all_titled.wait()
 
     def _search_index(self) -> SearchIndex:
         """The index of the papers (a search typed before it is made waits here, on its worker thread)."""
@@ -184,11 +197,18 @@ class Loading:
             if self._index is None:
                 self._index = SearchIndex(list(self.collection.papers))
             self._indexed.set()
+        finally:
+            self._all_titled.set()  # (any still without one derives its own when read)
 
     def _read_and_index(self, files: Sequence[str] | None) -> None:
-        # The cache entries this makes (the parse's, the index's) are written once search is ready, or at quit.
+        # The cache entries this makes (the parse's, the index's) are written once search is ready and the
+        # titles are derived, or at quit (those of papers still without their titles are not: `cache._encode`).
         with cache.held() as self._held:
             index = self._search_ready(files)
+            if index is not None and index.provisional:
+                self._after_the_search()
+                index = self._titled(index)
+        self._all_titled.set()
         if index is not None:
             self._after_the_search()
             index.literal_ready()  # what phrases are looked in: the first `"` typed need not wait ~5 s at 100k
@@ -202,7 +222,7 @@ class Loading:
         if files is not None:
             try:
                 index_cache.index_ahead(files)  # unpacked while they are read
-                with reporting(self._reading(files)), behind_the_list(), records.counting() as counted:
+                with reporting(self._reading(files)), behind_the_list(), records.counting() as counted, records.titles_later():
                     whole = read_paths(files)
             except ReadError as exc:  # gone or changed into something unreadable since its head was read
                 self._post(partial(self._not_read, str(exc)))
@@ -229,6 +249,24 @@ class Loading:
         self._indexed.set()
         self._post(self._indexed_now)
         return index
+
+    def _titled(self, index: SearchIndex) -> SearchIndex | None:
+        """Derive the titles the read left to later (`store.readers.titles`; "titles 40%…" in the header),
+        then search with their words: the index `retitled` (its entry kept), the query shown searched again,
+        the rows in a title sort sorted again. None when the app quit first."""
+        def progress(done: int, total: int) -> None:
+            percent = min(99, 100 * done // total)
+            self._post(lambda: self._say(f"titles {percent}%…"))
+
+        self._post(lambda: self._say("titles…"))
+        with behind_the_list():
+            if not titles.derive(index.papers, progress, lambda: self._stopping):
+                return None
+        retitled = index.retitled()
+        index_cache.keep(self.collection, retitled)
+        self._index = retitled
+        self._post(self._retitled_now)
+        return retitled
 
     def _after_the_search(self) -> None:
         """Wait while a query typed before the index was made is still answered (at most `SEARCH_FIRST` s):
@@ -298,7 +336,16 @@ class Loading:
                     severity="error", timeout=30, markup=False)
 
     def _indexed_now(self) -> None:
+        self._say("" if self._index is None or not self._index.provisional else "titles…")
+
+    def _retitled_now(self) -> None:
+        """The titles are derived: the query shown is searched again (its ranking had no title words yet), a
+        title sort sorts again; the cursor stays on its paper."""
         self._say("")
+        if self._hits is not None:  # type: ignore[attr-defined]
+            self.search_again()  # type: ignore[attr-defined]
+        elif self.sort == "title":  # type: ignore[attr-defined]
+            self.refresh_rows(keep=self._current_id())  # type: ignore[attr-defined]
 
     def _say(self, text: str) -> None:
         """Show `text` in the header: an update only when it changes (each one lays the header out again)."""

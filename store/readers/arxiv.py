@@ -15,10 +15,10 @@ from typing import Any
 from xml.parsers import expat
 
 from store.errors import ReadError
+from store.latex import latex_text
 from store.model import Collection
 from store.readers.identifiers import arxiv_id
 from store.readers.records import split_authors
-from store.text import latex_text
 
 ATOM = "http://www.w3.org/2005/Atom"
 ARXIV = "http://arxiv.org/schemas/atom"

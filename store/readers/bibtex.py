@@ -30,10 +30,10 @@ from bibtexparser.middlewares.names import split_multiple_persons_names
 from bibtexparser.model import DuplicateBlockKeyBlock, Entry
 
 from store.errors import ReadError
+from store.latex import latex_text
 from store.model import Collection, replaced
 from store.readers.identifiers import arxiv_id, bare_doi, keyword_list
 from store.readers.records import make_paper, unique, year_of
-from store.text import latex_text
 
 UNTITLED = "UNTITLED"
 """The field kept (empty) on a paper made of an entry with neither title nor abstract, listed under

@@ -46,7 +46,7 @@ from typing import BinaryIO
 import platformdirs
 
 from store.files import remove_dead_writers
-from store.model import Collection, Origin, Paper, built, kept_plain
+from store.model import Collection, Origin, Paper, built, kept_plain, untitled
 from store.readers import sourced
 from store.readers.records import collector_paused, within
 
@@ -135,10 +135,12 @@ def _unsealed(data: bytes) -> memoryview:
 
 def _encode(key: tuple, collection: Collection, path: Path) -> bytes:
     """The entry of one list file's `collection` (parsed from `path` as it was at `key`); ValueError
-    when the file has changed since."""
+    when the file has changed since, or when a paper's title is still to be derived (`untitled`)."""
     # By field rather than by paper: a field with one value for every paper (the source, often
     # the venue, the year, the authors...) is stored once, and marshal writes fewer objects.
     papers = collection.papers
+    if any(map(untitled, papers)):  # (written once they are: `store.readers.titles`)
+        raise ValueError("titles not derived yet")
     columns: dict[str, list] = {}
     same: dict[str, object] = {}
     for name in _COLUMNS:

@@ -109,20 +109,16 @@ def search_index(collection: Collection, bodies: Sequence[Counted | None] = ()) 
     """The search index of `collection`'s papers: a long list's from the cache when it holds one
     of these very papers made by this very code, else built (and then cached, in the background);
     `bodies` as `SearchIndex` takes them."""
-    import numpy as np  # (here: a command that does not search never loads numpy, ~100 ms)
-
-    from store.index_entry import packed
     from store.search import SearchIndex
 
     papers = collection.papers
     if len(papers) < INDEX_FROM or not collection.sources:
         return SearchIndex(papers, bodies)
-    text_key = _index_key(collection)
-    key = np.frombuffer(text_key.encode(), dtype=np.uint8)
+    key = _index_key(collection)
     entry = _entry([Path(source) for source in collection.sources], INDEX_SUFFIX)
     settle(entry)  # one being written is read once it is whole (and a new one is never replaced by an older)
     try:
-        parts = _parts(entry, text_key)
+        parts = _parts(entry, key)
         if parts is not None:
             index = SearchIndex.from_parts(papers, parts)
             _used(entry)
@@ -130,8 +126,24 @@ def search_index(collection: Collection, bodies: Sequence[Counted | None] = ()) 
     except Exception:  # missing, unreadable, truncated, damaged or from another format: build again
         pass
     index = SearchIndex(papers, bodies)
+    if not index.provisional:  # (one made before its papers' titles were derived is kept once it is retitled)
+        _keep(entry, key, index)
+    return index
+
+
+def keep(collection: Collection, index: SearchIndex) -> None:
+    """Keep `index`, of `collection`'s papers, as their index entry (a long list's: see `search_index`)."""
+    if len(collection.papers) >= INDEX_FROM and collection.sources:
+        _keep(_entry([Path(source) for source in collection.sources], INDEX_SUFFIX), _index_key(collection), index)
+
+
+def _keep(entry: Path, key: str, index: SearchIndex) -> None:
     # By a thread, whatever its size: its parts hold the phrase side, which a built index makes once
     # search is ready (`SearchIndex.literal_ready`: the writer waits for it, or makes it), and packing
     # them is ~0.5 s of CPU at 100k.
-    _save(entry, lambda out: np.savez(out, key=key, **packed(index.parts())), behind=True)
-    return index
+    import numpy as np  # (here: a command that does not search never loads numpy, ~100 ms)
+
+    from store.index_entry import packed
+
+    stored_key = np.frombuffer(key.encode(), dtype=np.uint8)
+    _save(entry, lambda out: np.savez(out, key=stored_key, **packed(index.parts())), behind=True)

@@ -114,16 +114,17 @@ def report(name: str, done: int) -> None:
         progress(name, done)
 
 
-def analyse(texts: Sequence[str], counted: bool = False) -> Any:
+def analyse(texts: Sequence[str], counted: bool = False, titled: bool = True) -> Any:
     """The analysis of each (stripped) abstract text, in one process; `counted`: with the words of their
-    display texts counted for the search index (`store.index_build.counted_texts`)."""
+    display texts counted for the search index (`store.index_build.counted_texts`); not `titled`: without
+    their derived titles and names (None: see `titles_later`)."""
     from store.names import derive_title  # (here: reading a cached list needs no name finder)
 
     out, plains = [], []
     for text in texts:
         shown, plain = plain_form(text)
-        title, name = derive_title(shown.plain) if text else ("", "")
-        out.append(Analysis(paper_id(text), plain, title, name, shown.links))
+        title, name = (derive_title(shown.plain) if text else ("", "")) if titled else (None, None)
+        out.append(Analysis(paper_id(text), plain, title, name, shown.links))  # type: ignore[arg-type]
         plains.append(shown.plain)
     if not counted:
         return out
@@ -169,25 +170,36 @@ def counting() -> AbstractContextManager[Counting]:
     return within(_COUNTING, Counting())
 
 
+_LATER: ContextVar[bool] = ContextVar("titles later", default=False)
+
+
+def titles_later() -> AbstractContextManager[bool]:
+    """Within the block, a parse this thread runs on worker processes leaves the titles and names it would
+    derive (`store.names.derive_title`: half the workers' time) to later: its papers are made `untitled`,
+    and derive them when first read (`store.readers.titles` derives the rest on worker processes again)."""
+    return within(_LATER, True)
+
+
 # The texts being analysed, for worker processes forked while they are set: each reads its
 # chunk from here (fork shares the parent's memory), so only the chunk's bounds are sent.
 _INHERITED: Sequence[str] = ()
 
 
-def _analyse_inherited(bounds: range, counted: bool) -> Any:
-    return analyse(_INHERITED[bounds.start : bounds.stop], counted)
+def _analyse_inherited(bounds: range, counted: bool, titled: bool) -> Any:
+    return analyse(_INHERITED[bounds.start : bounds.stop], counted, titled)
 
 
 def analysed(texts: Sequence[str], name: str = "") -> Iterator[tuple[list[Analysis], list[Any] | None]]:
     """`analyse(texts)` in chunks of `CHUNK` texts, in order, each as soon as it is done: split over
     worker processes when there are many texts and several cores. Progress is reported (see
     `reporting`) under the file's `name` after every chunk. With each chunk, the words of its display
-    texts counted by its worker (within `counting`), else None."""
+    texts counted by its worker (within `counting`), else None; without derived titles on workers within
+    `titles_later`."""
     global _INHERITED
     bounds = [range(i, min(i + CHUNK, len(texts))) for i in range(0, len(texts), CHUNK)]
     workers = min(os.cpu_count() or 1, len(bounds))
     done = 0  # chunks yielded
-    counted = _COUNTING.get() is not None
+    counted, titled = _COUNTING.get() is not None, not _LATER.get()
     if len(texts) >= PARALLEL_FROM and workers >= 2:
         # fork is quick and shares the parent's memory, but only safe while no other thread runs.
         fork = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
@@ -195,9 +207,10 @@ def analysed(texts: Sequence[str], name: str = "") -> Iterator[tuple[list[Analys
             with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork" if fork else START)) as pool:
                 if fork:
                     _INHERITED = texts
-                    parts = pool.map(partial(_analyse_inherited, counted=counted), bounds)
+                    parts = pool.map(partial(_analyse_inherited, counted=counted, titled=titled), bounds)
                 else:  # a spawned worker starts empty: it is sent its texts
-                    parts = pool.map(partial(analyse, counted=counted), [texts[chunk.start : chunk.stop] for chunk in bounds])
+                    parts = pool.map(partial(analyse, counted=counted, titled=titled),
+                                     [texts[chunk.start : chunk.stop] for chunk in bounds])
                 for part in parts:
                     report(name, bounds[done].stop)
                     done += 1

@@ -19,11 +19,12 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from store.errors import ReadError
+from store.inert import inert
 from store.model import Collection
 from store.readers import arxiv
 from store.readers.identifiers import keyword_list
 from store.readers.records import make_papers, split_authors, unique, year_of
-from store.text import html_text, inert
+from store.text import html_text
 
 _ALIASES = {
     "title": ("title", "papertitle", "name"),

@@ -20,8 +20,9 @@ from textual.visual import Visual
 
 from store import Hit, Paper, Triage
 from store.highlight import Span, context
+from store.inert import inert
 from store.qualifiers import CODE_HOSTS
-from store.text import Display, display, inert, shown_part, title_display
+from store.text import Display, display, shown_part, title_display
 from tui.keys import READ
 from tui.widgets.scrollbar import SteadyBar
 
