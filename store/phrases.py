@@ -218,6 +218,32 @@ def _cased(papers: list[Paper], chunk: bytes, ends: np.ndarray) -> None:
         kept_cased(papers[k], Cased.at(chunk, start, end, at.tobytes(), patch))
 
 
+def displays(papers: list[Paper], chosen: list[int]) -> list[str]:
+    """The display texts of `papers[i]` for each of `chosen` (in order): those kept as lines of a batch
+    (`_cased`) read out of it a batch at a time, capitals made at once (read one by one, ~5 µs each, a
+    case-sensitive phrase over 100,000 papers took seconds more)."""
+    out: list[str] = [""] * len(chosen)
+    batches: dict[int, tuple[bytes, list[int], list[bytes]]] = {}
+    for j, i in enumerate(chosen):
+        kept = kept_text(papers[i])
+        if type(kept) is Cased:
+            found = batches.setdefault(id(kept.lines), (kept.lines, [], []))
+            found[1].append(j)
+            found[2].append(kept.places)
+        else:
+            out[j] = papers[i].plain
+    for lines, where, places in batches.values():
+        spans = np.frombuffer(b"".join(place[:8] for place in places), "<u4").reshape(-1, 2).astype(np.intp)
+        capitals = np.concatenate([np.frombuffer(place, "<u2", offset=8) for place in places]).astype(np.intp)
+        capitals += np.repeat(spans[:, 0], [(len(place) - 8) // 2 for place in places])
+        raw = np.frombuffer(lines, np.uint8).copy()
+        raw[capitals] -= 32
+        text = raw.tobytes()
+        for j, (start, end) in zip(where, spans.tolist()):
+            out[j] = text[start:end].decode("utf-8", "surrogatepass")
+    return out
+
+
 def _line_ends(raw: bytes) -> np.ndarray:
     """Where each line of a batch but the last ends (its line breaks)."""
     return np.flatnonzero(np.frombuffer(raw, np.uint8) == 10).astype(np.uint32)
@@ -355,7 +381,7 @@ class Phrases:
             chosen = np.flatnonzero(in_title).tolist()
             title[chosen] = np.array(count([f"{kept_title(every[i])}\n{kept_name(every[i])}" for i in chosen])) > 0
             chosen = np.flatnonzero(in_body).tolist()
-            counts[chosen] = count([every[i].plain for i in chosen])
+            counts[chosen] = count(displays(every, chosen))
             return title, counts
         # counted in lower-cased text with single spaces: C speed, no regex per paper
         needle = lower(term.text)
