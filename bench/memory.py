@@ -8,7 +8,8 @@ process of its own with a cache of its own (`$TRIAGE_CACHE`): "cold" with an emp
 parsed, its index built), "cached" again with what that left. Printed for each: the RSS after reading
 the list, after `search_index` and after `literal_ready` (what the app's index thread does next),
 the peak (VmHWM), and then what the papers and the index hold, in MB (`sys.getsizeof` walks and
-the arrays' sizes): texts (and how many are wider than Latin-1), display texts kept beside them
+the arrays' sizes): texts (and how many are wider than Latin-1, how many are kept as their lowered
+lines, `store.model.Cased`), display texts kept beside them
 (patches, strings), titles, names, ids, the Paper objects, the vocabulary (dicts, the lookup
 vocabularies), postings, the lowered phrase texts, the letter counts. `--phrases` adds the median
 ms of a few phrase queries in the cached process (7 runs each). The load average is printed:
@@ -38,18 +39,19 @@ def status() -> dict[str, int]:
 
 def held(collection, index) -> dict[str, float]:
     """MB each part of the papers and of the index holds."""
-    from store.model import _KEPT_PLAIN
+    from store.model import _KEPT_PLAIN, Cased, kept_text
 
     size = sys.getsizeof
     papers = collection.papers
     kept = [_KEPT_PLAIN.__get__(p) for p in papers]
+    texts = [kept_text(p) for p in papers]
     phrases = index._phrases
     lowered = phrases.lowered
     chunks = lowered._chunks or []
     vocabularies = [*index._vocab.values(), index._names_vocab]
     parts = {
-        "texts": sum(size(p.text) for p in papers),
-        "display texts kept": sum(size(k) for k, p in zip(kept, papers) if k is not None and k is not p.text),
+        "texts": sum(size(t) if type(t) is str else size(t) + size(t.places) for t in texts),
+        "display texts kept": sum(size(k) for k, t in zip(kept, texts) if k is not None and k is not t),
         "titles": sum(size(p.title) for p in papers),
         "names": sum(size(p.name) for p in papers),
         "ids": sum(size(p.id) for p in papers),
@@ -62,7 +64,8 @@ def held(collection, index) -> dict[str, float]:
         "letter counts": lowered.letters.nbytes + lowered.wide.values.nbytes + lowered.wide.bounds.nbytes,
     }
     mb = {name: round(value / 2**20, 1) for name, value in parts.items()}
-    mb["wide texts (count)"] = sum(not p.text.isascii() and max(p.text) > "\xff" for p in papers)
+    mb["wide texts (count)"] = sum(type(t) is str and not t.isascii() and max(t) > "\xff" for t in texts)
+    mb["texts kept as lines (count)"] = sum(type(t) is Cased for t in texts)
     return mb
 
 

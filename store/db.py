@@ -123,8 +123,9 @@ class TriageStore:
         self._storage: JournalStorage = self._db.storage  # type: ignore[assignment]
         self._table: _Table = self._db.table(TABLE)  # type: ignore[assignment]
         self._settings: _Table = self._db.table(SETTINGS)  # type: ignore[assignment]
-        self._texts: dict[str, str] = {}
-        """The abstract of each attached paper, for the fingerprint stored with its state."""
+        self._attached: dict[str, Paper] = {}
+        """Each attached paper, for the fingerprint of its abstract stored with its state (the paper, not its
+        text: a paper may keep its text as less than a string, `store.model.Cased`)."""
         self._device: str | None = None
 
     @property
@@ -156,7 +157,7 @@ class TriageStore:
         """
         papers = list(papers)
         ids = list(map(attrgetter("id"), papers))  # (at C speed: a list of 100,000 is attached as it lands)
-        self._texts.update(zip(ids, map(attrgetter("text"), papers)))
+        self._attached.update(zip(ids, papers))
         with self._storage.locked():
             stored = {doc.doc_id: doc for doc in self._table}
             wanted = set(ids)
@@ -165,7 +166,7 @@ class TriageStore:
             homeless = {p.id: p.text for p in papers if p.id not in stored and p.text} if orphans else {}
             moves = _rematch(homeless, orphans)
             if moves:
-                docs = {new: {**stored[old], "fp": fingerprint(self._texts[new])} for new, old in moves.items()}
+                docs = {new: {**stored[old], "fp": fingerprint(self._attached[new].text)} for new, old in moves.items()}
                 with contextlib.suppress(NotSaved):  # a database only read: the states are found again next time
                     self._table.replace_many(docs, moves.values())
                 stored.update(docs)
@@ -285,7 +286,8 @@ class TriageStore:
 
     def _fingerprint(self, pid: str) -> str:
         """The fingerprint of an attached paper's text, else the one stored with its state."""
-        fp = fingerprint(self._texts.get(pid, ""))
+        attached = self._attached.get(pid)
+        fp = fingerprint(attached.text if attached is not None else "")
         if fp:
             return fp
         doc = self._table.get(doc_id=pid)

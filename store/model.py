@@ -44,7 +44,8 @@ class Paper:
     id: str
     text: str
     """The abstract as the source has it (outer whitespace trimmed), made inert (`store.boundary`):
-    `id` is computed from the text before that, exactly as the source has it."""
+    `id` is computed from the text before that, exactly as the source has it. Reading it always gives
+    that text; a paper may keep it as less (`Cased`: a text whose lowered display text the index keeps)."""
     plain: str | bytes | None = field(default=None, hash=False)
     """The display text without markup (what search runs over); see `store.text`. Reading it always
     gives that text; what a paper keeps of it (`kept_plain`) is less: the very text object when the
@@ -101,7 +102,9 @@ class Paper:
 
 
 _KEPT_PLAIN = Paper.plain  # the slot Paper.plain reads through (below)
+_KEPT_TEXT = Paper.text  # the slot Paper.text reads through (below)
 _COUNT = struct.Struct("<I")
+_SPAN = struct.Struct("<II")
 
 
 def patched(text: str, patch: bytes) -> str:
@@ -121,6 +124,19 @@ def patched(text: str, patch: bytes) -> str:
     return "".join(out)
 
 
+def unpatched(text: str, patch: bytes) -> bytes:
+    """The patch that makes `text` again of `patched(text, patch)`."""
+    count = _COUNT.unpack_from(patch)[0]
+    numbers = _numbers(count)(patch, 4)
+    back, pieces, shift = [], [], 0
+    for k in range(0, 3 * count, 3):
+        start, end, size = numbers[k], numbers[k + 1], numbers[k + 2]
+        back += (start + shift, start + shift + size, end - start)
+        pieces.append(text[start:end])
+        shift += size - (end - start)
+    return _COUNT.pack(count) + struct.pack(f"<{3 * count}I", *back) + "".join(pieces).encode("utf-8", "surrogatepass")
+
+
 @lru_cache(maxsize=128)
 def _numbers(count: int) -> Callable[[bytes, int], tuple[int, ...]]:
     return struct.Struct(f"<{3 * count}I").unpack_from
@@ -134,6 +150,53 @@ def _worked_out(text: str) -> str:
     return inert(display(text).plain)
 
 
+class Cased:
+    """A text kept as its display text's line of lower-cased texts (UTF-8) that are kept
+    anyway (a batch of `store.phrases.Lowered`, shared), where its capitals are, and what makes the text of
+    the display text where they differ (a patch, as `patched` reads it; None where they do not): ~100 bytes of
+    its own instead of the text's ~1,500 (`Paper.text` reads it out, ~3 µs). `places`: the line's start and end
+    in `lines` (uint32s), then each capital's place in the line (uint16s), all little-endian."""
+
+    __slots__ = ("lines", "places", "patch")
+
+    def __init__(self, lines: bytes, places: bytes, patch: bytes | None = None) -> None:
+        self.lines = lines
+        self.places = places
+        self.patch = patch
+
+    @classmethod
+    def at(cls, lines: bytes, start: int, end: int, capitals: bytes, patch: bytes | None) -> Cased:
+        """The display text that is `lines[start:end]` with the letters at `capitals` (uint16s) made capitals,
+        and the text `patch` makes of it."""
+        return cls(lines, _SPAN.pack(start, end) + capitals, patch)
+
+    def display(self) -> str:
+        start, end = _SPAN.unpack_from(self.places)
+        out = bytearray(memoryview(self.lines)[start:end])
+        for at in memoryview(self.places)[_SPAN.size :].cast("H"):
+            out[at] -= 32  # (A-Z: a capital is its small letter less 32)
+        return out.decode("utf-8", "surrogatepass")
+
+    def text(self) -> str:
+        shown = self.display()
+        return shown if self.patch is None else patched(shown, self.patch)
+
+
+class _Text:
+    """`Paper.text`: the text, from what the paper keeps of it (the string, or a `Cased`)."""
+
+    __slots__ = ()
+
+    def __get__(self, paper: Paper | None, owner: type | None = None) -> object:
+        if paper is None:
+            return self
+        kept = _KEPT_TEXT.__get__(paper, owner)
+        return kept if type(kept) is str else kept.text()
+
+    def __set__(self, paper: Paper, value: str | Cased) -> None:
+        _KEPT_TEXT.__set__(paper, value)
+
+
 class _Plain:
     """`Paper.plain`: the display text, from what the paper keeps of it (see there)."""
 
@@ -145,12 +208,15 @@ class _Plain:
         kept = _KEPT_PLAIN.__get__(paper, owner)
         if isinstance(kept, str):
             return kept
-        return _worked_out(paper.text) if kept is None else patched(paper.text, kept)
+        if kept is None:
+            return _worked_out(paper.text)
+        return patched(paper.text, kept) if type(kept) is bytes else kept.display()
 
-    def __set__(self, paper: Paper, value: str | bytes | None) -> None:
+    def __set__(self, paper: Paper, value: str | bytes | Cased | None) -> None:
         _KEPT_PLAIN.__set__(paper, value)
 
 
+Paper.text = _Text()  # type: ignore[assignment,misc]
 Paper.plain = _Plain()  # type: ignore[assignment,misc]
 
 _KEPT_TITLE, _KEPT_NAME = Paper.title, Paper.name  # the slots Paper.title and Paper.name read through (below)
@@ -212,12 +278,26 @@ def titled(paper: Paper, title: str, name: str) -> None:
         _KEPT_NAME.__set__(paper, name)
 
 
+def kept_cased(paper: Paper, cased: Cased) -> None:
+    """Have `paper` keep its text as `cased` (the same text: the caller makes sure), not as the string, and its
+    display text too when that is the very text: a paper is immutable, but what it keeps of a value is its own."""
+    if cased.patch is None:
+        _KEPT_PLAIN.__set__(paper, cased)
+    _KEPT_TEXT.__set__(paper, cased)
+
+
+def kept_text(paper: Paper) -> str | Cased:
+    """What `paper` keeps of its text (see `Cased`), without reading it out."""
+    return _KEPT_TEXT.__get__(paper, Paper)
+
+
 @cache
 def _builder() -> Callable[[Sequence[Iterable[object]]], list[Paper]]:
     # Made as dataclasses makes `__init__`: Python source for these very fields. Each value is
     # set in its slot directly (the display text as it is kept), twice as fast as `Paper(...)`.
     names = tuple(Paper.__dataclass_fields__)
-    slots = [(_KEPT_PLAIN if name == "plain" else Paper.__dict__[name]).__set__ for name in names]
+    kept = {"plain": _KEPT_PLAIN, "text": _KEPT_TEXT}
+    slots = [kept.get(name, Paper.__dict__[name]).__set__ for name in names]
     setters = ", ".join(f"_{name}=slots[{k}]" for k, name in enumerate(names))
     source = (
         f"def build(columns, new=object.__new__, cls=Paper, {setters}):\n"
@@ -240,8 +320,10 @@ def built(columns: Sequence[Iterable[object]]) -> list[Paper]:
 
 
 def kept_plain(paper: Paper) -> str | bytes | None:
-    """What `paper` keeps of its display text (see `Paper.plain`), without working anything out."""
-    return _KEPT_PLAIN.__get__(paper, Paper)
+    """What `paper` keeps of its display text (see `Paper.plain`), without working anything out: for a text kept
+    `Cased`, the text itself (its display text)."""
+    kept = _KEPT_PLAIN.__get__(paper, Paper)
+    return kept.display() if type(kept) is Cased else kept
 
 
 def replaced(paper: Paper, **changes: object) -> Paper:
