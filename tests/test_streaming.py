@@ -381,6 +381,7 @@ async def test_a_list_parsed_behind_the_app_is_searchable_before_its_titles_are_
         await until(pilot, lambda: len(paper_list.papers) == 6000, tries=3000)
         await check_final_state(app, pilot, full)
     cache.settle()
+    assert cache.has_entry(str(path))  # (a list of 14 MB: not one written in the background for its size)
     again = read_path(path).papers  # from the parse entry written once the titles were derived
     assert not any(map(untitled, again)) and again == full
 

@@ -385,7 +385,9 @@ def cached(name: str, path: Path, parse: Callable[[], Collection]) -> Collection
         out.write(data)
         _store_quietly(_entry([path], HEAD_SUFFIX), partial(_write_head, key, collection))  # (before it is whole)
 
-    _save(entry, write, sum(map(len, (paper.text for paper in collection.papers))) >= BACKGROUND_FROM)
+    # (papers still to be given their titles are written once they are: behind, held until then)
+    behind = any(map(untitled, collection.papers)) or sum(map(len, (paper.text for paper in collection.papers))) >= BACKGROUND_FROM
+    _save(entry, write, behind)
     from store.readers import ids
 
     ids.save(path, key, lambda: ids.known(collection), len(collection.papers))
