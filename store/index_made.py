@@ -16,7 +16,7 @@ import numpy as np
 from store import heap
 from store.index_build import (BATCH, THREADS, TF_BITS, TF_MAX, Counted, Postings, Words, in_order, join_words, split_words,
                                title_postings)
-from store.model import Paper, kept_name, kept_plain, kept_title, untitled
+from store.model import Paper, any_untitled, kept_name, kept_plain, kept_title
 from store.phrases import Lowered, Phrases, head
 from store.qualifiers import Facets
 from store.vocabulary import Vocabulary, name_form
@@ -41,7 +41,7 @@ class Made:
         a query of lower-case words does not need (the row of each id, the vocabulary as written, what
         qualifiers look at) is worked out when first asked, or by `qualifiers_ready` (after search is ready)."""
         self.papers = papers
-        self.provisional = any(map(untitled, papers))
+        self.provisional = any_untitled(papers)
         """Whether the index was made before some of its papers' titles were derived (see `retitled`)."""
         self._words = words
         self._body = body
@@ -114,7 +114,7 @@ class Made:
             return index
         index = copy(self)  # the same words: all but what holds the titles' postings is this index's
         index._title, index._phrases = title, Phrases(self.papers, words, self._body, title, None)
-        index.provisional = any(map(untitled, self.papers))
+        index.provisional = any_untitled(self.papers)
         return index
 
     def term_counts(self) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:

@@ -44,7 +44,6 @@ from typing import Any, NamedTuple
 
 from store import Collection, Paper, ReadError, SearchIndex, Triage, describe_skipped, read_paths, search_index
 from store.db import TriageStore
-from store.model import untitled
 from store.readers import cache, index_cache, quick, records, titles
 from store.readers.records import reporting
 from store.views import Tally
@@ -208,7 +207,6 @@ class Loading:
             if self._index is None:
                 self._index = SearchIndex(list(self.collection.papers))
             self._indexed.set()
-        finally:
             self._all_titled.set()  # (any still without one derives its own when read)
 
     def _read_and_index(self, files: Sequence[str] | None) -> None:
@@ -250,8 +248,6 @@ class Loading:
             else:
                 self._files = None
             self._post(lambda: self._say("indexing…"))  # (a list read before it was shown: the filter bar says it)
-            if not any(map(untitled, self.collection.papers)):  # (read from the cache, parsed here, or not read whole)
-                self._all_titled.set()
         # Before and after, what exists then (the papers, the index, the widgets) is moved out of the cyclic
         # garbage collector's sight (`gc.freeze`): it lives as long as the app, and its full collections
         # walked it all, ~200 ms at 100,000 papers every 15–20 keys (freed papers are still freed, by count).
@@ -260,6 +256,8 @@ class Loading:
         index = search_index(self.collection, counted.bodies(self.collection.papers) if counted is not None else [])
         self._index = index
         self._indexed.set()
+        if not index.provisional:  # (read from the cache, parsed here, or not read whole: `_titled` else)
+            self._all_titled.set()
         self._post(self._indexed_now)
         return index
 
@@ -271,8 +269,7 @@ class Loading:
             percent = min(99, 100 * done // total)
             self._post(lambda: self._say(f"titles {percent}%…"))
 
-        self._post(lambda: self._say("titles…"))
-        with behind_the_list():
+        with behind_the_list():  # ("titles…" in the header since the index was made: `_indexed_now`)
             if not titles.derive(index.papers, progress, lambda: self._stopping):
                 return None
         retitled = index.retitled()

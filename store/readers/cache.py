@@ -48,7 +48,7 @@ from typing import BinaryIO
 import platformdirs
 
 from store.files import remove_dead_writers
-from store.model import Collection, Origin, Paper, built, kept_plain, untitled
+from store.model import Collection, Origin, Paper, any_untitled, built, kept_plain
 from store.readers import sourced
 from store.readers.records import collector_paused, within
 
@@ -146,7 +146,7 @@ def _encode(key: tuple, collection: Collection, path: Path) -> bytes:
     # By field rather than by paper: a field with one value for every paper (the source, often
     # the venue, the year, the authors...) is stored once, and marshal writes fewer objects.
     papers = collection.papers
-    if any(map(untitled, papers)):  # (written once they are: `store.readers.titles`)
+    if any_untitled(papers):  # (written once they are: `store.readers.titles`)
         raise ValueError("titles not derived yet")
     columns: dict[str, list] = {}
     same: dict[str, object] = {}
@@ -386,7 +386,7 @@ def cached(name: str, path: Path, parse: Callable[[], Collection]) -> Collection
         _store_quietly(_entry([path], HEAD_SUFFIX), partial(_write_head, key, collection))  # (before it is whole)
 
     # (papers still to be given their titles are written once they are: behind, held until then)
-    behind = any(map(untitled, collection.papers)) or sum(map(len, (paper.text for paper in collection.papers))) >= BACKGROUND_FROM
+    behind = any_untitled(collection.papers) or sum(map(len, (paper.text for paper in collection.papers))) >= BACKGROUND_FROM
     _save(entry, write, behind)
     from store.readers import ids
 

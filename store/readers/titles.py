@@ -33,28 +33,27 @@ def derive(papers: Sequence[Paper], progress: Callable[[int, int], object] = lam
     todo = [paper for paper in papers if untitled(paper)]
     chunks = [todo[start : start + records.CHUNK] for start in range(0, len(todo), records.CHUNK)]
     workers = min(os.cpu_count() or 1, len(chunks))
-    done = 0
+    done = 0  # chunks given their titles
+
+    def given(derived: list[tuple[str, str]]) -> bool:
+        """Give the next chunk its titles and tell how far; whether to go on."""
+        nonlocal done
+        for paper, (title, name) in zip(chunks[done], derived):
+            titled(paper, title, name)
+        done += 1
+        progress(min(len(todo), done * records.CHUNK), len(todo))
+        return not stopping()
+
     if workers >= 2:
         try:
             with records.worker_pool(workers, records.START) as pool:
-                for chunk, derived in zip(chunks, pool.map(_derived, map(_plains, chunks))):
-                    for paper, (title, name) in zip(chunk, derived):
-                        titled(paper, title, name)
-                    done += 1
-                    progress(min(len(todo), done * records.CHUNK), len(todo))
-                    if stopping():
+                for derived in pool.map(_derived, map(_plains, chunks)):
+                    if not given(derived):
                         pool.shutdown(cancel_futures=True)
                         return False
         except (OSError, BrokenProcessPool):  # no processes allowed here: the rest in this one
             pass
-    for chunk in chunks[done:]:
-        for paper, (title, name) in zip(chunk, _derived(_plains(chunk))):
-            titled(paper, title, name)
-        done += 1
-        progress(min(len(todo), done * records.CHUNK), len(todo))
-        if stopping():
-            return False
-    return True
+    return all(given(_derived(_plains(chunk))) for chunk in chunks[done:])
 
 
 def _plains(papers: list[Paper]) -> list[str | None]:
