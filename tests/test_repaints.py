@@ -32,9 +32,9 @@ def drawn(widget: Widget) -> list[Strip]:
 
 
 def fresh(widget: Widget) -> list[Strip]:
-    """The widget's lines drawn from scratch."""
+    """The widget's lines drawn from scratch (as Textual draws them: none kept, see `KeptLines`)."""
     Widget.refresh(widget)
-    return widget.render_lines(Region(0, 0, *widget.size))
+    return Widget.render_lines(widget, Region(0, 0, *widget.size))
 
 
 async def test_a_move_that_scrolls_the_list_draws_its_scrollbar_only_when_the_thumb_moves(corpora, monkeypatch):
@@ -66,9 +66,9 @@ async def test_a_move_draws_the_detail_lines_that_changed_and_leaves_the_blank_o
     async with app.run_test(size=(200, 50)) as pilot:  # wide: most abstracts end on screen
         await settle(app, pilot)
         pane = app.query_one(DetailPane)
-        lines: list[int] = []
-        rendered = DetailPane.render_line
-        monkeypatch.setattr(DetailPane, "render_line", lambda self, y: (lines.append(y), rendered(self, y))[1])
+        lines: list[int] = []  # the lines finished for the screen (padded, coloured: Textual's StylesCache)
+        finish = pane._styles_cache.render_line
+        monkeypatch.setattr(pane._styles_cache, "render_line", lambda styles, y, *a: (lines.append(y), finish(styles, y, *a))[1])
         height = pane.scrollable_content_region.height
         checked = 0
         for _ in range(30):
@@ -117,3 +117,29 @@ async def test_a_star_before_there_is_a_ranking_draws_its_own_row_not_the_list(c
         await settle(app, pilot)
         assert app.state_of(paper_list.current.id).starred and app._ranking is None
         assert set(rows) == {paper_list.current.id}  # drawn with "…" until saved, then with ★
+
+
+async def test_a_move_that_scrolls_the_list_finishes_only_the_new_row_and_keeps_the_marks(corpora, monkeypatch):
+    app = TriageApp(read_path(corpora / "iclr-2024-papers.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        paper_list = app.query_one(PaperList)
+        paper_list.cursor = 600  # past the first screen: each j below scrolls the list by a row
+        await pilot.pause()
+        await pilot.press("s")  # a star on a row that scrolls up the screen
+        await until(pilot, lambda: not app.saving)
+        await settle(app, pilot)
+        starred = paper_list.current.id
+        lines: list[int] = []
+        finish = paper_list._styles_cache.render_line
+        monkeypatch.setattr(paper_list._styles_cache, "render_line", lambda styles, y, *a: (lines.append(y), finish(styles, y, *a))[1])
+        top = paper_list.scroll_offset.y
+        for _ in range(12):
+            lines.clear()
+            await pilot.press("j")
+            await pilot.pause()
+            assert len(lines) <= 3  # the new bottom row and the cursor's two rows, not all 36
+            assert drawn(paper_list) == fresh(paper_list)  # what a fresh drawing shows
+        assert paper_list.scroll_offset.y == top + 12
+        row = paper_list.index_of(starred) - paper_list.scroll_offset.y
+        assert "★" in drawn(paper_list)[row].text

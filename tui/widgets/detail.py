@@ -24,6 +24,7 @@ from store.inert import inert
 from store.qualifiers import CODE_HOSTS
 from store.text import Display, display, shown_part, title_display
 from tui.keys import READ
+from tui.widgets.kept_lines import KeptLines
 from tui.widgets.scrollbar import SteadyBar
 
 MEASURE = 96
@@ -52,7 +53,7 @@ BLANK = Strip.blank(0)
 TLDR_BAR = "▌ "
 
 
-class DetailPane(SteadyBar, ScrollView, can_focus=True):
+class DetailPane(KeptLines, SteadyBar, ScrollView, can_focus=True):
     """Shows one paper in full. Every part is `Content` built from the paper's text, never parsed as markup.
 
     Focused (`enter` / `l` from the list), it scrolls with `j` / `k` as well as the arrows and page keys.
@@ -82,6 +83,8 @@ class DetailPane(SteadyBar, ScrollView, can_focus=True):
         self._lines: list[Strip] = []
         self._drawn: dict[int, Strip] = {}
         self._style = Style()
+        self._blank, self._blank_style = BLANK, Style()
+        """A blank line as drawn, and the style it was drawn in."""
         """Line index → the line as drawn (padded to the width in the pane's style), since the last relay."""
         self.keys: Mapping[str, str] = {}
         """How the open keys read (action id → key), shown beside the links they open; the app sets it."""
@@ -195,7 +198,12 @@ class DetailPane(SteadyBar, ScrollView, can_focus=True):
                 self._style = self.rich_style  # once per relay: reading it costs as much as drawing a line
             width = self.scrollable_content_region.width
             strip = self._lines[index] if index < len(self._lines) else BLANK
-            strip = self._drawn[index] = strip.extend_cell_length(width, self._style).crop(0, width)
+            if strip is BLANK:  # one blank line, the same from one paper to the next: `KeptLines` finishes it once
+                if self._blank.cell_length != width or self._blank_style != self._style:
+                    self._blank, self._blank_style = BLANK.extend_cell_length(width, self._style), self._style
+                strip = self._drawn[index] = self._blank
+            else:
+                strip = self._drawn[index] = strip.extend_cell_length(width, self._style).crop(0, width)
         return strip
 
 

@@ -24,6 +24,7 @@ from store import Paper, Triage
 from store.text import title_display
 from store.views import surname
 from tui.keys import MOVE
+from tui.widgets.kept_lines import KeptLines
 from tui.widgets.scrollbar import SteadyBar
 
 NO_MARKS = Triage()
@@ -56,7 +57,7 @@ def columns_for(papers: Sequence[Paper]) -> tuple[str, ...]:
     return tuple(shown)
 
 
-class PaperList(SteadyBar, ScrollView, can_focus=True, inherit_bindings=False):
+class PaperList(KeptLines, SteadyBar, ScrollView, can_focus=True, inherit_bindings=False):
     """A cursor over a list of papers. Each row: `…` while a mark shown is not yet saved, else `▌` on a
     selected paper (its row tinted), else the For-you
     bucket of an unmarked paper (`↑` likely star, `·` unsure, `↓` likely skip), `•` unread (`✗` in its place: not for me), `★` starred, the priority
