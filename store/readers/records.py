@@ -21,6 +21,7 @@ from typing import Any, NamedTuple, TypeVar
 from urllib.parse import urlsplit
 
 from store.model import Paper, kept_plain, paper_id, replaced
+from store.inert import inert, inert_value
 from store.readers.identifiers import arxiv_id, bare_doi
 from store.text import plain_form
 
@@ -298,39 +299,53 @@ def make_paper(
     `arxiv_id`), keywords each once. `analysis` is `analyse([text])[0]` when the caller has it already."""
     text = text.strip()
     analysis = analysis or analyse([text])[0]
+    # Every string the record gives is made inert here (`store.boundary`); what the analysis makes of the
+    # text (the display text, its links, a title and name derived from it) is inert already, and so is a
+    # text that is its own display text.
+    shown_title = title and inert(title)
     name = analysis.name
-    if title:
-        short = _SHORT_NAME.match(title)
+    if shown_title:
+        short = _SHORT_NAME.match(shown_title)
         name = short.group(1) if short else name
     venue, venue_track, venue_year = venue_parts(venue)
     links = analysis.links  # each once already
-    own = [u.strip() for u in (*urls, pdf) if u and u.strip()]
+    own = [inert(u.strip()) for u in (*urls, pdf) if u and u.strip()]
     if own:
         links = tuple(dict.fromkeys((*own, *links)))
-    pdf = pdf.strip() or next(filter(pdf_like, links), "")
+    pdf = pdf.strip()
+    pdf = inert(pdf) if pdf else next(filter(pdf_like, links), "")
+    keywords = tuple(dict.fromkeys(k for k in (" ".join(k.split()) for k in keywords) if k))
+    authors, fields = tuple(filter(None, authors)), tuple(fields)
+    track, tldr, area = " ".join(track.split()).lower() or venue_track, tldr.strip(), " ".join(area.split())
     return Paper(
         id=analysis.id if text else paper_id(title or key),
-        text=text,
+        text=text if analysis.plain is None else inert(text),
         plain=text if analysis.plain is None else analysis.plain,
-        title=title or analysis.title,
+        title=shown_title or analysis.title,
         name=name,
-        venue=venue,
+        venue=_inert_shared(venue),
         year=year if year is not None else venue_year,
-        authors=tuple(filter(None, authors)),
+        authors=inert_value(authors) if authors else authors,  # type: ignore[arg-type]
         links=links,
-        source=source,
+        source=_inert_shared(source),
         line=line,
         position=position,
-        key=key,
-        fields=tuple(fields),
+        key=key and inert(key),
+        fields=inert_value(fields) if fields else fields,  # type: ignore[arg-type]
         pdf=pdf,
-        track=" ".join(track.split()).lower() or venue_track,
-        keywords=tuple(dict.fromkeys(k for k in (" ".join(k.split()) for k in keywords) if k)),
-        tldr=tldr.strip(),
-        area=" ".join(area.split()),
-        doi=bare_doi(doi),
-        arxiv=arxiv_id(arxiv),
+        track=_inert_shared(track),
+        keywords=inert_value(keywords) if keywords else keywords,  # type: ignore[arg-type]
+        tldr=tldr and inert(tldr),
+        area=_inert_shared(area),
+        doi=inert(bare_doi(doi)) if doi else "",
+        arxiv=inert(arxiv_id(arxiv)) if arxiv else "",
     )
+
+
+@lru_cache(maxsize=1024)
+def _inert_shared(value: str) -> str:
+    """`inert(value)` of a string many records share (the file's name, a venue, a track, an area), worked out once."""
+    return inert(value)
 
 
 def _richer(first: Paper, other: Paper) -> Paper:
