@@ -17,6 +17,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from functools import lru_cache, partial
+from itertools import chain, islice
 from typing import Any, NamedTuple, TypeVar
 from urllib.parse import urlsplit
 
@@ -200,40 +201,61 @@ def _analyse_inherited(bounds: range, counted: bool, titled: bool) -> Any:
     return analyse(_INHERITED[bounds.start : bounds.stop], counted, titled)
 
 
-def analysed(texts: Sequence[str], name: str = "") -> Iterator[tuple[list[Analysis], list[Any] | None]]:
+def analysed(texts: Iterable[str], name: str = "") -> Iterator[tuple[list[Analysis], list[Any] | None]]:
     """`analyse(texts)` in chunks of `CHUNK` texts, in order, each as soon as it is done: split over
-    worker processes when there are many texts and several cores. Progress is reported (see
-    `reporting`) under the file's `name` after every chunk. With each chunk, the words of its display
-    texts counted by its worker (within `counting`), else None; without derived titles on workers within
-    `titles_later`."""
+    worker processes when there are many texts and several cores. `texts` may be read as they are
+    analysed (a long file split into abstracts): a started worker is sent each chunk as soon as it is
+    read, while the next ones are. Progress is reported (see `reporting`) under the file's `name` after
+    every chunk. With each chunk, the words of its display texts counted by its worker (within
+    `counting`), else None; without derived titles on workers within `titles_later`."""
     global _INHERITED
-    bounds = [range(i, min(i + CHUNK, len(texts))) for i in range(0, len(texts), CHUNK)]
-    workers = min(os.cpu_count() or 1, len(bounds))
-    done = 0  # chunks yielded
+    source = iter(texts)
+    head = list(islice(source, PARALLEL_FROM))
+    chunking = _chunked(head, source)
+    sent: list[list[str]] = []  # the chunks given to the workers, in order
+    done = analysed_texts = 0  # the chunks yielded, and their texts
     counted, titled = _COUNTING.get() is not None, not _LATER.get()
-    if len(texts) >= PARALLEL_FROM and workers >= 2:
+    if len(head) >= PARALLEL_FROM and (os.cpu_count() or 1) >= 2:
         # fork is quick and shares the parent's memory, but only safe while no other thread runs.
         fork = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
         try:
-            with worker_pool(workers, "fork" if fork else START) as pool:
-                if fork:
-                    _INHERITED = texts
-                    parts = pool.map(partial(_analyse_inherited, counted=counted, titled=titled), bounds)
-                else:  # a spawned worker starts empty: it is sent its texts
-                    parts = pool.map(partial(analyse, counted=counted, titled=titled),
-                                     [texts[chunk.start : chunk.stop] for chunk in bounds])
+            with worker_pool(os.cpu_count() or 1, "fork" if fork else START) as pool:
+                if fork:  # a forked worker reads its chunk from the texts it inherits: all are read first
+                    sent = list(chunking)
+                    _INHERITED = [text for chunk in sent for text in chunk]
+                    parts = pool.map(partial(_analyse_inherited, counted=counted, titled=titled),
+                                     [range(i * CHUNK, i * CHUNK + len(chunk)) for i, chunk in enumerate(sent)])
+                else:  # a started worker holds nothing: it is sent its texts
+                    futures = []
+                    try:
+                        for chunk in chunking:
+                            sent.append(chunk)
+                            futures.append(pool.submit(analyse, chunk, counted, titled))
+                    except BaseException:  # (the file could not be read on): what was sent is not waited for
+                        pool.shutdown(cancel_futures=True)
+                        raise
+                    parts = (future.result() for future in futures)
                 for part in parts:
-                    report(name, bounds[done].stop)
+                    analysed_texts += len(sent[done])
                     done += 1
+                    report(name, analysed_texts)
                     yield part if counted else (part, None)
         except (OSError, BrokenProcessPool):  # no processes allowed here: the rest in this one
             pass
         finally:
             _INHERITED = ()
-    for chunk in bounds[done:]:
-        part = analyse(texts[chunk.start : chunk.stop])
-        report(name, chunk.stop)
+    for chunk in chain(sent[done:], chunking):
+        part = analyse(chunk)
+        analysed_texts += len(chunk)
+        report(name, analysed_texts)
         yield part, None
+
+
+def _chunked(head: list[str], rest: Iterator[str]) -> Iterator[list[str]]:
+    """The texts of `head` and then `rest`, `CHUNK` at a time (the last chunk may be shorter)."""
+    texts = chain(head, rest)
+    while chunk := list(islice(texts, CHUNK)):
+        yield chunk
 
 
 @contextmanager
@@ -250,17 +272,29 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def make_papers(records: Sequence[dict[str, Any]]) -> list[Paper]:
-    """Papers from records: each a dict of `make_paper`'s arguments, positions numbered in order."""
-    texts = [record["text"].strip() for record in records]
+def make_papers(records: Iterable[dict[str, Any]]) -> list[Paper]:
+    """Papers from records: each a dict of `make_paper`'s arguments, positions numbered in order. `records`
+    may be read as the papers are made (see `analysed`)."""
+    records = iter(records)
+    first = next(records, None)
+    if first is None:
+        return []
+    read = [first]
+
+    def texts() -> Iterator[str]:
+        yield first["text"].strip()
+        for record in records:
+            read.append(record)
+            yield record["text"].strip()
+
     papers: list[Paper] = []
     # Papers are made from each chunk as it arrives, while the workers go on with the next ones.
     bodies: list[Any] | None = []  # (None once a chunk was analysed without them)
-    for part, counted in analysed(texts, records[0]["source"] if records else ""):
+    for part, counted in analysed(texts(), first["source"]):
         bodies = None if counted is None or bodies is None else [*bodies, *counted]
         with collector_paused():
             for analysis in part:
-                papers.append(make_paper(**records[len(papers)], analysis=analysis, position=len(papers)))
+                papers.append(make_paper(**read[len(papers)], analysis=analysis, position=len(papers)))
     if (sink := _COUNTING.get()) is not None:
         sink.add(papers, bodies)
     return papers
