@@ -106,8 +106,12 @@ class Words:
 
     def named(self, found: Counted) -> Batch:
         """`count`'s answer from the `counted` words of a batch: their ids given (as `count` gives them)."""
+        return full_width(self.kept(found))
+
+    def kept(self, found: Counted) -> Batch:
+        """`named`, kept small: the texts and counts as `Counted` holds them (uint16, uint8)."""
         ids = np.fromiter(map(self.ids.__getitem__, found.words.split("\n") if found.groups else ()), np.uint32, found.groups)
-        return ids[found.group], found.text.astype(np.uint32), found.counts.astype(np.uint32), found.lengths
+        return ids[found.group], found.text, found.counts, found.lengths
 
     def _hashes(self, chars: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
         """A hash of each run chars[start:end] from prefix sums of chars[i] * _BASE**i: the sum
@@ -141,6 +145,12 @@ Batch = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 the number of words in each text."""
 
 
+def full_width(batch: Batch) -> Batch:
+    """A batch `Words.kept` kept small, as `Words.count` gives it."""
+    ids, text, counts, lengths = batch
+    return ids, text.astype(np.uint32), counts.astype(np.uint32), lengths
+
+
 @dataclass(slots=True)
 class Named:
     """The words of a parse's batches of display texts, counted by its workers and named as they arrived
@@ -149,7 +159,7 @@ class Named:
     ids: dict[str, int]
     """The `Words.ids` they were named by (a build names any other word on after them)."""
     batches: list[Batch | None]
-    """Each batch's words (None for a batch the build counts itself)."""
+    """Each batch's words, kept small (`Words.kept`; None for a batch the build counts itself)."""
 
 
 def counted(runs: _Runs) -> Counted:

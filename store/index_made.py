@@ -15,7 +15,7 @@ import numpy as np
 
 from store import heap
 from store.index_build import (BATCH, THREADS, TF_BITS, TF_MAX, Counted, Named, Postings, Words, in_order, join_words,
-                               split_words, title_postings)
+                               full_width, split_words, title_postings)
 from store.model import Paper, any_untitled, kept_name, kept_plain, kept_title
 from store.phrases import Lowered, Phrases, head
 from store.qualifiers import Facets
@@ -157,7 +157,7 @@ class Made:
             # The bodies' words are named first, all batches (as a parse's counted words are, as they arrive:
             # `Named`), then the words only titles hold.
             for start, in_body in zip(starts, in_order(pool, lambda item: item[0] or words.find(item[1][0]), zip(bodies, texts))):
-                ids, docs, tf, size = (in_body if isinstance(in_body, tuple) else words.named(in_body) if isinstance(in_body, Counted)
+                ids, docs, tf, size = (full_width(in_body) if isinstance(in_body, tuple) else words.named(in_body) if isinstance(in_body, Counted)
                                        else words.count(in_body))
                 body.append((ids, ((docs + start) << TF_BITS) | np.minimum(tf, TF_MAX)))
                 lengths.append(size)
