@@ -14,8 +14,8 @@ from typing import Self
 import numpy as np
 
 from store import heap
-from store.index_build import (BATCH, THREADS, TF_BITS, TF_MAX, Counted, Named, Postings, Words, in_order, join_words,
-                               full_width, split_words, title_postings)
+from store.index_build import (BATCH, THREADS, TF_BITS, TF_MAX, Counted, Named, Postings, Words, full_width, in_order,
+                               join_words, split_words, title_postings)
 from store.model import Paper, any_untitled, kept_name, kept_plain, kept_title
 from store.phrases import Lowered, Phrases, head
 from store.qualifiers import Facets
