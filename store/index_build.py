@@ -94,7 +94,7 @@ class Words:
         return _Runs(joined, starts, ends, order, first, _same_letters(chars, inside, starts, ends, order, first),
                      text.astype(np.uint32), np.bincount(text, minlength=len(texts)))
 
-    def count(self, runs: _Runs) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def count(self, runs: _Runs) -> Batch:
         """(word id, text, count) of each word in each text, a word's texts together and in
         order, and the number of words in each text."""
         if not runs.exact:
@@ -104,10 +104,14 @@ class Words:
             runs.order, runs.first = _grouped_by(ids << np.uint64(32))  # ids < 2**32: in the high bits, exact
         return self.named(counted(runs))
 
-    def named(self, found: Counted) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def named(self, found: Counted) -> Batch:
         """`count`'s answer from the `counted` words of a batch: their ids given (as `count` gives them)."""
+        return full_width(self.kept(found))
+
+    def kept(self, found: Counted) -> Batch:
+        """`named`, kept small: the texts and counts as `Counted` holds them (uint16, uint8)."""
         ids = np.fromiter(map(self.ids.__getitem__, found.words.split("\n") if found.groups else ()), np.uint32, found.groups)
-        return ids[found.group], found.text.astype(np.uint32), found.counts.astype(np.uint32), found.lengths
+        return ids[found.group], found.text, found.counts, found.lengths
 
     def _hashes(self, chars: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
         """A hash of each run chars[start:end] from prefix sums of chars[i] * _BASE**i: the sum
@@ -134,6 +138,28 @@ class Counted:
     at most `TF_MAX`)."""
     lengths: np.ndarray
     """The number of words in each text."""
+
+
+Batch = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""A batch's words named (`Words.count`, `Words.named`): (word id, text, count) of each word in each text, and
+the number of words in each text."""
+
+
+def full_width(batch: Batch) -> Batch:
+    """A batch `Words.kept` kept small, as `Words.count` gives it."""
+    ids, text, counts, lengths = batch
+    return ids, text.astype(np.uint32), counts.astype(np.uint32), lengths
+
+
+@dataclass(slots=True)
+class Named:
+    """The words of a parse's batches of display texts, counted by its workers and named as they arrived
+    (`store.readers.records.Counting`): what a build then only places."""
+
+    ids: dict[str, int]
+    """The `Words.ids` they were named by (a build names any other word on after them)."""
+    batches: list[Batch | None]
+    """Each batch's words, kept small (`Words.kept`; None for a batch the build counts itself)."""
 
 
 def counted(runs: _Runs) -> Counted:

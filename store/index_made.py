@@ -14,8 +14,8 @@ from typing import Self
 import numpy as np
 
 from store import heap
-from store.index_build import (BATCH, THREADS, TF_BITS, TF_MAX, Counted, Postings, Words, in_order, join_words, split_words,
-                               title_postings)
+from store.index_build import (BATCH, THREADS, TF_BITS, TF_MAX, Counted, Named, Postings, Words, full_width, in_order,
+                               join_words, split_words, title_postings)
 from store.model import Paper, any_untitled, kept_name, kept_plain, kept_title
 from store.phrases import Lowered, Phrases, head
 from store.qualifiers import Facets
@@ -28,9 +28,10 @@ class Made:
     """The index of `papers` as it is held: the postings of body, titles, authors and keywords over their
     vocabularies, the length of each text, the literal side (store.phrases) and the facets."""
 
-    def __init__(self, papers: Iterable[Paper], bodies: Sequence[Counted | None] = ()) -> None:
+    def __init__(self, papers: Iterable[Paper], bodies: Sequence[Counted | None] | Named = ()) -> None:
         """`bodies`: the words of the display texts of each `BATCH` of `papers`, counted already (by the
-        parse's worker processes: `store.readers.records.counting`), or () when not; None for a batch not."""
+        parse's worker processes: `store.readers.records.counting`), and maybe named already (`Named`), or ()
+        when not; None for a batch not."""
         with heap.large_apart():  # what the build frees goes back to the system after it (see store.heap)
             self._build(list(papers), bodies)
 
@@ -128,7 +129,7 @@ class Made:
         times = np.concatenate([(body & TF_MAX).astype(np.float32), np.ones(len(title), np.float32)])
         return words, np.concatenate([body >> TF_BITS, title]), of_word, times
 
-    def _build(self, papers: list[Paper], bodies: Sequence[Counted | None]) -> None:
+    def _build(self, papers: list[Paper], bodies: Sequence[Counted | None] | Named) -> None:
         # Built in batches with numpy rather than word by word in Python (see Words): the
         # index of 100,000 abstracts is ~20 million words. numpy lets go of the GIL, so two
         # threads find the words of the next batches while this one names them; batches also
@@ -136,25 +137,32 @@ class Made:
         batches = [papers[start : start + BATCH] for start in range(0, len(papers), BATCH)]
         # Authors and keywords (`name_form`) have words of their own (`names`): most names are in no
         # abstract, and they need no cased or phrase lookup.
-        bodies = list(bodies) or [None] * len(batches)
+        prenamed = bodies.ids if isinstance(bodies, Named) else None
+        bodies = list(bodies.batches if isinstance(bodies, Named) else bodies) or [None] * len(batches)
         texts = [([p.plain for p in batch] if counted is None else [], [head(p) for p in batch],
                   [name_form(" ".join(p.authors)) for p in batch] + [name_form(" ".join(p.keywords)) for p in batch])
                  for batch, counted in zip(batches, bodies)]
         words = Words(longest=max((sum(map(len, t)) + len(t) for three in texts for t in three[:2]), default=0))
+        if prenamed is not None:  # the words of the bodies named already: any other is named after them
+            words.ids = prenamed
         names = Words(longest=max((sum(map(len, three[2])) + len(three[2]) for three in texts), default=0))
         body: list[tuple[np.ndarray, np.ndarray]] = []
         title: list[tuple[np.ndarray, np.ndarray]] = []
         author: list[tuple[np.ndarray, np.ndarray]] = []
         keyword: list[tuple[np.ndarray, np.ndarray]] = []
         lengths: list[np.ndarray] = []
+        starts = range(0, len(papers), BATCH)
         with ThreadPoolExecutor(THREADS) as pool:
             # (the lowered texts phrases are looked for in are made later: `literal_ready`, once search is)
-            found = in_order(pool, lambda item: (item[0] or words.find(item[1][0]), words.find(item[1][1]), names.find(item[1][2])),
-                             zip(bodies, texts))
-            for start, batch, (in_body, in_title, in_record) in zip(range(0, len(papers), BATCH), batches, found):
-                ids, docs, tf, size = words.named(in_body) if isinstance(in_body, Counted) else words.count(in_body)
+            # The bodies' words are named first, all batches (as a parse's counted words are, as they arrive:
+            # `Named`), then the words only titles hold.
+            for start, in_body in zip(starts, in_order(pool, lambda item: item[0] or words.find(item[1][0]), zip(bodies, texts))):
+                ids, docs, tf, size = (full_width(in_body) if isinstance(in_body, tuple) else words.named(in_body) if isinstance(in_body, Counted)
+                                       else words.count(in_body))
                 body.append((ids, ((docs + start) << TF_BITS) | np.minimum(tf, TF_MAX)))
                 lengths.append(size)
+            found = in_order(pool, lambda three: (words.find(three[1]), names.find(three[2])), texts)
+            for start, batch, (in_title, in_record) in zip(starts, batches, found):
                 ids, docs, _, _ = words.count(in_title)
                 title.append((ids, docs + start))
                 ids, docs, _, _ = names.count(in_record)  # a text of authors, then one of keywords, per paper

@@ -51,6 +51,15 @@ def inert(text: str) -> str:
     return _CONTROL.sub("", text) if _has_control(text, _CONTROL_START) else text
 
 
+def inert_value(value: object) -> object:
+    """`value` inert: a string (`inert`), a tuple of them or of such tuples item by item; anything else as it is."""
+    if isinstance(value, str):
+        return inert(value)
+    if isinstance(value, tuple):
+        return tuple(inert_value(item) for item in value)
+    return value
+
+
 def invisible_removed(text: str) -> str:
     """`text` without the zero-width control and format characters `inert` removes, each on its own:
     no sequence is recognised, so nothing that takes a cell goes and a laid-out line keeps its

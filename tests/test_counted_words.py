@@ -1,5 +1,6 @@
 """A long list parsed on worker processes has the words of its display texts counted there
-(`store.readers.records.counting`): its index is then the very index a build of the papers makes."""
+(`store.readers.records.counting`), named as they arrive: its index is then the very index a build of the
+papers makes."""
 from __future__ import annotations
 
 import numpy as np
@@ -34,7 +35,7 @@ def same_index(papers, bodies) -> None:
 
 def test_the_index_of_counted_words_is_the_built_one(corpora, on_workers):
     papers, bodies = parsed_counted(corpora / "iclr-2024-abstracts.txt")
-    assert len(bodies) == -(-len(papers) // BATCH) and None not in bodies  # all counted by the workers
+    assert len(bodies.batches) == -(-len(papers) // BATCH) and None not in bodies.batches  # all counted by the workers
     same_index(papers, bodies)
 
 
@@ -48,7 +49,7 @@ def test_a_text_made_inert_after_counting_keeps_its_counted_words(corpora, on_wo
     path.write_text("\n\n".join([header, *abstracts]), encoding="utf-8")
     papers, bodies = parsed_counted(path)
     assert "\x02" not in papers[at].text and "[31m" not in papers[at].plain
-    assert len(bodies) == 3 and None not in bodies
+    assert len(bodies.batches) == 3 and None not in bodies.batches
     same_index(papers, bodies)
 
 

@@ -378,3 +378,38 @@ def test_long_lists_parsed_in_worker_processes_give_the_same_papers(tmp_path, mo
     monkeypatch.setattr(records, "CHUNK", 2)
     monkeypatch.setattr(records.os, "cpu_count", lambda: 2)
     assert read_path(seed_path).papers == serial
+
+
+@pytest.mark.parametrize("late_byte", [b"", "café".encode("latin-1")], ids=["utf-8", "latin-1 at the end"])
+def test_a_list_split_while_started_workers_analyse_its_first_abstracts_reads_as_in_one_process(tmp_path, monkeypatch, seed_path, late_byte):
+    """Workers started (not forked: another thread runs, as in the app) are sent each chunk as the file is
+    split. A byte UTF-8 does not read, found after chunks were sent, ends that read at once: the file is
+    then read whole, as in one process (this one, UTF-8 but for that byte, is an error naming the file)."""
+    import threading
+
+    from store.readers import encoding, records
+
+    def outcome(path):
+        try:
+            return [(p.id, p.text, p.title, p.line) for p in read_path(path).papers]
+        except ReadError as error:
+            return str(error).replace(str(path), "LIST")
+
+    text = seed_path.read_bytes().rstrip() + b"\n\nA last abstract about " + late_byte + b" coffee.\n"
+    write(tmp_path, "serial.txt", text)
+    serial = outcome(tmp_path / "serial.txt")
+    write(tmp_path, "parallel.txt", text)
+    monkeypatch.setattr(records, "PARALLEL_FROM", 4)
+    monkeypatch.setattr(records, "CHUNK", 2)
+    monkeypatch.setattr(records, "START", "spawn")
+    monkeypatch.setattr(records.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(encoding, "_PIECE", 512)  # many pieces: the last is split long after the first chunks are sent
+    stop = threading.Event()
+    alive = threading.Thread(target=stop.wait)
+    alive.start()
+    try:
+        assert outcome(tmp_path / "parallel.txt") == serial
+    finally:
+        stop.set()
+        alive.join()
+    assert "coffee" in serial[-1][1] if not late_byte else "cannot tell the text encoding" in serial

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from store import SearchIndex, read_path
-from store.boundary import inert_paper
+from store import Collection, SearchIndex, read_path
+from store.boundary import inert_collection
 from store.model import kept_title, replaced, titled, untitled
 from store.readers import cache, titles
 
@@ -37,7 +37,7 @@ def test_a_paper_without_its_title_derives_the_very_title_when_read(papers):
     bare = _without_titles(papers)
     assert all(map(untitled, bare)) and kept_title(bare[0]) == ""
     moved = replaced(bare[1], position=7)  # (as `unique` renumbers papers)
-    assert untitled(moved) and untitled(inert_paper(bare[2]))  # nothing on the way derives it
+    assert untitled(moved) and untitled(inert_collection(Collection(papers=[bare[2]])).papers[0])  # nothing on the way derives it
     assert [(paper.title, paper.name) for paper in bare] == [(paper.title, paper.name) for paper in papers]
     assert not any(map(untitled, bare)) and bare == papers
 

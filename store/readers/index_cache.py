@@ -20,7 +20,7 @@ from store.model import Collection
 from store.readers.cache import INDEX_SUFFIX, _entry, _key, _save, _used, _version_key, settle
 
 if TYPE_CHECKING:
-    from store.index_build import Counted
+    from store.index_build import Counted, Named
     from store.search import SearchIndex
 
 INDEX_FROM = 1_000
@@ -105,7 +105,7 @@ def _parts(entry: Path, key: str) -> dict | None:
     return _stored_parts(entry, key)
 
 
-def search_index(collection: Collection, bodies: Sequence[Counted | None] = ()) -> SearchIndex:
+def search_index(collection: Collection, bodies: Sequence[Counted | None] | Named = ()) -> SearchIndex:
     """The search index of `collection`'s papers: a long list's from the cache when it holds one
     of these very papers made by this very code, else built (and then cached, in the background);
     `bodies` as `SearchIndex` takes them."""

@@ -17,10 +17,12 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from functools import lru_cache, partial
+from itertools import chain, islice
 from typing import Any, NamedTuple, TypeVar
 from urllib.parse import urlsplit
 
 from store.model import Paper, kept_plain, paper_id, replaced
+from store.inert import inert, inert_value
 from store.readers.identifiers import arxiv_id, bare_doi
 from store.text import plain_form
 
@@ -145,30 +147,41 @@ def analyse(texts: Sequence[str], counted: bool = False, titled: bool = True) ->
 
 class Counting:
     """The words of the display texts of a parse's papers, counted by its worker processes as they analyse
-    them (see `counting`): the search index of those papers then only names them (at 100,000 abstracts
-    ~6 s of CPU off the process that waits for the index, on the cores the parse uses)."""
+    them (see `counting`) and named here as each chunk arrives, while the workers go on (`name`): the search
+    index of those papers then only places them (at 100,000 abstracts ~6 s of CPU off the process that waits
+    for the index, on the cores the parse uses, and the naming's ~0.5 s off the wait after the read)."""
 
     def __init__(self) -> None:
         self._made: list[tuple[list[Paper], list[Any] | None]] = []
+        self._words: Any = None
+        """The `store.index_build.Words` the counted words are named by (made with the first)."""
+
+    def name(self, bodies: list[Any]) -> list[Any]:
+        """The counted words of a chunk's batches (`store.index_build.Counted`, None for one not), named."""
+        if self._words is None:
+            from store.index_build import Words
+
+            self._words = Words(longest=0)  # (it only names: no texts of its own to find words in)
+        return [None if body is None else self._words.kept(body) for body in bodies]
 
     def add(self, papers: list[Paper], bodies: list[Any] | None) -> None:
-        """`papers` made from records, with the words of their display texts (None: not counted)."""
+        """`papers` made from records, with the named words of their display texts (None: not counted)."""
         self._made.append((papers, bodies))
 
-    def bodies(self, papers: Sequence[Paper]) -> list[Any]:
-        """The counted words of each `BATCH` of `papers` (`SearchIndex`'s `bodies`), when they are the papers
-        the one parse counted made, in order, with the same display texts (none merged or dropped since;
-        one made inert, `store.boundary`, keeps its display text: that is inert already), else []."""
+    def bodies(self, papers: Sequence[Paper]) -> Any:
+        """The named words of each `BATCH` of `papers` (`SearchIndex`'s `bodies`: `store.index_build.Named`), when
+        they are the papers the one parse counted made, in order, with the same display texts (none merged or
+        dropped since; one made inert, `store.boundary`, keeps its display text: that is inert already), else []."""
         if len(self._made) != 1 or self._made[0][1] is None:
             return []
         made, bodies = self._made[0]
-        from store.index_build import BATCH
+        from store.index_build import BATCH, Named
 
-        if len(made) != len(papers) or any(body is not None and len(body.lengths) != BATCH for body in bodies[:-1]):
+        if len(made) != len(papers) or any(body is not None and len(body[3]) != BATCH for body in bodies[:-1]):
             return []  # (chunks that are not whole batches)
         if any(before is not paper and before.plain != paper.plain for before, paper in zip(made, papers)):
             return []
-        return bodies
+        return Named(self._words.ids, bodies)
 
 
 _COUNTING: ContextVar[Counting | None] = ContextVar("counting", default=None)
@@ -199,40 +212,61 @@ def _analyse_inherited(bounds: range, counted: bool, titled: bool) -> Any:
     return analyse(_INHERITED[bounds.start : bounds.stop], counted, titled)
 
 
-def analysed(texts: Sequence[str], name: str = "") -> Iterator[tuple[list[Analysis], list[Any] | None]]:
+def analysed(texts: Iterable[str], name: str = "") -> Iterator[tuple[list[Analysis], list[Any] | None]]:
     """`analyse(texts)` in chunks of `CHUNK` texts, in order, each as soon as it is done: split over
-    worker processes when there are many texts and several cores. Progress is reported (see
-    `reporting`) under the file's `name` after every chunk. With each chunk, the words of its display
-    texts counted by its worker (within `counting`), else None; without derived titles on workers within
-    `titles_later`."""
+    worker processes when there are many texts and several cores. `texts` may be read as they are
+    analysed (a long file split into abstracts): a started worker is sent each chunk as soon as it is
+    read, while the next ones are. Progress is reported (see `reporting`) under the file's `name` after
+    every chunk. With each chunk, the words of its display texts counted by its worker (within
+    `counting`), else None; without derived titles on workers within `titles_later`."""
     global _INHERITED
-    bounds = [range(i, min(i + CHUNK, len(texts))) for i in range(0, len(texts), CHUNK)]
-    workers = min(os.cpu_count() or 1, len(bounds))
-    done = 0  # chunks yielded
+    source = iter(texts)
+    head = list(islice(source, PARALLEL_FROM))
+    chunking = _chunked(head, source)
+    sent: list[list[str]] = []  # the chunks given to the workers, in order
+    done = analysed_texts = 0  # the chunks yielded, and their texts
     counted, titled = _COUNTING.get() is not None, not _LATER.get()
-    if len(texts) >= PARALLEL_FROM and workers >= 2:
+    if len(head) >= PARALLEL_FROM and (os.cpu_count() or 1) >= 2:
         # fork is quick and shares the parent's memory, but only safe while no other thread runs.
         fork = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
         try:
-            with worker_pool(workers, "fork" if fork else START) as pool:
-                if fork:
-                    _INHERITED = texts
-                    parts = pool.map(partial(_analyse_inherited, counted=counted, titled=titled), bounds)
-                else:  # a spawned worker starts empty: it is sent its texts
-                    parts = pool.map(partial(analyse, counted=counted, titled=titled),
-                                     [texts[chunk.start : chunk.stop] for chunk in bounds])
+            with worker_pool(os.cpu_count() or 1, "fork" if fork else START) as pool:
+                if fork:  # a forked worker reads its chunk from the texts it inherits: all are read first
+                    sent = list(chunking)
+                    _INHERITED = [text for chunk in sent for text in chunk]
+                    parts = pool.map(partial(_analyse_inherited, counted=counted, titled=titled),
+                                     [range(i * CHUNK, i * CHUNK + len(chunk)) for i, chunk in enumerate(sent)])
+                else:  # a started worker holds nothing: it is sent its texts
+                    futures = []
+                    try:
+                        for chunk in chunking:
+                            sent.append(chunk)
+                            futures.append(pool.submit(analyse, chunk, counted, titled))
+                    except BaseException:  # (the file could not be read on): what was sent is not waited for
+                        pool.shutdown(cancel_futures=True)
+                        raise
+                    parts = (future.result() for future in futures)
                 for part in parts:
-                    report(name, bounds[done].stop)
+                    analysed_texts += len(sent[done])
                     done += 1
+                    report(name, analysed_texts)
                     yield part if counted else (part, None)
         except (OSError, BrokenProcessPool):  # no processes allowed here: the rest in this one
             pass
         finally:
             _INHERITED = ()
-    for chunk in bounds[done:]:
-        part = analyse(texts[chunk.start : chunk.stop])
-        report(name, chunk.stop)
+    for chunk in chain(sent[done:], chunking):
+        part = analyse(chunk)
+        analysed_texts += len(chunk)
+        report(name, analysed_texts)
         yield part, None
+
+
+def _chunked(head: list[str], rest: Iterator[str]) -> Iterator[list[str]]:
+    """The texts of `head` and then `rest`, `CHUNK` at a time (the last chunk may be shorter)."""
+    texts = chain(head, rest)
+    while chunk := list(islice(texts, CHUNK)):
+        yield chunk
 
 
 @contextmanager
@@ -249,18 +283,31 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def make_papers(records: Sequence[dict[str, Any]]) -> list[Paper]:
-    """Papers from records: each a dict of `make_paper`'s arguments, positions numbered in order."""
-    texts = [record["text"].strip() for record in records]
+def make_papers(records: Iterable[dict[str, Any]]) -> list[Paper]:
+    """Papers from records: each a dict of `make_paper`'s arguments, positions numbered in order. `records`
+    may be read as the papers are made (see `analysed`)."""
+    records = iter(records)
+    first = next(records, None)
+    if first is None:
+        return []
+    read = [first]
+
+    def texts() -> Iterator[str]:
+        yield first["text"].strip()
+        for record in records:
+            read.append(record)
+            yield record["text"].strip()
+
     papers: list[Paper] = []
     # Papers are made from each chunk as it arrives, while the workers go on with the next ones.
     bodies: list[Any] | None = []  # (None once a chunk was analysed without them)
-    for part, counted in analysed(texts, records[0]["source"] if records else ""):
-        bodies = None if counted is None or bodies is None else [*bodies, *counted]
+    sink = _COUNTING.get()
+    for part, counted in analysed(texts(), first["source"]):
+        bodies = None if counted is None or bodies is None or sink is None else [*bodies, *sink.name(counted)]
         with collector_paused():
             for analysis in part:
-                papers.append(make_paper(**records[len(papers)], analysis=analysis, position=len(papers)))
-    if (sink := _COUNTING.get()) is not None:
+                papers.append(make_paper(**read[len(papers)], analysis=analysis, position=len(papers)))
+    if sink is not None:
         sink.add(papers, bodies)
     return papers
 
@@ -298,39 +345,53 @@ def make_paper(
     `arxiv_id`), keywords each once. `analysis` is `analyse([text])[0]` when the caller has it already."""
     text = text.strip()
     analysis = analysis or analyse([text])[0]
+    # Every string the record gives is made inert here (`store.boundary`); what the analysis makes of the
+    # text (the display text, its links, a title and name derived from it) is inert already, and so is a
+    # text that is its own display text.
+    shown_title = title and inert(title)
     name = analysis.name
-    if title:
-        short = _SHORT_NAME.match(title)
+    if shown_title:
+        short = _SHORT_NAME.match(shown_title)
         name = short.group(1) if short else name
     venue, venue_track, venue_year = venue_parts(venue)
     links = analysis.links  # each once already
-    own = [u.strip() for u in (*urls, pdf) if u and u.strip()]
+    own = [inert(u.strip()) for u in (*urls, pdf) if u and u.strip()]
     if own:
         links = tuple(dict.fromkeys((*own, *links)))
-    pdf = pdf.strip() or next(filter(pdf_like, links), "")
+    pdf = pdf.strip()
+    pdf = inert(pdf) if pdf else next(filter(pdf_like, links), "")
+    keywords = tuple(dict.fromkeys(k for k in (" ".join(k.split()) for k in keywords) if k))
+    authors, fields = tuple(filter(None, authors)), tuple(fields)
+    track, tldr, area = " ".join(track.split()).lower() or venue_track, tldr.strip(), " ".join(area.split())
     return Paper(
         id=analysis.id if text else paper_id(title or key),
-        text=text,
+        text=text if analysis.plain is None else inert(text),
         plain=text if analysis.plain is None else analysis.plain,
-        title=title or analysis.title,
+        title=shown_title or analysis.title,
         name=name,
-        venue=venue,
+        venue=_inert_shared(venue),
         year=year if year is not None else venue_year,
-        authors=tuple(filter(None, authors)),
+        authors=inert_value(authors) if authors else authors,  # type: ignore[arg-type]
         links=links,
-        source=source,
+        source=_inert_shared(source),
         line=line,
         position=position,
-        key=key,
-        fields=tuple(fields),
+        key=key and inert(key),
+        fields=inert_value(fields) if fields else fields,  # type: ignore[arg-type]
         pdf=pdf,
-        track=" ".join(track.split()).lower() or venue_track,
-        keywords=tuple(dict.fromkeys(k for k in (" ".join(k.split()) for k in keywords) if k)),
-        tldr=tldr.strip(),
-        area=" ".join(area.split()),
-        doi=bare_doi(doi),
-        arxiv=arxiv_id(arxiv),
+        track=_inert_shared(track),
+        keywords=inert_value(keywords) if keywords else keywords,  # type: ignore[arg-type]
+        tldr=tldr and inert(tldr),
+        area=_inert_shared(area),
+        doi=inert(bare_doi(doi)) if doi else "",
+        arxiv=inert(arxiv_id(arxiv)) if arxiv else "",
     )
+
+
+@lru_cache(maxsize=1024)
+def _inert_shared(value: str) -> str:
+    """`inert(value)` of a string many records share (the file's name, a venue, a track, an area), worked out once."""
+    return inert(value)
 
 
 def _richer(first: Paper, other: Paper) -> Paper:

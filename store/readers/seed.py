@@ -135,8 +135,9 @@ def parse_pieces(pieces: Iterable[str], path: str, fits: Callable[[str], bool]) 
 
 def _collection(found: Iterable[tuple[int, str]], header: str, path: str) -> Collection:
     venue, year = venue_year(header)
-    records = [{"text": paragraph, "source": path, "line": number, "venue": venue, "year": year}
-               for number, paragraph in found]
-    if not records:
+    # (read as the papers are made: a long list's first abstracts are analysed while the rest is split)
+    records = ({"text": paragraph, "source": path, "line": number, "venue": venue, "year": year} for number, paragraph in found)
+    papers = make_papers(records)
+    if not papers:
         raise ReadError(path, "no abstracts found (expected one paragraph per abstract)")
-    return Collection(papers=unique(make_papers(records)), header=header, venue=venue, year=year, sources=[path])
+    return Collection(papers=unique(papers), header=header, venue=venue, year=year, sources=[path])
