@@ -2,7 +2,8 @@
 
 `merge` joins spans; `context` cuts a window of a long text around its densest cluster of
 matches (for the list's snippets and the detail pane); `Highlighter` finds in any text the spans
-a query matched; `Hit` is one matching paper and `Hits` the ranked result, made lazily.
+a query matched; `Hit` is one matching paper and `Hits` the ranked result, made lazily (`Hits.of`: a
+paper's own hit, wherever a list shows it).
 """
 from __future__ import annotations
 
@@ -125,6 +126,7 @@ class Hits(Sequence[Hit]):
         self._order = order
         self._scores = scores
         self._highlighter = highlighter
+        self._places: np.ndarray | None = None  # collection position → place in `_order` (-1: no match), made when first asked
 
     def __len__(self) -> int:
         return len(self._order)
@@ -140,6 +142,20 @@ class Hits(Sequence[Hit]):
 
     def _hit(self, i: int, score: float) -> Hit:
         return Hit(self._papers[i], score, self._highlighter)
+
+    def of(self, paper: Paper) -> Hit | None:
+        """The hit of `paper` (one of the papers searched, found by its position), None when the query does
+        not match it: what a row marks is always what its own paper matched, whatever place it is shown at."""
+        if self._places is None:
+            import numpy as np  # (here: the search has loaded it)
+
+            places = np.full(len(self._papers), -1, dtype=np.intp)
+            places[self._order] = np.arange(len(self._order))
+            self._places = places
+        i = paper.position
+        if not 0 <= i < len(self._papers) or self._papers[i].id != paper.id or (place := int(self._places[i])) < 0:
+            return None
+        return self._hit(i, float(self._scores[place]))
 
     @property
     def positions(self) -> np.ndarray:

@@ -11,6 +11,7 @@ from textual.widgets import Input, Static
 
 from store import cite, read_path
 from store.db import TriageStore
+from tests.waits import until
 from tui.app import TriageApp
 from tui.widgets.status import StatusLine
 from tui.screens.dialogs import Confirm, TagEditor
@@ -104,20 +105,25 @@ async def test_ctrl_a_selects_all_shown_and_a_bulk_star_above_50_asks_then_undoe
     papers = collection.papers
     app = TriageApp(collection)
     async with app.run_test(size=SIZE) as pilot:
+        # Each step waits for what the user waits for (the screen it opens, the count it changes): under
+        # load a key sent before the confirm screen is up went to the list, and one pause saw no count yet.
         await press(pilot, "ctrl+a")
-        assert f"{len(papers)} selected" in header(app)
+        await until(pilot, lambda: f"{len(papers)} selected" in header(app))
         await press(pilot, "s")
-        assert isinstance(app.screen, Confirm)
+        await until(pilot, lambda: isinstance(app.screen, Confirm))
         assert app.screen.question == f"Starred {len(papers)} of the {len(papers)} papers selected?"
         await press(pilot, "n")
+        await until(pilot, lambda: not isinstance(app.screen, Confirm))
         assert "· 0 ★" in header(app)
-        await press(pilot, "s", "y")
+        await press(pilot, "s")
+        await until(pilot, lambda: isinstance(app.screen, Confirm))
+        await press(pilot, "y")
+        await until(pilot, lambda: f"· {len(papers)} ★" in header(app))
         assert last_message(app) == f"Starred {len(papers)} papers"
-        assert f"· {len(papers)} ★" in header(app)
         await press(pilot, "u")
-        assert "· 0 ★" in header(app)
+        await until(pilot, lambda: "· 0 ★" in header(app))
         await press(pilot, "ctrl+r")
-        assert f"· {len(papers)} ★" in header(app)
+        await until(pilot, lambda: f"· {len(papers)} ★" in header(app))
     get = stored()
     assert all(get(p.id).starred for p in papers)
 

@@ -9,7 +9,7 @@ durable marks), tui.filtering (the query), tui.viewing (rows, views, sorts, sess
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from functools import cached_property, partial
 from typing import Any
@@ -28,7 +28,7 @@ from store import Collection, Paper, Triage, cite
 from store.db import TriageStore
 from store.history import History
 from store.ranking import Ranking
-from store.highlight import Hit, Hits
+from store.highlight import Hits
 from store.views import SCORE_SORT, SORTS, VIEWS, Tally
 from tui import boundary, keymap
 from tui.copying import CopyActions
@@ -201,8 +201,6 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
         """The search results (None when the list is not filtered)."""
         self._hit_papers: Sequence[Paper] = []
         """`self._hits.papers`, best first."""
-        self._row_hits: Callable[[int], Hit] | None = None
-        """The hit of each row shown (rows are in the view's and sort's order, not always the hits')."""
         self._search_serial = 0
         self._searched = ""
         """The text of the newest query sent to the search."""
@@ -289,9 +287,9 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
         self.farewell, self.unsaved_marks = self._saver.close(self._sync.at_close if self._sync else None)
 
     def on_paper_list_highlighted(self, message: PaperList.Highlighted) -> None:
-        paper, row_hits = message.paper, self._row_hits
+        paper = message.paper
         marks = self._marks_shown(paper.id) if paper is not None else None
-        self.query_one(DetailPane).show(paper, row_hits(message.paper_list.cursor) if row_hits and paper else None, marks)
+        self.query_one(DetailPane).show(paper, self._hit_of(paper) if paper is not None else None, marks)
         self._session_changed()
 
     def _theme_changed(self, theme: Theme) -> None:

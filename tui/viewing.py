@@ -6,7 +6,7 @@ owns the `view` and `sort` reactives and the state read here.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Mapping
+from collections.abc import Container, Mapping
 from typing import TYPE_CHECKING, Any
 
 from textual.timer import Timer
@@ -57,7 +57,6 @@ class ViewActions:
     store: TriageStore
     _saver: Saver
     _hits: Hits | None
-    _row_hits: Callable[[int], Hit] | None
     _tallies: dict[str, Tally]
     _ranking: Ranking | None
     _similar: Similar | None
@@ -66,6 +65,10 @@ class ViewActions:
     _session_timer: Timer | None
     _session: dict[str, Any]
     papers_by_id: dict[str, Paper]
+
+    def _hit_of(self, paper: Paper) -> Hit | None:
+        """What the query shown matched in `paper` (None without a query, or when it does not match it)."""
+        return self._hits.of(paper) if self._hits is not None else None
 
     def _current_id(self) -> str | None:
         current = self.query_one(PaperList).current
@@ -85,22 +88,10 @@ class ViewActions:
             papers = matched  # the hits as they are (`arrange` would copy them: 100,000 papers a keystroke)
         else:
             papers = arrange(matched, self.states, self.view, sort, ranked, self._learnt())
-        if hits is None:
-            self._row_hits = None
-        elif self.view == "all" and self.sort == SCORE_SORT:
-            self._row_hits = hits.__getitem__
-        elif self._similar is None:  # some of the hits: a row's hit is found by its paper's place when it is drawn
-            import numpy as np  # (here: the search has loaded it)
-
-            rank = np.empty(len(self.papers_by_id), dtype=np.intp)
-            rank[hits.positions] = np.arange(len(hits))
-            self._row_hits = lambda row: hits[int(rank[papers[row].position])]
-        else:
-            rank = {paper.id: index for index, paper in enumerate(matched)}
-            ranks = [rank[paper.id] for paper in papers]
-            self._row_hits = lambda row: hits[ranks[row]]
-        row_hits = self._row_hits
-        title_spans = (lambda row: (hit := row_hits(row)).spans(title_display(hit.paper.title).plain)) if row_hits else None
+        # A row marks what the query matched in its own paper, looked up by the paper (never by the row's
+        # place: "more like this" and the other sorts show the hits at other places than the query's).
+        title_spans = None if hits is None else (
+            lambda row: (hit.spans(title_display(paper.title).plain) if (hit := hits.of(paper := papers[row])) else ()))
         paper_list = self.query_one(PaperList)
         if rows is not None:
             paper_list.reorder(papers, title_spans)
