@@ -49,15 +49,6 @@ def large_apart() -> Iterator[None]:
         give_back()
 
 
-def large_always_apart() -> None:
-    """From now on, every block of 128 KB or more is mapped alone and unmapped when freed: for a process
-    whose large blocks are all temporary (a parse's worker: the arrays it counts a chunk's words with,
-    ~60 MB, which a raised threshold kept resident between chunks)."""
-    libc = _libc()
-    if libc is not None:
-        libc.mallopt(_M_MMAP_THRESHOLD, _THRESHOLD)
-
-
 def give_back() -> None:
     """Return the free pages of every malloc arena to the system (a few ms)."""
     libc = _libc()

@@ -95,16 +95,8 @@ own work (the app's keys, the papers made of what the workers send) goes first."
 
 
 def worker_pool(workers: int, start: str) -> ProcessPoolExecutor:
-    """A pool of `workers` processes started by `start` ("fork", "forkserver", "spawn"), each `NICENESS` behind,
-    handing back the memory of its large temporary arrays once done with them (`store.heap.large_always_apart`)."""
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(start), initializer=_worker_start)
-
-
-def _worker_start() -> None:
-    from store import heap
-
-    os.nice(NICENESS)
-    heap.large_always_apart()
+    """A pool of `workers` processes started by `start` ("fork", "forkserver", "spawn"), each `NICENESS` behind."""
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(start), initializer=os.nice, initargs=(NICENESS,))
 
 
 Progress = Callable[[str, int], None]
