@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import count
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 
@@ -111,7 +111,7 @@ class Words:
     def kept(self, found: Counted) -> Batch:
         """`named`, kept small: the texts and counts as `Counted` holds them (uint16, uint8)."""
         ids = np.fromiter(map(self.ids.__getitem__, found.words.split("\n") if found.groups else ()), np.uint32, found.groups)
-        return ids[found.group], found.text, found.counts, found.lengths
+        return Batch(ids[found.group], found.text, found.counts, found.lengths)
 
     def _hashes(self, chars: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
         """A hash of each run chars[start:end] from prefix sums of chars[i] * _BASE**i: the sum
@@ -140,15 +140,19 @@ class Counted:
     """The number of words in each text."""
 
 
-Batch = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-"""A batch's words named (`Words.count`, `Words.named`): (word id, text, count) of each word in each text, and
-the number of words in each text."""
+class Batch(NamedTuple):
+    """A batch's words named (`Words.count`, `Words.named`): (word id, text, count) of each word in each text, and
+    the number of words in each text."""
+
+    ids: np.ndarray
+    text: np.ndarray
+    counts: np.ndarray
+    lengths: np.ndarray
 
 
 def full_width(batch: Batch) -> Batch:
     """A batch `Words.kept` kept small, as `Words.count` gives it."""
-    ids, text, counts, lengths = batch
-    return ids, text.astype(np.uint32), counts.astype(np.uint32), lengths
+    return batch._replace(text=batch.text.astype(np.uint32), counts=batch.counts.astype(np.uint32))
 
 
 @dataclass(slots=True)

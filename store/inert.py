@@ -10,6 +10,9 @@ one by one, so a laid-out line keeps its width: what the app's every drawn cell 
 from __future__ import annotations
 
 import re
+from typing import TypeVar
+
+_V = TypeVar("_V")
 
 # Characters no text needs on a screen: C0 controls but tab and newline, DEL, C1 controls (which
 # a terminal may read as ESC sequences), zero-width and bidi format characters (U+061C, U+200B–F,
@@ -51,12 +54,12 @@ def inert(text: str) -> str:
     return _CONTROL.sub("", text) if _has_control(text, _CONTROL_START) else text
 
 
-def inert_value(value: object) -> object:
+def inert_value(value: _V) -> _V:
     """`value` inert: a string (`inert`), a tuple of them or of such tuples item by item; anything else as it is."""
     if isinstance(value, str):
-        return inert(value)
+        return inert(value)  # type: ignore[return-value]
     if isinstance(value, tuple):
-        return tuple(inert_value(item) for item in value)
+        return tuple(inert_value(item) for item in value)  # type: ignore[return-value]
     return value
 
 

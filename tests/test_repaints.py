@@ -26,6 +26,15 @@ async def settle(app: TriageApp, pilot) -> None:
     await pilot.pause()
 
 
+async def scrolled(app: TriageApp, pilot) -> PaperList:
+    """The list, settled, with its cursor past the first screen: each `j` then scrolls it by a row."""
+    await settle(app, pilot)
+    paper_list = app.query_one(PaperList)
+    paper_list.cursor = 600
+    await pilot.pause()
+    return paper_list
+
+
 def drawn(widget: Widget) -> list[Strip]:
     """The widget's lines as the screen has them (what is kept from the last drawing, redrawn where dirty)."""
     return widget.render_lines(Region(0, 0, *widget.size))
@@ -40,10 +49,7 @@ def fresh(widget: Widget) -> list[Strip]:
 async def test_a_move_that_scrolls_the_list_draws_its_scrollbar_only_when_the_thumb_moves(corpora, monkeypatch):
     app = TriageApp(read_path(corpora / "iclr-2024-papers.jsonl"))
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        paper_list = app.query_one(PaperList)
-        paper_list.cursor = 600  # past the first screen: each j below scrolls the list by a row
-        await pilot.pause()
+        paper_list = await scrolled(app, pilot)
         bar = paper_list.vertical_scrollbar
         renders = []
         rendered = type(bar)._render_content
@@ -105,10 +111,7 @@ async def test_typing_in_the_query_lays_nothing_out_when_no_size_changes(corpora
 async def test_a_star_before_there_is_a_ranking_draws_its_own_row_not_the_list(corpora, monkeypatch):
     app = TriageApp(read_path(corpora / "iclr-2024-papers.jsonl"))
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        paper_list = app.query_one(PaperList)
-        paper_list.cursor = 600
-        await pilot.pause()
+        paper_list = await scrolled(app, pilot)
         rows: list[str] = []
         rendered = PaperList._render_row
         monkeypatch.setattr(PaperList, "_render_row", lambda self, paper, *a: (rows.append(paper.id), rendered(self, paper, *a))[1])
@@ -122,10 +125,7 @@ async def test_a_star_before_there_is_a_ranking_draws_its_own_row_not_the_list(c
 async def test_a_move_that_scrolls_the_list_finishes_only_the_new_row_and_keeps_the_marks(corpora, monkeypatch):
     app = TriageApp(read_path(corpora / "iclr-2024-papers.jsonl"))
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        paper_list = app.query_one(PaperList)
-        paper_list.cursor = 600  # past the first screen: each j below scrolls the list by a row
-        await pilot.pause()
+        paper_list = await scrolled(app, pilot)
         await pilot.press("s")  # a star on a row that scrolls up the screen
         await until(pilot, lambda: not app.saving)
         await settle(app, pilot)

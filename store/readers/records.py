@@ -21,8 +21,8 @@ from itertools import chain, islice
 from typing import Any, NamedTuple, TypeVar
 from urllib.parse import urlsplit
 
-from store.model import Paper, kept_plain, paper_id, replaced
 from store.inert import inert, inert_value
+from store.model import Paper, kept_plain, paper_id, replaced
 from store.readers.identifiers import arxiv_id, bare_doi
 from store.text import plain_form
 
@@ -177,7 +177,7 @@ class Counting:
         made, bodies = self._made[0]
         from store.index_build import BATCH, Named
 
-        if len(made) != len(papers) or any(body is not None and len(body[3]) != BATCH for body in bodies[:-1]):
+        if len(made) != len(papers) or any(body is not None and len(body.lengths) != BATCH for body in bodies[:-1]):
             return []  # (chunks that are not whole batches)
         if any(before is not paper and before.plain != paper.plain for before, paper in zip(made, papers)):
             return []
@@ -290,11 +290,10 @@ def make_papers(records: Iterable[dict[str, Any]]) -> list[Paper]:
     first = next(records, None)
     if first is None:
         return []
-    read = [first]
+    read: list[dict[str, Any]] = []  # the records whose texts `analysed` has taken
 
     def texts() -> Iterator[str]:
-        yield first["text"].strip()
-        for record in records:
+        for record in chain([first], records):
             read.append(record)
             yield record["text"].strip()
 
@@ -303,7 +302,10 @@ def make_papers(records: Iterable[dict[str, Any]]) -> list[Paper]:
     bodies: list[Any] | None = []  # (None once a chunk was analysed without them)
     sink = _COUNTING.get()
     for part, counted in analysed(texts(), first["source"]):
-        bodies = None if counted is None or bodies is None or sink is None else [*bodies, *sink.name(counted)]
+        if counted is None or bodies is None or sink is None:  # (counted only within `counting`: a sink)
+            bodies = None
+        else:
+            bodies += sink.name(counted)
         with collector_paused():
             for analysis in part:
                 papers.append(make_paper(**read[len(papers)], analysis=analysis, position=len(papers)))
@@ -371,16 +373,16 @@ def make_paper(
         name=name,
         venue=_inert_shared(venue),
         year=year if year is not None else venue_year,
-        authors=inert_value(authors) if authors else authors,  # type: ignore[arg-type]
+        authors=inert_value(authors) if authors else authors,
         links=links,
         source=_inert_shared(source),
         line=line,
         position=position,
         key=key and inert(key),
-        fields=inert_value(fields) if fields else fields,  # type: ignore[arg-type]
+        fields=inert_value(fields) if fields else fields,
         pdf=pdf,
         track=_inert_shared(track),
-        keywords=inert_value(keywords) if keywords else keywords,  # type: ignore[arg-type]
+        keywords=inert_value(keywords) if keywords else keywords,
         tldr=tldr and inert(tldr),
         area=_inert_shared(area),
         doi=inert(bare_doi(doi)) if doi else "",

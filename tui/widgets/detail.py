@@ -82,10 +82,10 @@ class DetailPane(KeptLines, SteadyBar, ScrollView, can_focus=True):
         """Part name → (the content, the width, its lines) as last wrapped."""
         self._lines: list[Strip] = []
         self._drawn: dict[int, Strip] = {}
+        """Line index → the line as drawn (padded to the width in the pane's style), since the last relay."""
         self._style = Style()
         self._blank, self._blank_style = BLANK, Style()
         """A blank line as drawn, and the style it was drawn in."""
-        """Line index → the line as drawn (padded to the width in the pane's style), since the last relay."""
         self.keys: Mapping[str, str] = {}
         """How the open keys read (action id → key), shown beside the links they open; the app sets it."""
 
