@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import count
 from typing import NamedTuple, TypeVar
@@ -201,7 +201,7 @@ def title_postings(heads: list[str], vocabulary: dict[str, int]) -> tuple[dict[s
     named = dict(words.ids)
     return named, Postings.placed(found, len(named))
 
-def in_order(pool: ThreadPoolExecutor, work: Callable[[_T], _R], items: Iterable[_T]) -> Iterator[_R]:
+def in_order(pool: Executor, work: Callable[[_T], _R], items: Iterable[_T]) -> Iterator[_R]:
     """work(item) for each of `items`, in order, run on `pool` a few items ahead (not all at
     once: finished batches wait in memory until they are used)."""
     pending: deque[Future[_R]] = deque()

@@ -42,7 +42,7 @@ from multiprocessing import forkserver, resource_tracker
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from store import Collection, Paper, ReadError, SearchIndex, Triage, describe_skipped, read_paths, search_index
+from store import Collection, Paper, ReadError, SearchIndex, Triage, describe_skipped, heap, read_paths, search_index
 from store.db import TriageStore
 from store.readers import cache, index_cache, quick, records, titles
 from store.readers.records import reporting
@@ -254,6 +254,10 @@ class Loading:
         gc.freeze()
         # A long list's loads from the cache; one just parsed has the words of its display texts counted.
         index = search_index(self.collection, counted.bodies(self.collection.papers) if counted is not None else [])
+        # The counted words are the index's postings now: the ~100 MB they held at 100,000 abstracts goes back
+        # to the system (freed, glibc would keep it for the process: `store.heap`), before the titles' workers start.
+        counted = None
+        heap.give_back()
         self._index = index
         self._indexed.set()
         if not index.provisional:  # (read from the cache, parsed here, or not read whole: `_titled` else)
