@@ -24,6 +24,9 @@ _R = TypeVar("_R")
 
 TF_BITS = 4  # a posting is (paper index << 4) | min(term frequency, 15)
 TF_MAX = (1 << TF_BITS) - 1
+SLICE = 1 << 17
+"""The most characters of a batch whose words `Words` hashes at once: ~3 MB of arrays (a batch of 1,024
+abstracts whole, ~1.5 million characters, was ~60 MB: a parse's worker process held it all)."""
 BATCH = 1024  # papers indexed at a time: a few MB of arrays, a few ms per step (fewer than 2**16: see Counted)
 THREADS = 2  # finding words in batches; the build's own thread names them
 _BASE = 0x9E3779B97F4A7C15  # odd, so invertible mod 2**64
@@ -75,11 +78,11 @@ class Words:
     `count` names one string per distinct word and batch.
     """
 
-    def __init__(self, longest: int) -> None:
-        """`longest`: the most characters a batch of texts, joined, will have."""
+    def __init__(self) -> None:
         self.ids: dict[str, int] = defaultdict(count().__next__)
-        self._power = _powers(_BASE, longest + 1)
-        self._unpower = _powers(pow(_BASE, -1, 2**64), longest + 1) * _MIX
+        self._powers = (np.empty(0, dtype=np.uint64),) * 2
+        """_BASE**i and _BASE**-i * _MIX mod 2**64, for i up to the longest slice `_hashes` has hashed (one
+        tuple: threads that find words at once each read both, as one of them makes them longer)."""
 
     def find(self, texts: list[str]) -> _Runs:
         """The words of `texts`, grouped by hash."""
@@ -91,7 +94,7 @@ class Words:
         order, first = _grouped_by(self._hashes(chars, starts, ends))
         text_starts = np.cumsum([0] + [len(text) + 1 for text in texts[:-1]])
         text = np.searchsorted(text_starts, starts, side="right") - 1
-        return _Runs(joined, starts, ends, order, first, _same_letters(chars, inside, starts, ends, order, first),
+        return _Runs(joined, starts, ends, order, first, _same_letters(chars, starts, ends, order, first),
                      text.astype(np.uint32), np.bincount(text, minlength=len(texts)))
 
     def count(self, runs: _Runs) -> Batch:
@@ -116,10 +119,25 @@ class Words:
     def _hashes(self, chars: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
         """A hash of each run chars[start:end] from prefix sums of chars[i] * _BASE**i: the sum
         of chars[start + k] * _BASE**k mod 2**64, times _MIX so that its high bits, which
-        `_grouped_by` sorts on, depend on the low bits too (the first letter's, for one)."""
-        prefix = np.zeros(len(chars) + 1, dtype=np.uint64)
-        np.cumsum(chars * self._power[: len(chars)], out=prefix[1:])  # wraps mod 2**64, as meant
-        return (prefix[ends] - prefix[starts]) * self._unpower[starts]
+        `_grouped_by` sorts on, depend on the low bits too (the first letter's, for one). The sums
+        are made a `SLICE` of the runs at a time (the value does not depend on where a run is)."""
+        hashes = np.empty(len(starts), dtype=np.uint64)
+        at = 0
+        while at < len(starts):
+            base = int(starts[at])
+            upto = max(int(np.searchsorted(ends, base + SLICE, side="right")), at + 1)  # (a longer run alone)
+            size = int(ends[upto - 1]) - base
+            power, unpower = self._powers
+            if len(power) <= size:
+                power = _powers(_BASE, max(size, SLICE) + 1)
+                unpower = _powers(pow(_BASE, -1, 2**64), len(power)) * _MIX
+                self._powers = power, unpower
+            prefix = np.zeros(size + 1, dtype=np.uint64)
+            np.cumsum(chars[base : base + size] * power[:size], out=prefix[1:])  # wraps mod 2**64, as meant
+            begin = starts[at:upto] - base
+            hashes[at:upto] = (prefix[ends[at:upto] - base] - prefix[begin]) * unpower[begin]
+            at = upto
+        return hashes
 
 @dataclass(slots=True)
 class Counted:
@@ -181,18 +199,19 @@ def counted_texts(texts: list[str]) -> list[Counted | None]:
     """The words of `texts`, `BATCH` texts at a time, counted as a build counts a batch of display
     texts (None for a batch whose words two share a hash: the build counts that one itself)."""
     batches = [texts[start : start + BATCH] for start in range(0, len(texts), BATCH)]
-    words = Words(longest=max((sum(map(len, batch)) + len(batch) for batch in batches), default=0))  # (~10 ms to make)
+    words = Words()
     out: list[Counted | None] = []
     for batch in batches:
         runs = words.find(batch)
         out.append(counted(runs) if runs.exact else None)
+        del runs  # (before the next batch's are found)
     return out
 
 def title_postings(heads: list[str], vocabulary: dict[str, int]) -> tuple[dict[str, int], Postings]:
     """The postings of `heads` (each paper's title with its name, in order) as a build makes them, over
     `vocabulary` (word → id) with the words only they hold added (ids after the others'), and that vocabulary."""
     batches = [heads[start : start + BATCH] for start in range(0, len(heads), BATCH)]
-    words = Words(longest=max((sum(map(len, batch)) + len(batch) for batch in batches), default=0))
+    words = Words()
     words.ids = defaultdict(count(len(vocabulary)).__next__, vocabulary)
     found = []
     for start, batch in zip(range(0, len(heads), BATCH), batches):
@@ -238,17 +257,27 @@ def _grouped_by(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     high = ranked >> np.uint64(bits)
     return (ranked & mask).astype(np.intp), np.diff(high, prepend=~high[:1]).astype(bool)
 
-def _same_letters(chars: np.ndarray, inside: np.ndarray, starts: np.ndarray, ends: np.ndarray,
+def _same_letters(chars: np.ndarray, starts: np.ndarray, ends: np.ndarray,
                   order: np.ndarray, first: np.ndarray) -> bool:
-    """Whether the runs chars[start:end] grouped together by `order` and `first` are equal."""
+    """Whether the runs chars[start:end] grouped together by `order` and `first` are equal: each run's
+    letters and its group's first run's, compared a `SLICE` of letters at a time."""
     lengths = ends - starts
     same = np.empty(len(order), dtype=np.intp)  # the first run of each run's group
     same[order] = order[first][np.cumsum(first) - 1]
     if not np.array_equal(lengths, lengths[same]):
         return False
-    at = np.repeat(starts[same] - (np.cumsum(lengths) - lengths), lengths)
-    at += np.arange(len(at))  # where each letter of each run's group's first run is
-    return np.array_equal(chars[inside], chars[at])
+    before = np.concatenate(([0], np.cumsum(lengths)))  # the letters of the runs before each
+    at = 0
+    while at < len(starts):
+        upto = max(int(np.searchsorted(before, before[at] + SLICE, side="right")) - 1, at + 1)
+        letter = np.arange(before[at], before[upto])
+        shift = before[at:upto]
+        mine = np.repeat(starts[at:upto] - shift, lengths[at:upto]) + letter  # where each letter of these runs is…
+        theirs = np.repeat(starts[same[at:upto]] - shift, lengths[at:upto]) + letter  # …and of their groups' first runs
+        if not np.array_equal(chars[mine], chars[theirs]):
+            return False
+        at = upto
+    return True
 
 class Postings:
     """The posting lists of all words in one array; `postings[word id]` is that word's slice."""

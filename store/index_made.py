@@ -142,10 +142,10 @@ class Made:
         texts = [([p.plain for p in batch] if counted is None else [], [head(p) for p in batch],
                   [name_form(" ".join(p.authors)) for p in batch] + [name_form(" ".join(p.keywords)) for p in batch])
                  for batch, counted in zip(batches, bodies)]
-        words = Words(longest=max((sum(map(len, t)) + len(t) for three in texts for t in three[:2]), default=0))
+        words = Words()
         if prenamed is not None:  # the words of the bodies named already: any other is named after them
             words.ids = prenamed
-        names = Words(longest=max((sum(map(len, three[2])) + len(three[2]) for three in texts), default=0))
+        names = Words()
         body: list[tuple[np.ndarray, np.ndarray]] = []
         title: list[tuple[np.ndarray, np.ndarray]] = []
         author: list[tuple[np.ndarray, np.ndarray]] = []

@@ -162,7 +162,7 @@ class Counting:
         if self._words is None:
             from store.index_build import Words
 
-            self._words = Words(longest=0)  # (it only names: no texts of its own to find words in)
+            self._words = Words()  # (it only names: no texts of its own to find words in)
         return [None if body is None else self._words.kept(body) for body in bodies]
 
     def add(self, papers: list[Paper], bodies: list[Any] | None) -> None:

@@ -1,0 +1,44 @@
+"""The index counts the words of a batch of texts exactly as `WORD.findall` finds them, however the batch is
+cut into the slices it hashes at a time (`store.index_build.SLICE`): a word longer than a slice, words at a
+slice's edge, letters beyond ASCII, and words that share a hash (each group is checked letter by letter)."""
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from store import index_build
+from store.index_build import Words
+from store.vocabulary import WORD
+
+TEXTS = [
+    "Graph neural networks learn graph structure; graph-level tasks.",
+    "A" * 300 + " short words after a long one, and Ünïcödé wörds too: naïve café 𝒪(n) αβγ.",
+    "",
+    "diffusion models diffusion MODELS models " * 12,
+    "x" * 70 + " y " + "x" * 70,
+]
+
+
+def counts(words: Words, texts: list[str]) -> list[Counter]:
+    ids, text, times, lengths = words.count(words.find(texts))
+    spelled = {number: word for word, number in words.ids.items()}
+    found = [Counter() for _ in texts]
+    for word, at, n in zip(ids.tolist(), text.tolist(), times.tolist()):
+        found[at][spelled[word]] += n
+    assert lengths.tolist() == [len(WORD.findall(t)) for t in texts]
+    return found
+
+
+@pytest.mark.parametrize("slice_", [8, 64, 1 << 17])
+def test_words_are_counted_as_findall_counts_them_whatever_the_slices(monkeypatch, slice_):
+    monkeypatch.setattr(index_build, "SLICE", slice_)
+    assert counts(Words(), TEXTS) == [Counter(WORD.findall(t)) for t in TEXTS]
+
+
+def test_words_that_share_a_hash_are_told_apart(monkeypatch):
+    monkeypatch.setattr(index_build, "SLICE", 16)
+    monkeypatch.setattr(Words, "_hashes", lambda self, chars, starts, ends: np.zeros(len(starts), np.uint64))
+    assert not Words().find(TEXTS).exact  # (every word in one group: its letters differ)
+    assert counts(Words(), TEXTS) == [Counter(WORD.findall(t)) for t in TEXTS]
