@@ -220,6 +220,12 @@ def title_postings(heads: list[str], vocabulary: dict[str, int]) -> tuple[dict[s
     named = dict(words.ids)
     return named, Postings.placed(found, len(named))
 
+def emptied(items: list[_T]) -> Iterator[_T]:
+    """Each of `items` in turn, the list emptied as it goes: an item is let go of once the caller is done with it."""
+    items.reverse()
+    while items:
+        yield items.pop()
+
 def in_order(pool: Executor, work: Callable[[_T], _R], items: Iterable[_T]) -> Iterator[_R]:
     """work(item) for each of `items`, in order, run on `pool` a few items ahead (not all at
     once: finished batches wait in memory until they are used)."""
@@ -291,20 +297,20 @@ class Postings:
     def placed(cls, batches: list[tuple[np.ndarray, np.ndarray]], words: int) -> Postings:
         """The postings of `batches`: (word id, posting) pairs, a word's postings together in
         each batch and the batches in paper order. Placed by counting rather than sorted: no
-        comparisons."""
-        runs = []
+        comparisons. `batches` is emptied: each batch let go of as it is placed."""
+        runs, postings = [], []  # (a batch's word of every pair let go of once its runs are known)
         sizes = np.zeros(words, dtype=np.intp)
-        for ids, _ in batches:
+        for ids, of_batch in emptied(batches):
             start = np.flatnonzero(np.diff(ids, prepend=~ids[:1]) != 0) if len(ids) else np.zeros(0, np.intp)
             runs.append((ids[start], start, np.diff(start, append=len(ids))))
+            postings.append(of_batch)
             sizes[ids[start]] += runs[-1][2]
         bounds = np.concatenate(([0], np.cumsum(sizes)))
         values = np.empty(bounds[-1], dtype=np.uint32)
         filled = bounds[:-1].copy()
-        for (_, postings), (word, start, length) in zip(batches, runs):
-            values[np.repeat(filled[word] - start, length) + np.arange(len(postings))] = postings
+        for of_batch, (word, start, length) in zip(emptied(postings), runs):
+            values[np.repeat(filled[word] - start, length) + np.arange(len(of_batch))] = of_batch
             filled[word] += length
-        batches.clear()
         return cls(bounds, values)
 
     @classmethod

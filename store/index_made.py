@@ -14,7 +14,7 @@ from typing import Self
 import numpy as np
 
 from store import heap
-from store.index_build import (BATCH, THREADS, TF_BITS, TF_MAX, Counted, Named, Postings, Words, full_width, in_order,
+from store.index_build import (BATCH, THREADS, TF_BITS, TF_MAX, Counted, Named, Postings, Words, emptied, full_width, in_order,
                                join_words, split_words, title_postings)
 from store.model import Paper, any_untitled, kept_name, kept_plain, kept_title
 from store.phrases import Lowered, Phrases, head
@@ -138,7 +138,9 @@ class Made:
         # Authors and keywords (`name_form`) have words of their own (`names`): most names are in no
         # abstract, and they need no cased or phrase lookup.
         prenamed = bodies.ids if isinstance(bodies, Named) else None
-        bodies = list(bodies.batches if isinstance(bodies, Named) else bodies) or [None] * len(batches)
+        given, bodies = bodies, list(bodies.batches if isinstance(bodies, Named) else bodies) or [None] * len(batches)
+        if isinstance(given, Named):
+            given.batches.clear()  # (a `Named` is placed once: each batch is let go of as it is, below)
         texts = [([p.plain for p in batch] if counted is None else [], [head(p) for p in batch],
                   [name_form(" ".join(p.authors)) for p in batch] + [name_form(" ".join(p.keywords)) for p in batch])
                  for batch, counted in zip(batches, bodies)]
@@ -156,7 +158,7 @@ class Made:
             # (the lowered texts phrases are looked for in are made later: `literal_ready`, once search is)
             # The bodies' words are named first, all batches (as a parse's counted words are, as they arrive:
             # `Named`), then the words only titles hold.
-            for start, in_body in zip(starts, in_order(pool, lambda item: item[0] or words.find(item[1][0]), zip(bodies, texts))):
+            for start, in_body in zip(starts, in_order(pool, lambda item: item[0] or words.find(item[1][0]), zip(emptied(bodies), texts))):
                 ids, docs, tf, size = (full_width(in_body) if isinstance(in_body, tuple) else words.named(in_body) if isinstance(in_body, Counted)
                                        else words.count(in_body))
                 body.append((ids, ((docs + start) << TF_BITS) | np.minimum(tf, TF_MAX)))
