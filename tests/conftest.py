@@ -1,6 +1,9 @@
 """Shared fixtures: the bundled seed and, when present, the real corpora in ../shared."""
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 import pytest
@@ -22,6 +25,31 @@ def corpora() -> Path:
     if not CORPORA.is_dir():
         pytest.skip("../shared/corpora is not beside this checkout")
     return CORPORA
+
+
+@pytest.fixture
+def started_workers(monkeypatch) -> Callable[[], AbstractContextManager[None]]:
+    """Within the context it gives, a parse of more than 4 abstracts is split over two worker processes that
+    are started, not forked (another thread runs, as in the app), 2 abstracts a chunk."""
+    from store.readers import records
+
+    @contextmanager
+    def started() -> Iterator[None]:
+        with monkeypatch.context() as patch:
+            patch.setattr(records, "PARALLEL_FROM", 4)
+            patch.setattr(records, "CHUNK", 2)
+            patch.setattr(records, "START", "spawn")
+            patch.setattr(records.os, "cpu_count", lambda: 2)
+            stop = threading.Event()
+            alive = threading.Thread(target=stop.wait)
+            alive.start()
+            try:
+                yield
+            finally:
+                stop.set()
+                alive.join()
+
+    return started
 
 
 @pytest.fixture(autouse=True)

@@ -65,22 +65,14 @@ def test_a_list_whose_papers_moved_after_counting_is_built(corpora, on_workers, 
     same_index(papers, bodies)
 
 
-def test_a_long_parse_lets_each_chunks_counted_words_go_once_named(monkeypatch):
+def test_a_long_parse_lets_each_chunks_counted_words_go_once_named(started_workers):
     """Workers started (another thread runs, as in the app) send each chunk's analysis and counted words
     (~1.5 MB a chunk); once named they are let go of, not held to the read's end (~80 MB at 100,000 abstracts)."""
     import gc
-    import threading
     import weakref
 
-    monkeypatch.setattr(records, "PARALLEL_FROM", 4)
-    monkeypatch.setattr(records, "CHUNK", 2)
-    monkeypatch.setattr(records, "START", "spawn")
-    monkeypatch.setattr(records.os, "cpu_count", lambda: 2)
     texts = [f"Abstract {n} on graph learning with {n % 3} diffusion models." for n in range(8)]
-    stop = threading.Event()
-    alive = threading.Thread(target=stop.wait)
-    alive.start()
-    try:
+    with started_workers():
         with records.counting():
             chunks = records.analysed(texts)
             first_words = weakref.ref(next(chunks)[1][0].counts)
@@ -90,7 +82,4 @@ def test_a_long_parse_lets_each_chunks_counted_words_go_once_named(monkeypatch):
             gc.collect()
             assert first_words() is None  # (while the read goes on)
             rest = [second, *chunks]
-    finally:
-        stop.set()
-        alive.join()
     assert len(rest) == 3 and all(counted[0] is not None for _, counted in rest)

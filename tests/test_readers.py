@@ -381,13 +381,12 @@ def test_long_lists_parsed_in_worker_processes_give_the_same_papers(tmp_path, mo
 
 
 @pytest.mark.parametrize("late_byte", [b"", "café".encode("latin-1")], ids=["utf-8", "latin-1 at the end"])
-def test_a_list_split_while_started_workers_analyse_its_first_abstracts_reads_as_in_one_process(tmp_path, monkeypatch, seed_path, late_byte):
+def test_a_list_split_while_started_workers_analyse_its_first_abstracts_reads_as_in_one_process(tmp_path, monkeypatch, seed_path,
+                                                                                                   late_byte, started_workers):
     """Workers started (not forked: another thread runs, as in the app) are sent each chunk as the file is
     split. A byte UTF-8 does not read, found after chunks were sent, ends that read at once: the file is
     then read whole, as in one process (this one, UTF-8 but for that byte, is an error naming the file)."""
-    import threading
-
-    from store.readers import encoding, records
+    from store.readers import encoding
 
     def outcome(path):
         try:
@@ -399,17 +398,20 @@ def test_a_list_split_while_started_workers_analyse_its_first_abstracts_reads_as
     write(tmp_path, "serial.txt", text)
     serial = outcome(tmp_path / "serial.txt")
     write(tmp_path, "parallel.txt", text)
-    monkeypatch.setattr(records, "PARALLEL_FROM", 4)
-    monkeypatch.setattr(records, "CHUNK", 2)
-    monkeypatch.setattr(records, "START", "spawn")
-    monkeypatch.setattr(records.os, "cpu_count", lambda: 2)
     monkeypatch.setattr(encoding, "_PIECE", 512)  # many pieces: the last is split long after the first chunks are sent
-    stop = threading.Event()
-    alive = threading.Thread(target=stop.wait)
-    alive.start()
-    try:
+    with started_workers():
         assert outcome(tmp_path / "parallel.txt") == serial
-    finally:
-        stop.set()
-        alive.join()
     assert "coffee" in serial[-1][1] if not late_byte else "cannot tell the text encoding" in serial
+
+
+def test_texts_sent_to_started_workers_are_kept_as_small_as_read(tmp_path, started_workers):
+    """A text beyond ASCII pickled for a worker process would keep a UTF-8 copy of itself for good (CPython caches
+    it in the string: ~20 MB at 100,000 abstracts): the texts are sent as UTF-8 bytes made as they are sent."""
+    import sys
+
+    abstracts = [f"Abstract {n}: naïve Bayes — a café of {n} graphs, with 𝒪(n) cost." for n in range(9)]
+    path = write(tmp_path, "list.txt", "\n\n".join(abstracts))
+    with started_workers():
+        papers = read_path(path).papers
+    assert [p.text for p in papers] == [p.text for p in read_path(path).papers]
+    assert all(sys.getsizeof(p.text) == sys.getsizeof(p.text[:-1] + p.text[-1]) for p in papers)  # (a copy: as read)

@@ -49,7 +49,7 @@ def derive(papers: Sequence[Paper], progress: Callable[[int, int], object] = lam
     if workers >= 2:
         try:
             with records.worker_pool(workers, records.START) as pool:
-                for derived in in_order(pool, _derived, map(_plains, chunks)):
+                for derived in in_order(pool, _derived, (records.Sent(_plains(chunk)) for chunk in chunks)):
                     if not given(derived):
                         pool.shutdown(cancel_futures=True)
                         return False
