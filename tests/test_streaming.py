@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -259,10 +260,16 @@ async def test_a_cache_folder_that_cannot_be_written_changes_nothing(corpora, pa
         await check_final_state(app, pilot, full)
 
 
+def server(term: Tmux) -> bool:
+    """Whether the server a parse's worker processes are forked from runs below the app in `term`."""
+    return any("multiprocessing.forkserver" in line for line in term.processes())
+
+
 def test_the_list_is_on_screen_while_it_is_read_and_keys_work(generated, tmp_path):
     """In a real terminal: the first rows and the header's count at once, how far the reading is beside
     it; `j` moves on the rows shown; a query typed meanwhile answers over the whole list once it is
-    indexed, and again once the titles are derived. Quit at that very moment, the list's parse and index
+    indexed, and again once the titles are derived; then the server the workers were forked from is gone
+    (~40 MB). Quit at that very moment, the list's parse and index
     are in the cache for the next open (the index entry, ~20 MB here, is written by a thread the background
     read starts: the app must not exit under it)."""
     path = generated(30000)
@@ -270,10 +277,15 @@ def test_the_list_is_on_screen_while_it_is_read_and_keys_work(generated, tmp_pat
     try:
         screen = term.wait_for(lambda s: re.search(r"\b(\d+) of \1 shown", s) and "reading" in s, timeout=120, interval=0.05)
         assert "30000 of 30000" not in screen
+        assert server(term)  # (the parse's workers are forked from it)
         term.send("j")
         term.send("/", *"graph")
         term.wait_for(lambda s: re.search(r"\b\d+ of 30000\b(?! shown)", s), timeout=300, interval=0.05)
         term.wait_for(lambda s: re.search(r"\b\d+ of 30000\b(?! shown)(?! · titles)", s), timeout=300, interval=0.05)
+        deadline = time.monotonic() + 30
+        while server(term) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not server(term), "the workers' server outlived the open"
         term.send("Enter", "q")
         term.wait_for(lambda s: "EXIT=0" in s)
     finally:

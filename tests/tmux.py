@@ -56,6 +56,24 @@ class Tmux:
                 raise AssertionError(f"the screen never showed what was expected:\n{screen}")
             time.sleep(interval)
 
+    def processes(self) -> list[str]:
+        """The command line of every process below the pane's shell (the app and the processes it started)."""
+        shell = int(self._tmux("list-panes", "-t", "t", "-F", "#{pane_pid}").split()[0])
+        parents, lines = {}, {}
+        for entry in Path("/proc").iterdir():
+            try:
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                lines[int(entry.name)] = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except (ValueError, OSError):  # not a process, or gone meanwhile
+                continue
+
+        def below(pid: int) -> bool:
+            while pid > 1 and pid != shell:
+                pid = parents.get(pid, 0)
+            return pid == shell
+
+        return [line for pid, line in lines.items() if pid != shell and below(pid)]
+
     def kill(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
 
