@@ -94,7 +94,7 @@ class Words:
         order, first = _grouped_by(self._hashes(chars, starts, ends))
         text_starts = np.cumsum([0] + [len(text) + 1 for text in texts[:-1]])
         text = np.searchsorted(text_starts, starts, side="right") - 1
-        return _Runs(joined, starts, ends, order, first, _same_letters(chars, starts, ends, order, first),
+        return _Runs(joined, starts, ends, order, first, _same_letters(chars, inside, starts, ends, order, first),
                      text.astype(np.uint32), np.bincount(text, minlength=len(texts)))
 
     def count(self, runs: _Runs) -> Batch:
@@ -263,24 +263,25 @@ def _grouped_by(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     high = ranked >> np.uint64(bits)
     return (ranked & mask).astype(np.intp), np.diff(high, prepend=~high[:1]).astype(bool)
 
-def _same_letters(chars: np.ndarray, starts: np.ndarray, ends: np.ndarray,
+def _same_letters(chars: np.ndarray, inside: np.ndarray, starts: np.ndarray, ends: np.ndarray,
                   order: np.ndarray, first: np.ndarray) -> bool:
-    """Whether the runs chars[start:end] grouped together by `order` and `first` are equal: each run's
-    letters and its group's first run's, compared a `SLICE` of letters at a time."""
+    """Whether the runs chars[start:end] (the runs of word characters `inside`) grouped together by `order` and
+    `first` are equal: each run's letters and its group's first run's, compared a `SLICE` of characters at a time."""
     lengths = ends - starts
     same = np.empty(len(order), dtype=np.intp)  # the first run of each run's group
     same[order] = order[first][np.cumsum(first) - 1]
     if not np.array_equal(lengths, lengths[same]):
         return False
-    before = np.concatenate(([0], np.cumsum(lengths)))  # the letters of the runs before each
+    shift = starts[same] - starts  # how far each run's group's first run is from it
     at = 0
     while at < len(starts):
-        upto = max(int(np.searchsorted(before, before[at] + SLICE, side="right")) - 1, at + 1)
-        letter = np.arange(before[at], before[upto])
-        shift = before[at:upto]
-        mine = np.repeat(starts[at:upto] - shift, lengths[at:upto]) + letter  # where each letter of these runs is…
-        theirs = np.repeat(starts[same[at:upto]] - shift, lengths[at:upto]) + letter  # …and of their groups' first runs
-        if not np.array_equal(chars[mine], chars[theirs]):
+        upto = max(int(np.searchsorted(ends, starts[at] + SLICE, side="right")), at + 1)  # (a longer run alone)
+        low = int(starts[at])
+        letters = np.flatnonzero(inside[low : int(ends[upto - 1])])  # where each letter of these runs is…
+        letters += low
+        mine = chars[letters]
+        letters += np.repeat(shift[at:upto], lengths[at:upto])  # …and the same letter of its group's first run
+        if not np.array_equal(mine, chars[letters]):
             return False
         at = upto
     return True

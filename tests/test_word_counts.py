@@ -41,4 +41,6 @@ def test_words_that_share_a_hash_are_told_apart(monkeypatch):
     monkeypatch.setattr(index_build, "SLICE", 16)
     monkeypatch.setattr(Words, "_hashes", lambda self, chars, starts, ends: np.zeros(len(starts), np.uint64))
     assert not Words().find(TEXTS).exact  # (every word in one group: its letters differ)
+    assert not Words().find(["graph grape graph", "grasp"]).exact  # (as long as each other: letter by letter)
+    assert Words().find(["graph graph", "graph"]).exact
     assert counts(Words(), TEXTS) == [Counter(WORD.findall(t)) for t in TEXTS]
