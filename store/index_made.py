@@ -14,7 +14,7 @@ from typing import Self
 import numpy as np
 
 from store import heap
-from store.index_build import (BATCH, THREADS, TF_BITS, TF_MAX, Counted, Named, Postings, Words, emptied, full_width, in_order,
+from store.index_build import (BATCH, THREADS, TF_BITS, TF_MAX, Counted, Named, Postings, Words, emptied, in_order,
                                join_words, split_words, title_postings)
 from store.model import Paper, any_untitled, kept_name, kept_plain, kept_title
 from store.phrases import Lowered, Phrases, head
@@ -159,9 +159,9 @@ class Made:
             # The bodies' words are named first, all batches (as a parse's counted words are, as they arrive:
             # `Named`), then the words only titles hold.
             for start, in_body in zip(starts, in_order(pool, lambda item: item[0] or words.find(item[1][0]), zip(emptied(bodies), texts))):
-                ids, docs, tf, size = (full_width(in_body) if isinstance(in_body, tuple) else words.named(in_body) if isinstance(in_body, Counted)
+                ids, docs, tf, size = (in_body if isinstance(in_body, tuple) else words.named(in_body) if isinstance(in_body, Counted)
                                        else words.count(in_body))
-                body.append((ids, ((docs + start) << TF_BITS) | np.minimum(tf, TF_MAX)))
+                body.append((ids, _postings(docs, tf, start)))
                 lengths.append(size)
             found = in_order(pool, lambda three: (words.find(three[1]), names.find(three[2])), texts)
             for start, batch, (in_title, in_record) in zip(starts, batches, found):
@@ -176,6 +176,16 @@ class Made:
                        np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int64), None,
                        named, Postings.placed(author, len(named)),
                        Postings.placed(keyword, len(named)))
+
+
+def _postings(docs: np.ndarray, tf: np.ndarray, start: int) -> np.ndarray:
+    """The body postings of a batch's (word, text) pairs, its first paper `start`: (paper << TF_BITS) | min(tf,
+    TF_MAX), uint32, made in place from the pairs' texts and counts however narrow they are kept (`Words.kept`)."""
+    postings = docs.astype(np.uint32)
+    postings += start
+    postings <<= TF_BITS
+    postings |= np.minimum(tf, TF_MAX)
+    return postings
 
 
 def fingerprint(papers: Sequence[Paper]) -> bytes:
