@@ -1,6 +1,7 @@
 """What a key draws again on a long list (ICLR's 2,260 papers), and that what is left as it was is what
 a fresh drawing shows: a move that scrolls the list does not draw its scrollbar again while the thumb
-stays in the same eighths of a cell; a move to the next paper draws the detail pane's lines that
+stays in the same eighths of a cell, nor the detail pane's bar in a look it had before; a move to the next
+paper draws the detail pane's lines that
 changed, not the blank ones below both texts; a character typed in the query does not lay the screen
 out when nothing changes size; a star while too few papers are starred to rank them draws its own row,
 not every row."""
@@ -16,6 +17,7 @@ from tests.waits import until
 from tui.app import TriageApp
 from tui.widgets.detail import DetailPane
 from tui.widgets.paper_list import PaperList
+from tui.widgets.scrollbar import _look
 
 SIZE = (120, 40)
 
@@ -65,6 +67,27 @@ async def test_a_move_that_scrolls_the_list_draws_its_scrollbar_only_when_the_th
         # 2,260 rows in a bar of 36 cells: the thumb moves an eighth of a cell every ~8 rows, so 24 moves
         # draw it 2 to 4 times (each move drew it again before).
         assert 1 <= moves <= 6
+
+
+async def test_a_move_draws_the_detail_panes_scrollbar_once_for_each_look_it_takes(corpora, monkeypatch):
+    """The detail pane's bar changes with each paper's length, among a few looks (none for a text that fits, a
+    thumb of a few sizes): each is drawn once, and drawn again it is what a bar drawn afresh shows."""
+    app = TriageApp(read_path(corpora / "iclr-2024-papers.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        await scrolled(app, pilot)
+        bar = app.query_one(DetailPane).vertical_scrollbar
+        renders = []
+        rendered = type(bar)._render_content
+        monkeypatch.setattr(type(bar), "_render_content", lambda self: (renders.append(self) if self is bar else None, rendered(self))[1])
+        looks, moves = set(), 0
+        for _ in range(40):
+            before = len(renders)
+            await pilot.press("j")
+            await pilot.pause()
+            moves += len(renders) - before
+            looks.add(_look(bar))
+            assert drawn(bar) == fresh(bar)
+        assert moves <= len(looks) < 30  # each look drawn once at most (a bar drawn at each move that changed it before)
 
 
 async def test_a_move_draws_the_detail_lines_that_changed_and_leaves_the_blank_ones(corpora, monkeypatch):
