@@ -1,10 +1,9 @@
 """What a key draws again on a long list (ICLR's 2,260 papers), and that what is left as it was is what
 a fresh drawing shows: a move that scrolls the list does not draw its scrollbar again while the thumb
 stays in the same eighths of a cell, nor the detail pane's bar in a look it had before; a move to the next
-paper draws the detail pane's lines that
-changed, not the blank ones below both texts; a character typed in the query does not lay the screen
-out when nothing changes size; a star while too few papers are starred to rank them draws its own row,
-not every row."""
+paper draws the detail pane's lines that changed, not the blank ones below both texts; a character typed in
+the query does not lay the screen out when nothing changes size; a star while too few papers are starred to
+rank them draws its own row, not every row."""
 from __future__ import annotations
 
 from textual.geometry import Region
