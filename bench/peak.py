@@ -1,0 +1,123 @@
+"""Where a cold open's memory peaks: each phase's peak, and what each process held then.
+
+    python bench/peak.py [--size 100000 | --list FILE] [--lists DIR] [--triage OTHER/.venv/bin/triage]
+
+`bench/open.py` gives a cold open's peak RSS as one number; this one says when and in what. The
+installed `triage` opens the list with an empty cache in a private tmux server (120x40), a query is
+typed once the first rows are on screen (as open.py does), and every 50 ms the resident memory of
+each process under it is read from /proc with the phase the header names: "reading" (the parse, on
+worker processes forked from a server beside the app), "indexing", "titles" (derived on worker
+processes again), and "after" (from the header's last word until 6 s later: the cache entries and
+the texts phrases are looked in). Printed for each phase: its peak (the app and every process under
+it), when, and what each process held then: the app, the fork server, the resource tracker and
+the workers. Synthetic lists come from ../shared/tools/make_corpus.py, made once in `--lists`.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from open import corpus, tmux  # noqa: E402 (bench/open.py beside this file)
+
+POLL = 0.05
+PHASES = ("reading", "indexing", "titles", "after")
+_SAID = re.compile(r"\b(reading|indexing|titles)\b[^\n]*…")
+
+
+def processes(shell: int) -> dict[str, int]:
+    """The resident bytes of each process below `shell`, named by what it is (workers numbered)."""
+    parents, rss, lines = {}, {}, {}
+    page = os.sysconf("SC_PAGE_SIZE")
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat") as f:
+                stat = f.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{entry.name}/cmdline", "rb") as f:
+                lines[int(entry.name)] = f.read().decode(errors="replace")
+        except OSError:
+            continue
+        parents[int(entry.name)], rss[int(entry.name)] = int(stat[1]), int(stat[21]) * page
+    app = next((pid for pid, parent in parents.items() if parent == shell and "sleep" not in lines[pid]), None)
+    named: dict[str, int] = {}
+    if app is None:
+        return named
+    named["app"] = rss[app]
+    for pid, parent in parents.items():
+        if parent == app and pid in rss:
+            kind = "server" if "forkserver" in lines[pid] else "tracker" if "resource_tracker" in lines[pid] else "worker"
+            named[f"{kind} {pid}" if kind == "worker" else kind] = rss[pid]
+            for child, its in parents.items():  # a fork server's workers
+                if its == pid:
+                    named[f"worker {child}"] = rss.get(child, 0)
+    return named
+
+
+def run(triage: str, path: Path, folder: Path) -> dict[str, tuple[float, dict[str, int]]]:
+    """Each phase's (seconds since the start, the processes' memory) at its peak."""
+    socket = f"bench-peak-{uuid.uuid4().hex[:8]}"
+    env = f"TRIAGE_CACHE={folder / 'cache'} TRIAGE_DB={folder / 'triage.json'} TRIAGE_CONFIG={folder / 'keys.toml'} TERM=xterm-256color"
+    start = time.monotonic()
+    tmux(socket, "new-session", "-d", "-s", "t", "-x", "120", "-y", "40",
+         f"env -u COLUMNS -u LINES -u TMUX {env} {triage} {path}; echo EXIT=$?; sleep 600")
+    peaks: dict[str, tuple[float, dict[str, int]]] = {}
+    try:
+        shell = int(tmux(socket, "list-panes", "-t", "t", "-F", "#{pane_pid}").split()[0])
+        typed, done = False, None
+        while time.monotonic() - start < 300:
+            now = time.monotonic() - start
+            held = processes(shell)
+            screen = tmux(socket, "capture-pane", "-p", "-t", "t")
+            said = _SAID.search(screen)
+            if not typed and re.search(r"\bof [\d,]+ shown", screen):
+                tmux(socket, "send-keys", "-t", "t", "/", *"graph")
+                typed = True
+            phase = said.group(1) if said else "after" if typed and now > 1 else None
+            if phase == "after" and done is None:
+                done = now
+            if phase is not None and sum(held.values()) > sum(peaks.get(phase, (0, {}))[1].values()):
+                peaks[phase] = (now, held)
+            if done is not None and now > done + 6:
+                break
+            time.sleep(POLL)
+        tmux(socket, "send-keys", "-t", "t", "Enter", "q")
+        time.sleep(1)
+    finally:
+        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
+    return peaks
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", default="100000")
+    parser.add_argument("--list", type=Path, help="a list to open instead of a synthetic one")
+    parser.add_argument("--lists", help="a folder to keep the synthetic lists in (made there once)")
+    parser.add_argument("--triage", help="the triage command to measure (default: the one beside this Python)")
+    args = parser.parse_args()
+    triage = args.triage or str(Path(sys.executable).parent / "triage")
+    with tempfile.TemporaryDirectory(prefix="bench-peak-") as tmp:
+        path = args.list or corpus(args.size, Path(args.lists) if args.lists else Path(tmp))[0]
+        print(f"{path.name}, cold, load {os.getloadavg()[0]:.2f}")
+        peaks = run(triage, path, Path(tmp))
+    print(f"{'phase':>9} {'at s':>6} {'total MB':>9} {'app':>6} {'server':>7} {'tracker':>8}  workers MB")
+    for phase in PHASES:
+        if phase not in peaks:
+            continue
+        at, held = peaks[phase]
+        mb = {name: size / 2**20 for name, size in held.items()}
+        workers = " ".join(f"{size:.0f}" for name, size in sorted(mb.items()) if name.startswith("worker"))
+        print(f"{phase:>9} {at:>6.2f} {sum(mb.values()):>9.0f} {mb.get('app', 0):>6.0f} {mb.get('server', 0):>7.0f} "
+              f"{mb.get('tracker', 0):>8.0f}  {workers or '-'}")
+
+
+if __name__ == "__main__":
+    main()
