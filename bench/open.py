@@ -54,9 +54,8 @@ def _pss(pid: int) -> int:
         return 0
 
 
-def tree_memory(root: int) -> tuple[int, int]:
-    """(resident bytes, proportional resident bytes) of all of `root`'s descendants. RSS counts a page
-    a forked process shares with its parent in each of them; PSS counts it once in all."""
+def process_table() -> tuple[dict[int, int], dict[int, int]]:
+    """Each running process's parent and its resident bytes, by pid (from /proc)."""
     parents: dict[int, int] = {}
     rss: dict[int, int] = {}
     for entry in os.scandir("/proc"):
@@ -70,6 +69,13 @@ def tree_memory(root: int) -> tuple[int, int]:
         pid = int(entry.name)
         parents[pid] = int(stat[1])
         rss[pid] = int(stat[21]) * os.sysconf("SC_PAGE_SIZE")
+    return parents, rss
+
+
+def tree_memory(root: int) -> tuple[int, int]:
+    """(resident bytes, proportional resident bytes) of all of `root`'s descendants. RSS counts a page
+    a forked process shares with its parent in each of them; PSS counts it once in all."""
+    parents, rss = process_table()
     mine = []
     for pid in rss:
         at = pid

@@ -25,28 +25,25 @@ import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from open import corpus, tmux  # noqa: E402 (bench/open.py beside this file)
+from open import corpus, process_table, tmux  # noqa: E402 (bench/open.py beside this file)
 
 POLL = 0.05
 PHASES = ("reading", "indexing", "titles", "after")
 _SAID = re.compile(r"\b(reading|indexing|titles)\b[^\n]*…")
 
 
+def _command(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().decode(errors="replace")
+    except OSError:  # (gone meanwhile)
+        return ""
+
+
 def processes(shell: int) -> dict[str, int]:
     """The resident bytes of each process below `shell`, named by what it is (workers numbered)."""
-    parents, rss, lines = {}, {}, {}
-    page = os.sysconf("SC_PAGE_SIZE")
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat") as f:
-                stat = f.read().rsplit(")", 1)[1].split()
-            with open(f"/proc/{entry.name}/cmdline", "rb") as f:
-                lines[int(entry.name)] = f.read().decode(errors="replace")
-        except OSError:
-            continue
-        parents[int(entry.name)], rss[int(entry.name)] = int(stat[1]), int(stat[21]) * page
+    parents, rss = process_table()
+    lines = {pid: _command(pid) for pid in parents if parents[pid] == shell or parents.get(parents[pid]) == shell}
     app = next((pid for pid, parent in parents.items() if parent == shell and "sleep" not in lines[pid]), None)
     named: dict[str, int] = {}
     if app is None:
