@@ -183,6 +183,13 @@ class Named:
     batches: list[Batch | None]
     """Each batch's words, kept small (`Words.kept`; None for a batch the build counts itself)."""
 
+    def taken(self) -> list[Batch | None]:
+        """The batches, for a build to place once: the list given is emptied (whoever shares it, the parse's
+        `Counting`, no longer holds them), so each can be let go of as it is placed (~70 MB at 100,000 abstracts)."""
+        batches = list(self.batches)
+        self.batches.clear()
+        return batches
+
 
 def counted(runs: _Runs) -> Counted:
     """The words `Words.find` found in a batch, counted in each text (its groups exact: see `_Runs.exact`)."""

@@ -138,9 +138,7 @@ class Made:
         # Authors and keywords (`name_form`) have words of their own (`names`): most names are in no
         # abstract, and they need no cased or phrase lookup.
         prenamed = bodies.ids if isinstance(bodies, Named) else None
-        given, bodies = bodies, list(bodies.batches if isinstance(bodies, Named) else bodies) or [None] * len(batches)
-        if isinstance(given, Named):
-            given.batches.clear()  # (a `Named` is placed once: each batch is let go of as it is, below)
+        bodies = (bodies.taken() if isinstance(bodies, Named) else list(bodies)) or [None] * len(batches)
         texts = [([p.plain for p in batch] if counted is None else [], [head(p) for p in batch],
                   [name_form(" ".join(p.authors)) for p in batch] + [name_form(" ".join(p.keywords)) for p in batch])
                  for batch, counted in zip(batches, bodies)]

@@ -47,19 +47,22 @@ class SteadyScrollBar(ScrollBar):
 
     _drawn: tuple[Any, ...] | None = None
     """What the bar looked like when it was last rendered (see `_look`)."""
-    _finished: dict[tuple[Any, ...], list[Strip]]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._finished: dict[tuple[Any, ...], list[Strip]] = {}
+        """The lines finished for each look (and crop, colours beneath, line filters), the last `KEEP`."""
 
     def render_lines(self, crop: Region) -> list[Strip]:
         look = _look(self)
         if look is None:
             return super().render_lines(crop)
         key = (look, crop, self.background_colors, tuple(self.get_line_filters()))
-        finished = self.__dict__.setdefault("_finished", {})
-        lines = finished.get(key)
+        lines = self._finished.get(key)
         if lines is None:
-            lines = finished[key] = super().render_lines(crop)
-            if len(finished) > KEEP:
-                del finished[next(iter(finished))]  # (the oldest)
+            lines = self._finished[key] = super().render_lines(crop)
+            if len(self._finished) > KEEP:
+                del self._finished[next(iter(self._finished))]  # (the oldest)
         return lines
 
     def _render_content(self) -> None:  # (where a widget renders its lines, kept until it is refreshed)
