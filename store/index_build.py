@@ -27,7 +27,7 @@ TF_MAX = (1 << TF_BITS) - 1
 SLICE = 1 << 17
 """The most characters of a batch whose words `Words` hashes at once: ~3 MB of arrays (a batch of 1,024
 abstracts whole, ~1.5 million characters, was ~60 MB: a parse's worker process held it all)."""
-BATCH = 1024  # papers indexed at a time: a few MB of arrays, a few ms per step (fewer than 2**16: see Counted)
+BATCH = 1024  # papers indexed at a time: a few MB of arrays, a few ms per step (at most MOST_TEXTS: see Counted)
 THREADS = 2  # finding words in batches; the build's own thread names them
 _BASE = 0x9E3779B97F4A7C15  # odd, so invertible mod 2**64
 _MIX = np.uint64(0x94D049BB133111EB)  # odd: multiplying by it loses nothing mod 2**64
@@ -85,7 +85,9 @@ class Words:
         tuple: threads that find words at once each read both, as one of them makes them longer)."""
 
     def find(self, texts: list[str]) -> _Runs:
-        """The words of `texts`, grouped by hash."""
+        """The words of `texts` (at most `MOST_TEXTS`), grouped by hash."""
+        if len(texts) > MOST_TEXTS:
+            raise ValueError(f"{len(texts)} texts: words are counted in at most {MOST_TEXTS} at once")
         joined = "\n".join(texts)  # no word runs from one text into the next
         chars = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
         inside = _word_characters(chars)
@@ -97,24 +99,19 @@ class Words:
         return _Runs(joined, starts, ends, order, first, _same_letters(chars, inside, starts, ends, order, first),
                      text.astype(np.uint32), np.bincount(text, minlength=len(texts)))
 
-    def count(self, runs: _Runs) -> Batch:
-        """(word id, text, count) of each word in each text, a word's texts together and in
-        order, and the number of words in each text."""
+    def count(self, runs: _Runs) -> Grouped:
+        """The words `find` found, counted in each text and named (`Grouped`)."""
         if not runs.exact:
             joined, starts, ends = runs.joined, runs.starts, runs.ends
             spelled = [joined[s:e] for s, e in zip(starts.tolist(), ends.tolist())]
             ids = np.fromiter(map(self.ids.__getitem__, spelled), np.uint64, len(spelled))
             runs.order, runs.first = _grouped_by(ids << np.uint64(32))  # ids < 2**32: in the high bits, exact
-        return self.named(counted(runs))
+        return self.kept(counted(runs))
 
-    def named(self, found: Counted) -> Batch:
-        """`count`'s answer from the `counted` words of a batch: their ids given (as `count` gives them)."""
-        return full_width(self.kept(found))
-
-    def kept(self, found: Counted) -> Batch:
-        """`named`, kept small: the texts and counts as `Counted` holds them (uint16, uint8)."""
+    def kept(self, found: Counted) -> Grouped:
+        """The `counted` words of a batch (as a worker process sends them) named: each given its id."""
         ids = np.fromiter(map(self.ids.__getitem__, found.words.split("\n") if found.groups else ()), np.uint32, found.groups)
-        return Batch(ids[found.group], found.text, found.counts, found.lengths)
+        return Grouped(ids, found.runs, found.pairs, found.lengths)
 
     def _hashes(self, chars: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
         """A hash of each run chars[start:end] from prefix sums of chars[i] * _BASE**i: the sum
@@ -139,38 +136,62 @@ class Words:
             at = upto
         return hashes
 
+MOST_TEXTS = 1 << (16 - TF_BITS)
+"""The most texts `Words` counts the words of at once: a (word, text) pair is kept in 16 bits with its count."""
+
+
 @dataclass(slots=True)
 class Counted:
     """The words of a batch of texts counted but not named (`counted`): what a worker process sends back,
-    for the building process to give the words ids (`Words.named`) in the order a build would."""
+    for the building process to give the words ids (`Words.kept`) in the order a build would."""
 
     words: str
     """Each distinct word once, a line each (no word holds a line break), in the order `count` names them."""
     groups: int
     """How many there are."""
-    group: np.ndarray
-    """Of each (word, text) pair, its word's line in `words`; a word's texts together and in order…"""
-    text: np.ndarray
-    counts: np.ndarray
-    """…and which text it is (uint16), how often the word is in it (uint8: 255 for more; a posting keeps
-    at most `TF_MAX`)."""
+    runs: np.ndarray
+    """How many texts hold each (uint16)…"""
+    pairs: np.ndarray
+    """…and of each (word, text) pair, a word's texts together and in order, `(text << TF_BITS) | min(count, TF_MAX)`
+    (uint16: ~2 bytes a pair, ~16 million pairs at 100,000 abstracts, held until the index is built)."""
     lengths: np.ndarray
     """The number of words in each text."""
 
 
-class Batch(NamedTuple):
-    """A batch's words named (`Words.count`, `Words.named`): (word id, text, count) of each word in each text, and
-    the number of words in each text."""
+class Grouped(NamedTuple):
+    """A batch's words counted and named (`Words.count`, `Words.kept`): `Counted` with each word's id for its line."""
 
-    ids: np.ndarray
-    text: np.ndarray
-    counts: np.ndarray
+    words: np.ndarray
+    """The id of each distinct word (uint32)."""
+    runs: np.ndarray
+    pairs: np.ndarray
     lengths: np.ndarray
 
+    def placing(self, add: int, shift: int = 0) -> Placing:
+        """The batch's postings for `Postings.placed`: each pair `>> shift` (0: with its count; `TF_BITS`: the text
+        alone), `add` added (where the batch's first text is among all)."""
+        return Placing(self.words, self.runs, self.pairs >> shift if shift else self.pairs, add)
 
-def full_width(batch: Batch) -> Batch:
-    """A batch `Words.kept` kept small, as `Words.count` gives it."""
-    return batch._replace(text=batch.text.astype(np.uint32), counts=batch.counts.astype(np.uint32))
+    def split(self, where: np.ndarray, add: int) -> Placing:
+        """For `Postings.placed`, the postings (texts alone, `add` added: it may be below 0) of the pairs `where` is
+        true of."""
+        ids = np.repeat(self.words, self.runs)[where]
+        start = np.flatnonzero(np.diff(ids, prepend=~ids[:1]) != 0) if len(ids) else np.zeros(0, np.intp)
+        return Placing(ids[start], np.diff(start, append=len(ids)), (self.texts()[where].astype(np.int64) + add).astype(np.uint32))
+
+    def texts(self) -> np.ndarray:
+        """The text of each (word, text) pair."""
+        return self.pairs >> TF_BITS
+
+
+class Placing(NamedTuple):
+    """A batch's postings for `Postings.placed`: each word once, how many postings it has (its run) and the
+    postings, a word's together, each with `add` added as it is placed (narrow values widened to uint32)."""
+
+    words: np.ndarray
+    runs: np.ndarray
+    values: np.ndarray
+    add: int = 0
 
 
 @dataclass(slots=True)
@@ -180,12 +201,12 @@ class Named:
 
     ids: dict[str, int]
     """The `Words.ids` they were named by (a build names any other word on after them)."""
-    batches: list[Batch | None]
-    """Each batch's words, kept small (`Words.kept`; None for a batch the build counts itself)."""
+    batches: list[Grouped | None]
+    """Each batch's words (`Words.kept`; None for a batch the build counts itself)."""
 
-    def taken(self) -> list[Batch | None]:
+    def taken(self) -> list[Grouped | None]:
         """The batches, for a build to place once: the list given is emptied (whoever shares it, the parse's
-        `Counting`, no longer holds them), so each can be let go of as it is placed (~70 MB at 100,000 abstracts)."""
+        `Counting`, no longer holds them), so each can be let go of as it is placed (~40 MB at 100,000 abstracts)."""
         batches = list(self.batches)
         self.batches.clear()
         return batches
@@ -195,11 +216,13 @@ def counted(runs: _Runs) -> Counted:
     """The words `Words.find` found in a batch, counted in each text (its groups exact: see `_Runs.exact`)."""
     joined, starts, ends, order, first = runs.joined, runs.starts, runs.ends, runs.order, runs.first
     text = runs.text[order]
-    group = (np.cumsum(first) - 1).astype(np.uint32)  # of each word, in sorted order
     spelled = [joined[s:e] for s, e in zip(starts[order[first]].tolist(), ends[order[first]].tolist())]
     pair = np.flatnonzero(first | np.diff(text, prepend=np.uint32(0)).astype(bool))  # a new word or text
-    counts = np.minimum(np.diff(pair, append=len(text)), 255).astype(np.uint8)
-    return Counted("\n".join(spelled), len(spelled), group[pair], text[pair].astype(np.uint16), counts, runs.lengths)
+    counts = np.minimum(np.diff(pair, append=len(text)), TF_MAX).astype(np.uint16)
+    pairs = text[pair].astype(np.uint16) << np.uint16(TF_BITS)
+    pairs |= counts
+    held = np.diff(np.flatnonzero(first[pair]), append=len(pair)).astype(np.uint16)  # (texts holding each word)
+    return Counted("\n".join(spelled), len(spelled), held, pairs, runs.lengths)
 
 
 def counted_texts(texts: list[str]) -> list[Counted | None]:
@@ -222,8 +245,7 @@ def title_postings(heads: list[str], vocabulary: dict[str, int]) -> tuple[dict[s
     words.ids = defaultdict(count(len(vocabulary)).__next__, vocabulary)
     found = []
     for start, batch in zip(range(0, len(heads), BATCH), batches):
-        ids, docs, _, _ = words.count(words.find(batch))
-        found.append((ids, docs + start))
+        found.append(words.count(words.find(batch)).placing(start, TF_BITS))
     named = dict(words.ids)
     return named, Postings.placed(found, len(named))
 
@@ -302,23 +324,23 @@ class Postings:
         self.values = values
 
     @classmethod
-    def placed(cls, batches: list[tuple[np.ndarray, np.ndarray]], words: int) -> Postings:
-        """The postings of `batches`: (word id, posting) pairs, a word's postings together in
-        each batch and the batches in paper order. Placed by counting rather than sorted: no
-        comparisons. `batches` is emptied: each batch let go of as it is placed."""
-        runs, postings = [], []  # (a batch's word of every pair let go of once its runs are known)
+    def placed(cls, batches: list[Placing], words: int) -> Postings:
+        """The postings of `batches` (in paper order) of `words` words. Placed by counting rather than
+        sorted: no comparisons. `batches` is emptied: each batch let go of as it is placed."""
         sizes = np.zeros(words, dtype=np.intp)
-        for ids, of_batch in emptied(batches):
-            start = np.flatnonzero(np.diff(ids, prepend=~ids[:1]) != 0) if len(ids) else np.zeros(0, np.intp)
-            runs.append((ids[start], start, np.diff(start, append=len(ids))))
-            postings.append(of_batch)
-            sizes[ids[start]] += runs[-1][2]
+        for batch in batches:
+            sizes[batch.words] += batch.runs  # (each word once in a batch)
         bounds = np.concatenate(([0], np.cumsum(sizes)))
         values = np.empty(bounds[-1], dtype=np.uint32)
         filled = bounds[:-1].copy()
-        for of_batch, (word, start, length) in zip(emptied(postings), runs):
-            values[np.repeat(filled[word] - start, length) + np.arange(len(of_batch))] = of_batch
-            filled[word] += length
+        for batch in emptied(batches):
+            runs = batch.runs.astype(np.intp)
+            at = np.repeat(filled[batch.words] - (np.cumsum(runs) - runs), runs)
+            at += np.arange(len(batch.values))
+            placed = batch.values.astype(np.uint32)
+            placed += np.uint32(batch.add)
+            values[at] = placed
+            filled[batch.words] += runs
         return cls(bounds, values)
 
     @classmethod

@@ -14,8 +14,8 @@ from typing import Self
 import numpy as np
 
 from store import heap
-from store.index_build import (BATCH, THREADS, TF_BITS, TF_MAX, Counted, Named, Postings, Words, emptied, in_order,
-                               join_words, split_words, title_postings)
+from store.index_build import (BATCH, THREADS, TF_BITS, TF_MAX, Counted, Grouped, Named, Placing, Postings, Words, emptied,
+                               in_order, join_words, split_words, title_postings)
 from store.model import Paper, any_untitled, kept_name, kept_plain, kept_title
 from store.phrases import Lowered, Phrases, head
 from store.qualifiers import Facets
@@ -146,10 +146,10 @@ class Made:
         if prenamed is not None:  # the words of the bodies named already: any other is named after them
             words.ids = prenamed
         names = Words()
-        body: list[tuple[np.ndarray, np.ndarray]] = []
-        title: list[tuple[np.ndarray, np.ndarray]] = []
-        author: list[tuple[np.ndarray, np.ndarray]] = []
-        keyword: list[tuple[np.ndarray, np.ndarray]] = []
+        body: list[Placing] = []
+        title: list[Placing] = []
+        author: list[Placing] = []
+        keyword: list[Placing] = []
         lengths: list[np.ndarray] = []
         starts = range(0, len(papers), BATCH)
         with ThreadPoolExecutor(THREADS) as pool:
@@ -157,33 +157,22 @@ class Made:
             # The bodies' words are named first, all batches (as a parse's counted words are, as they arrive:
             # `Named`), then the words only titles hold.
             for start, in_body in zip(starts, in_order(pool, lambda item: item[0] or words.find(item[1][0]), zip(emptied(bodies), texts))):
-                ids, docs, tf, size = (in_body if isinstance(in_body, tuple) else words.named(in_body) if isinstance(in_body, Counted)
-                                       else words.count(in_body))
-                body.append((ids, _postings(docs, tf, start)))
-                lengths.append(size)
+                grouped = (in_body if isinstance(in_body, Grouped) else words.kept(in_body) if isinstance(in_body, Counted)
+                           else words.count(in_body))
+                body.append(grouped.placing(start << TF_BITS))  # (a pair: its text and count, as a posting is)
+                lengths.append(grouped.lengths)
             found = in_order(pool, lambda three: (words.find(three[1]), names.find(three[2])), texts)
             for start, batch, (in_title, in_record) in zip(starts, batches, found):
-                ids, docs, _, _ = words.count(in_title)
-                title.append((ids, docs + start))
-                ids, docs, _, _ = names.count(in_record)  # a text of authors, then one of keywords, per paper
-                of_keyword = docs >= len(batch)
-                author.append((ids[~of_keyword], docs[~of_keyword] + start))
-                keyword.append((ids[of_keyword], docs[of_keyword] - len(batch) + start))
+                title.append(words.count(in_title).placing(start, TF_BITS))
+                in_names = names.count(in_record)  # a text of authors, then one of keywords, per paper
+                of_keyword = in_names.texts() >= len(batch)
+                author.append(in_names.split(~of_keyword, start))
+                keyword.append(in_names.split(of_keyword, start - len(batch)))
         vocabulary, named = dict(words.ids), dict(names.ids)  # plain dicts: looking up an unknown word adds nothing
         self._assemble(papers, vocabulary, Postings.placed(body, len(vocabulary)), Postings.placed(title, len(vocabulary)),
                        np.concatenate(lengths) if lengths else np.zeros(0, dtype=np.int64), None,
                        named, Postings.placed(author, len(named)),
                        Postings.placed(keyword, len(named)))
-
-
-def _postings(docs: np.ndarray, tf: np.ndarray, start: int) -> np.ndarray:
-    """The body postings of a batch's (word, text) pairs, its first paper `start`: (paper << TF_BITS) | min(tf,
-    TF_MAX), uint32, made in place from the pairs' texts and counts however narrow they are kept (`Words.kept`)."""
-    postings = docs.astype(np.uint32)
-    postings += start
-    postings <<= TF_BITS
-    postings |= np.minimum(tf, TF_MAX)
-    return postings
 
 
 def fingerprint(papers: Sequence[Paper]) -> bytes:

@@ -39,6 +39,17 @@ def test_the_index_of_counted_words_is_the_built_one(corpora, on_workers):
     same_index(papers, bodies)
 
 
+def test_the_counted_words_a_parse_holds_until_the_build_are_two_bytes_a_pair(corpora, on_workers):
+    """Held from the read to the index build (at 100,000 abstracts ~16 million (word, text) pairs): each pair
+    as its text and count in 16 bits, each word's id once a batch (it was 7 bytes a pair, ~110 MB then)."""
+    papers, bodies = parsed_counted(corpora / "iclr-2024-abstracts.txt")
+    batches = bodies.batches
+    pairs = sum(len(batch.pairs) for batch in batches)
+    held = sum(batch.words.nbytes + batch.runs.nbytes + batch.pairs.nbytes for batch in batches)
+    assert pairs > 100 * len(papers) and held < 3 * pairs  # (7 bytes a pair before)
+    same_index(papers, bodies)
+
+
 def test_a_text_made_inert_after_counting_keeps_its_counted_words(corpora, on_workers, tmp_path):
     """An abstract with control characters in it: the worker counted its display text before the text was
     made inert (`store.boundary`); that display text is inert already, so the counted words still stand."""
@@ -75,7 +86,7 @@ def test_a_long_parse_lets_each_chunks_counted_words_go_once_named(started_worke
     with started_workers():
         with records.counting():
             chunks = records.analysed(texts)
-            first_words = weakref.ref(next(chunks)[1][0].counts)
+            first_words = weakref.ref(next(chunks)[1][0].pairs)
             gc.collect()
             assert first_words() is not None  # (the chunk is still being made into papers)
             second = next(chunks)

@@ -1,6 +1,7 @@
-"""The index counts the words of a batch of texts exactly as `WORD.findall` finds them, however the batch is
-cut into the slices it hashes at a time (`store.index_build.SLICE`): a word longer than a slice, words at a
-slice's edge, letters beyond ASCII, and words that share a hash (each group is checked letter by letter)."""
+"""The index counts the words of a batch of texts exactly as `WORD.findall` finds them (up to the `TF_MAX` a
+posting keeps), however the batch is cut into the slices it hashes at a time (`store.index_build.SLICE`): a word
+longer than a slice, words at a slice's edge, letters beyond ASCII, and words that share a hash (each group is
+checked letter by letter)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 
 from store import index_build
-from store.index_build import Words
+from store.index_build import TF_BITS, TF_MAX, Words
 from store.vocabulary import WORD
 
 TEXTS = [
@@ -22,19 +23,25 @@ TEXTS = [
 
 
 def counts(words: Words, texts: list[str]) -> list[Counter]:
-    ids, text, times, lengths = words.count(words.find(texts))
+    """How often each word is in each text, as the index keeps it (at most `TF_MAX`)."""
+    grouped = words.count(words.find(texts))
     spelled = {number: word for word, number in words.ids.items()}
     found = [Counter() for _ in texts]
-    for word, at, n in zip(ids.tolist(), text.tolist(), times.tolist()):
-        found[at][spelled[word]] += n
-    assert lengths.tolist() == [len(WORD.findall(t)) for t in texts]
+    pairs = grouped.pairs.tolist()
+    for word, at in zip(np.repeat(grouped.words, grouped.runs).tolist(), pairs):
+        found[at >> TF_BITS][spelled[word]] += at & TF_MAX
+    assert grouped.lengths.tolist() == [len(WORD.findall(t)) for t in texts]
     return found
+
+
+def findall(text: str) -> Counter:
+    return Counter({word: min(n, TF_MAX) for word, n in Counter(WORD.findall(text)).items()})
 
 
 @pytest.mark.parametrize("slice_", [8, 64, 1 << 17])
 def test_words_are_counted_as_findall_counts_them_whatever_the_slices(monkeypatch, slice_):
     monkeypatch.setattr(index_build, "SLICE", slice_)
-    assert counts(Words(), TEXTS) == [Counter(WORD.findall(t)) for t in TEXTS]
+    assert counts(Words(), TEXTS) == [findall(t) for t in TEXTS]
 
 
 def test_words_that_share_a_hash_are_told_apart(monkeypatch):
@@ -43,4 +50,4 @@ def test_words_that_share_a_hash_are_told_apart(monkeypatch):
     assert not Words().find(TEXTS).exact  # (every word in one group: its letters differ)
     assert not Words().find(["graph grape graph", "grasp"]).exact  # (as long as each other: letter by letter)
     assert Words().find(["graph graph", "graph"]).exact
-    assert counts(Words(), TEXTS) == [Counter(WORD.findall(t)) for t in TEXTS]
+    assert counts(Words(), TEXTS) == [findall(t) for t in TEXTS]

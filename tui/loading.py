@@ -267,8 +267,8 @@ class Loading:
         # A long list's loads from the cache; one just parsed has the words of its display texts counted.
         index = search_index(self.collection, counted.bodies(self.collection.papers) if counted is not None else [])
         if counted is not None:
-            # Its words are the index's postings now: the ~100 MB they held at 100,000 abstracts goes back to the
-            # system (freed, glibc would keep it for the process: `store.heap`), before the titles' workers start.
+            # Its words are the index's postings now: the ~40 MB they held at 100,000 abstracts (and the build's arrays) go
+            # back to the system (freed, glibc would keep it for the process: `store.heap`), before the titles' workers start.
             counted = None
             heap.give_back()
         self._index = index
