@@ -10,13 +10,15 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tinydb import TinyDB, where
 from tinydb.operations import increment
 
-from store.db import TriageStore, db_path
+from store.db import FP_HALF, TriageStore, db_path, fingerprint
 from store.errors import ReadError
 from store.journal import JournalStorage
-from store.model import Paper, Triage, paper_id
+from store.model import Paper, Triage, normalise, paper_id
 
 ABSTRACT = (
     "We introduce Glimmer, a method for sparse attention that learns which tokens to keep. "
@@ -388,3 +390,17 @@ def test_two_processes_share_one_database(tmp_path):
     assert expected <= set(store.ids())
     assert all(store.get(pid) == Triage(read=True, priority=int(pid[1:]) % 5 + 1) for pid in expected)
     assert set(store.get("shared").tags) == expected
+
+
+_SPACED = st.lists(st.sampled_from(["graph", "Neural", " ", "  ", "\n", "\t ", "\u00a0", "\u2003", "ß", "İ", "Σς", "K", "𝒪", "é."]),
+                   min_size=100, max_size=1200).map("".join)
+
+
+@given(_SPACED)
+@settings(max_examples=300, deadline=None)
+def test_a_long_texts_fingerprint_is_its_normalised_whole_s_ends(text):
+    """What the store keeps to find a mark again after an edit: of a long text, only its ends are normalised
+    (no copy of the whole), and the fingerprint is the very one of its whole normalised."""
+    flat = normalise(text)
+    expected = flat if len(flat) <= 2 * FP_HALF else flat[:FP_HALF] + "…" + flat[-FP_HALF:]
+    assert fingerprint(text) == expected

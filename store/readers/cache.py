@@ -47,6 +47,7 @@ from typing import BinaryIO
 
 import platformdirs
 
+from store import heap
 from store.files import remove_dead_writers
 from store.model import Collection, Origin, Paper, any_untitled, built, kept_plain
 from store.readers import sourced
@@ -285,6 +286,7 @@ def _write_behind(*entries: tuple[Path, Callable[[BinaryIO], object]]) -> None:
     def store_each() -> None:
         for entry, write in entries:
             _store_quietly(entry, write)
+            heap.give_back()  # what making it freed, before the next is made (glibc would keep it: `store.heap`)
 
     # (never a daemon, though a daemon thread starts it: the interpreter waits for it before it exits)
     writer = threading.Thread(target=store_each, name="cache writer", daemon=False)
