@@ -78,7 +78,7 @@ def run(triage: str, path: Path, folder: Path) -> dict[str, tuple[float, dict[st
             if not typed and re.search(r"\bof [\d,]+ shown", screen):
                 tmux(socket, "send-keys", "-t", "t", "/", *"graph")
                 typed = True
-            phase = said.group(1) if said else "after" if typed and now > 1 else None
+            phase = said.group(1) if said else "after" if "indexing" in peaks else None
             if phase == "after" and done is None:
                 done = now
             if phase is not None and sum(held.values()) > sum(peaks.get(phase, (0, {}))[1].values()):
