@@ -295,6 +295,24 @@ def test_the_list_is_on_screen_while_it_is_read_and_keys_work(generated, tmp_pat
     assert not list(written.glob(".*.tmp")), "a cache entry was left half written"
 
 
+def test_the_folder_triage_runs_in_holds_no_code_its_workers_run(generated, tmp_path):
+    """`triage` run in a folder holding a package of one of its own names (another checkout of it, a project's own
+    `store`): the parse's worker processes import the installed one and never run that folder's code (the server
+    they are forked from imported it: the workers then died, and the parse fell back to the app's one process)."""
+    path = generated(25000)
+    folder, ran = tmp_path / "project", tmp_path / "ran"
+    (folder / "store").mkdir(parents=True)
+    (folder / "store" / "__init__.py").write_text(f"open({str(ran)!r}, 'w').close()\n", encoding="utf-8")
+    term = Tmux(f"sh -c 'cd {folder} && exec {triage_command()} {path}'")
+    try:
+        term.wait_for(lambda s: "25000 of 25000 shown" in s, timeout=300, interval=0.1)
+        term.send("q")
+        term.wait_for(lambda s: "EXIT=0" in s)
+    finally:
+        term.kill()
+    assert not ran.exists(), "code in the folder triage ran in was run"
+
+
 def test_quitting_while_the_list_is_read_ends_at_once(generated, tmp_path):
     """`q` during the read stops it: the app exits without finishing it (nothing of it is cached)."""
     path = generated(20000)

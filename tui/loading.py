@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -74,12 +75,32 @@ def _prepare_workers(parsing: bool) -> None:
     (not read from the cache), what the workers are forked from: a small process with the analysis
     loaded that forks each at once (sharing its pages, holding only the texts each is sent), started
     beside the app while it draws (else it starts with the first parse)."""
-    resource_tracker.ensure_running()
+    with _safe_path():
+        resource_tracker.ensure_running()
     if "forkserver" in multiprocessing.get_all_start_methods():
         multiprocessing.set_forkserver_preload(["store.readers.records", "store.readers.titles", "store.names", "store.text",
                                                 "store.index_build"])
         if parsing:
-            forkserver.ensure_running()
+            with _safe_path():
+                forkserver.ensure_running()
+
+
+@contextmanager
+def _safe_path() -> Iterator[None]:
+    """Within the block, a process multiprocessing starts (`python -c …`: the tracker, the fork server) imports nothing
+    from the folder `triage` runs in (PYTHONSAFEPATH, Python 3.11 and later): the path of such a command starts with
+    that folder, and the fork server (which ignores the path it is given) imported a `store` or `tui` package there —
+    another checkout of this project, any project's own `store` — for the workers, which died on it (the parse then
+    fell back to this one process, ~2.5 times as long at 100,000 abstracts)."""
+    before = os.environ.get("PYTHONSAFEPATH")
+    os.environ["PYTHONSAFEPATH"] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("PYTHONSAFEPATH", None)
+        else:
+            os.environ["PYTHONSAFEPATH"] = before
 
 
 def _forkserver_stopped() -> None:
@@ -94,13 +115,15 @@ def _forkserver_stopped() -> None:
 def behind_the_list() -> Iterator[None]:
     """Within the block, a parse uses every core from a few thousand abstracts (`records.PARALLEL_FROM`),
     its worker processes forked by a server (see `_prepare_workers`) where there can be one: behind the list the
-    user waits on no thread of the app, which would otherwise share one core with the UI."""
+    user waits on no thread of the app, which would otherwise share one core with the UI. A fork server started
+    within it (not beforehand: `_prepare_workers`) starts as that one does (`_safe_path`)."""
     before = records.PARALLEL_FROM, records.START
     records.PARALLEL_FROM = min(before[0], WORKERS_FROM)
     if "forkserver" in multiprocessing.get_all_start_methods():
         records.START = "forkserver"
     try:
-        yield
+        with _safe_path():
+            yield
     finally:
         records.PARALLEL_FROM, records.START = before
 
