@@ -52,7 +52,7 @@ class Terminal:
     def __init__(self, triage: str, path: Path, cache: Path) -> None:
         self.socket = f"bench-keys-{uuid.uuid4().hex[:8]}"
         env = f"TRIAGE_CACHE={cache} TRIAGE_DB={cache}-db.json TRIAGE_CONFIG={cache}-keys.toml TERM=xterm-256color"
-        self.tmux("new-session", "-d", "-s", "t", "-x", "120", "-y", "40",
+        self.tmux("new-session", "-d", "-s", "t", "-x", "120", "-y", "40", "-c", str(cache.parent),
                   f"exec env -u COLUMNS -u LINES -u TMUX -u PYTHONDONTWRITEBYTECODE {env} {triage} {path}")
         self.pid = int(self.tmux("list-panes", "-t", "t", "-F", "#{pane_pid}").split()[0])
 

@@ -11,9 +11,11 @@ out ("titles 40%…": a list parsed behind the app derives them once search is r
 then quit (its cache entries are written once the titles are). "peak RSS" sums the
 resident memory of the app and every process under it (the parse workers), sampled at each poll;
 "peak PSS" the same with each page shared by forked processes counted once.
-"cold" runs with an empty parse/index cache, "cached" again with the cache that run left; "cache MB"
-is its size on disk. The app runs with its modules' bytecode kept (as an installed `triage` has it,
-whatever `PYTHONDONTWRITEBYTECODE` says here: compiling them at each start was ~0.2 s of the first frame).
+"cold" runs with an empty parse/index cache, "cached" again with the cache that run left; "cache MB" is
+its size on disk. The app runs in a temporary folder (a build older than its fix, run in this checkout,
+had its parse workers import this checkout's modules: they died on them, and it parsed in one process).
+The app runs with its modules' bytecode kept (as an installed `triage` has it, whatever
+`PYTHONDONTWRITEBYTECODE` says here: compiling them at each start was ~0.2 s of the first frame).
 `--before` adds the same rows for another installed `triage` (an older
 checkout: `git worktree add /tmp/before d612428`, a venv there, `pip install -e /tmp/before`).
 Synthetic lists come from ../shared/tools/make_corpus.py (made once in a temporary folder, or in
@@ -91,7 +93,7 @@ def run(triage: str, path: Path, total: int, cache: Path, db: Path, query: str) 
     socket = f"bench-open-{uuid.uuid4().hex[:8]}"
     env = f"TRIAGE_CACHE={cache} TRIAGE_DB={db} TRIAGE_CONFIG={db.parent / 'keys.toml'} TERM=xterm-256color"
     start = time.monotonic()
-    tmux(socket, "new-session", "-d", "-s", "t", "-x", "120", "-y", "40",
+    tmux(socket, "new-session", "-d", "-s", "t", "-x", "120", "-y", "40", "-c", str(db.parent),
          f"env -u COLUMNS -u LINES -u TMUX -u PYTHONDONTWRITEBYTECODE {env} {triage} {path}; echo EXIT=$?; sleep 600")
     try:
         shell = int(tmux(socket, "list-panes", "-t", "t", "-F", "#{pane_pid}").split()[0])

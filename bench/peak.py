@@ -64,7 +64,7 @@ def run(triage: str, path: Path, folder: Path) -> dict[str, tuple[float, dict[st
     socket = f"bench-peak-{uuid.uuid4().hex[:8]}"
     env = f"TRIAGE_CACHE={folder / 'cache'} TRIAGE_DB={folder / 'triage.json'} TRIAGE_CONFIG={folder / 'keys.toml'} TERM=xterm-256color"
     start = time.monotonic()
-    tmux(socket, "new-session", "-d", "-s", "t", "-x", "120", "-y", "40",
+    tmux(socket, "new-session", "-d", "-s", "t", "-x", "120", "-y", "40", "-c", str(folder),
          f"env -u COLUMNS -u LINES -u TMUX {env} {triage} {path}; echo EXIT=$?; sleep 600")
     peaks: dict[str, tuple[float, dict[str, int]]] = {}
     try:
