@@ -23,7 +23,7 @@ from typing import Any, NamedTuple, TypeVar
 from urllib.parse import urlsplit
 
 from store.inert import inert, inert_value
-from store.model import Paper, kept_plain, paper_id, replaced
+from store.model import Paper, built, kept_plain, paper_id, replaced
 from store.readers.identifiers import arxiv_id, bare_doi
 from store.text import plain_form
 
@@ -335,11 +335,41 @@ def make_papers(records: Iterable[dict[str, Any]]) -> list[Paper]:
         else:
             bodies += sink.name(counted)
         with collector_paused():
-            for analysis in part:
-                papers.append(make_paper(**read.popleft(), analysis=analysis, position=len(papers)))
+            chunk, start = [read.popleft() for _ in part], len(papers)
+            if all(map(_BARE.issuperset, chunk)):
+                papers += bare_papers(chunk, part, start)
+            else:
+                papers += [make_paper(**record, analysis=analysis, position=start + i)
+                           for i, (record, analysis) in enumerate(zip(chunk, part))]
     if sink is not None:
         sink.add(papers, bodies)
     return papers
+
+
+_BARE = frozenset(("text", "source", "line", "venue", "year"))
+"""The fields of a record that is an abstract alone (the seed format's): `bare_papers` makes its paper."""
+
+
+def bare_papers(records: list[dict[str, Any]], analyses: list[Analysis], start: int) -> list[Paper]:
+    """The papers `make_paper` makes of `records` that give no more than `_BARE`'s fields, each with its text's
+    analysis, numbered from `start`: in half its time (a long seed list's 100,000 abstracts, on the thread that
+    waits for them: ~0.5 s less), as `store.model.built` makes papers."""
+    texts = [record["text"].strip() for record in records]
+    venues = [venue_parts(record.get("venue", "")) for record in records]
+    count = len(records)
+    links = [analysis.links for analysis in analyses]
+    return built([
+        [analysis.id if text else paper_id(text) for text, analysis in zip(texts, analyses)],
+        [text if analysis.plain is None else inert(text) for text, analysis in zip(texts, analyses)],
+        [text if analysis.plain is None else analysis.plain for text, analysis in zip(texts, analyses)],
+        [analysis.title for analysis in analyses], [analysis.name for analysis in analyses],
+        [_inert_shared(venue) for venue, _, _ in venues],
+        [record.get("year") if record.get("year") is not None else year for record, (_, _, year) in zip(records, venues)],
+        [()] * count, links, [_inert_shared(record["source"]) for record in records],
+        [record["line"] for record in records], range(start, start + count), [""] * count, [()] * count,
+        [next(filter(pdf_like, found), "") for found in links], [track for _, track, _ in venues],
+        [()] * count, [""] * count, [""] * count, [""] * count, [""] * count,
+    ])
 
 
 def make_paper(
