@@ -268,8 +268,8 @@ def server(term: Tmux) -> bool:
 def test_the_list_is_on_screen_while_it_is_read_and_keys_work(generated, tmp_path):
     """In a real terminal: the first rows and the header's count at once, how far the reading is beside
     it; `j` moves on the rows shown; a query typed meanwhile answers over the whole list once it is
-    indexed, and again once the titles are derived; then the server the workers were forked from is gone
-    (~40 MB). Quit at that very moment, the list's parse and index
+    indexed, and again once the titles are derived; the server the workers were forked from is gone by then
+    (~40 MB: ended once the list is read). Quit at that very moment, the list's parse and index
     are in the cache for the next open (the index entry, ~20 MB here, is written by a thread the background
     read starts: the app must not exit under it)."""
     path = generated(30000)

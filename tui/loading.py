@@ -104,8 +104,9 @@ def _safe_path() -> Iterator[None]:
 
 
 def _forkserver_stopped() -> None:
-    """The server the parse's worker processes were forked from (`_prepare_workers`), ended once the titles are
-    derived: nothing is forked from it after the open, and it held ~40 MB (another parse would start it again)."""
+    """The server the parse's worker processes were forked from (`_prepare_workers`), ended once the list is read:
+    nothing else is forked from it (the titles' workers are started afresh: `store.readers.titles`), and it held
+    ~40 MB through the index and the titles (another parse would start it again)."""
     stop = getattr(forkserver._forkserver, "_stop", None)  # (CPython's own, with no public name)
     if stop is not None:
         stop()
@@ -249,7 +250,6 @@ class Loading:
                 self._after_the_search()
                 index = self._titled(index)
         self._all_titled.set()
-        _forkserver_stopped()
         if index is not None:
             self._after_the_search()
             # The cache entries first, then the texts phrases are looked in (made by the index entry's writer, when
@@ -271,6 +271,7 @@ class Loading:
             except ReadError as exc:  # gone or changed into something unreadable since its head was read
                 self._post(partial(self._not_read, str(exc)))
                 whole = None
+            _forkserver_stopped()  # (its workers have ended)
             if self._stopping:
                 return None
             if whole is not None:

@@ -13,7 +13,6 @@ import os
 from collections.abc import Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 
-from store.index_build import in_order
 from store.model import Paper, titled, untitled
 from store.readers import records
 
@@ -27,11 +26,16 @@ def _derived(plains: list[str | None]) -> list[tuple[str, str]]:
 
 def derive(papers: Sequence[Paper], progress: Callable[[int, int], object] = lambda done, total: None,
            stopping: Callable[[], bool] = lambda: False) -> bool:
-    """Give each `untitled` paper of `papers` its derived title and name: on worker processes (started as
-    the parse's are: `records.START`) when there are many and several cores, `records.CHUNK` papers at a
-    time, a few chunks' display texts made ahead (not all at once: ~85 MB at 100,000 abstracts, where the display text
-    is no slice of the text), `progress(done, total)` told after each. False when `stopping()` said so first (the rest stay
-    `untitled`: each derives its own when read)."""
+    """Give each `untitled` paper of `papers` its derived title and name: on worker processes when there are many
+    and several cores, `records.CHUNK` papers at a time, a few chunks' display texts made ahead (not all at once:
+    ~85 MB at 100,000 abstracts, where the display text is no slice of the text), `progress(done, total)` told after
+    each. False when `stopping()` said so first (the rest stay `untitled`: each derives its own when read).
+
+    The workers are started afresh ("spawn"), not forked from the server the parse's are (`records.START`): each
+    imports only what deriving needs (no numpy: ~26 MB, where a fork of the server was ~41), and the server can be
+    ended once the parse is done (`tui.loading`)."""
+    from store.index_build import in_order  # (here: a worker, which imports this module, needs no numpy)
+
     todo = [paper for paper in papers if untitled(paper)]
     chunks = [todo[start : start + records.CHUNK] for start in range(0, len(todo), records.CHUNK)]
     workers = min(os.cpu_count() or 1, len(chunks))
@@ -48,7 +52,7 @@ def derive(papers: Sequence[Paper], progress: Callable[[int, int], object] = lam
 
     if workers >= 2:
         try:
-            with records.worker_pool(workers, records.START) as pool:
+            with records.worker_pool(workers, "spawn") as pool:
                 for derived in in_order(pool, _derived, (records.Sent(_plains(chunk)) for chunk in chunks)):
                     if not given(derived):
                         pool.shutdown(cancel_futures=True)
