@@ -1,15 +1,18 @@
 """A search index's parts as its cache entry holds them: packed small.
 
 `SearchIndex.parts` (store.search) gives plain arrays; `packed` makes each of them a zstd-compressed
-byte array, the sorted ones (posting lists, sorted within each word, and their bounds) as the
-differences of neighbours, which are small: at 100,000 papers the entry is ~25 MB instead of ~68 MB.
+byte array (`write` writes them as an .npz, each as it is made), the sorted ones (posting lists, sorted
+within each word, and their bounds) as the differences of neighbours, which are small: at 100,000 papers
+the entry is ~25 MB instead of ~68 MB.
 `unpacked` gives the plain arrays back, or ValueError for a part that is damaged or does not unpack
 to whole values of its type (its size is read before a byte is decompressed). Whether the parts fit
 together is `SearchIndex.from_parts`'s to check (store.readers.cache keeps the entries).
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+import zipfile
+from collections.abc import Iterator, Mapping
+from typing import BinaryIO
 
 import numpy as np
 import zstandard
@@ -31,11 +34,32 @@ _MOST = 1000
 
 
 def packed(parts: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """`parts` compressed, each a uint8 array: one zstd frame each, that says its size, compressed `_SLICE`
-    values at a time (whole, a part's differences and its bytes beside it were ~100 MB more at once
-    for the body postings of 100,000 papers: the peak of a cold open, written after search is ready)."""
+    """`parts` compressed, each a uint8 array: one zstd frame each, that says its size (see `_pieces`)."""
+    return {name: np.frombuffer(b"".join(pieces), np.uint8) for name, pieces in _packed_each(parts)}
+
+
+def write(out: BinaryIO, parts: Mapping[str, np.ndarray], **plain: np.ndarray) -> None:
+    """Write to `out` what `np.savez(out, **plain, **packed(parts))` writes (numpy's .npz: `np.load` reads it), each part
+    packed as it is written: one part's compressed bytes held at a time, in pieces, not every part's joined (at 100,000
+    papers ~25 MB more, and the body's ~12 MB twice, at the peak of a cold open: its index entry, written after the titles)."""
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED, allowZip64=True) as archive:
+        for name, values in plain.items():
+            with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, values, allow_pickle=False)
+        for name, pieces in _packed_each(parts):
+            with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
+                header = {"descr": np.lib.format.dtype_to_descr(np.dtype(np.uint8)), "fortran_order": False,
+                          "shape": (sum(map(len, pieces)),)}
+                np.lib.format.write_array_header_1_0(member, header)
+                for piece in pieces:
+                    member.write(piece)
+
+
+def _packed_each(parts: Mapping[str, np.ndarray]) -> Iterator[tuple[str, list[bytes]]]:
+    """Each part's name and its zstd frame in pieces, one part after another, made when asked: a frame that says its
+    size, compressed `_SLICE` values at a time (whole, a part's differences and its bytes beside it were ~100 MB
+    more at once for the body postings of 100,000 papers)."""
     compressor = zstandard.ZstdCompressor(level=_LEVEL, write_checksum=True)
-    out = {}
     for name, kind in _TYPES.items():
         values = np.ascontiguousarray(parts[name], dtype=kind).reshape(-1)
         stream = compressor.compressobj(size=values.nbytes)
@@ -46,8 +70,7 @@ def packed(parts: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
                 piece = np.diff(piece, prepend=values[start - 1] if start else kind(0))
             pieces.append(stream.compress(memoryview(piece).cast("B")))
         pieces.append(stream.flush())
-        out[name] = np.frombuffer(b"".join(pieces), np.uint8)
-    return out
+        yield name, pieces
 
 
 def unpacked(stored: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:

@@ -291,3 +291,18 @@ def test_an_index_unpacked_ahead_is_not_believed_for_a_list_changed_before_it_wa
     entry.write_bytes(entry.read_bytes()[:1000])
     index_cache.index_ahead([str(long_list)])
     assert results(search_index(read_path(long_list)), states) == results(index, states)
+
+
+def test_an_index_entry_written_part_by_part_is_what_savez_writes(corpora, tmp_path):
+    """The entry is written a part at a time (`index_entry.write`: one part's compressed bytes held at once): it
+    reads back as `np.savez` of the packed parts does, part for part, and unpacks to the index's parts."""
+    parts = SearchIndex(read_path(corpora / "iclr-2024-abstracts.txt").papers).parts()
+    key = np.frombuffer(b"a key", np.uint8)
+    with (tmp_path / "written.npz").open("wb") as out:
+        index_entry.write(out, parts, key=key)
+    np.savez(tmp_path / "saved.npz", key=key, **index_entry.packed(parts))
+    with np.load(tmp_path / "written.npz") as written, np.load(tmp_path / "saved.npz") as saved:
+        assert written.files == saved.files
+        assert all(written[name].dtype == saved[name].dtype and np.array_equal(written[name], saved[name]) for name in saved.files)
+        again = index_entry.unpacked({name: written[name] for name in written.files if name != "key"})
+    assert all(np.array_equal(again[name], parts[name]) for name in parts)

@@ -143,7 +143,7 @@ def _keep(entry: Path, key: str, index: SearchIndex) -> None:
     # them is ~0.5 s of CPU at 100k.
     import numpy as np  # (here: a command that does not search never loads numpy, ~100 ms)
 
-    from store.index_entry import packed
+    from store.index_entry import write
 
     stored_key = np.frombuffer(key.encode(), dtype=np.uint8)
-    _save(entry, lambda out: np.savez(out, key=stored_key, **packed(index.parts())), behind=True)
+    _save(entry, lambda out: write(out, index.parts(), key=stored_key), behind=True)
