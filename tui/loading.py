@@ -78,8 +78,7 @@ def _prepare_workers(parsing: bool) -> None:
     with _safe_path():
         resource_tracker.ensure_running()
     if "forkserver" in multiprocessing.get_all_start_methods():
-        multiprocessing.set_forkserver_preload(["store.readers.records", "store.readers.titles", "store.names", "store.text",
-                                                "store.index_build"])
+        multiprocessing.set_forkserver_preload(["store.readers.records", "store.names", "store.text", "store.index_build"])
         if parsing:
             with _safe_path():
                 forkserver.ensure_running()

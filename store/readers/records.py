@@ -352,8 +352,8 @@ _BARE = frozenset(("text", "source", "line", "venue", "year"))
 
 def bare_papers(records: list[dict[str, Any]], analyses: list[Analysis], start: int) -> list[Paper]:
     """The papers `make_paper` makes of `records` that give no more than `_BARE`'s fields, each with its text's
-    analysis, numbered from `start`: in half its time (a long seed list's 100,000 abstracts, on the thread that
-    waits for them: ~0.5 s less), as `store.model.built` makes papers."""
+    analysis, numbered from `start`: in about a third of its time (a long seed list's 100,000 abstracts, on the
+    thread that waits for them: ~0.5 s less), as `store.model.built` makes papers."""
     texts = [record["text"].strip() for record in records]
     venues = [venue_parts(record.get("venue", "")) for record in records]
     count = len(records)

@@ -31,9 +31,9 @@ def derive(papers: Sequence[Paper], progress: Callable[[int, int], object] = lam
     ~85 MB at 100,000 abstracts, where the display text is no slice of the text), `progress(done, total)` told after
     each. False when `stopping()` said so first (the rest stay `untitled`: each derives its own when read).
 
-    The workers are started afresh ("spawn"), not forked from the server the parse's are (`records.START`): each
-    imports only what deriving needs (no numpy: ~26 MB, where a fork of the server was ~41), and the server can be
-    ended once the parse is done (`tui.loading`)."""
+    The workers are started afresh ("spawn"), not forked from the server the parse's are (`records.START`), which can
+    then be ended once the parse is done (`tui.loading`: ~40 MB not held through the index and the titles). Each
+    imports only what deriving needs (no numpy): ~40 MB at work, as a fork of the server was."""
     from store.index_build import in_order  # (here: a worker, which imports this module, needs no numpy)
 
     todo = [paper for paper in papers if untitled(paper)]
