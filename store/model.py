@@ -293,6 +293,14 @@ def kept_cased(paper: Paper, cased: Cased) -> None:
     _KEPT_TEXT.__set__(paper, cased)
 
 
+def keep_text(paper: Paper, kept: object) -> None:
+    """Have `paper` keep its text as `kept` (a `store.packed.Packed` of it, or its string again: the same text, the
+    caller makes sure), and its display text too when that is the very text (see `kept_cased`)."""
+    if _KEPT_PLAIN.__get__(paper, Paper) is _KEPT_TEXT.__get__(paper, Paper):
+        _KEPT_PLAIN.__set__(paper, kept)
+    _KEPT_TEXT.__set__(paper, kept)
+
+
 def kept_text(paper: Paper) -> str | Cased:
     """What `paper` keeps of its text (see `Cased`), without reading it out."""
     return _KEPT_TEXT.__get__(paper, Paper)
@@ -328,9 +336,9 @@ def built(columns: Sequence[Iterable[object]]) -> list[Paper]:
 
 def kept_plain(paper: Paper) -> str | bytes | None:
     """What `paper` keeps of its display text (see `Paper.plain`), without working anything out: for a text kept
-    `Cased`, the text itself (its display text)."""
+    `Cased` (or `store.packed.Packed`), the text itself (its display text)."""
     kept = _KEPT_PLAIN.__get__(paper, Paper)
-    return kept.display() if type(kept) is Cased else kept
+    return kept if kept is None or type(kept) is str or type(kept) is bytes else kept.display()
 
 
 def replaced(paper: Paper, **changes: object) -> Paper:

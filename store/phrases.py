@@ -23,7 +23,9 @@ import zstandard
 
 from store import heap
 from store.index_build import BATCH, THREADS, TF_BITS, TF_MAX, Postings
-from store.model import Cased, Paper, kept_cased, kept_name, kept_plain, kept_text, kept_title, patched, single_spaced, unpatched
+from store.model import (Cased, Paper, keep_text, kept_cased, kept_name, kept_plain, kept_text, kept_title, patched,
+                         single_spaced, unpatched)
+from store.packed import Packed
 from store.query import Term
 from store.vocabulary import WORD
 
@@ -189,6 +191,8 @@ def _cased(papers: list[Paper], chunk: bytes, ends: np.ndarray) -> None:
     starts = [0, *(ends[: len(papers)] + 1).tolist()]  # (line k of the batch is chunk[starts[k] : starts[k + 1] - 1])
     chosen, shown, patches = [], [], []
     for k, paper in enumerate(papers):
+        if type(kept := kept_text(paper)) is Packed:  # (kept as a string again first: then as its line, when it can be)
+            keep_text(paper, kept.text())
         kept, display = kept_text(paper), kept_plain(paper)
         if type(kept) is Cased:
             display, patch = kept.display(), kept.patch

@@ -93,4 +93,4 @@ def test_a_long_parse_lets_each_chunks_counted_words_go_once_named(started_worke
             gc.collect()
             assert first_words() is None  # (while the read goes on)
             rest = [second, *chunks]
-    assert len(rest) == 3 and all(counted[0] is not None for _, counted in rest)
+    assert len(rest) == 3 and all(counted[0] is not None for _, counted, _ in rest)

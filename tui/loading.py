@@ -265,7 +265,8 @@ class Loading:
         if files is not None:
             try:
                 index_cache.index_ahead(files)  # unpacked while they are read
-                with reporting(self._reading(files)), behind_the_list(), records.counting() as counted, records.titles_later():
+                with (reporting(self._reading(files)), behind_the_list(), records.counting() as counted, records.titles_later(),
+                      records.packing()):
                     whole = read_paths(files)
             except ReadError as exc:  # gone or changed into something unreadable since its head was read
                 self._post(partial(self._not_read, str(exc)))

@@ -157,19 +157,19 @@ def _encode(key: tuple, collection: Collection, path: Path) -> bytes:
             same[name] = values[0]
         else:
             columns[name] = values
-    texts = [paper.text for paper in papers]
+    # (the texts read out one at a time, twice: a long list's may be kept compressed, `store.packed`, ~150 MB as strings)
     with open(path, "rb") as source:
         if not _unchanged(source, key):
             raise ValueError("changed since it was parsed")
         if collection.encoding:
-            places, kept = sourced.locate(source, collection.encoding, texts)
+            places, kept = sourced.locate(source, collection.encoding, map(attrgetter("text"), papers))
         else:  # (a collection not read from a file's text)
-            places, kept = sourced.absent(len(texts)), texts
+            places, kept = sourced.absent(len(papers)), [paper.text for paper in papers]
         if not _unchanged(source, key):
             raise ValueError("changed since it was parsed")
     # A display text as the paper keeps it: None for the text itself, False for one worked out when asked.
     plains = [None if kept_form is text or kept_form == text else False if kept_form is None else kept_form
-              for text, kept_form in zip(texts, map(kept_plain, papers))]
+              for text, kept_form in zip(map(attrgetter("text"), papers), map(kept_plain, papers))]
     positions = [paper.position for paper in papers]
     meta = (collection.header, collection.venue, collection.year, list(collection.sources), list(collection.warnings))
     return marshal.dumps((key, meta, len(papers), columns, same, (collection.encoding, places, kept), plains,

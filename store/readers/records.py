@@ -22,8 +22,9 @@ from itertools import chain, islice
 from typing import Any, NamedTuple, TypeVar
 from urllib.parse import urlsplit
 
+from store import heap
 from store.inert import inert, inert_value
-from store.model import Paper, built, kept_plain, paper_id, replaced
+from store.model import Paper, built, keep_text, kept_plain, kept_text, paper_id, replaced
 from store.readers.identifiers import arxiv_id, bare_doi
 from store.text import plain_form
 
@@ -129,10 +130,11 @@ def report(name: str, done: int) -> None:
         progress(name, done)
 
 
-def analyse(texts: Sequence[str], counted: bool = False, titled: bool = True) -> Any:
-    """The analysis of each (stripped) abstract text, in one process; `counted`: with the words of their
-    display texts counted for the search index (`store.index_build.counted_texts`); not `titled`: without
-    their derived titles and names (None: see `titles_later`)."""
+def analyse(texts: Sequence[str], counted: bool = False, titled: bool = True, packed: bool = False) -> Any:
+    """The analysis of each (stripped) abstract text, in one process; not `titled`: without their derived titles
+    and names (None: see `titles_later`). With `counted` or `packed`: (the analyses, the words of their display
+    texts counted for the search index when `counted`, `store.index_build.counted_texts`, and the texts compressed
+    when `packed`, `store.packed.Chunk`; None for each not)."""
     from store.names import derive_title  # (here: reading a cached list needs no name finder)
 
     out, plains = [], []
@@ -141,11 +143,12 @@ def analyse(texts: Sequence[str], counted: bool = False, titled: bool = True) ->
         title, name = (derive_title(shown.plain) if text else ("", "")) if titled else (None, None)
         out.append(Analysis(paper_id(text), plain, title, name, shown.links))  # type: ignore[arg-type]
         plains.append(shown.plain)
-    if not counted:
+    if not (counted or packed):
         return out
     from store.index_build import counted_texts
+    from store.packed import Chunk
 
-    return out, counted_texts(plains)
+    return out, counted_texts(plains) if counted else None, Chunk.of(list(texts)) if packed else None
 
 
 class Counting:
@@ -206,6 +209,15 @@ def titles_later() -> AbstractContextManager[bool]:
     return within(_LATER, True)
 
 
+_PACKING: ContextVar[bool] = ContextVar("packing", default=False)
+
+
+def packing() -> AbstractContextManager[bool]:
+    """Within the block, a parse this thread runs on worker processes has them compress the texts of its papers,
+    which keep them so until they are read (`store.packed`: ~100 MB less at 100,000 abstracts)."""
+    return within(_PACKING, True)
+
+
 class Sent:
     """Texts for a worker process (None for no text), pickled as UTF-8 as they are sent: pickling a string beyond
     ASCII leaves a UTF-8 copy of it in the string for good (CPython keeps it: at 100,000 abstracts, ~20 MB of the
@@ -229,24 +241,25 @@ def _received(encoded: list[bytes | None]) -> list[str | None]:
 _INHERITED: Sequence[str] = ()
 
 
-def _analyse_inherited(bounds: range, counted: bool, titled: bool) -> Any:
-    return analyse(_INHERITED[bounds.start : bounds.stop], counted, titled)
+def _analyse_inherited(bounds: range, counted: bool, titled: bool, packed: bool) -> Any:
+    return analyse(_INHERITED[bounds.start : bounds.stop], counted, titled, packed)
 
 
-def analysed(texts: Iterable[str], name: str = "") -> Iterator[tuple[list[Analysis], list[Any] | None]]:
+def analysed(texts: Iterable[str], name: str = "") -> Iterator[tuple[list[Analysis], list[Any] | None, Any]]:
     """`analyse(texts)` in chunks of `CHUNK` texts, in order, each as soon as it is done: split over
     worker processes when there are many texts and several cores. `texts` may be read as they are
     analysed (a long file split into abstracts): a started worker is sent each chunk as soon as it is
     read, while the next ones are. Progress is reported (see `reporting`) under the file's `name` after
     every chunk. With each chunk, the words of its display texts counted by its worker (within
-    `counting`), else None; without derived titles on workers within `titles_later`."""
+    `counting`) and its texts compressed there (within `packing`: a `store.packed.Chunk`), else None for
+    each; without derived titles on workers within `titles_later`."""
     global _INHERITED
     source = iter(texts)
     head = list(islice(source, PARALLEL_FROM))
     chunking = _chunked(head, source)
     sent: list[list[str]] = []  # the chunks given to the workers, in order
     done = analysed_texts = 0  # the chunks yielded, and their texts
-    counted, titled = _COUNTING.get() is not None, not _LATER.get()
+    counted, titled, packed = _COUNTING.get() is not None, not _LATER.get(), _PACKING.get()
     if len(head) >= PARALLEL_FROM and (os.cpu_count() or 1) >= 2:
         # fork is quick and shares the parent's memory, but only safe while no other thread runs.
         fork = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
@@ -255,23 +268,16 @@ def analysed(texts: Iterable[str], name: str = "") -> Iterator[tuple[list[Analys
                 if fork:  # a forked worker reads its chunk from the texts it inherits: all are read first
                     sent = list(chunking)
                     _INHERITED = [text for chunk in sent for text in chunk]
-                    parts = pool.map(partial(_analyse_inherited, counted=counted, titled=titled),
+                    parts = pool.map(partial(_analyse_inherited, counted=counted, titled=titled, packed=packed),
                                      [range(i * CHUNK, i * CHUNK + len(chunk)) for i, chunk in enumerate(sent)])
                 else:  # a started worker holds nothing: it is sent its texts
-                    futures: deque[Future[Any]] = deque()
-                    try:
-                        for chunk in chunking:
-                            sent.append(chunk)
-                            futures.append(pool.submit(analyse, Sent(chunk), counted, titled))
-                    except BaseException:  # (the file could not be read on): what was sent is not waited for
-                        pool.shutdown(cancel_futures=True)
-                        raise
-                    parts = _results(futures)
+                    parts = _ahead(pool, chunking, sent, counted, titled, packed)
                 for part in parts:
                     analysed_texts += len(sent[done])
+                    sent[done] = []  # (its texts are let go of with their papers': kept compressed, within `packing`)
                     done += 1
                     report(name, analysed_texts)
-                    yield part if counted else (part, None)
+                    yield part if counted or packed else (part, None, None)
         except (OSError, BrokenProcessPool):  # no processes allowed here: the rest in this one
             pass
         finally:
@@ -280,12 +286,29 @@ def analysed(texts: Iterable[str], name: str = "") -> Iterator[tuple[list[Analys
         part = analyse(chunk)
         analysed_texts += len(chunk)
         report(name, analysed_texts)
-        yield part, None
+        yield part, None, None
 
 
-def _results(futures: deque[Future[_T]]) -> Iterator[_T]:
-    """The result of each of `futures` in turn, each let go of once given (a chunk's analysis and counted
-    words, ~1.5 MB: at 100,000 abstracts ~80 MB held to the read's end else)."""
+AHEAD = 4
+"""Chunks sent to started workers ahead of the one whose analysis is waited for (`_ahead`)."""
+
+
+def _ahead(pool: ProcessPoolExecutor, chunks: Iterable[list[str]], sent: list[list[str]], *flags: bool) -> Iterator[Any]:
+    """`analyse(chunk, *flags)` of each of `chunks` in turn on `pool`'s started workers, each chunk sent (and added to
+    `sent`) `AHEAD` chunks before its analysis is waited for: a long file is read only so far ahead of the papers
+    made of it (read whole at once, every text waited as a string for its analysis: ~150 MB at 100,000 abstracts,
+    the peak of a read that keeps them compressed, `packing`), and each analysis is let go of once given (~1.5 MB
+    a chunk's, with its counted words)."""
+    futures: deque[Future[Any]] = deque()
+    try:
+        for chunk in chunks:
+            sent.append(chunk)
+            futures.append(pool.submit(analyse, Sent(chunk), *flags))
+            if len(futures) > AHEAD:
+                yield futures.popleft().result()
+    except BaseException:  # (the file could not be read on, the pool broke): what was sent is not waited for
+        pool.shutdown(cancel_futures=True)
+        raise
     while futures:
         yield futures.popleft().result()
 
@@ -329,7 +352,7 @@ def make_papers(records: Iterable[dict[str, Any]]) -> list[Paper]:
     # Papers are made from each chunk as it arrives, while the workers go on with the next ones.
     bodies: list[Any] | None = []  # (None once a chunk was analysed without them)
     sink = _COUNTING.get()
-    for part, counted in analysed(texts(), first["source"]):
+    for n, (part, counted, packed) in enumerate(analysed(texts(), first["source"]), 1):
         if counted is None or bodies is None or sink is None:  # (counted only within `counting`: a sink)
             bodies = None
         else:
@@ -341,9 +364,27 @@ def make_papers(records: Iterable[dict[str, Any]]) -> list[Paper]:
             else:
                 papers += [make_paper(**record, analysis=analysis, position=start + i)
                            for i, (record, analysis) in enumerate(zip(chunk, part))]
+            if packed is not None:
+                _packed(papers[start:], chunk, packed)
+                if n % _TRIM_EVERY == 0:
+                    heap.give_back()  # (the strings freed lie between what is kept: later ones would not reuse all of it)
     if sink is not None:
         sink.add(papers, bodies)
     return papers
+
+
+_TRIM_EVERY = 8
+"""Chunks whose texts are packed between two returns of the memory freed to the system (`store.heap`)."""
+
+
+def _packed(papers: list[Paper], records: list[dict[str, Any]], chunk: Any) -> None:
+    """Have each of `papers`, made of `records`, keep its text as its place in `chunk` (`store.packed`: their texts
+    compressed), when it keeps the very text the record gave (not one made inert, `store.boundary`)."""
+    from store.packed import Packed
+
+    for at, (paper, record) in enumerate(zip(papers, records)):
+        if kept_text(paper) is record["text"].strip():  # (the very string: `strip` gives it back when it strips nothing)
+            keep_text(paper, Packed(chunk, at))
 
 
 _BARE = frozenset(("text", "source", "line", "venue", "year"))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import codecs
 import os
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import BinaryIO
 
 CHUNK = 16 << 20
@@ -55,7 +55,7 @@ def _find(buffer: bytes, raw: bytes, start: int, end: int) -> int:
     return at
 
 
-def locate(source: BinaryIO, codec: str, texts: Sequence[str]) -> tuple[bytes, list[str]]:
+def locate(source: BinaryIO, codec: str, texts: Iterable[str]) -> tuple[bytes, list[str]]:
     """Where each of `texts` is in `source` (open at its start), read as `codec`: the places, an
     offset and a length in bytes for each text (`array("q")` bytes), -1 and 0 for a text not
     found, and the texts not found, in order. Each is looked for after the last one found."""

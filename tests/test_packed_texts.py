@@ -1,0 +1,85 @@
+"""A long list parsed on worker processes within `records.packing` (the app's read behind its first rows) keeps
+its papers' texts compressed (`store.packed`) until the phrase texts keep them as lines: every text, display
+text, id and title reads out as a plain parse gives it, and so do the parse cache's entry and the index."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from store import SearchIndex, read_path
+from store.model import kept_plain, kept_text
+from store.packed import Packed
+from store.readers import cache, records
+
+
+@pytest.fixture
+def on_workers(monkeypatch):
+    monkeypatch.setattr(records, "PARALLEL_FROM", 1000)  # the ICLR list's 2,260 abstracts on two workers
+    monkeypatch.setattr(records, "CHUNK", 512)  # (5 chunks: more than are kept decompressed at once)
+
+
+def fields(papers) -> list[tuple]:
+    return [(p.id, p.text, p.plain, p.title, p.name, p.position) for p in papers]
+
+
+@pytest.fixture
+def iclr(corpora, tmp_path):
+    """The ICLR list in a file of its own (the parse cache holds another for another file: each is parsed)."""
+    def copy(name: str):
+        path = tmp_path / name
+        path.write_bytes((corpora / "iclr-2024-abstracts.txt").read_bytes())
+        return path
+    return copy
+
+
+def packed_read(path):
+    with records.packing():
+        return read_path(path)
+
+
+def test_texts_kept_packed_read_out_as_parsed(iclr, on_workers):
+    plain = read_path(iclr("plain.txt")).papers
+    papers = packed_read(iclr("packed.txt")).papers
+    packed = [p for p in papers if type(kept_text(p)) is Packed]
+    assert len(packed) > 0.95 * len(papers)
+    held = sum(len(chunk.packed) for chunk in {id(kept_text(p).chunk): kept_text(p).chunk for p in packed}.values())
+    assert held < sum(len(p.text.encode()) for p in packed) / 3  # (as strings, ~3.5 times as much)
+    assert fields(papers) == fields(plain)
+    shuffled = list(range(len(papers)))
+    random.Random(7).shuffle(shuffled)  # (read in any order: each chunk decompressed again when it is not kept)
+    assert [papers[i].text for i in shuffled] == [plain[i].text for i in shuffled]
+
+
+def test_texts_kept_packed_then_as_lines_and_the_index_alike(iclr, on_workers):
+    plain = read_path(iclr("plain.txt")).papers
+    papers = packed_read(iclr("packed.txt")).papers
+    index = SearchIndex(papers)
+    index.literal_ready()  # the phrase texts: the texts kept as their lines where they can be
+    assert not any(type(kept_text(p)) is Packed for p in papers)
+    assert fields(papers) == fields(plain)
+    assert [kept_plain(p) == kept_plain(q) for p, q in zip(papers, plain)] == [True] * len(plain)
+    built = SearchIndex(plain)
+    for query in ('graph neural', '"language model"', "'Transformer"):
+        assert [(h.paper_id, h.score) for h in index.search(query)] == [(h.paper_id, h.score) for h in built.search(query)]
+
+
+def test_the_parse_entry_of_papers_kept_packed_is_a_plain_parses(iclr, on_workers):
+    path = iclr("packed.txt")
+    collection = packed_read(path)
+    assert any(type(kept_text(p)) is Packed for p in collection.papers)
+    key = cache._key(str(path), path)
+    data = cache._encode(key, collection, path)
+    decoded = cache._decode(cache._header(data) + data, key, path)
+    assert decoded is not None and fields(decoded.papers) == fields(read_path(iclr("plain.txt")).papers)
+
+
+def test_started_workers_pack_the_texts_too(corpora, started_workers, tmp_path):
+    """Started workers (another thread runs, as in the app), two abstracts a chunk."""
+    text = "\n\n".join((corpora / "iclr-2024-abstracts.txt").read_text(encoding="utf-8").split("\n\n")[:41])
+    (tmp_path / "plain.txt").write_text(text, encoding="utf-8")
+    (tmp_path / "packed.txt").write_text(text, encoding="utf-8")
+    plain = read_path(tmp_path / "plain.txt").papers
+    with started_workers():
+        papers = packed_read(tmp_path / "packed.txt").papers
+    assert all(type(kept_text(p)) is Packed for p in papers) and fields(papers) == fields(plain)
