@@ -28,6 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from open import corpus, process_table, tmux  # noqa: E402 (bench/open.py beside this file)
 
 POLL = 0.05
+AFTER = 20
+"""Seconds the phase after the titles is watched: the cache entries, then the phrase texts."""
 PHASES = ("reading", "indexing", "titles", "after")
 _SAID = re.compile(r"\b(reading|indexing|titles)\b[^\n]*…")
 
@@ -83,7 +85,7 @@ def run(triage: str, path: Path, folder: Path) -> dict[str, tuple[float, dict[st
                 done = now
             if phase is not None and sum(held.values()) > sum(peaks.get(phase, (0, {}))[1].values()):
                 peaks[phase] = (now, held)
-            if done is not None and now > done + 6:
+            if done is not None and now > done + AFTER:
                 break
             time.sleep(POLL)
         tmux(socket, "send-keys", "-t", "t", "Enter", "q")
