@@ -40,6 +40,7 @@ def status() -> dict[str, int]:
 def held(collection, index) -> dict[str, float]:
     """MB each part of the papers and of the index holds."""
     from store.model import _KEPT_PLAIN, Cased, kept_text
+    from store.packed import Packed
 
     size = sys.getsizeof
     papers = collection.papers
@@ -50,7 +51,8 @@ def held(collection, index) -> dict[str, float]:
     chunks = lowered._chunks or []
     vocabularies = [*index._vocab.values(), index._names_vocab]
     parts = {
-        "texts": sum(size(t) if type(t) is str else size(t) + size(t.places) for t in texts),
+        "texts": sum(size(t) if type(t) is str else size(t) + size(t.places) if type(t) is Cased else size(t) for t in texts)
+                 + sum(size(chunk.packed) + size(chunk.ends) for chunk in {id(t.chunk): t.chunk for t in texts if type(t) is Packed}.values()),
         "display texts kept": sum(size(k) for k, t in zip(kept, texts) if k is not None and k is not t),
         "titles": sum(size(p.title) for p in papers),
         "names": sum(size(p.name) for p in papers),
@@ -65,6 +67,7 @@ def held(collection, index) -> dict[str, float]:
     }
     mb = {name: round(value / 2**20, 1) for name, value in parts.items()}
     mb["wide texts (count)"] = sum(type(t) is str and not t.isascii() and max(t) > "\xff" for t in texts)
+    mb["texts packed (count)"] = sum(type(t) is Packed for t in texts)
     mb["texts kept as lines (count)"] = sum(type(t) is Cased for t in texts)
     return mb
 

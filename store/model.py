@@ -301,6 +301,16 @@ def keep_text(paper: Paper, kept: object) -> None:
     _KEPT_TEXT.__set__(paper, kept)
 
 
+def read_out(paper: Paper) -> tuple[str | Cased, str | bytes | None]:
+    """`kept_text` and `kept_plain` of `paper`, a text kept packed (`store.packed.Packed`) read out: as the string,
+    and its display text as that very string when it is kept as the same."""
+    kept, plain = _KEPT_TEXT.__get__(paper, Paper), _KEPT_PLAIN.__get__(paper, Paper)
+    if type(kept) is str or type(kept) is Cased:
+        return kept, kept_plain(paper)
+    text = kept.text()
+    return text, text if plain is kept else kept_plain(paper)
+
+
 def kept_text(paper: Paper) -> str | Cased:
     """What `paper` keeps of its text (see `Cased`), without reading it out."""
     return _KEPT_TEXT.__get__(paper, Paper)

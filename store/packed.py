@@ -6,7 +6,8 @@ each worker compress the texts of its chunk (`Chunk.of`: zstd, ~3.5 times smalle
 and the papers made of them keep their texts as places in it (`Packed`, `store.model.keep_text`), read out when
 asked (`Paper.text`): the chunk decompressed (~2.5 ms), the last `KEEP` of them kept so, then the text's bytes
 decoded. At 100,000 abstracts the app then holds ~40 MB of them through the read, the index and the titles,
-not ~150 MB of strings: a cold open's peak, with its worker processes, was over 500 MB.
+not ~150 MB of strings: a cold open's peak, with its worker processes, was over 500 MB. The texts that the
+phrase texts cannot keep as lines (~11%) are then packed apart (`store.phrases`), whatever list they are of.
 """
 from __future__ import annotations
 

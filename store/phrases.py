@@ -23,9 +23,9 @@ import zstandard
 
 from store import heap
 from store.index_build import BATCH, THREADS, TF_BITS, TF_MAX, Postings
-from store.model import (Cased, Paper, keep_text, kept_cased, kept_name, kept_plain, kept_text, kept_title, patched,
-                         single_spaced, unpatched)
-from store.packed import Packed
+from store.model import (Cased, Paper, keep_text, kept_cased, kept_name, kept_text, kept_title, patched, read_out, single_spaced,
+                         unpatched)
+from store.packed import Chunk, Packed
 from store.query import Term
 from store.vocabulary import WORD
 
@@ -191,9 +191,7 @@ def _cased(papers: list[Paper], chunk: bytes, ends: np.ndarray) -> None:
     starts = [0, *(ends[: len(papers)] + 1).tolist()]  # (line k of the batch is chunk[starts[k] : starts[k + 1] - 1])
     chosen, shown, patches = [], [], []
     for k, paper in enumerate(papers):
-        if type(kept := kept_text(paper)) is Packed:  # (kept as a string again first: then as its line, when it can be)
-            keep_text(paper, kept.text())
-        kept, display = kept_text(paper), kept_plain(paper)
+        kept, display = read_out(paper)
         if type(kept) is Cased:
             display, patch = kept.display(), kept.patch
         elif display is kept:
@@ -277,6 +275,7 @@ def _batches(papers: list[Paper], compress: bool, counted: bool) -> list[tuple[b
         lowered = lowered_batch([p.plain for p in batch], [head(p) for p in batch], compress, counted)
         if not compress:
             _cased(batch, lowered[0], _line_ends(lowered[0]))
+            _packed_apart(batch)
             if start // BATCH % _TRIM_EVERY == _TRIM_EVERY - 1:
                 heap.give_back()  # (the strings freed lie between others: the batches made next do not reuse their room)
         return lowered
@@ -288,6 +287,17 @@ def _batches(papers: list[Paper], compress: bool, counted: bool) -> list[tuple[b
         batches = list(map(made, starts))
     heap.give_back()  # the lines lowered to make them, the strings of the texts now kept as lines (see store.heap)
     return batches
+
+
+def _packed_apart(papers: list[Paper]) -> None:
+    """The texts of a batch's `papers` that are not kept as their lines (`_cased`: ~11% of abstracts, a capital beyond
+    ASCII, spacing, markup...) kept compressed together (`store.packed`): at 100,000 abstracts ~33 MB as strings, ~12 MB
+    so; and the chunks a parse packed the texts in (~40 MB) are let go of batch by batch, as their texts are kept anew."""
+    rest = [paper for paper in papers if type(kept_text(paper)) is not Cased]
+    if rest:
+        chunk = Chunk.of([paper.text for paper in rest])
+        for at, paper in enumerate(rest):
+            keep_text(paper, Packed(chunk, at))
 
 
 def lowered_batch(plains: list[str], heads: list[str], compress: bool,

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from store import SearchIndex, read_path
-from store.model import kept_plain, kept_text
+from store.model import Cased, kept_plain, kept_text
 from store.packed import Packed
 from store.readers import cache, records
 
@@ -54,9 +54,12 @@ def test_texts_kept_packed_read_out_as_parsed(iclr, on_workers):
 def test_texts_kept_packed_then_as_lines_and_the_index_alike(iclr, on_workers):
     plain = read_path(iclr("plain.txt")).papers
     papers = packed_read(iclr("packed.txt")).papers
+    parsed = [kept_text(p).chunk for p in papers if type(kept_text(p)) is Packed]  # (the parse's, held: their ids stay theirs)
+    chunks = set(map(id, parsed))
     index = SearchIndex(papers)
-    index.literal_ready()  # the phrase texts: the texts kept as their lines where they can be
-    assert not any(type(kept_text(p)) is Packed for p in papers)
+    index.literal_ready()  # the phrase texts: the texts kept as their lines where they can be, the others packed apart
+    assert {type(kept_text(p)) for p in papers} == {Cased, Packed}
+    assert not {id(kept_text(p).chunk) for p in papers if type(kept_text(p)) is Packed} & chunks
     assert fields(papers) == fields(plain)
     assert [kept_plain(p) == kept_plain(q) for p, q in zip(papers, plain)] == [True] * len(plain)
     built = SearchIndex(plain)
