@@ -2,10 +2,11 @@
 texts keep them as lines (`store.model.Cased`, made by `store.phrases` once search is ready).
 
 A parse on worker processes within `store.readers.records.packing` (the app's read behind its first rows) has
-each worker compress the texts of its chunk (`Chunk.of`: zstd, ~3.5 times smaller, ~13 ms a chunk of 2,048),
+each worker compress the texts of its chunk (`Chunk.of`: zstd's level 1, ~2.7 times smaller, ~10 ms a chunk of
+2,048: level 3, ~3.5 times, took the two workers ~1.5 s more of CPU at 100,000 abstracts, the read ~1 s longer),
 and the papers made of them keep their texts as places in it (`Packed`, `store.model.keep_text`), read out when
 asked (`Paper.text`): the chunk decompressed (~2.5 ms), the last `KEEP` of them kept so, then the text's bytes
-decoded. At 100,000 abstracts the app then holds ~40 MB of them through the read, the index and the titles,
+decoded. At 100,000 abstracts the app then holds ~55 MB of them through the read, the index and the titles,
 not ~150 MB of strings: a cold open's peak, with its worker processes, was over 500 MB. The texts that the
 phrase texts cannot keep as lines (~11%) are then packed apart (`store.phrases`), whatever list they are of.
 """
@@ -19,7 +20,7 @@ from itertools import accumulate
 KEEP = 2
 """Chunks kept decompressed (the last read): a pass over the papers in order, or the rows on screen, decompresses
 each chunk once."""
-_LEVEL = 3
+_LEVEL = 1
 _open: deque[Chunk] = deque()
 _lock = threading.Lock()
 

@@ -44,7 +44,7 @@ def test_texts_kept_packed_read_out_as_parsed(iclr, on_workers):
     packed = [p for p in papers if type(kept_text(p)) is Packed]
     assert len(packed) > 0.95 * len(papers)
     held = sum(len(chunk.packed) for chunk in {id(kept_text(p).chunk): kept_text(p).chunk for p in packed}.values())
-    assert held < sum(len(p.text.encode()) for p in packed) / 3  # (as strings, ~3.5 times as much)
+    assert held < sum(len(p.text.encode()) for p in packed) / 2.5  # (as strings, ~2.7 times as much)
     assert fields(papers) == fields(plain)
     shuffled = list(range(len(papers)))
     random.Random(7).shuffle(shuffled)  # (read in any order: each chunk decompressed again when it is not kept)
