@@ -3,14 +3,12 @@
 `SearchIndex` (store.search) is built from these: `Words` finds the words of a batch of texts
 with numpy (hashing runs of word characters, grouping equal ones by one sort, checking them letter
 by letter) and names each distinct word once; `Postings` lays out every word's posting list in one
-array; `in_order` runs the finding of the next batches on a thread pool; `join_words` and
-`split_words` keep a vocabulary as one array (as the index cache stores it).
+array; `join_words` and `split_words` keep a vocabulary as one array (as the index cache stores it).
 """
 from __future__ import annotations
 
-from collections import defaultdict, deque
-from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import count
 from typing import NamedTuple, TypeVar
@@ -20,7 +18,6 @@ import numpy as np
 from store.vocabulary import WORD
 
 _T = TypeVar("_T")
-_R = TypeVar("_R")
 
 TF_BITS = 4  # a posting is (paper index << 4) | min(term frequency, 15)
 TF_MAX = (1 << TF_BITS) - 1
@@ -254,17 +251,6 @@ def emptied(items: list[_T]) -> Iterator[_T]:
     items.reverse()
     while items:
         yield items.pop()
-
-def in_order(pool: Executor, work: Callable[[_T], _R], items: Iterable[_T]) -> Iterator[_R]:
-    """work(item) for each of `items`, in order, run on `pool` a few items ahead (not all at
-    once: finished batches wait in memory until they are used)."""
-    pending: deque[Future[_R]] = deque()
-    for item in items:
-        pending.append(pool.submit(work, item))
-        if len(pending) > 2 * THREADS:
-            yield pending.popleft().result()
-    while pending:
-        yield pending.popleft().result()
 
 def _powers(base: int, n: int) -> np.ndarray:
     """base**i mod 2**64 for i < n."""

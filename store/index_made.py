@@ -14,8 +14,9 @@ from typing import Self
 import numpy as np
 
 from store import heap
+from store.ahead import in_order
 from store.index_build import (BATCH, THREADS, TF_BITS, TF_MAX, Counted, Grouped, Named, Placing, Postings, Words, emptied,
-                               in_order, join_words, split_words, title_postings)
+                               join_words, split_words, title_postings)
 from store.model import Paper, any_untitled, kept_name, kept_plain, kept_title
 from store.phrases import Lowered, Phrases, head
 from store.qualifiers import Facets

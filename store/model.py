@@ -312,7 +312,7 @@ def read_out(paper: Paper) -> tuple[str | Cased, str | bytes | None]:
 
 
 def kept_text(paper: Paper) -> str | Cased:
-    """What `paper` keeps of its text (see `Cased`), without reading it out."""
+    """What `paper` keeps of its text (see `Cased`; or a `store.packed.Packed`), without reading it out."""
     return _KEPT_TEXT.__get__(paper, Paper)
 
 

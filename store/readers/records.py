@@ -13,7 +13,7 @@ import re
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
@@ -23,6 +23,7 @@ from typing import Any, NamedTuple, TypeVar
 from urllib.parse import urlsplit
 
 from store import heap
+from store.ahead import in_order
 from store.inert import inert, inert_value
 from store.model import Paper, built, keep_text, kept_plain, kept_text, paper_id, replaced
 from store.readers.identifiers import arxiv_id, bare_doi
@@ -270,8 +271,11 @@ def analysed(texts: Iterable[str], name: str = "") -> Iterator[tuple[list[Analys
                     _INHERITED = [text for chunk in sent for text in chunk]
                     parts = pool.map(partial(_analyse_inherited, counted=counted, titled=titled, packed=packed),
                                      [range(i * CHUNK, i * CHUNK + len(chunk)) for i, chunk in enumerate(sent)])
-                else:  # a started worker holds nothing: it is sent its texts
-                    parts = _ahead(pool, chunking, sent, counted, titled, packed)
+                else:  # a started worker holds nothing: it is sent its texts, a few chunks ahead (`in_order`)
+                    # (a long file is read only so far ahead of the papers made of it: read whole at once, every text waited
+                    # as a string for its analysis, ~150 MB at 100,000 abstracts, the peak of a read within `packing`)
+                    work = partial(analyse, counted=counted, titled=titled, packed=packed)
+                    parts = in_order(pool, work, (Sent(chunk) for chunk in _recorded(chunking, sent)))
                 for part in parts:
                     analysed_texts += len(sent[done])
                     sent[done] = []  # (its texts are let go of with their papers': kept compressed, within `packing`)
@@ -289,28 +293,11 @@ def analysed(texts: Iterable[str], name: str = "") -> Iterator[tuple[list[Analys
         yield part, None, None
 
 
-AHEAD = 4
-"""Chunks sent to started workers ahead of the one whose analysis is waited for (`_ahead`)."""
-
-
-def _ahead(pool: ProcessPoolExecutor, chunks: Iterable[list[str]], sent: list[list[str]], *flags: bool) -> Iterator[Any]:
-    """`analyse(chunk, *flags)` of each of `chunks` in turn on `pool`'s started workers, each chunk sent (and added to
-    `sent`) `AHEAD` chunks before its analysis is waited for: a long file is read only so far ahead of the papers
-    made of it (read whole at once, every text waited as a string for its analysis: ~150 MB at 100,000 abstracts,
-    the peak of a read that keeps them compressed, `packing`), and each analysis is let go of once given (~1.5 MB
-    a chunk's, with its counted words)."""
-    futures: deque[Future[Any]] = deque()
-    try:
-        for chunk in chunks:
-            sent.append(chunk)
-            futures.append(pool.submit(analyse, Sent(chunk), *flags))
-            if len(futures) > AHEAD:
-                yield futures.popleft().result()
-    except BaseException:  # (the file could not be read on, the pool broke): what was sent is not waited for
-        pool.shutdown(cancel_futures=True)
-        raise
-    while futures:
-        yield futures.popleft().result()
+def _recorded(chunks: Iterable[list[str]], sent: list[list[str]]) -> Iterator[list[str]]:
+    """Each of `chunks`, added to `sent` as it is taken."""
+    for chunk in chunks:
+        sent.append(chunk)
+        yield chunk
 
 
 def _chunked(head: list[str], rest: Iterator[str]) -> Iterator[list[str]]:

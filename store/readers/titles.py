@@ -13,6 +13,7 @@ import os
 from collections.abc import Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 
+from store.ahead import in_order
 from store.model import Paper, titled, untitled
 from store.readers import records
 
@@ -34,8 +35,6 @@ def derive(papers: Sequence[Paper], progress: Callable[[int, int], object] = lam
     The workers are started afresh ("spawn"), not forked from the server the parse's are (`records.START`), which can
     then be ended once the parse is done (`tui.loading`: ~40 MB not held through the index and the titles). Each
     imports only what deriving needs (no numpy): ~40 MB at work, as a fork of the server was."""
-    from store.index_build import in_order  # (here: a worker, which imports this module, needs no numpy)
-
     todo = [paper for paper in papers if untitled(paper)]
     chunks = [todo[start : start + records.CHUNK] for start in range(0, len(todo), records.CHUNK)]
     workers = min(os.cpu_count() or 1, len(chunks))
