@@ -7,10 +7,11 @@ installed `triage` opens the list with an empty cache in a private tmux server (
 typed once the first rows are on screen (as open.py does), and every 50 ms the resident memory of
 each process under it is read from /proc with the phase the header names: "reading" (the parse, on
 worker processes forked from a server beside the app), "indexing", "titles" (derived on worker
-processes again), and "after" (from the header's last word until 6 s later: the cache entries and
-the texts phrases are looked in). Printed for each phase: its peak (the app and every process under
-it), when, and what each process held then: the app, the fork server, the resource tracker and
-the workers. Synthetic lists come from ../shared/tools/make_corpus.py, made once in `--lists`.
+processes again), and "after" (from the header's last word until `AFTER` s later: the cache entries,
+the texts phrases are looked in, the citation keys). Printed for each phase: its peak (the app and every
+process under it), when, and what each process held then: the app, the fork server, the resource
+tracker and the workers; then the app's own peak as the kernel kept it (VmHWM), which a poll cannot
+miss. Synthetic lists come from ../shared/tools/make_corpus.py, made once in `--lists`.
 """
 from __future__ import annotations
 
@@ -61,8 +62,19 @@ def processes(shell: int) -> dict[str, int]:
     return named
 
 
-def run(triage: str, path: Path, folder: Path) -> dict[str, tuple[float, dict[str, int]]]:
-    """Each phase's (seconds since the start, the processes' memory) at its peak."""
+def high_water(shell: int) -> int:
+    """The app's own peak resident bytes as the kernel kept it (VmHWM): what a 50 ms poll can miss."""
+    parents, _ = process_table()
+    app = next((pid for pid, parent in parents.items() if parent == shell and "sleep" not in _command(pid)), None)
+    try:
+        status = Path(f"/proc/{app}/status").read_text()
+    except (OSError, TypeError):
+        return 0
+    return int(status.split("VmHWM:")[1].split()[0]) * 1024
+
+
+def run(triage: str, path: Path, folder: Path) -> tuple[dict[str, tuple[float, dict[str, int]]], int]:
+    """Each phase's (seconds since the start, the processes' memory) at its peak; the app's VmHWM at the end."""
     socket = f"bench-peak-{uuid.uuid4().hex[:8]}"
     env = f"TRIAGE_CACHE={folder / 'cache'} TRIAGE_DB={folder / 'triage.json'} TRIAGE_CONFIG={folder / 'keys.toml'} TERM=xterm-256color"
     start = time.monotonic()
@@ -88,11 +100,12 @@ def run(triage: str, path: Path, folder: Path) -> dict[str, tuple[float, dict[st
             if done is not None and now > done + AFTER:
                 break
             time.sleep(POLL)
+        highest = high_water(shell)
         tmux(socket, "send-keys", "-t", "t", "Enter", "q")
         time.sleep(1)
     finally:
         subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
-    return peaks
+    return peaks, highest
 
 
 def main() -> None:
@@ -106,7 +119,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-peak-") as tmp:
         path = args.list or corpus(args.size, Path(args.lists) if args.lists else Path(tmp))[0]
         print(f"{path.name}, cold, load {os.getloadavg()[0]:.2f}")
-        peaks = run(triage, path, Path(tmp))
+        peaks, highest = run(triage, path, Path(tmp))
     print(f"{'phase':>9} {'at s':>6} {'total MB':>9} {'app':>6} {'server':>7} {'tracker':>8}  workers MB")
     for phase in PHASES:
         if phase not in peaks:
@@ -116,6 +129,7 @@ def main() -> None:
         workers = " ".join(f"{size:.0f}" for name, size in sorted(mb.items()) if name.startswith("worker"))
         print(f"{phase:>9} {at:>6.2f} {sum(mb.values()):>9.0f} {mb.get('app', 0):>6.0f} {mb.get('server', 0):>7.0f} "
               f"{mb.get('tracker', 0):>8.0f}  {workers or '-'}")
+    print(f"the app's own peak as the kernel kept it (VmHWM, between polls too): {highest / 2**20:.0f} MB")
 
 
 if __name__ == "__main__":
