@@ -32,14 +32,10 @@ waiting for the thread: `q` never waits for this work.
 from __future__ import annotations
 
 import gc
-import multiprocessing
-import os
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from functools import partial
-from multiprocessing import forkserver, resource_tracker
 from operator import attrgetter
 from typing import Any, NamedTuple
 
@@ -48,6 +44,7 @@ from store.db import TriageStore
 from store.readers import cache, index_cache, quick, records, titles
 from store.readers.records import reporting
 from store.views import Tally
+from tui import processes
 from tui.saving import Saver
 from tui.widgets.paper_list import PaperList, columns_for
 from tui.widgets.status import StatusLine
@@ -55,8 +52,6 @@ from tui.widgets.status import StatusLine
 
 SEARCH_FIRST = 5.0
 """The longest the work after search ready waits for a query typed before it to be answered (`_after_the_search`)."""
-WORKERS_FROM = 2 * records.CHUNK
-"""Behind the list, a parse of this many abstracts and more is split over worker processes."""
 
 
 def head_of(files: Sequence[str]) -> Collection | None:
@@ -65,67 +60,8 @@ def head_of(files: Sequence[str]) -> Collection | None:
     cached = all(map(cache.has_entry, files))
     collection = quick.head(files[0], quick.CACHED_STREAM_FROM if cached else quick.STREAM_FROM, cached) if files else None
     if collection is not None:
-        _prepare_workers(parsing=not cached and quick.expected(collection, files) >= WORKERS_FROM)
+        processes.prepare(parsing=not cached and quick.expected(collection, files) >= processes.WORKERS_FROM)
     return collection
-
-
-def _prepare_workers(parsing: bool) -> None:
-    """What the parse's worker processes need, started now. The tracker they report to: started from the
-    app, whose standard error is no file any more, it could not be. And, when the lists will be parsed
-    (not read from the cache), what the workers are forked from: a small process with the analysis
-    loaded that forks each at once (sharing its pages, holding only the texts each is sent), started
-    beside the app while it draws (else it starts with the first parse)."""
-    with _safe_path():
-        resource_tracker.ensure_running()
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        multiprocessing.set_forkserver_preload(["store.readers.records", "store.names", "store.text", "store.index_build"])
-        if parsing:
-            with _safe_path():
-                forkserver.ensure_running()
-
-
-@contextmanager
-def _safe_path() -> Iterator[None]:
-    """Within the block, a process multiprocessing starts (`python -c …`: the tracker, the fork server) imports nothing
-    from the folder `triage` runs in (PYTHONSAFEPATH, Python 3.11 and later): the path of such a command starts with
-    that folder, and the fork server (which ignores the path it is given) imported a `store` or `tui` package there —
-    another checkout of this project, any project's own `store` — for the workers, which died on it (the parse then
-    fell back to this one process, ~2.5 times as long at 100,000 abstracts)."""
-    before = os.environ.get("PYTHONSAFEPATH")
-    os.environ["PYTHONSAFEPATH"] = "1"
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop("PYTHONSAFEPATH", None)
-        else:
-            os.environ["PYTHONSAFEPATH"] = before
-
-
-def _forkserver_stopped() -> None:
-    """The server the parse's worker processes were forked from (`_prepare_workers`), ended once the list is read:
-    nothing else is forked from it (the titles' workers are started afresh: `store.readers.titles`), and it held
-    ~40 MB through the index and the titles (another parse would start it again)."""
-    stop = getattr(forkserver._forkserver, "_stop", None)  # (CPython's own, with no public name)
-    if stop is not None:
-        stop()
-
-
-@contextmanager
-def behind_the_list() -> Iterator[None]:
-    """Within the block, a parse uses every core from a few thousand abstracts (`records.PARALLEL_FROM`),
-    its worker processes forked by a server (see `_prepare_workers`) where there can be one: behind the list the
-    user waits on no thread of the app, which would otherwise share one core with the UI. A fork server started
-    within it (not beforehand: `_prepare_workers`) starts as that one does (`_safe_path`)."""
-    before = records.PARALLEL_FROM, records.START
-    records.PARALLEL_FROM = min(before[0], WORKERS_FROM)
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        records.START = "forkserver"
-    try:
-        with _safe_path():
-            yield
-    finally:
-        records.PARALLEL_FROM, records.START = before
 
 
 class Landing(NamedTuple):
@@ -205,8 +141,7 @@ class Loading:
         self._all_titled.set()
         self._held.release()  # (the interpreter waits for the cache writers before it exits)
         if self.working_behind:  # (reading, or deriving titles)
-            for child in multiprocessing.active_children():
-                child.terminate()
+            processes.ended()
 
     @property
     def working_behind(self) -> bool:
@@ -265,13 +200,13 @@ class Loading:
         if files is not None:
             try:
                 index_cache.index_ahead(files)  # unpacked while they are read
-                with (reporting(self._reading(files)), behind_the_list(), records.counting() as counted, records.titles_later(),
+                with (reporting(self._reading(files)), processes.behind_the_list(), records.counting() as counted, records.titles_later(),
                       records.packing()):
                     whole = read_paths(files)
             except ReadError as exc:  # gone or changed into something unreadable since its head was read
                 self._post(partial(self._not_read, str(exc)))
                 whole = None
-            _forkserver_stopped()  # (its workers have ended)
+            processes.forkserver_stopped()  # (its workers have ended)
             if self._stopping:
                 return None
             if whole is not None:
@@ -310,7 +245,7 @@ class Loading:
             percent = min(99, 100 * done // total)
             self._post(lambda: self._say(f"titles {percent}%…"))
 
-        with behind_the_list():  # ("titles…" in the header since the index was made: `_indexed_now`)
+        with processes.behind_the_list():  # ("titles…" in the header since the index was made: `_indexed_now`)
             if not titles.derive(index.papers, progress, lambda: self._stopping):
                 return None
         retitled = index.retitled()

@@ -1,0 +1,81 @@
+"""The worker processes behind an open list (`tui.loading`): what they need started before the app draws (the
+resource tracker, the fork server the parse's workers are forked from), how a parse behind the list uses them, and
+each ended once the open no longer needs it (`forkserver_stopped`, `ended` at quit). They are the
+only processes the app starts."""
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from multiprocessing import forkserver, resource_tracker
+
+from store.readers import records
+
+WORKERS_FROM = 2 * records.CHUNK
+"""Behind the list, a parse of this many abstracts and more is split over worker processes."""
+
+
+def prepare(parsing: bool) -> None:
+    """What the parse's worker processes need, started now. The tracker they report to: started from the
+    app, whose standard error is no file any more, it could not be. And, when the lists will be parsed
+    (not read from the cache), what the workers are forked from: a small process with the analysis
+    loaded that forks each at once (sharing its pages, holding only the texts each is sent), started
+    beside the app while it draws (else it starts with the first parse)."""
+    with safe_path():
+        resource_tracker.ensure_running()
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        multiprocessing.set_forkserver_preload(["store.readers.records", "store.names", "store.text", "store.index_build"])
+        if parsing:
+            with safe_path():
+                forkserver.ensure_running()
+
+
+@contextmanager
+def safe_path() -> Iterator[None]:
+    """Within the block, a process multiprocessing starts (`python -c …`: the tracker, the fork server) imports nothing
+    from the folder `triage` runs in (PYTHONSAFEPATH, Python 3.11 and later): the path of such a command starts with
+    that folder, and the fork server (which ignores the path it is given) imported a `store` or `tui` package there —
+    another checkout of this project, any project's own `store` — for the workers, which died on it (the parse then
+    fell back to this one process, ~2.5 times as long at 100,000 abstracts)."""
+    before = os.environ.get("PYTHONSAFEPATH")
+    os.environ["PYTHONSAFEPATH"] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("PYTHONSAFEPATH", None)
+        else:
+            os.environ["PYTHONSAFEPATH"] = before
+
+
+def forkserver_stopped() -> None:
+    """The server the parse's worker processes were forked from (`prepare`), ended once the list is read:
+    nothing else is forked from it (the titles' workers are started afresh: `store.readers.titles`), and it held
+    ~40 MB through the index and the titles (another parse would start it again)."""
+    stop = getattr(forkserver._forkserver, "_stop", None)  # (CPython's own, with no public name)
+    if stop is not None:
+        stop()
+
+
+@contextmanager
+def behind_the_list() -> Iterator[None]:
+    """Within the block, a parse uses every core from a few thousand abstracts (`records.PARALLEL_FROM`),
+    its worker processes forked by a server (see `prepare`) where there can be one: behind the list the
+    user waits on no thread of the app, which would otherwise share one core with the UI. A fork server started
+    within it (not beforehand: `prepare`) starts as that one does (`safe_path`)."""
+    before = records.PARALLEL_FROM, records.START
+    records.PARALLEL_FROM = min(before[0], WORKERS_FROM)
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        records.START = "forkserver"
+    try:
+        with safe_path():
+            yield
+    finally:
+        records.PARALLEL_FROM, records.START = before
+
+
+def ended() -> None:
+    """At a quit while the open still works: the worker processes end now."""
+    for child in multiprocessing.active_children():
+        child.terminate()
