@@ -260,16 +260,18 @@ async def test_a_cache_folder_that_cannot_be_written_changes_nothing(corpora, pa
         await check_final_state(app, pilot, full)
 
 
-def server(term: Tmux) -> bool:
-    """Whether the server a parse's worker processes are forked from runs below the app in `term`."""
-    return any("multiprocessing.forkserver" in line for line in term.processes())
+def server(term: Tmux, kind: str = "forkserver") -> bool:
+    """Whether the server a parse's worker processes are forked from (or the resource tracker, `kind`
+    "resource_tracker") runs below the app in `term`."""
+    return any(f"multiprocessing.{kind}" in line for line in term.processes())
 
 
 def test_the_list_is_on_screen_while_it_is_read_and_keys_work(generated, tmp_path):
     """In a real terminal: the first rows and the header's count at once, how far the reading is beside
     it; `j` moves on the rows shown; a query typed meanwhile answers over the whole list once it is
     indexed, and again once the titles are derived; the server the workers were forked from is gone by then
-    (~40 MB: ended once the list is read). Quit at that very moment, the list's parse and index
+    (~40 MB: ended once the list is read), and so is the resource tracker (~13 MB: ended once the titles' workers
+    are), without a word on the screen. Quit at that very moment, the list's parse and index
     are in the cache for the next open (the index entry, ~20 MB here, is written by a thread the background
     read starts: the app must not exit under it)."""
     path = generated(30000)
@@ -277,15 +279,17 @@ def test_the_list_is_on_screen_while_it_is_read_and_keys_work(generated, tmp_pat
     try:
         screen = term.wait_for(lambda s: re.search(r"\b(\d+) of \1 shown", s) and "reading" in s, timeout=120, interval=0.05)
         assert "30000 of 30000" not in screen
-        assert server(term)  # (the parse's workers are forked from it)
+        assert server(term) and server(term, "resource_tracker")  # (the parse's workers are forked from one, report to the other)
         term.send("j")
         term.send("/", *"graph")
         term.wait_for(lambda s: re.search(r"\b\d+ of 30000\b(?! shown)", s), timeout=300, interval=0.05)
         term.wait_for(lambda s: re.search(r"\b\d+ of 30000\b(?! shown)(?! · titles)", s), timeout=300, interval=0.05)
         deadline = time.monotonic() + 30
-        while server(term) and time.monotonic() < deadline:
+        while (server(term) or server(term, "resource_tracker")) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not server(term), "the workers' server outlived the open"
+        assert not server(term, "resource_tracker"), "the resource tracker outlived the open"
+        assert not re.search(r"Traceback|leaked|resource_tracker|Warning", term.screen())
         term.send("Enter", "q")
         term.wait_for(lambda s: "EXIT=0" in s)
     finally:

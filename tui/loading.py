@@ -184,6 +184,7 @@ class Loading:
                 self._after_the_search()
                 index = self._titled(index)
         self._all_titled.set()
+        processes.tracker_stopped()  # (no worker process is started after these)
         if index is not None:
             self._after_the_search()
             # The cache entries first, then the texts phrases are looked in (made by the index entry's writer, when
