@@ -11,7 +11,7 @@ from functools import cached_property
 
 from textual import work
 
-from store import Collection, Paper, Triage, cite, export
+from store import Collection, Paper, Triage, cite, export, heap
 from store.db import TriageStore
 from tui import clipboard
 from tui.saving import Saver
@@ -58,6 +58,7 @@ class CopyActions:
     def _assign_citation_keys(self) -> None:
         """Assign the keys off the UI thread (0.7 s at 100,000 papers) before a copy or the picker needs them."""
         self.citation_keys  # noqa: B018 - computing the cached property is the point
+        heap.give_back()  # (what assigning them freed: the last work of a long list's open, ~12 MB at 100k)
 
     @property
     def shown(self) -> Sequence[Paper]:
