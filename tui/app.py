@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from functools import cached_property, partial
+from functools import partial
 from typing import Any
 
 from textual import events
@@ -187,7 +187,7 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
         self.unsaved_marks = 0
         """How many papers' mark changes were still not saved when the app quit."""
         self._ui_loop: asyncio.AbstractEventLoop | None = None
-        self._saver = Saver(self.store, self._ids, self._from_writer, self._show,
+        self._saver = Saver(self.store, lambda: self.papers_by_id, self._from_writer, self._show,
                             partial(self.notify, severity="error", timeout=20, markup=False),
                             lambda message, severity: self.notify(message, title="Triage database", severity=severity,
                                                                   timeout=30, markup=False))
@@ -339,8 +339,4 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
                 yield SystemCommand(f"Sort by {name}", "order the list (S cycles the sorts)", partial(self.action_sort, sort))
         yield from self.saved_commands()
         yield from textual_commands
-
-    @cached_property
-    def papers_by_id(self) -> dict[str, Paper]:
-        return {paper.id: paper for paper in self.collection.papers}
 

@@ -70,7 +70,7 @@ class Landing(NamedTuple):
 
     whole: Collection
     by_id: dict[str, Paper]
-    """Each paper by its id (the app's `papers_by_id`, and the set of ids its tallies count in)."""
+    """Each paper by its id (the app's `papers_by_id` from now on, and the set of ids its tallies count in)."""
     columns: tuple[str, ...]
 
     @classmethod
@@ -97,8 +97,8 @@ class Loading:
         self._indexed = threading.Event()
         """Set once `_index` is made (or the app quits before)."""
         self._stopping = False
-        self._ids: set[str] = {paper.id for paper in self.collection.papers}
-        """The ids of the papers (the head's until the whole read lands)."""
+        self.papers_by_id: dict[str, Paper] = {paper.id: paper for paper in self.collection.papers}
+        """Each paper by its id (the head's until the whole read lands)."""
         self._thread: threading.Thread | None = None
         self._said = ""
         """What the header says of this work."""
@@ -124,7 +124,7 @@ class Loading:
 
     def keep_after_load(self, paper_id: str | None) -> None:
         """Put the cursor on `paper_id` (the restored session's) once the whole list lands, if the head lacks it."""
-        if self.loading and paper_id is not None and paper_id not in self._ids:
+        if self.loading and paper_id is not None and paper_id not in self.papers_by_id:
             self._cursor_after_load = paper_id
 
     def start_loading(self) -> None:
@@ -301,8 +301,7 @@ class Loading:
         c.papers[:] = whole.papers  # in place: who holds the list (the interest model) sees it whole
         c.header, c.venue, c.year, c.sources, c.warnings = whole.header, whole.venue, whole.year, whole.sources, whole.warnings
         c.origin = whole.origin  # (what its index entry is found by)
-        self._ids.update(landing.by_id)
-        self.__dict__["papers_by_id"] = landing.by_id  # (the app's cached property, of all papers now)
+        self.papers_by_id = landing.by_id
         self.__dict__.pop("citation_keys", None)  # made again from all papers
         self._files = None
         self._tallies["all"] = Tally(c.papers, self.states, landing.by_id)

@@ -33,11 +33,12 @@ WAIT_SECONDS = 2.0
 class Saver:
     """Writes for one app: `save` a triage action's changes, `run` any other store job, `poll` for others' marks.
 
-    `show(states)`, `warn(message)` and `tell(message, severity)` are called on the app's thread (through
+    `papers()` holds the ids of the papers the app has (those it shows marks of: a long list's head's until the whole
+    list lands). `show(states)`, `warn(message)` and `tell(message, severity)` are called on the app's thread (through
     `post`): `show` with the marks to show for the papers a write, a failed write or another process changed.
     """
 
-    def __init__(self, store: TriageStore, papers: Container[str], post: Post,
+    def __init__(self, store: TriageStore, papers: Callable[[], Container[str]], post: Post,
                  show: Callable[[Mapping[str, Triage]], None], warn: Callable[[str], None],
                  tell: Callable[[str, str], None]) -> None:
         self.store = store
@@ -74,7 +75,8 @@ class Saver:
         self.run(self._refreshed, job)
 
     def _refreshed(self, job: Callable[[], Mapping[str, Triage]]) -> None:
-        states = {pid: state for pid, state in job().items() if pid in self._papers}
+        done, papers = job(), self._papers()
+        states = {pid: state for pid, state in done.items() if pid in papers}
         if states:
             self._post(lambda: self._show(self.unsaved.merge(states)))
 
@@ -136,7 +138,8 @@ class Saver:
         if self.waiting:
             return
         try:
-            changes = {pid: state for pid, state in self.store.external_changes().items() if pid in self._papers}
+            papers = self._papers()
+            changes = {pid: state for pid, state in self.store.external_changes().items() if pid in papers}
         except Locked:
             return  # the next poll
         except Exception as exc:  # noqa: BLE001 - as in `_guarded`
