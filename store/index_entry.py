@@ -27,8 +27,11 @@ _TYPES = {"words": np.uint8, "names": np.uint8, "lengths": np.int64, "letters": 
 _SORTED = {*_POSTINGS, *(f"{name}_bounds" for name in _POSTINGS), "chars", "char_bounds", "char_papers"}
 """The parts kept as the differences of neighbours (modulo their type's range: exact however they run)."""
 _LEVEL = 3
-_SLICE = 1 << 20
-"""Values of a part compressed at a time (`packed`)."""
+_SLICE = 1 << 16
+"""Values of a part compressed at a time (`packed`). Smaller, less is held while an entry is written: the blocks a
+slice's differences and its compressed bytes take are freed between others, where the heap keeps their room. For
+an index of 100,000 abstracts just built, writing held up to 61–65 MB more with a million values a slice, 37–39 with
+256 K, 28–29 with 64 K (measured in process; `bench/peak.py` shows a cold open's peak)."""
 _MOST = 1000
 """No part unpacks to more than this many times its packed size (plus a MB) : one claiming more is damaged."""
 

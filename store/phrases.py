@@ -316,7 +316,8 @@ def lowered_batch(plains: list[str], heads: list[str], compress: bool,
     chunk = bytes(memoryview(zstandard.ZstdCompressor(level=_LEVEL, write_checksum=True).compress(raw))) if compress else raw
     if not counted:
         return chunk, None, None
-    letters = np.minimum(_letter_counts(texts, len(plains)).reshape(len(plains), len(LETTERS)).T, _SATURATED).astype(np.uint16)
+    counts = _letter_counts(texts, len(plains)).reshape(len(plains), len(LETTERS)).T
+    letters = np.minimum(counts, _SATURATED).astype(np.uint16, order="C")  # (a row a letter, as `Lowered` keeps them)
     held = {ord(char) << 32 | k % len(plains) for k, text in enumerate(lines) if not text.isascii()
             for char in set(_BEYOND_ASCII.findall(text))}
     return chunk, letters, np.unique(np.fromiter(held, np.uint64, len(held)))
