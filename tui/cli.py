@@ -353,8 +353,10 @@ def run_app(argv: Sequence[str]) -> int:
     args = parse_args(app_parser(), argv)
     database(args.db)  # refused before anything is drawn
     folder = sync_folder(args.sync)
+    from store import heap
     from tui.loading import head_of
 
+    heap.one_arena()  # (before the app starts any thread)
     files = args.files or default_files()
     head = head_of(files)  # a long list: its first papers now, the rest read behind them (tui.loading)
     collection = head or load(files, report_skipped=False)
