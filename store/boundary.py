@@ -15,14 +15,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from store.inert import inert
-from store.model import Collection, Triage, replaced
+from store.model import Collection, Triage, has_text, replaced
 
 
 def inert_collection(collection: Collection) -> Collection:
     """A parsed `collection` (its papers inert as made) with its header and its warnings inert, in place.
     A record of nothing but control or invisible characters has no text left: it is no paper."""
     papers = collection.papers
-    kept = [paper for paper in papers if paper.text or paper.title]
+    kept = [paper for paper in papers if has_text(paper) or paper.title]
     if len(kept) < len(papers):
         kept = [paper if paper.position == i else replaced(paper, position=i) for i, paper in enumerate(kept)]
     collection.papers = kept

@@ -81,4 +81,9 @@ class Packed:
     def text(self) -> str:
         return self.chunk.text(self.at)
 
+    def __bool__(self) -> bool:
+        """Whether the text is not empty, without reading it out (what `store.model.has_text` asks)."""
+        ends = self.chunk.ends
+        return ends[self.at] > (ends[self.at - 1] if self.at else 0)
+
     display = text  # (what `Paper.plain` reads of a display text kept so: the text)

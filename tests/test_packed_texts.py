@@ -3,12 +3,13 @@ its papers' texts compressed (`store.packed`) until the phrase texts keep them a
 text, id and title reads out as a plain parse gives it, and so do the parse cache's entry and the index."""
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from store import SearchIndex, read_path
-from store.model import Cased, kept_plain, kept_text
+from store.model import Cased, has_text, kept_plain, kept_text
 from store.packed import Packed
 from store.readers import cache, records
 
@@ -86,3 +87,22 @@ def test_started_workers_pack_the_texts_too(corpora, started_workers, tmp_path):
     with started_workers():
         papers = packed_read(tmp_path / "packed.txt").papers
     assert all(type(kept_text(p)) is Packed for p in papers) and fields(papers) == fields(plain)
+
+
+def test_empty_texts_kept_packed_are_told_empty_without_reading_them_out(corpora, tmp_path, on_workers):
+    """Title-only records keep an empty text in their chunk: `has_text` says so from where the texts end (a parse no
+    longer reads out every text to find the records with nothing left); a record with neither, nothing but control
+    characters, is no paper, packed or not."""
+    records_ = [json.loads(line) for line in (corpora / "iclr-2024-papers.jsonl").read_text(encoding="utf-8").split("\n") if line.strip()]
+    for record in records_[::7]:
+        record["abstract"] = ""
+    records_.insert(700, {"title": "\x1b]52;c;aGk=\x07", "abstract": "\x1b[31m\x07\u200b"})
+    for name in ("plain.jsonl", "packed.jsonl"):
+        (tmp_path / name).write_text("\n".join(map(json.dumps, records_)), encoding="utf-8")
+    plain = read_path(tmp_path / "plain.jsonl").papers
+    papers = packed_read(tmp_path / "packed.jsonl").papers
+    assert len(papers) == len(records_) - 1
+    assert fields(papers) == fields(plain)
+    empty = [p for p in papers if type(kept_text(p)) is Packed and not p.text]
+    assert len(empty) > 50 and not any(map(has_text, empty))
+    assert all(has_text(p) for p in papers if p.text)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 
 from store.ahead import in_order
-from store.model import Paper, titled, untitled
+from store.model import Paper, has_text, titled, untitled
 from store.readers import records
 
 
@@ -63,4 +63,4 @@ def derive(papers: Sequence[Paper], progress: Callable[[int, int], object] = lam
 
 def _plains(papers: list[Paper]) -> list[str | None]:
     """What a worker derives the titles of `papers` from: each display text (None without a text)."""
-    return [paper.plain if paper.text else None for paper in papers]  # type: ignore[misc]
+    return [paper.plain if has_text(paper) else None for paper in papers]  # type: ignore[misc]
