@@ -136,7 +136,7 @@ class TriageStore:
         self._settings: _Table = self._db.table(SETTINGS)  # type: ignore[assignment]
         self._attached: dict[str, Paper] = {}
         """Each attached paper, for the fingerprint of its abstract stored with its state (the paper, not its
-        text: a paper may keep its text as less than a string, `store.model.Cased`)."""
+        text: a paper may keep its text as less than a string, `store.cased.Cased`)."""
         self._device: str | None = None
 
     @property

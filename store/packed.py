@@ -1,5 +1,5 @@
 """Texts kept compressed while nothing reads them: a long list's abstracts from its parse until the phrase
-texts keep them as lines (`store.model.Cased`, made by `store.phrases` once search is ready).
+texts keep them as lines (`store.cased.Cased`, made by `store.phrases` once search is ready).
 
 A parse on worker processes within `store.readers.records.packing` (the app's read behind its first rows) has
 each worker compress the texts of its chunk (`Chunk.of`: zstd's level 1, ~2.7 times smaller, ~10 ms a chunk of

@@ -22,9 +22,9 @@ import numpy as np
 import zstandard
 
 from store import heap
+from store.cased import Cased, patched, unpatched
 from store.index_build import BATCH, THREADS, TF_BITS, TF_MAX, Postings
-from store.model import (Cased, Paper, keep_text, kept_cased, kept_name, kept_text, kept_title, patched, read_out, single_spaced,
-                         unpatched)
+from store.model import Paper, keep_text, kept_cased, kept_name, kept_text, kept_title, read_out, single_spaced
 from store.packed import Chunk, Packed
 from store.query import Term
 from store.vocabulary import WORD
@@ -185,7 +185,7 @@ class Lowered:
 def _cased(papers: list[Paper], chunk: bytes, ends: np.ndarray) -> None:
     """Each of a batch's `papers` whose line of the batch `chunk` is its display text but for the capitals A-Z (its
     UTF-8, checked byte for byte: a single-spaced text with no other letter lowered, most abstracts) keeps its
-    text as that line, where those capitals are and the patch that makes the text of it (`store.model.Cased`),
+    text as that line, where those capitals are and the patch that makes the text of it (`store.cased.Cased`),
     not as a string of its own: at 100,000 abstracts the texts were held twice, ~150 MB each. A text kept so by
     another batch (an index made again of the same papers) moves to this one."""
     starts = [0, *(ends[: len(papers)] + 1).tolist()]  # (line k of the batch is chunk[starts[k] : starts[k + 1] - 1])

@@ -9,7 +9,8 @@ import random
 import pytest
 
 from store import SearchIndex, read_path
-from store.model import Cased, has_text, kept_plain, kept_text
+from store.cased import Cased
+from store.model import has_text, kept_plain, kept_text
 from store.packed import Packed
 from store.readers import cache, records
 

@@ -1,5 +1,5 @@
 """A long list's abstracts are held once: once the texts phrases are looked for in are made (lowered, a batch
-at a time), a paper keeps its text as its line of them where it can (`store.model.Cased`), and every text,
+at a time), a paper keeps its text as its line of them where it can (`store.cased.Cased`), and every text,
 display text, id and title reads back exactly as read; the parse cache written from such papers holds
 the same list."""
 from __future__ import annotations
@@ -13,8 +13,9 @@ import pytest
 
 from store import SearchIndex, read_path
 from store import Triage
+from store.cased import Cased
 from store.db import TriageStore, fingerprint
-from store.model import Cased, kept_text
+from store.model import kept_text
 from store.packed import Packed
 from store.readers import cache
 
