@@ -92,7 +92,7 @@ CHUNK = 2_048
 so that the words it counts (see `counting`) are those of the index's batches."""
 START = "spawn"
 """How worker processes start where forking is not safe (other threads run): a process that has a
-forkserver running with this module loaded (the app, see tui.loading) makes it "forkserver"."""
+forkserver running with this module loaded (the app, see `tui.processes.behind_the_list`) makes it "forkserver"."""
 
 NICENESS = 10
 """How much less a worker process is given the CPU than the process it works for (`worker_pool`): that one's

@@ -33,8 +33,8 @@ def derive(papers: Sequence[Paper], progress: Callable[[int, int], object] = lam
     each. False when `stopping()` said so first (the rest stay `untitled`: each derives its own when read).
 
     The workers are started afresh ("spawn"), not forked from the server the parse's are (`records.START`), which can
-    then be ended once the parse is done (`tui.loading`: ~40 MB not held through the index and the titles). Each
-    imports only what deriving needs (no numpy): ~40 MB at work, as a fork of the server was."""
+    then be ended once the parse is done (`tui.processes.forkserver_stopped`: ~40 MB not held through the index and
+    the titles). Each imports only what deriving needs (no numpy): ~40 MB at work, as a fork of the server was."""
     todo = [paper for paper in papers if untitled(paper)]
     chunks = [todo[start : start + records.CHUNK] for start in range(0, len(todo), records.CHUNK)]
     workers = min(os.cpu_count() or 1, len(chunks))
