@@ -30,7 +30,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from store.errors import ReadError
+from store.common.errors import ReadError
 
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("damage_scenario", ROOT / "tests" / "test_db_damage.py")
@@ -69,7 +69,7 @@ def database_trials(flips: int, rng: random.Random, target: str) -> dict[str, in
 
 
 def cache_trials(flips: int, rng: random.Random) -> dict[str, int]:
-    from store import read_path
+    from store.readers import read_path
     from store.readers import cache
 
     counts = {"same papers": 0, "silent": 0, "error": 0}

@@ -6,7 +6,7 @@
 Synthetic lists come from ../shared/tools/make_corpus.py (beside the checkout); `--file` adds
 lists of your own. The cache is a temporary `$TRIAGE_CACHE`, so the user's is untouched.
 Columns: "build" is `SearchIndex(papers)`; "load" is `store.search_index` finding the entry
-(read, checked, assembled), of which "digest" is `store.index_made.fingerprint`; "texts" is making the
+(read, checked, assembled), of which "digest" is `store.search.index_made.fingerprint`; "texts" is making the
 lower-cased texts phrases are looked for in (`literal_ready`: a loaded index makes them anew, on the
 app's index thread after the load); "entry MB" the entry's size on disk. Wall and CPU
 seconds (CPU counts all threads), best of `--repeat`. "same" says the loaded index gives the
@@ -51,11 +51,13 @@ def shown(index) -> list:
 
 
 def bench(name: str, path: Path, repeat: int) -> None:
-    from store import SearchIndex, read_path, search_index
+    from store.search.index import SearchIndex
+    from store.readers import read_path
+    from store.readers.index_cache import search_index
     from store.readers import cache, index_cache
-    from store.index_build import Postings
-    from store.phrases import Lowered
-    from store.index_made import fingerprint
+    from store.search.index_build import Postings
+    from store.search.phrases import Lowered
+    from store.search.index_made import fingerprint
 
     index_cache.INDEX_FROM = 0  # every list, to see from which length loading beats building
     collection = read_path(path)
@@ -82,7 +84,8 @@ def status() -> dict[str, int]:
 
 def memory_stages(path: Path) -> dict[str, dict[str, int]]:
     """`status()` after each stage of opening `path` with the `store` this process imports."""
-    from store import read_path, search_index
+    from store.readers import read_path
+    from store.readers.index_cache import search_index
     from store.readers import cache
 
     stages = {}

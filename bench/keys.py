@@ -41,8 +41,8 @@ from pathlib import Path
 
 from textual import events
 
-from store import read_path
-from store.text import title_display
+from store.readers import read_path
+from store.papers.text import title_display
 from tui.app import TriageApp
 from tui.widgets.detail import DetailPane
 from tui.widgets.paper_list import PaperList

@@ -9,7 +9,7 @@ parsed, its index built), "cached" again with what that left. Printed for each: 
 the list, after `search_index` and after `literal_ready` (what the app's index thread does next),
 the peak (VmHWM), and then what the papers and the index hold, in MB (`sys.getsizeof` walks and
 the arrays' sizes): texts (and how many are wider than Latin-1, how many are kept as their lowered
-lines, `store.cased.Cased`), display texts kept beside them
+lines, `store.papers.cased.Cased`), display texts kept beside them
 (patches, strings), titles, names, ids, the Paper objects, the vocabulary (dicts, the lookup
 vocabularies), postings, the lowered phrase texts, the letter counts. `--phrases` adds the median
 ms of a few phrase queries in the cached process (7 runs each). The load average is printed:
@@ -39,9 +39,9 @@ def status() -> dict[str, int]:
 
 def held(collection, index) -> dict[str, float]:
     """MB each part of the papers and of the index holds."""
-    from store.cased import Cased
-    from store.model import _KEPT_PLAIN, kept_text
-    from store.packed import Packed
+    from store.papers.cased import Cased
+    from store.papers.model import _KEPT_PLAIN, kept_text
+    from store.papers.packed import Packed
 
     size = sys.getsizeof
     papers = collection.papers
@@ -75,7 +75,8 @@ def held(collection, index) -> dict[str, float]:
 
 def stages(path: Path, phrases: bool) -> dict:
     """One open of `path` with the `store` this process imports."""
-    from store import read_path, search_index
+    from store.readers import read_path
+    from store.readers.index_cache import search_index
     from store.readers import cache
 
     found: dict = {}

@@ -3,7 +3,7 @@
 For each paper of ../shared/corpora/*-papers.jsonl whose true title starts with a short name
 before a colon ("HDGNN: Hybrid Directional ..."; one word of at most 30 characters, LaTeX
 decoded; "Position:", a kind of paper rather than a name, is left out), check whether the
-title `store.names.derive_title` makes from the abstract alone contains that name
+title `store.papers.names.derive_title` makes from the abstract alone contains that name
 (case-insensitive). Prints one row per corpus: the share over all such papers, and over those
 whose abstract mentions the name at all (no title can be derived from a name that is absent).
 
@@ -21,9 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from store.latex import latex_text  # noqa: E402
-from store.names import derive_title  # noqa: E402
-from store.text import display  # noqa: E402
+from store.papers.latex import latex_text  # noqa: E402
+from store.papers.names import derive_title  # noqa: E402
+from store.papers.text import display  # noqa: E402
 
 SHORT_NAME = re.compile(r"^(\S{1,30}):\s")
 NOT_NAMES = {"Position"}

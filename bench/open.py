@@ -139,7 +139,7 @@ def corpus(size: str, folder: Path) -> tuple[Path, int]:
     counted = folder / f"{path.name}.papers"  # the number of papers the header will count, parsed once
     if counted.exists() and counted.stat().st_mtime >= path.stat().st_mtime:
         return path, int(counted.read_text())
-    from store import read_path
+    from store.readers import read_path
 
     total = len(read_path(path).papers)
     counted.write_text(str(total))

@@ -11,7 +11,7 @@ regression (the Subscription Viewer's recipe), trained on the same marks. Runs w
 starred fewer than `MIN_POSITIVES` papers are left out for every method (the model says "star a
 few papers" there) and counted. "More like this": share of a paper's 10 most similar papers
 that share its primary area, over every paper. Speed runs on synthetic lists from
-../shared/tools/make_corpus.py. The parameters in store/ranking.py were tuned with seeds
+../shared/tools/make_corpus.py. The parameters in store/interest/ranking.py were tuned with seeds
 100-104; the default seeds here are others.
 """
 from __future__ import annotations
@@ -27,9 +27,10 @@ from pathlib import Path
 
 import numpy as np
 
-from store import SearchIndex, read_path
-from store.model import Triage
-from store.ranking import MIN_POSITIVES, WEAK, Bucket, Features, InterestModel, _fit  # _fit: the retrain alone
+from store.search.index import SearchIndex
+from store.readers import read_path
+from store.papers.model import Triage
+from store.interest.ranking import MIN_POSITIVES, WEAK, Bucket, Features, InterestModel, _fit  # _fit: the retrain alone
 from views import median_ms  # bench/views.py, beside this script
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"

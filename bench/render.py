@@ -29,7 +29,7 @@ from pathlib import Path
 
 from textual.screen import Screen
 
-from store import read_path
+from store.readers import read_path
 from tui.app import TriageApp
 from tui.widgets.paper_list import PaperList
 

@@ -64,7 +64,8 @@ def percentile(samples: list[float], q: float) -> float:
 def measure(path: Path) -> dict:
     """Index build (median wall and CPU s), memory (MB held, peak) and each query's hits and
     first / median / p95 ms, with the `store` this process imports."""
-    from store import SearchIndex, read_path
+    from store.search.index import SearchIndex
+    from store.readers import read_path
 
     papers = read_path(path).papers
     walls, cpus = [], []

@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from store import read_path  # noqa: E402
+from store.readers import read_path  # noqa: E402
 from tui.app import TriageApp  # noqa: E402
 
 MAKE_CORPUS = ROOT.parent / "shared" / "tools" / "make_corpus.py"

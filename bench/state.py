@@ -21,8 +21,8 @@ from pathlib import Path
 
 from tinydb import TinyDB
 
-from store.db import TriageStore, fingerprint
-from store.model import Collection, Paper, Triage, paper_id
+from store.marks.db import TriageStore
+from store.papers.model import Collection, fingerprint, Paper, paper_id, Triage
 
 TEXT = (
     "We study sparse attention for long documents and show that a learned token budget matches "

@@ -1,4 +1,4 @@
-"""Sync through a folder (store.sync): the time to merge 10,000 papers' marks from 3 other devices, and
+"""Sync through a folder (store.sync.folder): the time to merge 10,000 papers' marks from 3 other devices, and
 what a sync adds to the app's open when a sync folder is set.
 
     python bench/sync.py [--papers 10000] [--devices 3] [--runs 3]
@@ -23,11 +23,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from store.db import TriageStore
-from store.marksfile import encode
-from store.merge import edit, values
-from store.model import Collection, Paper, Triage
-from store.sync import device_file, sync
+from store.marks.db import TriageStore
+from store.sync.marksfile import encode
+from store.marks.merge import edit, values
+from store.papers.model import Collection, Paper, Triage
+from store.sync.folder import device_file, sync
 
 FIELDS = ("read", "starred", "priority", "dismissed", "note", "tags")
 

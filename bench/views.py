@@ -14,8 +14,8 @@ import random
 import statistics
 import time
 
-from store.model import Paper, Triage
-from store.views import SORTS, Tally, arrange
+from store.papers.model import Paper, Triage
+from store.search.views import SORTS, Tally, arrange
 
 
 def median_ms(run, repeat: int = 7) -> float:

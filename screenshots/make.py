@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 
 from seeds import DEFAULT
-from store import read_path
+from store.readers import read_path
 from tui.app import TriageApp
 
 HERE = Path(__file__).resolve().parent

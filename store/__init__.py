@@ -1,30 +1,19 @@
-"""Everything that works without a terminal: models, readers, search, the triage store."""
-from typing import TYPE_CHECKING, Any
+r"""Everything that works without a terminal, in wings: each a package whose docstring says what it owns
+and which wings it may import. No module here imports textual, rich or tui (tests/test_import_hygiene.py),
+and the arrows point one way (tests/test_import_contract.py):
 
-from store.errors import ReadError
-from store.model import Collection, Paper, Triage, paper_id
-from store.readers import describe_skipped, read_path, read_paths
-from store.readers.index_cache import search_index
+    interest   sync   cite      For-you and more like this; marks shared and backed up; citations and export
+       |         |      |
+    readers      |      |       files of any format → papers
+       |         |      |
+    search     marks    |       the query language and the index; the database of marks
+        \        |     /
+           papers               what a paper is: its text, its title, its identity, inert text
+             |
+           common               plumbing every wing may use: errors, files written whole, work run ahead
 
-if TYPE_CHECKING:
-    from store.highlight import Hit
-    from store.search import SearchIndex
-
-__all__ = [
-    "Collection", "Hit", "Paper", "ReadError", "SearchIndex", "Triage", "describe_skipped", "paper_id", "read_path",
-    "read_paths", "search_index",
-]
-
-
-def __getattr__(name: str) -> Any:
-    """`Hit` (store.highlight) and `SearchIndex` (store.search) when first asked for: a command that
-    does not search never imports them (nor numpy and rapidfuzz with them)."""
-    if name == "Hit":
-        from store.highlight import Hit
-
-        return Hit
-    if name == "SearchIndex":
-        from store.search import SearchIndex
-
-        return SearchIndex
-    raise AttributeError(f"module 'store' has no attribute {name!r}")
+A wing imports only the wings below it along the lines of the drawing (`interest` may import `readers`,
+`search`, `papers` and `common`; `sync` may import `marks`, `papers` and `common`): the table is
+`tests/test_import_contract.py`'s `MAY_IMPORT`. This package itself imports nothing: import each name
+from the module that defines it.
+"""

@@ -21,7 +21,7 @@ PAGE = 4096
 
 HOLDER = """
 import sys
-from store.journal import JournalStorage
+from store.marks.journal import JournalStorage
 storage = JournalStorage(sys.argv[1])
 with storage.locked():
     print("held", flush=True)

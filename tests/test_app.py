@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from textual.widgets._toast import Toast
 
-from store import read_path
+from store.readers import read_path
 from tui.app import TriageApp
 from tui.widgets.detail import DetailPane
 from tui.widgets.paper_list import PaperList
@@ -70,7 +70,7 @@ async def test_q_quits(seed_path):
 
 
 async def test_the_app_says_how_many_records_were_skipped_and_why(tmp_path):
-    from store import read_paths
+    from store.readers import read_paths
 
     path = tmp_path / "list.jsonl"
     path.write_text('{"abstract": "One abstract here."}\nnot json\n{"year": 2020}\n', encoding="utf-8")

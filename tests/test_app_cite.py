@@ -8,8 +8,10 @@ import bibtexparser
 import pytest
 from textual.widgets import Checkbox, Input, OptionList, Static
 
-from store import Triage, cite, read_path
-from store.db import TriageStore
+from store.papers.model import Triage
+from store.cite import citations as cite
+from store.readers import read_path
+from store.marks.db import TriageStore
 from tui.app import TriageApp
 from tui.screens.cite_picker import CitePicker
 from tui.screens.export_dialog import ExportDialog

@@ -2,7 +2,7 @@
 id and primary class, and values made of `@string` macros and `#`."""
 from __future__ import annotations
 
-from store import read_path
+from store.readers import read_path
 from store.readers.identifiers import arxiv_id, bare_doi
 
 REFS = r"""@string{nips = "Neural Information " # "Processing Systems"}

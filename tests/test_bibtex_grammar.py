@@ -3,11 +3,11 @@ parser (pybtex, which counts braces as BibTeX does: an escaped `\\}` still close
 from __future__ import annotations
 
 import pybtex.database
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from store import Paper, paper_id, read_path
-from store import cite, export
+from store.papers.model import Paper, paper_id
+from store.readers import read_path
+from store.cite import citations as cite, export
 
 BRACES = st.text(st.sampled_from(list("{}\\$ a_%")) | st.characters(exclude_categories=("Cs",)), max_size=40)
 

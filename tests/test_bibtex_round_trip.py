@@ -17,7 +17,7 @@ from bibtexparser.middlewares import NormalizeFieldKeys, RemoveEnclosingMiddlewa
 from bibtexparser.model import DuplicateBlockKeyBlock, Entry
 from pybtex.bibtex.utils import change_case
 
-from store.inert import inert
+from store.papers.inert import inert
 from tests.test_bibtex_fields import REFS
 
 TRIAGE = str(Path(sys.executable).with_name("triage"))
@@ -117,7 +117,7 @@ def compare(path: Path, out: Path) -> tuple[int, int, list[str], list[str]]:
                 # A macro or a `#` concatenation: compared as BibTeX resolves it, on both sides.
                 same = spaced(pybtex_value(macros[entry.key], field.key)) == spaced(pybtex_value(ours[twin.key], field.key))
             else:
-                # Control and invisible format characters never leave the reader (store.boundary):
+                # Control and invisible format characters never leave the reader (store.papers.boundary):
                 # testjabref's U+200E marks around "COVID-19" are the only ones in the corpora.
                 same = spaced(inert(str(field.value))) == spaced(mine.value)
             if not same:

@@ -10,13 +10,12 @@ import re
 import subprocess
 import sys
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from store import read_path
-from store.highlight import context, merge
-from store.search import SearchIndex
-from store.text import SHOWN_LIMIT, display
+from store.readers import read_path
+from store.search.highlight import context, merge
+from store.search.index import SearchIndex
+from store.papers.text import SHOWN_LIMIT, display
 from tests.tmux import triage_command
 from tui.app import TriageApp
 from tui.widgets.detail import DetailPane
@@ -32,7 +31,7 @@ def finishes(code: str, timeout: float) -> str:
 def test_bold_markers_repeated_in_an_abstract_read_in_linear_time():
     """400 KB of `**a `: 0.15 s bounded (plus ~1 s to start Python); the old bold pattern scanned
     to the end of the line from every `**` (40 KB took 4.6 s, 400 KB would take ~8 minutes)."""
-    out = finishes("from store.text import display; d = display('**a ' * 100_000); print(len(d.plain), len(d.spans))", 15)
+    out = finishes("from store.papers.text import display; d = display('**a ' * 100_000); print(len(d.plain), len(d.spans))", 15)
     assert out.split() == [str(len("**a " * 100_000)), "0"]  # nothing is bold: every ** is followed by a space
     assert display("**a ** and **bold *it*** end").spans[0][:3] == (11, 19, "bold")  # "bold *it*"
 
@@ -41,7 +40,7 @@ def test_a_title_is_derived_from_the_start_of_a_ten_megabyte_abstract(tmp_path):
     """9.4 MB read for its title: 0.01 s bounded (plus ~1 s to start); unbounded, over 5 minutes
     (19.8 s for 9.5 MB of real abstracts)."""
     code = (
-        "from store.names import derive_title; "
+        "from store.papers.names import derive_title; "
         "text = 'We propose FooNet, a network for bar. ' "
         "+ 'Our model, the proposed BarNet (BN), outperforms ResNet-50 on ImageNet by 2%. ' * 120_000; "
         "print(derive_title(text))"
@@ -81,7 +80,7 @@ def test_context_is_the_window_it_always_was(text, raw, width):
 def test_context_of_a_match_in_every_word_of_a_long_text():
     """200,000 matches: 0.3 s linear (plus start); the old window search was quadratic (hours)."""
     code = (
-        "from store.highlight import context; text = 'word ' * 200_000; "
+        "from store.search.highlight import context; text = 'word ' * 200_000; "
         "spans = tuple((i * 5, i * 5 + 4) for i in range(200_000)); print(context(text, spans, 80)[0][:9])"
     )
     assert finishes(code, 15).strip() == "word word"
@@ -96,7 +95,7 @@ def test_five_hundred_or_terms_on_300_papers_match_what_each_term_does(corpora):
     expected = set().union(*({h.paper_id for h in index.search(w)} for w in words))
     path = corpora / "iclr-2024-abstracts.txt"
     code = (
-        f"import json; from store import read_path; from store.search import SearchIndex; "
+        f"import json; from store.readers import read_path; from store.search.index import SearchIndex; "
         f"papers = read_path({str(path)!r}).papers[:300]; "
         f"print(json.dumps(SearchIndex(papers).search({' | '.join(words)!r}).ids))"
     )

@@ -18,10 +18,9 @@ from pathlib import Path
 import pytest
 
 import store.readers
-from store import read_path, read_paths
-from store.model import Paper, kept_plain
-from store.readers import cache, sourced
-from store.text import display
+from store.readers import cache, read_path, read_paths, sourced
+from store.papers.model import Paper, kept_plain
+from store.papers.text import display
 
 FIELDS = [f.name for f in fields(Paper)]
 MARKUP = [

@@ -1,13 +1,13 @@
-"""Changes field by field (store.changes): two stores marking one paper keep both marks, undo reverts only
+"""Changes field by field (store.marks.changes): two stores marking one paper keep both marks, undo reverts only
 its own fields, and what an app shows before its writes are durable."""
 from __future__ import annotations
 
 from dataclasses import replace
 
-from store.changes import Change, Unsaved
-from store.db import TriageStore
-from store.history import History
-from store.model import Triage
+from store.marks.changes import Change, Unsaved
+from store.marks.db import TriageStore
+from store.marks.history import History
+from store.papers.model import Triage
 
 
 def change(before: Triage, after: Triage, stamp: float = 1.0) -> Change:

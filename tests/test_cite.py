@@ -4,11 +4,12 @@ from __future__ import annotations
 import bibtexparser
 from bibtexparser.middlewares import LatexDecodingMiddleware
 from bibtexparser.middlewares.names import split_multiple_persons_names
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from store import Paper, ReadError, paper_id, read_path
-from store import cite
+from store.papers.model import Paper, paper_id
+from store.common.errors import ReadError
+from store.readers import read_path
+from store.cite import citations as cite
 
 
 def parse_back(text: str, decode: bool = False) -> bibtexparser.Library:

@@ -5,7 +5,7 @@ import json
 import subprocess
 import sys
 
-from store import read_path
+from store.readers import read_path
 
 
 def triage(*args: str, cwd=None) -> subprocess.CompletedProcess[str]:

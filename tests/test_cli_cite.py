@@ -6,9 +6,10 @@ import sys
 
 import bibtexparser
 
-from store import Triage, read_path
-from store import cite
-from store.db import TriageStore
+from store.papers.model import Triage
+from store.readers import read_path
+from store.cite import citations as cite
+from store.marks.db import TriageStore
 
 
 def triage(*args: str, **kw) -> subprocess.CompletedProcess[str]:

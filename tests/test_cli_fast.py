@@ -9,8 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from store import read_path
-from store.db import TriageStore, fingerprint
+from store.readers import read_path
+from store.marks.db import TriageStore
+from store.papers.model import fingerprint
 from tests.test_parse_cache import write_list
 from tests.tmux import triage_command
 
@@ -132,7 +133,7 @@ def test_two_cached_lists_give_their_papers_once_in_reading_order(tmp_path):
 def test_the_output_boundary_finds_controls_among_other_letters_as_before():
     """`inert` looks at the non-ASCII part of a mostly-ASCII line only: it still finds every control
     and format character there, alone, beside accented letters, LaTeX symbols or a lone surrogate."""
-    from store.inert import _CONTROL, inert
+    from store.papers.inert import _CONTROL, inert
 
     line = '{"title": "Méthode — ≥ 50% ∑ café", "text": "naïve "}'
     for bad in ("\x1b[31m", "\x9b31m", "\u202e", "\u200b", "\u00ad", "\ufeff", "\U000e0041", "\x07", "\x85", "\u061c"):

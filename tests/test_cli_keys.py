@@ -7,7 +7,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from store.db import TriageStore
+from store.marks.db import TriageStore
 from tests.test_triage_terminal import first_row
 from tests.tmux import Tmux, triage_command
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 import json
 import os
 
-from store import SearchIndex, Triage, read_path
-from store.db import TriageStore
+from store.search.index import SearchIndex
+from store.papers.model import Triage
+from store.readers import read_path
+from store.marks.db import TriageStore
 from tests.test_cli import triage
 
 CDRL, HDGNN, FAIRTUNE, SCL = "b0630d65dd", "3d09c6c056", "2d6a618095", "38521038a2"

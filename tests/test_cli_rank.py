@@ -126,7 +126,7 @@ def test_list_in_any_other_order_does_not_load_the_interest_model(tmp_path):
         "import sys; from tui.cli import main\n"
         f"for sort in ([], ['--sort', 'priority'], ['--sort', 'recent', '-q', 'model']):\n"
         f"    assert main(['list', {str(SEED)!r}, '--db', {str(tmp_path / 't.json')!r}, *sort]) == 0\n"
-        "print(sorted(m for m in ('sklearn', 'scipy', 'store.ranking') if m in sys.modules))\n"
+        "print(sorted(m for m in ('sklearn', 'scipy', 'store.interest.ranking') if m in sys.modules))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr

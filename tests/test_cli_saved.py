@@ -5,8 +5,10 @@ import os
 
 import pytest
 
-from store import Triage, read_path, saved
-from store.db import TriageStore
+from store.papers.model import Triage
+from store.readers import read_path
+from store.marks import saved
+from store.marks.db import TriageStore
 from tests.test_cli import triage
 
 

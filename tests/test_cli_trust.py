@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from store import read_path
+from store.readers import read_path
 from tests.tmux import Tmux, triage_command
 
 

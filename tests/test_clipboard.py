@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from store import cite, read_path
+from store.cite import citations as cite
+from store.readers import read_path
 from tui import clipboard
 from tui.app import TriageApp
 

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from store import cite, read_path
+from store.cite import citations as cite
+from store.readers import read_path
 from tests.tmux import Tmux, triage_command
 
 NO_DISPLAY = {"DISPLAY": "", "WAYLAND_DISPLAY": ""}  # so pyperclip finds no backend: the OSC 52 path

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from store import SearchIndex, read_path
-from store.index_build import BATCH
-from store.readers import records
+from store.search.index import SearchIndex
+from store.readers import read_path, records
+from store.search.index_build import BATCH
 
 QUERIES = ("graph neural", "difusion models", '"language model"', "Transformer | attention", "'github", '"n')
 
@@ -52,7 +52,7 @@ def test_the_counted_words_a_parse_holds_until_the_build_are_two_bytes_a_pair(co
 
 def test_a_text_made_inert_after_counting_keeps_its_counted_words(corpora, on_workers, tmp_path):
     """An abstract with control characters in it: the worker counted its display text before the text was
-    made inert (`store.boundary`); that display text is inert already, so the counted words still stand."""
+    made inert (`store.papers.boundary`); that display text is inert already, so the counted words still stand."""
     header, *abstracts = (corpora / "iclr-2024-abstracts.txt").read_text(encoding="utf-8").split("\n\n")
     at = BATCH + 7  # (the header is no paper)
     abstracts[at] = abstracts[at].replace(" ", " \x02\x1b[31m", 1)

@@ -10,15 +10,14 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from tinydb import TinyDB, where
 from tinydb.operations import increment
 
-from store.db import FP_HALF, TriageStore, db_path, fingerprint
-from store.errors import ReadError
-from store.journal import JournalStorage
-from store.model import Paper, Triage, normalise, paper_id
+from store.papers.model import fingerprint, FP_HALF, normalise, Paper, paper_id, Triage
+from store.marks.db import db_path, TriageStore
+from store.common.errors import ReadError
+from store.marks.journal import JournalStorage
 
 ABSTRACT = (
     "We introduce Glimmer, a method for sparse attention that learns which tokens to keep. "
@@ -374,8 +373,8 @@ def test_two_processes_share_one_database(tmp_path):
         """
         import sys
         from dataclasses import replace
-        from store.db import TriageStore
-        from store.model import Triage
+        from store.marks.db import TriageStore
+        from store.papers.model import Triage
         name, path = sys.argv[1], sys.argv[2]
         store = TriageStore(path, compact_bytes=4096)
         for i in range(300):

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from store.db import TriageStore
-from store.errors import ReadError
-from store.model import Triage
+from store.marks.db import TriageStore
+from store.common.errors import ReadError
+from store.papers.model import Triage
 
 BIG = 1 << 30  # a compaction threshold never reached: the journal keeps its lines
 
@@ -73,7 +73,7 @@ def test_a_snapshot_damaged_while_open_keeps_every_mark(tmp_path, damage):
 
 def set_star(path: Path, seed_path: Path, index: int) -> str:
     """Star paper `index` of the seed list with the real `triage set` (which compacts as it closes)."""
-    from store import read_path
+    from store.readers import read_path
 
     pid = read_path(seed_path).papers[index].id
     done = subprocess.run(
@@ -302,8 +302,8 @@ def test_a_read_only_database_keeps_its_mode(tmp_path):
 DIES_IN_COMPACTION = textwrap.dedent(
     """
     import os, sys
-    from store.db import TriageStore
-    from store.model import Triage
+    from store.marks.db import TriageStore
+    from store.papers.model import Triage
     store = TriageStore(sys.argv[1])
     store.put({"x": Triage(read=True)})
     os.replace = lambda *args: os._exit(9)  # killed after writing the new snapshot, before renaming it

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from textual.screen import Screen
 
-from store import Collection, Paper, read_path
-from store.model import paper_id
+from store.papers.model import Collection, Paper, paper_id
+from store.readers import read_path
 from tui.app import TriageApp
 from tui.widgets.detail import DetailPane
 from tui.widgets.paper_list import PaperList

@@ -8,8 +8,10 @@ import json
 import bibtexparser
 import pytest
 
-from store import ReadError, Triage, read_path
-from store import cite, export
+from store.common.errors import ReadError
+from store.papers.model import Triage
+from store.readers import read_path
+from store.cite import citations as cite, export
 
 
 @pytest.fixture

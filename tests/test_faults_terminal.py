@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from store import read_path
+from store.readers import read_path
 from tests.faults import drawn, kill_trials, rows
 from tests.tmux import Tmux, triage_command
 

@@ -6,7 +6,9 @@ import threading
 from textual.widgets import Input, Static
 
 import tui.loading
-from store import SearchIndex, read_path, search_index
+from store.search.index import SearchIndex
+from store.readers import read_path
+from store.readers.index_cache import search_index
 from tui.app import TriageApp
 from tui.widgets.detail import DetailPane
 from tui.widgets.paper_list import PaperList

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from store import Triage, read_path
+from store.papers.model import Triage
+from store.readers import read_path
 from tests.test_ranking import OTHER
 from tests.tmux import Tmux, triage_command
 from tests.waits import until

@@ -17,7 +17,8 @@ BUILD = textwrap.dedent("""
     import ctypes, os, random, sys, tempfile
     from pathlib import Path
     os.environ["TRIAGE_CACHE"] = tempfile.mkdtemp()
-    from store import SearchIndex, read_path
+    from store.readers import read_path
+    from store.search.index import SearchIndex
 
     def rss():
         return int(Path("/proc/self/status").read_text().split("VmRSS:")[1].split()[0]) // 1024

@@ -12,7 +12,7 @@ import json
 import os
 from pathlib import Path
 
-from store import read_path
+from store.readers import read_path
 from tests.hostile import as_nobody, fill, mounted_tmpfs, one_line, remount_read_only, rows, shared_folder, triage
 from tests.tmux import Tmux, triage_command
 

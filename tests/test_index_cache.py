@@ -15,8 +15,11 @@ import numpy as np
 import pytest
 import zstandard
 
-from store import SearchIndex, Triage, index_entry, read_path, search_index
-from store.readers import cache, index_cache
+from store.search.index import SearchIndex
+from store.papers.model import Triage
+from store.search import index_entry
+from store.readers import cache, index_cache, read_path
+from store.readers.index_cache import search_index
 from tests.conftest import SEED
 
 EXTRA = [  # beyond ASCII, so the cached vocabulary is more than ASCII words
@@ -167,7 +170,7 @@ def test_the_cli_query_runs_on_the_cached_index(long_list):
     """`triage list -q` twice: the second run loads the index (it cannot build one) and prints
     the same ranked rows."""
     run = ("from store.readers import index_cache; index_cache.INDEX_FROM = 1\n"
-           "import sys; from store import SearchIndex\n"
+           "import sys; from store.search.index import SearchIndex\n"
            "if sys.argv[1] == 'cached': SearchIndex.__init__ = lambda self, papers: sys.exit('built again')\n"
            "from tui.cli import main; sys.exit(main(sys.argv[2:]))")
     args = ["list", str(long_list), "-q", "graph | 'github", "--format", "jsonl"]
@@ -211,7 +214,7 @@ def test_a_long_list_s_entry_is_a_fraction_of_the_list(tmp_path, monkeypatch):
 def test_papers_read_from_the_parse_cache_find_their_index_without_hashing_every_text(long_list, states, no_build, monkeypatch):
     """A cached open finds its index by the parse the papers are (the list file's key, the parse cache's), not
     by a digest of every text: at 100,000 papers that digest held search back 0.4 s after the read."""
-    from store import index_made
+    from store.search import index_made
 
     parsed = read_path(long_list)  # parsed: the parse entry and then the index entry are written
     fresh = results(search_index(parsed), states)
@@ -223,7 +226,7 @@ def test_papers_read_from_the_parse_cache_find_their_index_without_hashing_every
 def test_papers_changed_after_they_were_read_get_an_index_of_their_own(long_list, states):
     """An index entry keyed by the parse stands for the papers read only: a collection whose papers were
     changed since is indexed as it is, never given the entry of the papers it was read with."""
-    from store.model import replaced
+    from store.papers.model import replaced
 
     collection = read_path(long_list)
     search_index(collection)
@@ -237,7 +240,7 @@ def test_a_loaded_index_answers_words_before_it_looks_at_links_and_venues(long_l
     """What `has:code`, `venue:`, `year:`… look at (a pass over every paper's links and fields, 0.2 s at
     100,000) is worked out when first asked, not before an index loaded from the cache can search; the
     answers are those of a fresh build."""
-    from store import qualifiers
+    from store.search import qualifiers
 
     fresh = results(SearchIndex(read_path(long_list).papers), states)
     search_index(read_path(long_list))

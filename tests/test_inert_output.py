@@ -11,11 +11,12 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import given, HealthCheck, settings, strategies as st
 
-from store import Triage, cite, read_paths
-from store.db import TriageStore
+from store.papers.model import Triage
+from store.cite import citations as cite
+from store.readers import read_paths
+from store.marks.db import TriageStore
 from tests.tmux import triage_command
 from tui.cli import main
 

@@ -2,12 +2,9 @@
 OSC 2 window title gets through, from a header, a BibTeX key or field, a file's name, a note."""
 from __future__ import annotations
 
-import re
 import subprocess
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from tests.tmux import Tmux, triage_command
 
@@ -62,39 +59,3 @@ def test_no_clipboard_write_or_window_title_from_a_hostile_list(tmp_path, kind):
         assert "PWNED" not in term.command("display-message", "-p", "-t", "t", "#{pane_title}")
     finally:
         term.kill()
-
-
-# The app's boundary itself: whatever text or link a segment holds, Strip.render writes no control
-# but Textual's own styles and links around it, and clean text exactly as Textual would.
-OWN = re.compile(r"\x1b\[[0-9;]*m|\x1b\]8;(?:id=[^;\x1b]*)?;[^\x1b\x07\x9c]*\x1b\\")
-CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
-TEXT = st.lists(st.characters(exclude_categories=("Cs",)) | st.sampled_from(["\x1b", "\x1b]52;c;", "\x9b", "\x9d", "\x07", "\u202e"]),
-                max_size=20).map("".join)
-
-
-@settings(max_examples=300, deadline=None)
-@given(text=TEXT, link=TEXT, bold=st.booleans())
-def test_the_app_writes_no_control_whatever_a_segment_holds(text, link, bold):
-    from rich.console import Console
-    from rich.segment import Segment
-    from rich.style import Style
-    from textual.strip import Strip
-
-    import tui.app  # noqa: F401  (installs the boundary, as running the app does)
-
-    style = Style(bold=bold, link=f"https://x.org/{link}" if link else None)
-    rendered = Strip([Segment(text), Segment(text, style)]).render(Console())
-    assert CONTROL.findall(OWN.sub("", rendered)) == []
-
-
-def test_clean_text_renders_as_textual_renders_it():
-    from rich.console import Console
-    from rich.segment import Segment
-    from rich.style import Style
-    from textual.strip import Strip
-
-    import tui.app  # noqa: F401
-
-    segments = [Segment("plain "), Segment("bold", Style(bold=True, color="red")), Segment(" link", Style(link="https://x.org"))]
-    console = Console()
-    assert Strip(segments).render(console) == Strip.render.original(Strip(segments), console)

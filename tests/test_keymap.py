@@ -8,7 +8,7 @@ from pathlib import Path
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
-from store import read_path
+from store.readers import read_path
 from tests.test_keys import help_text
 from tests.test_triage_keys import SIZE, header, marks, press, stored
 from tests.waits import until
@@ -115,7 +115,7 @@ def test_remapping_one_of_two_bindings_on_a_key_keeps_the_other():
     """Textual 8.2 drops every binding sharing a key with one the keymap moves; enter both reads and
     leaves the filter, esc both goes back to the list and leaves "more like this"."""
     keys_file('focus_detail = "o"\nleave_similar = "b"\nopen_link = "ctrl+o"\n')
-    keymap = load()
+    keymap = load(TriageApp)
     assert keymap.problems == []
     assert keymap.keys["leave_filter"] == "enter" and keymap.keys["focus_papers"] == "h,escape"
 
@@ -145,13 +145,13 @@ async def test_keys_swapped_in_the_file_are_no_clash(seed_path):
 
 
 def test_without_a_keys_file_there_is_nothing_to_say():
-    keymap = load()
+    keymap = load(TriageApp)
     assert keymap.keys == {} and keymap.problems == [] and not keymap.found
 
 
 def test_a_table_says_bindings_go_at_the_top_and_the_entries_above_it_apply():
     path = keys_file('toggle_star = "f"\n\n[keys]\ntoggle_read = "x"\n')
-    keymap = load()
+    keymap = load(TriageApp)
     assert keymap.keys == {"toggle_star": "f"}
     assert keymap.problems == [f"{path} line 3: [keys] is a table: write each binding at the top of the file,"
                                ' before any [table], as toggle_star = "f"']
@@ -159,6 +159,6 @@ def test_a_table_says_bindings_go_at_the_top_and_the_entries_above_it_apply():
 
 def test_escape_sequences_in_the_file_never_reach_the_terminal():
     keys_file('"toggle_\\u001b[31mstar" = "f"\ntoggle_read = "\\u001b]52;c;aGk=\\u0007"\n')
-    problems = load().problems
+    problems = load(TriageApp).problems
     assert len(problems) == 2 and not any("\x1b" in problem or "\x07" in problem for problem in problems)
     assert " line 1: " in problems[0] and " line 2: " in problems[1]

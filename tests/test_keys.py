@@ -5,7 +5,7 @@ from textual.command import CommandPalette
 from textual.events import MouseScrollDown
 from textual.widgets import Static
 
-from store import read_path
+from store.readers import read_path
 from tests.waits import until
 from tui.app import TriageApp
 from tui.keys import declared_bindings, key_display

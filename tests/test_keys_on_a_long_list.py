@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from textual.screen import Screen
 
-from store import read_path
+from store.readers import read_path
 from tests.waits import until
 from tests.test_views_app import header, tabs
 from tui.app import TriageApp
@@ -20,7 +20,7 @@ from tui.widgets.detail import DetailPane
 from tui.widgets.paper_list import PaperList
 from tui.widgets.status import StatusLine
 from tui.widgets.view_tabs import ViewTabs
-from store.text import title_display
+from store.papers.text import title_display
 
 SIZE = (120, 40)
 

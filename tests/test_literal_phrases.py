@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from store import phrases, read_path
-from store.search import SearchIndex
+from store.search import phrases
+from store.readers import read_path
+from store.search.index import SearchIndex
 
 MAKE_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "tools" / "make_corpus.py"
 TYPED = ['"n', '"ne', '"neu', '"neur', '"neural', '"neural n', '"neural ne', '"graph neural"', '"a', '"th', '"of the',
@@ -67,7 +68,7 @@ def test_typed_phrases_find_the_same_on_a_long_synthetic_list(tmp_path, monkeypa
 
 def test_a_word_at_the_cap_of_its_count_is_counted_in_the_text(monkeypatch):
     """Postings keep a word's count up to 15: a text with a word 20 times still counts 20."""
-    from store.model import Paper
+    from store.papers.model import Paper
 
     texts = ["nest " * 20 + "and more.", "one nest here.", "nothing of the kind."]
     papers = [Paper(id=str(k), text=text, title=f"Paper {k}", name="", plain=text) for k, text in enumerate(texts)]

@@ -6,7 +6,7 @@ import contextlib
 import re
 from collections.abc import Iterator
 
-from store import read_path
+from store.readers import read_path
 from tests.hostile import LockHolder, one_line, rows, triage
 from tests.tmux import Tmux, triage_command
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import tracemalloc
 
-from store.phrases import lowered_batch
+from store.search.phrases import lowered_batch
 
 
 def test_a_batch_is_lowered_in_a_few_times_its_size():

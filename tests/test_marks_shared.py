@@ -8,9 +8,9 @@ from pathlib import Path
 
 from filelock import FileLock
 
-from store import read_path
-from store.db import TriageStore
-from store.model import Paper
+from store.readers import read_path
+from store.marks.db import TriageStore
+from store.papers.model import Paper
 from tests.tmux import triage_command
 from tests.waits import until
 from tui.app import TriageApp

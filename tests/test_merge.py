@@ -1,12 +1,11 @@
-"""The merge rule (store.merge) on random histories of marks made on 2–4 devices that meet at random:
+"""The merge rule (store.marks.merge) on random histories of marks made on 2–4 devices that meet at random:
 it is commutative, associative and idempotent, devices that all sync twice hold the same marks, and
 no note text is lost unless a user replaced it while it was shown to them."""
 from __future__ import annotations
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from store.merge import SCALARS, edit, merge, note_text, values
+from store.marks.merge import SCALARS, edit, merge, note_text, values
 
 PAPERS = ("p", "q")
 TAGS = ("x", "y", "z")

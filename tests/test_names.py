@@ -1,9 +1,9 @@
 """Titles for bare abstracts: the contribution's name when the abstract names one."""
 from __future__ import annotations
 
-from store import read_path
-from store.names import derive_title
-from store.text import display
+from store.readers import read_path
+from store.papers.names import derive_title
+from store.papers.text import display
 
 SEED_NAMES = {
     "refresh learning", "HDGNN", "LLM-KICK", "ToolChain*", "MDM", "CDRL", "FV", "RASP-Generalization", "FairTune",

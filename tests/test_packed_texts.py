@@ -1,5 +1,5 @@
 """A long list parsed on worker processes within `records.packing` (the app's read behind its first rows) keeps
-its papers' texts compressed (`store.packed`) until the phrase texts keep them as lines: every text, display
+its papers' texts compressed (`store.papers.packed`) until the phrase texts keep them as lines: every text, display
 text, id and title reads out as a plain parse gives it, and so do the parse cache's entry and the index."""
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from store import SearchIndex, read_path
-from store.cased import Cased
-from store.model import has_text, kept_plain, kept_text
-from store.packed import Packed
-from store.readers import cache, records
+from store.search.index import SearchIndex
+from store.readers import cache, read_path, records
+from store.papers.cased import Cased
+from store.papers.model import has_text, kept_plain, kept_text
+from store.papers.packed import Packed
 
 
 @pytest.fixture

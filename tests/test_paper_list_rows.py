@@ -3,7 +3,7 @@ position of the ICLR list, a new set of papers shows the right rows around the k
 on a scrolled row redraws that row, and a list longer or shorter than the screen scrolls as before."""
 from __future__ import annotations
 
-from store import read_path
+from store.readers import read_path
 from tui.app import TriageApp
 from tui.widgets.paper_list import PaperList
 
@@ -77,7 +77,7 @@ async def test_rows_with_wide_or_mark_like_letters_keep_the_columns_in_line(tmp_
 
     from rich.cells import cell_len
 
-    from store.text import title_display
+    from store.papers.text import title_display
 
     source = tmp_path / "odd.jsonl"
     source.write_text("".join(json.dumps({"title": title, "abstract": f"About graphs, number {k}.", "authors": [f"Ada Lovelace{k}"]}) + "\n"

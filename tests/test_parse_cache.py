@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from store import read_path, read_paths
-from store.readers import cache
+from store.readers import cache, read_path, read_paths
 
 ABSTRACTS = [
     "We propose HDGNN, a hybrid directional graph neural network for $\\geq 50$\\% fewer edges.",
@@ -133,7 +132,7 @@ def test_a_large_entry_is_written_in_the_background_and_found_whole(tmp_path, mo
     from store.readers import cache
 
     path = write_list(tmp_path / "list.txt", ABSTRACTS)
-    code = "import sys; from store.readers import cache; cache.BACKGROUND_FROM = 0; from store import read_path; read_path(sys.argv[1])"
+    code = "import sys; from store.readers import cache; cache.BACKGROUND_FROM = 0; from store.readers import read_path; read_path(sys.argv[1])"
     subprocess.run([sys.executable, "-c", code, str(path)], check=True)
     parse = store.readers._parse
     monkeypatch.setattr(store.readers, "_parse", lambda name, p: pytest.fail("parsed again"))

@@ -1,10 +1,9 @@
 """The query language: every element parses to what the README promises; nothing raises."""
 from __future__ import annotations
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from store.query import Qualifier, Term, parse
+from store.search.query import Qualifier, Term, parse
 
 
 def test_words_are_fuzzy_terms_that_all_must_match():

@@ -8,8 +8,9 @@ import sys
 
 import pytest
 
-from store import Paper, Triage, paper_id, read_path
-from store.ranking import TOO_FEW, Bucket, Features, InterestModel, Why, labels
+from store.papers.model import Paper, paper_id, Triage
+from store.readers import read_path
+from store.interest.ranking import TOO_FEW, Bucket, Features, InterestModel, Why, labels
 
 
 def papers_of(texts: list[str]) -> list[Paper]:
@@ -162,6 +163,6 @@ def test_on_the_iclr_list_a_reader_of_rl_gets_rl_papers_first(corpora):
 
 
 def test_importing_the_module_costs_no_scikit_learn():
-    code = "import sys, store.ranking, store; print(json.dumps(sorted({m.split('.')[0] for m in sys.modules} & {'sklearn', 'scipy'})))"
+    code = "import sys, store.interest.ranking, store; print(json.dumps(sorted({m.split('.')[0] for m in sys.modules} & {'sklearn', 'scipy'})))"
     out = subprocess.run([sys.executable, "-c", "import json; " + code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == []

@@ -1,11 +1,10 @@
 """Property tests: no input makes a reader fail other than with `ReadError`, and no text is lost."""
 from __future__ import annotations
 
-from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
+from hypothesis import example, given, HealthCheck, settings, strategies as st
 
-from store import ReadError
-from store.inert import inert
+from store.common.errors import ReadError
+from store.papers.inert import inert
 from store.readers import read_path
 
 SUFFIXES = [".txt", ".bib", ".json", ".jsonl", ".csv", ".dat"]

@@ -7,8 +7,11 @@ import bibtexparser
 import pytest
 from bibtexparser.middlewares import NormalizeFieldKeys
 
-from store import ReadError, Triage, cite, export, paper_id, read_path, read_paths
-from store.db import TriageStore
+from store.common.errors import ReadError
+from store.papers.model import paper_id, Triage
+from store.cite import citations as cite, export
+from store.readers import read_path, read_paths
+from store.marks.db import TriageStore
 
 ABSTRACT_1 = "We propose FairTune, a framework to optimise fairness. FairTune works."
 ABSTRACT_2 = "Vision tasks are local. We introduce the Dynamic Signal Distribution (DSD) task."

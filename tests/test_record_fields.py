@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from store import read_path
-from store.errors import ReadError
-from store.inert import inert
+from store.readers import read_path
+from store.common.errors import ReadError
+from store.papers.inert import inert
 from tests.test_cli import triage
 
 ABSTRACT = "We study score distillation for diffusion models at scale and show that a student matches its teacher."

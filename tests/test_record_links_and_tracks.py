@@ -6,8 +6,9 @@ import json
 
 import bibtexparser
 
-from store import SearchIndex, read_path
-from store import cite
+from store.search.index import SearchIndex
+from store.readers import read_path
+from store.cite import citations as cite
 
 ABSTRACT = ("We propose Kahl, a way to align values. Code is at https://github.com/kahl/values and "
             "more at https://kahl.example.org.")

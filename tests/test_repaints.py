@@ -11,7 +11,7 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
-from store import read_path
+from store.readers import read_path
 from tests.waits import until
 from tui.app import TriageApp
 from tui.widgets.detail import DetailPane

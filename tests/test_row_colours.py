@@ -5,7 +5,8 @@ from __future__ import annotations
 from rich.color import Color
 from rich.segment import Segment
 
-from store import Triage, read_path
+from store.papers.model import Triage
+from store.readers import read_path
 from tui.app import TriageApp
 from tui.widgets.paper_list import PaperList
 

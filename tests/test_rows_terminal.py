@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from store import read_path
+from store.readers import read_path
 from tests.tmux import Tmux, triage_command
 
 

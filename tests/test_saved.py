@@ -1,10 +1,10 @@
-"""Saved searches in the database (store.saved): kept across reopening and processes, bad entries skipped."""
+"""Saved searches in the database (store.marks.saved): kept across reopening and processes, bad entries skipped."""
 from __future__ import annotations
 
 import pytest
 
-from store import saved
-from store.db import TriageStore
+from store.marks import saved
+from store.marks.db import TriageStore
 
 
 def test_a_saved_search_survives_reopening_and_is_found_by_name_and_letter(tmp_path):

@@ -5,8 +5,10 @@ from __future__ import annotations
 from textual.command import CommandInput, CommandList, CommandPalette
 from textual.widgets import Input, OptionList
 
-from store import SearchIndex, read_path, saved
-from store.db import TriageStore
+from store.search.index import SearchIndex
+from store.readers import read_path
+from store.marks import saved
+from store.marks.db import TriageStore
 from tests.test_views_app import palette, press, shown_ids
 from tests.waits import until
 from tui.app import TriageApp

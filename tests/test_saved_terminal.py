@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import subprocess
 
-from store import SearchIndex, read_path
+from store.search.index import SearchIndex
+from store.readers import read_path
 from tests.tmux import Tmux, triage_command
 
 

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from store import Paper, SearchIndex, Triage, read_path
-from store.highlight import context
+from store.papers.model import Paper, Triage
+from store.search.index import SearchIndex
+from store.readers import read_path
+from store.search.highlight import context
 
 REFRESH, HDGNN, LLM_KICK, TOOLCHAIN, PSIS, CDRL, SCL = (
     "7d72a49aaf", "3d09c6c056", "105a096a2f", "0af57f21b8", "feead361c8", "b0630d65dd", "38521038a2")

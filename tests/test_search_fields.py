@@ -10,9 +10,10 @@ import re
 import numpy as np
 import pytest
 
-from store import SearchIndex, read_path
-from store.db import TriageStore
-from store.model import Triage
+from store.search.index import SearchIndex
+from store.readers import read_path
+from store.marks.db import TriageStore
+from store.papers.model import Triage
 from tests.test_cli import triage
 from tests.test_triage_keys import NoteEditor, press, see_dialog
 from tui.app import TriageApp

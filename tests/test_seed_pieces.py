@@ -6,11 +6,9 @@ from __future__ import annotations
 import random
 import tracemalloc
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import given, HealthCheck, settings, strategies as st
 
-from store import read_path
-from store.readers import encoding, seed
+from store.readers import encoding, read_path, seed
 
 # Lines as lists have them: text, blank ones, blank ones of other whitespace (a no-break or an
 # ideographic space: blank too), a header, a line ending in a full stop, wide characters.

@@ -5,9 +5,9 @@ import dataclasses
 
 import pytest
 
-from store import ReadError, paper_id, read_path
-from store.model import kept_plain
-from store.readers import records
+from store.common.errors import ReadError
+from store.papers.model import kept_plain, paper_id
+from store.readers import read_path, records
 from store.readers.seed import paragraphs
 
 

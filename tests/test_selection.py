@@ -9,8 +9,9 @@ import os
 import pytest
 from textual.widgets import Input, Static
 
-from store import cite, read_path
-from store.db import TriageStore
+from store.cite import citations as cite
+from store.readers import read_path
+from store.marks.db import TriageStore
 from tests.waits import until
 from tui.app import TriageApp
 from tui.widgets.status import StatusLine

@@ -2,7 +2,7 @@
 list, starred with one `s`; the stars are there after a restart (the selection is not: it lasts a session)."""
 from __future__ import annotations
 
-from store import read_path
+from store.readers import read_path
 from tests.test_rows_terminal import marks, row_of
 from tests.tmux import Tmux, triage_command
 

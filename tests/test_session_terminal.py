@@ -1,7 +1,8 @@
 """A whole triage session with the installed `triage` in tmux, then a restart: everything is back."""
 from __future__ import annotations
 
-from store import SearchIndex, read_path
+from store.search.index import SearchIndex
+from store.readers import read_path
 from tests.tmux import Tmux, triage_command
 
 NO_DISPLAY = {"DISPLAY": "", "WAYLAND_DISPLAY": ""}  # pyperclip finds no backend: the copy goes by OSC 52

@@ -1,8 +1,8 @@
 """Settings beside the marks: the theme and each source file's session survive a restart, and are not marks."""
 from __future__ import annotations
 
-from store import Triage
-from store.db import TriageStore
+from store.papers.model import Triage
+from store.marks.db import TriageStore
 
 
 def test_a_setting_survives_reopening_and_is_not_a_mark(tmp_path):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from store import read_path
+from store.readers import read_path
 from tui.app import TriageApp
 from tui.widgets.detail import DetailPane
 from tui.widgets.paper_list import PaperList

@@ -6,7 +6,8 @@ so no cursor blinks.
 """
 from __future__ import annotations
 
-from store import Collection, Paper, read_path
+from store.papers.model import Collection, Paper
+from store.readers import read_path
 from tests.waits import until
 from tui.app import TriageApp
 
@@ -78,8 +79,8 @@ def test_light_theme_after_a_switch(snap_compare, seed_path):
 def records() -> Collection:
     """Twelve papers with every field the detail pane and the list show: authors, venue and track, year,
     keywords, area, TL;DR, links (the record's own, PDF, code) and a title with LaTeX."""
-    from store.model import paper_id
-    from store.text import display
+    from store.papers.model import paper_id
+    from store.papers.text import display
 
     tracks = ("oral", "spotlight", "poster")
     papers = []

@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 import tui.loading
-from store import SearchIndex, Triage, cite, read_path, read_paths
-from store.db import TriageStore
-from store.model import untitled
-from store.readers import cache, quick, titles
+from store.search.index import SearchIndex
+from store.papers.model import Triage, untitled
+from store.cite import citations as cite
+from store.readers import cache, quick, read_path, read_paths, titles
+from store.marks.db import TriageStore
 from tests.conftest import SHARED
 from tests.tmux import Tmux, triage_command
 from tests.waits import until
@@ -351,7 +352,7 @@ async def test_the_whole_list_lands_without_a_pass_over_all_its_papers_on_the_ui
     """What is worked out from every paper as the whole list lands (its ids for the counts, which columns
     it shows, the paper of each id) is worked out on the background thread beforehand: the UI thread only
     swaps the rows in."""
-    from store import views
+    from store.search import views
 
     on_ui: list[str] = []
     columns_for, tally = tui.loading.columns_for, views.Tally.__init__

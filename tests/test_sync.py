@@ -1,4 +1,4 @@
-"""Sync through a folder, merge of two databases, backup and restore (store.sync, store.backup) on real
+"""Sync through a folder, merge of two databases, backup and restore (store.sync.folder, store.sync.backup) on real
 database files in a temp dir: what each device holds afterwards, bad device files skipped with ours kept,
 a database from before fields had times, and a second sync with nothing new changing nothing."""
 from __future__ import annotations
@@ -8,11 +8,11 @@ import time
 
 import pytest
 
-from store.backup import backup, restore
-from store.db import TriageStore
-from store.errors import ReadError
-from store.model import Triage
-from store.sync import SUFFIX, device_file, merge_database, sync
+from store.sync.backup import backup, restore
+from store.marks.db import TriageStore
+from store.common.errors import ReadError
+from store.papers.model import Triage
+from store.sync.folder import SUFFIX, device_file, merge_database, sync
 
 NOW = time.time()
 

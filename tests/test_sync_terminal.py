@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from store import read_path
-from store.db import TriageStore
-from store.marksfile import decode, encode
-from store.merge import edit, values
-from store.sync import SUFFIX
+from store.readers import read_path
+from store.marks.db import TriageStore
+from store.sync.marksfile import decode, encode
+from store.marks.merge import edit, values
+from store.sync.folder import SUFFIX
 from tests.tmux import Tmux, triage_command
 
 KEPT = re.compile(r"──── also kept: the note as .*? ────")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from store import read_path
+from store.readers import read_path
 from tests.tmux import Tmux, triage_command
 
 

@@ -1,11 +1,10 @@
 """Display text: what a reader sees of an abstract's markup, and what search runs over."""
 from __future__ import annotations
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from store.inert import inert
-from store.text import display
+from store.papers.inert import inert
+from store.papers.text import display
 
 
 def styled(text):

@@ -1,5 +1,5 @@
 """A long list's abstracts are held once: once the texts phrases are looked for in are made (lowered, a batch
-at a time), a paper keeps its text as its line of them where it can (`store.cased.Cased`), and every text,
+at a time), a paper keeps its text as its line of them where it can (`store.papers.cased.Cased`), and every text,
 display text, id and title reads back exactly as read; the parse cache written from such papers holds
 the same list."""
 from __future__ import annotations
@@ -11,13 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from store import SearchIndex, read_path
-from store import Triage
-from store.cased import Cased
-from store.db import TriageStore, fingerprint
-from store.model import kept_text
-from store.packed import Packed
-from store.readers import cache
+from store.search.index import SearchIndex
+from store.readers import cache, read_path
+from store.papers.model import fingerprint, kept_text, Triage
+from store.papers.cased import Cased
+from store.marks.db import TriageStore
+from store.papers.packed import Packed
 
 WORDS = ("graph neural network Diffusion model learning Robust policy GNN LLM sparse data α-divergence naïve "
          "*bold* $\\alpha$-stable Ωmega ÉCOLE İstanbul").split()

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from store import Collection, SearchIndex, read_path
-from store.boundary import inert_collection
-from store.model import kept_title, replaced, titled, untitled
-from store.readers import cache, titles
+from store.papers.model import Collection, kept_title, replaced, titled, untitled
+from store.search.index import SearchIndex
+from store.readers import cache, read_path, titles
+from store.papers.boundary import inert_collection
 
 SEED = Path(__file__).resolve().parents[1] / "seeds" / "iclr2024.txt"
 QUERIES = ("graph neural", "title:graph", "abstract:learning", '"neural network"', "'Transformer", '"n', '"ne',

@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from store import read_path
+from store.readers import read_path
 
 
 def triage(*args: str) -> subprocess.CompletedProcess[str]:
@@ -80,7 +80,7 @@ def test_set_dismiss_then_list_shows_it_and_undismiss_takes_it_off(seed_path, tm
 # into the snapshot when the command closes the database, so the file cannot tell afterwards).
 SPY = """
 import sys
-from store import journal_files
+from store.marks import journal_files
 appended = []
 append = journal_files.append_line
 journal_files.append_line = lambda path, offset, line: (appended.append(line), append(path, offset, line))[1]

@@ -8,9 +8,9 @@ from pathlib import Path
 from textual import events
 from textual.widgets import Static
 
-from store import read_path
-from store.db import TriageStore
-from store.model import Paper, Triage
+from store.readers import read_path
+from store.marks.db import TriageStore
+from store.papers.model import Paper, Triage
 from tests.waits import until
 from tui.app import TriageApp
 from tui.widgets.status import StatusLine
@@ -19,7 +19,6 @@ from tui.widgets.detail import DetailPane
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
 
-from tests.waits import until
 
 SIZE = (120, 40)
 

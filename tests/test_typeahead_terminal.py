@@ -8,7 +8,8 @@ import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from store import SearchIndex, read_path
+from store.search.index import SearchIndex
+from store.readers import read_path
 from tests.tmux import Tmux, triage_command
 
 

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from store import Paper, Triage, read_path
-from store.views import SORTS, Tally, arrange, next_sort, surname
+from store.papers.model import Paper, Triage
+from store.readers import read_path
+from store.search.views import SORTS, Tally, arrange, next_sort, surname
 
 
 @pytest.fixture

@@ -4,7 +4,8 @@ from __future__ import annotations
 from textual.command import CommandInput, CommandList, CommandPalette
 from textual.widgets import Input, ProgressBar, Static
 
-from store import cite, read_path
+from store.cite import citations as cite
+from store.readers import read_path
 from tests.waits import until
 from tui.app import TriageApp
 from tui.widgets.status import StatusLine

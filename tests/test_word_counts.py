@@ -1,5 +1,5 @@
 """The index counts the words of a batch of texts exactly as `WORD.findall` finds them (up to the `TF_MAX` a
-posting keeps), however the batch is cut into the slices it hashes at a time (`store.index_build.SLICE`): a word
+posting keeps), however the batch is cut into the slices it hashes at a time (`store.search.index_build.SLICE`): a word
 longer than a slice, words at a slice's edge, letters beyond ASCII, and words that share a hash (each group is
 checked letter by letter)."""
 from __future__ import annotations
@@ -9,9 +9,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from store import index_build
-from store.index_build import TF_BITS, TF_MAX, Words
-from store.vocabulary import WORD
+from store.search import index_build
+from store.search.index_build import TF_BITS, TF_MAX, Words
+from store.search.vocabulary import WORD
 
 TEXTS = [
     "Graph neural networks learn graph structure; graph-level tasks.",

@@ -24,13 +24,14 @@ from textual.theme import Theme
 from textual.timer import Timer
 from textual.widgets import Footer, Input
 
-from store import Collection, Paper, Triage, cite
-from store.db import TriageStore
-from store.history import History
-from store.ranking import Ranking
-from store.highlight import Hits
-from store.views import SCORE_SORT, SORTS, VIEWS, Tally
-from tui import boundary, keymap
+from store.papers.model import Collection, Paper, Triage
+from store.cite import citations as cite
+from store.marks.db import TriageStore
+from store.marks.history import History
+from store.interest.ranking import Ranking
+from store.search.highlight import Hits
+from store.search.views import SCORE_SORT, SORTS, VIEWS, Tally
+from tui import keymap, textual_private
 from tui.copying import CopyActions
 from tui.filtering import FilterActions
 from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, declared_bindings, key_display, keys_of
@@ -52,7 +53,7 @@ from tui.syncing import AppSync
 from tui.widgets.status import StatusLine
 from tui.widgets.view_tabs import ViewTabs
 
-boundary.install()  # every cell the app draws passes the inert boundary to the terminal
+textual_private.inert_strips()  # every cell the app draws passes the inert boundary to the terminal
 
 POLL_SECONDS = 0.5
 """How often marks made by another process on the same database are picked up."""
@@ -165,9 +166,9 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
     ]
 
     view: reactive[str] = reactive("all", init=False)
-    """The view shown: a key of `store.views.VIEWS`."""
+    """The view shown: a key of `store.search.views.VIEWS`."""
     sort: reactive[str] = reactive("file", init=False)
-    """The order of the list: a key of `store.views.SORTS`."""
+    """The order of the list: a key of `store.search.views.SORTS`."""
 
     def __init__(self, collection: Collection, db_path: str | None = None, sync_folder: str | None = None,
                  files: Sequence[str] | None = None) -> None:
@@ -181,7 +182,7 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
         """Marks by paper id, as shown (absent: no marks); the store follows on the writer thread."""
         self.history = History()
         self.cite_format: str = self.store.setting("cite").get("format", "bibtex")
-        """The format `c` and `Y` copy in (one of `store.cite.FORMATS`); `C` changes it, the store keeps it."""
+        """The format `c` and `Y` copy in (one of `store.cite.citations.FORMATS`); `C` changes it, the store keeps it."""
         self.farewell: list[str] = []
         """Lines for stderr once the app has quit: changes it could not save, the store's late notices."""
         self.unsaved_marks = 0

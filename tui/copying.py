@@ -11,8 +11,10 @@ from functools import cached_property
 
 from textual import work
 
-from store import Collection, Paper, Triage, cite, export, heap
-from store.db import TriageStore
+from store.papers.model import Collection, Paper, Triage
+from store.cite import citations as cite, export
+from store.common import heap
+from store.marks.db import TriageStore
 from tui import clipboard
 from tui.saving import Saver
 from tui.screens.cite_picker import CitePicker

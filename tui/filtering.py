@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any, overload
 from textual import work
 from textual.worker import get_current_worker
 
-from store import Collection, Paper, SearchIndex, Triage
-from store.highlight import Hits
-from store.views import SCORE_SORT
+from store.papers.model import Collection, Paper, Triage
+from store.search.index import SearchIndex
+from store.search.highlight import Hits
+from store.search.views import SCORE_SORT
 from tui.interest import Similar
 from tui.typeahead import TypeAhead
 from tui.widgets.filter_bar import FilterBar

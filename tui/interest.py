@@ -20,10 +20,10 @@ from typing import ClassVar
 from textual import work
 from textual.worker import get_current_worker
 
-from store.model import Paper, Triage
-from store.ranking import MIN_POSITIVES, Features, InterestModel, Ranking, labels
-from store.search import SearchIndex
-from store.views import INTEREST_SORT, LEARNT_SORTS, rerank
+from store.papers.model import Paper, Triage
+from store.interest.ranking import MIN_POSITIVES, Features, InterestModel, Ranking, labels
+from store.search.index import SearchIndex
+from store.search.views import INTEREST_SORT, LEARNT_SORTS, rerank
 from tui.widgets.detail import DetailPane
 from tui.widgets.paper_list import PaperList
 

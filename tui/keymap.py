@@ -24,8 +24,9 @@ from textual.dom import DOMNode
 from textual.keys import Keys, _character_to_key, key_to_character
 from textual.screen import Screen
 
-from store.inert import inert
+from store.papers.inert import inert
 from tui.keys import binding_classes
+from tui.textual_private import merged_bindings
 
 CONFIG_ENV = "TRIAGE_CONFIG"
 MODIFIERS = ("ctrl", "shift", "alt", "meta", "super", "hyper")
@@ -54,17 +55,18 @@ class Keymap:
     """Whether there is a keys file at `path` at all."""
 
 
-def load(path: Path | None = None) -> Keymap:
+def load(app: type[App[object]], path: Path | None = None) -> Keymap:
     """The keymap of the keys file; a file that is not TOML is one problem, and all keys are the defaults."""
     path = config_path() if path is None else path
     try:
-        return read(path)
+        return read(path, app)
     except KeysFileError as exc:
         return Keymap(path, problems=[inert(str(exc))], found=True)
 
 
-def read(path: Path) -> Keymap:
-    """Check the keys file at `path` entry by entry; raise KeysFileError when it is not TOML at all."""
+def read(path: Path, app: type[App[object]]) -> Keymap:
+    """Check the keys file at `path` entry by entry against the bindings of `app`'s classes; raise
+    KeysFileError when it is not TOML at all."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -79,7 +81,7 @@ def read(path: Path) -> Keymap:
     except tomllib.TOMLDecodeError as exc:
         raise KeysFileError(f"{path}: not valid TOML: {toml_error(exc)}") from None
     lines = entry_lines(text)
-    slots = Slots(binding_classes())
+    slots = Slots(binding_classes(app))
     problems: list[tuple[str, str]] = []
     wanted: dict[str, tuple[str, ...]] = {}
     for name, value in table.items():
@@ -100,7 +102,7 @@ def read(path: Path) -> Keymap:
 
 def apply(app: App[object]) -> None:
     """Give `app` the user's keys; say in one warning what was wrong in the file (those keep their defaults)."""
-    keymap = load()
+    keymap = load(type(app))
     app.set_keymap(keymap.keys)
     if keymap.problems:
         app.notify("\n".join(keymap.problems + ["Those bindings keep their default keys (`triage keys` lists them)."]),
@@ -199,13 +201,13 @@ class Slots:
         apps = [cls for cls in classes if issubclass(cls, App)]
         screens = [cls for cls in classes if issubclass(cls, Screen)]
         widgets = [cls for cls in classes if cls not in apps and cls not in screens]
-        app_bindings = [binding for cls in apps for binding in merged(cls)] + [
+        app_bindings = [binding for cls in apps for binding in merged_bindings(cls)] + [
             Binding(App.COMMAND_PALETTE_BINDING, "command_palette", "the command palette")]
         priority = [binding for binding in app_bindings if binding.priority]
-        screen = merged(Screen)
+        screen = merged_bindings(Screen)
         self.chains: list[list[Binding]] = [app_bindings + screen]
-        self.chains += [merged(cls) + screen + app_bindings for cls in widgets]
-        self.chains += [merged(cls) + priority for cls in screens]
+        self.chains += [merged_bindings(cls) + screen + app_bindings for cls in widgets]
+        self.chains += [merged_bindings(cls) + priority for cls in screens]
         self.by_id: dict[str, Binding] = {}
         for chain in self.chains:
             for binding in chain:
@@ -287,8 +289,3 @@ class Slots:
                         if binding.id and binding.id not in keymap:
                             pinned[binding.id] = ",".join(self.defaults[binding.id])
         return pinned
-
-
-def merged(cls: type[DOMNode]) -> list[Binding]:
-    """Every binding of `cls`, inherited ones too, one per key (as Textual holds them)."""
-    return [binding for bindings in cls._merged_bindings.key_to_bindings.values() for binding in bindings]

@@ -13,6 +13,8 @@ from textual.app import App
 from textual.binding import Binding, Keymap
 from textual.dom import DOMNode
 
+from tui.textual_private import keymap_of
+
 MOVE = Binding.Group("Move")
 READ = Binding.Group("Read")
 TRIAGE = Binding.Group("Triage")
@@ -43,19 +45,19 @@ def declared_bindings(app: App[object]) -> Iterator[tuple[DOMNode, Binding]]:
         seen.add(cls)
         for binding in own_bindings(cls):
             if binding.description:
-                yield node, remapped(binding, app._keymap)  # Textual 8 keeps the keymap set there; no public reader
+                yield node, remapped(binding, keymap_of(app))
 
 
-def binding_classes() -> list[type[DOMNode]]:
-    """Every class in `tui` that declares `BINDINGS` (the app, its widgets, its screens), each once,
-    parents before their subclasses. Found from the classes themselves, so none can be forgotten."""
-    import tui.app  # noqa: F401  (imports every widget and screen)
-
+def binding_classes(app: type[App[object]]) -> list[type[DOMNode]]:
+    """Every class of `app`'s package that declares `BINDINGS` (the app, its widgets, its screens), each once,
+    parents before their subclasses. Found from the classes themselves, so none can be forgotten: the module
+    of `app`, imported before this is called, imports every widget and screen."""
+    package = app.__module__.partition(".")[0] + "."
     found: list[type[DOMNode]] = []
 
     def walk(cls: type[DOMNode]) -> None:
         for sub in cls.__subclasses__():
-            if sub.__module__.startswith("tui.") and "BINDINGS" in sub.__dict__ and sub not in found:
+            if sub.__module__.startswith(package) and "BINDINGS" in sub.__dict__ and sub not in found:
                 found.append(sub)
             walk(sub)
 

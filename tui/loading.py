@@ -39,11 +39,15 @@ from functools import partial
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from store import Collection, Paper, ReadError, SearchIndex, Triage, describe_skipped, heap, read_paths, search_index
-from store.db import TriageStore
-from store.readers import cache, index_cache, quick, records, titles
+from store.papers.model import Collection, Paper, Triage
+from store.common.errors import ReadError
+from store.search.index import SearchIndex
+from store.readers import cache, describe_skipped, index_cache, quick, read_paths, records, titles
+from store.common import heap
+from store.readers.index_cache import search_index
+from store.marks.db import TriageStore
 from store.readers.records import reporting
-from store.views import Tally
+from store.search.views import Tally
 from tui import processes
 from tui.saving import Saver
 from tui.widgets.paper_list import PaperList, columns_for
@@ -229,7 +233,7 @@ class Loading:
         index = search_index(self.collection, counted.bodies(self.collection.papers) if counted is not None else [])
         if counted is not None:
             # Its words are the index's postings now: the ~40 MB they held at 100,000 abstracts (and the build's arrays) go
-            # back to the system (freed, glibc would keep it for the process: `store.heap`), before the titles' workers start.
+            # back to the system (freed, glibc would keep it for the process: `store.common.heap`), before the titles' workers start.
             counted = None
             heap.give_back()
         self._index = index

@@ -13,10 +13,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from store import Triage
-from store.changes import Change
-from store.history import History
-from store.views import Tally, to_read
+from store.papers.model import Triage
+from store.marks.changes import Change
+from store.marks.history import History
+from store.search.views import Tally, to_read
 from tui.saving import Saver
 from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
 from tui.widgets.paper_list import PaperList

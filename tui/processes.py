@@ -25,7 +25,7 @@ def prepare(parsing: bool) -> None:
     with safe_path():
         resource_tracker.ensure_running()
     if "forkserver" in multiprocessing.get_all_start_methods():
-        multiprocessing.set_forkserver_preload(["store.readers.records", "store.names", "store.text", "store.index_build"])
+        multiprocessing.set_forkserver_preload(["store.readers.records", "store.papers.names", "store.papers.text", "store.search.index_build"])
         if parsing:
             with safe_path():
                 forkserver.ensure_running()

@@ -1,6 +1,6 @@
 """The app's saved searches: `M` saves the query shown under a name and a letter, `'` opens the picker
 (with each search's count; its letter runs it), and the palette's "Search: NAME (QUERY)" and "Forget
-saved search: NAME". A mixin of `TriageApp`; `store.saved` owns the stored document.
+saved search: NAME". A mixin of `TriageApp`; `store.marks.saved` owns the stored document.
 
 The searches shown are this window's: a save or forget shows at once, is written on the writer thread
 (merged under the lock with what another window saved), and the merged list then replaces it.
@@ -12,9 +12,11 @@ from functools import partial
 from textual.app import SystemCommand
 from textual.markup import escape
 
-from store import SearchIndex, Triage, saved
-from store.db import TriageStore
-from store.saved import Change, SavedSearches
+from store.search.index import SearchIndex
+from store.papers.model import Triage
+from store.marks import saved
+from store.marks.db import TriageStore
+from store.marks.saved import Change, SavedSearches
 from tui.saving import Saver
 from tui.screens.saved import SavedPicker, SaveSearch
 from tui.widgets.filter_bar import FilterBar

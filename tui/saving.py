@@ -1,7 +1,7 @@
 """The app's writes to its store: one writer thread, in order; the marks shown before they are durable;
 and the writes another process's hold on the database (or a full disk) keeps from being saved yet.
 
-A triage action's changes are shown at once and kept in `unsaved` (see `store.changes`) until the
+A triage action's changes are shown at once and kept in `unsaved` (see `store.marks.changes`) until the
 writer has made them in the store, field by field under its lock, and fsynced; the app then shows the
 state the store returned (with the changes still on their way on top), so a mark shown as saved is on
 disk. A job that meets the database locked past the store's wait (`Locked`) or a write that cannot be
@@ -19,10 +19,10 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
 
-from store.changes import Change, Unsaved
-from store.db import TriageStore
-from store.errors import Locked, NotSaved
-from store.model import Triage
+from store.marks.changes import Change, Unsaved
+from store.marks.db import TriageStore
+from store.common.errors import Locked, NotSaved
+from store.papers.model import Triage
 
 Post = Callable[[Callable[[], None]], None]
 """Run a callback on the app's thread (from the writer thread)."""

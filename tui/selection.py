@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from store import Paper, Triage
+from store.papers.model import Paper, Triage
 from tui.screens.dialogs import Confirm, TagEditor
 from tui.widgets.paper_list import PaperList
 

@@ -1,4 +1,4 @@
-"""The app's sync with the user's other devices through a folder (`store.sync`): when it opens and when
+"""The app's sync with the user's other devices through a folder (`store.sync.folder`): when it opens and when
 it closes, on the store's writer thread (the list is shown and takes keys meanwhile); the marks that
 came in are shown, and the status line says when it last synced."""
 from __future__ import annotations
@@ -7,10 +7,10 @@ import time
 from collections.abc import Callable
 from functools import partial
 
-from store.db import TriageStore
-from store.errors import Locked, NotSaved, ReadError
-from store.model import Triage
-from store.sync import Synced, last_synced, sync
+from store.marks.db import TriageStore
+from store.common.errors import Locked, NotSaved, ReadError
+from store.papers.model import Triage
+from store.sync.folder import Synced, last_synced, sync
 from tui.saving import Post, Saver
 
 

@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 from textual.timer import Timer
 
-from store import Paper, Triage
-from store.db import TriageStore
-from store.ranking import MIN_POSITIVES, Ranking
-from store.highlight import Hit, Hits
-from store.text import title_display
-from store.views import LEARNT_SORTS, SCORE_SORT, SORTS, VIEWS, Tally, arrange, next_sort
+from store.papers.model import Paper, Triage
+from store.marks.db import TriageStore
+from store.interest.ranking import MIN_POSITIVES, Ranking
+from store.search.highlight import Hit, Hits
+from store.papers.text import title_display
+from store.search.views import LEARNT_SORTS, SCORE_SORT, SORTS, VIEWS, Tally, arrange, next_sort
 from tui.interest import Similar, shortly
 from tui.layout import Split
 from tui.saving import Saver

@@ -4,17 +4,20 @@
 extensions, by content, and keeps what it parsed in the parse cache (`cache`) so that an
 unchanged file opens again at once. `read_paths` reads files and directories (recursively, files with a
 known extension, hidden ones skipped) into one collection where the same abstract in two
-files is one paper."""
+files is one paper.
+
+Imports `search` (a long list's parse counts its words for the index, and its index entry is kept
+beside its parse entry: `index_cache`), `papers` and `common`."""
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from store.boundary import inert_collection
-from store.errors import ReadError
-from store.model import Collection, Origin
-from store.readers import arxiv, cache, seed, tabular
+from store.papers.boundary import inert_collection
+from store.common.errors import ReadError
+from store.papers.model import Collection, Origin
+from store.readers import atom, cache, ids, seed, tabular
 from store.readers.records import report, unique
 
 Parser = Callable[[str, str], Collection]
@@ -34,8 +37,8 @@ PARSERS: dict[str, Parser] = {
     ".ndjson": tabular.parse_jsonl,
     ".csv": tabular.parse_csv,
     ".tsv": tabular.parse_csv,
-    ".atom": arxiv.parse_atom,
-    ".xml": arxiv.parse_atom,
+    ".atom": atom.parse_atom,
+    ".xml": atom.parse_atom,
 }
 KNOWN_EXTENSIONS = (".txt", *PARSERS)
 
@@ -51,7 +54,7 @@ def _by_content(text: str, path: str) -> Collection:
     elif start == "{":
         guesses += [tabular.parse_jsonl, tabular.parse_json]
     elif start == "<":
-        guesses.append(arxiv.parse_atom)
+        guesses.append(atom.parse_atom)
     elif bibtex.looks_like_bibtex(text[:65536]):
         guesses.append(_bibtex)
     for parse in guesses:
@@ -97,7 +100,7 @@ def read_path(path: str | os.PathLike[str]) -> Collection:
     if p.is_dir():
         raise ReadError(name, "is a directory")
     report(name, 0)
-    return cache.cached(name, p, lambda: _parse(name, p))
+    return cache.cached(name, p, lambda: _parse(name, p), ids.save_beside)
 
 
 def _parse(name: str, p: Path) -> Collection:

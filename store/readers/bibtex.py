@@ -7,12 +7,12 @@ papers take).
 macro defined by others), bare month macros (`month = jan`) and undefined macros kept as their
 names, comments and `@preamble` ignored; an entry lacking venue or year takes them from its
 `crossref` parent or the file's one `@proceedings` entry. LaTeX in title, authors, venue and
-keywords is decoded (pylatexenc); the abstract keeps its LaTeX for `store.text` to render, its
+keywords is decoded (pylatexenc); the abstract keeps its LaTeX for `store.papers.text` to render, its
 hard-wrapped lines joined (paragraph breaks kept). A broken entry is skipped with a warning naming
 its line; the rest load.
 
 `Paper.fields` holds the entry's type and every field but the abstract as written (TeX kept, in
-source order, names in lower case): what a citation writes back (`store.cite`). Decoded from them:
+source order, names in lower case): what a citation writes back (`store.cite.citations`). Decoded from them:
 title, authors (else editors), venue, year, links (url, doi), keywords (`keywords`), doi (bare),
 arxiv (an `eprint` of `archiveprefix`/`eprinttype` arXiv, or an arxiv.org url) and, for an arXiv
 eprint, area (`primaryclass`)."""
@@ -29,15 +29,15 @@ from bibtexparser.middlewares import NormalizeFieldKeys, RemoveEnclosingMiddlewa
 from bibtexparser.middlewares.names import split_multiple_persons_names
 from bibtexparser.model import DuplicateBlockKeyBlock, Entry
 
-from store.errors import ReadError
-from store.latex import latex_text
-from store.model import Collection, replaced
+from store.common.errors import ReadError
+from store.papers.latex import latex_text
+from store.papers.model import Collection, replaced
 from store.readers.identifiers import arxiv_id, bare_doi, keyword_list
 from store.readers.records import make_paper, unique, year_of
 
 UNTITLED = "UNTITLED"
 """The field kept (empty) on a paper made of an entry with neither title nor abstract, listed under
-its key: a citation writes no title for it (see `store.cite`)."""
+its key: a citation writes no title for it (see `store.cite.citations`)."""
 _PARSE = (RemoveEnclosingMiddleware(), NormalizeFieldKeys())
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _ENTRY = re.compile(r"^\s*@\s*[A-Za-z]+\s*[{(]", re.MULTILINE)

@@ -12,11 +12,11 @@ again; a cache that cannot be written is simply not written.
 An entry holds no abstract that is, byte for byte, a part of the list file (most of them): only
 its place there (`store.readers.sourced`), read back from the file once the file open for it is
 found to be the very file of the key (its size, times and inode, checked again after reading);
-nor any display text but as a paper keeps it (`store.model.Paper.plain`: a patch over its
+nor any display text but as a paper keeps it (`store.papers.model.Paper.plain`: a patch over its
 text where the two differ).
 An entry is written whole or not at all (a temporary file renamed over it), a large one by a
 thread while the caller goes on. Entries not used for `KEEP_DAYS`, and the temporary files of
-writers that died before renaming theirs (`store.files.remove_dead_writers`), are removed when
+writers that died before renaming theirs (`store.common.files.remove_dead_writers`), are removed when
 a new entry is written.
 
 Beside the parse entry, a list keeps its first papers whole, which a long list shows at once (`head`),
@@ -47,11 +47,12 @@ from typing import BinaryIO
 
 import platformdirs
 
-from store import heap
-from store.files import remove_dead_writers
-from store.model import Collection, Origin, Paper, any_untitled, built, kept_plain
+from store.common import heap
+from store.common.files import remove_dead_writers
+from store.papers.model import Collection, Origin, Paper, any_untitled, built, kept_plain
 from store.readers import sourced
-from store.readers.records import collector_paused, within
+from store.common.collector import collector_paused
+from store.readers.records import within
 
 SUFFIX = ".parse"
 MAGIC = b"PTc2"
@@ -157,7 +158,7 @@ def _encode(key: tuple, collection: Collection, path: Path) -> bytes:
             same[name] = values[0]
         else:
             columns[name] = values
-    # (the texts read out one at a time, twice: a long list's may be kept compressed, `store.packed`, ~150 MB as strings)
+    # (the texts read out one at a time, twice: a long list's may be kept compressed, `store.papers.packed`, ~150 MB as strings)
     with open(path, "rb") as source:
         if not _unchanged(source, key):
             raise ValueError("changed since it was parsed")
@@ -286,7 +287,7 @@ def _write_behind(*entries: tuple[Path, Callable[[BinaryIO], object]]) -> None:
     def store_each() -> None:
         for entry, write in entries:
             _store_quietly(entry, write)
-            heap.give_back()  # what making it freed, before the next is made (glibc would keep it: `store.heap`)
+            heap.give_back()  # what making it freed, before the next is made (glibc would keep it: `store.common.heap`)
 
     # (never a daemon, though a daemon thread starts it: the interpreter waits for it before it exits)
     writer = threading.Thread(target=store_each, name="cache writer", daemon=False)
@@ -357,9 +358,11 @@ def settle(entry: Path | None = None) -> None:
             _writers.remove(writing)
 
 
-def cached(name: str, path: Path, parse: Callable[[], Collection]) -> Collection:
+def cached(name: str, path: Path, parse: Callable[[], Collection],
+           beside: Callable[[Path, tuple, Collection], None]) -> Collection:
     """The collection of the list file `path` (given as `name`): from the cache when it holds this
-    unchanged file, else `parse()`, which is then cached if the file did not change meanwhile.
+    unchanged file, else `parse()`, which is then cached if the file did not change meanwhile, and
+    `beside(path, key, collection)` keeps what goes beside its entry (its ids, `store.readers.ids`).
 
     A large entry is written by a thread while the caller goes on with the collection; the
     interpreter waits for it before it exits."""
@@ -396,7 +399,5 @@ def cached(name: str, path: Path, parse: Callable[[], Collection]) -> Collection
     # (papers still to be given their titles are written once they are: behind, held until then)
     behind = any_untitled(collection.papers) or sum(map(len, (paper.text for paper in collection.papers))) >= BACKGROUND_FROM
     _save(entry, write, behind)
-    from store.readers import ids
-
-    ids.save(path, key, lambda: ids.known(collection), len(collection.papers))
+    beside(path, key, collection)
     return collection

@@ -17,7 +17,7 @@ from typing import BinaryIO, NamedTuple
 from charset_normalizer import from_bytes
 from charset_normalizer.constant import COMMON_CHINESE_CHARACTERS
 
-from store.errors import ReadError
+from store.common.errors import ReadError
 
 # (a BOM, what decodes the file, what decodes a part of it after the BOM)
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig", "utf-8"), (codecs.BOM_UTF16_LE, "utf-16", "utf-16-le"),

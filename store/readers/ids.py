@@ -4,7 +4,7 @@ paper of 100,000 does not load all 100,000.
 
 An ids entry holds, under the very key of the parse entry (the file's path, size, times and inode,
 the code's version key) and behind a CRC-32, the list's sources, its warnings (the skipped records
-`triage` reports), and each paper's id and fingerprint (`store.db.fingerprint`: what the triage
+`triage` reports), and each paper's id and fingerprint (`store.marks.db.fingerprint`: what the triage
 store keeps with a state to find it again after a small edit, and all it reads of a text). It is
 written with the parse entry, by the same background writer for a long list, or by the first
 `ids` call that finds the list cached without one; any doubt (another key, a failed CRC, a damaged
@@ -17,9 +17,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
-from store.model import Collection
+from store.papers.model import Collection
 from store.readers import cache
-from store.readers.records import collector_paused
+from store.common.collector import collector_paused
 
 from store.readers.cache import IDS_SUFFIX as SUFFIX
 
@@ -41,7 +41,7 @@ class Ids(NamedTuple):
 
 
 def known(collection: Collection) -> Ids:
-    from store.db import fingerprint
+    from store.papers.model import fingerprint
 
     return Ids([Known(paper.id, fingerprint(paper.text)) for paper in collection.papers], list(collection.sources),
                list(collection.warnings))
@@ -59,6 +59,12 @@ def save(path: Path, key: tuple, found: Callable[[], Ids], count: int) -> None:
         out.write(data)
 
     cache._save(cache._entry([path], SUFFIX), write, 300 * count >= cache.BACKGROUND_FROM)
+
+
+def save_beside(path: Path, key: tuple, collection: Collection) -> None:
+    """The ids of a list just parsed and cached (the `beside` of `store.readers.cache.cached`), worked out
+    as they are written."""
+    save(path, key, lambda: known(collection), len(collection.papers))
 
 
 def _decode(data: bytes, key: tuple) -> Ids | None:

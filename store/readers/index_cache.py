@@ -1,10 +1,10 @@
 """The index entry of a list: a list's search index loads from the cache instead of being built again.
 
 Beside its parse entry (`store.readers.cache`), a list of `INDEX_FROM` papers or more keeps the arrays
-of its search index (numpy's .npz, no pickles: `SearchIndex.parts`, packed by `store.index_entry`) under
+of its search index (numpy's .npz, no pickles: `SearchIndex.parts`, packed by `store.search.index_entry`) under
 the version key and what pins the papers it indexes: the keys of the parse they are (`_index_key`:
 papers read from the parse cache need not be hashed again), else a digest of them
-(`store.index_made.fingerprint`). It stands for those very papers only, and is checked (zip CRCs, then
+(`store.search.index_made.fingerprint`). It stands for those very papers only, and is checked (zip CRCs, then
 the arrays' shapes and bounds) before it is believed; any doubt means the index is built again."""
 from __future__ import annotations
 
@@ -16,12 +16,12 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from store.model import Collection
+from store.papers.model import Collection
 from store.readers.cache import INDEX_SUFFIX, _entry, _key, _save, _used, _version_key, settle
 
 if TYPE_CHECKING:
-    from store.index_build import Counted, Named
-    from store.search import SearchIndex
+    from store.search.index_build import Counted, Named
+    from store.search.index import SearchIndex
 
 INDEX_FROM = 1_000
 """Lists of this many papers and more keep their search index in the cache: the ICLR list (2,260
@@ -33,12 +33,12 @@ abstracts) builds its index in ~0.5 s of CPU with a peak of ~100 MB more, and lo
 def _index_key(collection: Collection) -> str:
     """What an index entry of `collection`'s papers is stored under: this code's version and the parse the
     papers are (`Collection.origin`: the keys of the list files read, when its papers are still the very
-    ones read), else a digest of what the index is made from (`store.index_made.fingerprint`, which reads
+    ones read), else a digest of what the index is made from (`store.search.index_made.fingerprint`, which reads
     every text: 0.4 s at 100,000 papers)."""
     origin = collection.origin
     if origin is not None and origin.of(collection.papers):
         return _read_key(origin.keys)
-    from store.index_made import fingerprint
+    from store.search.index_made import fingerprint
 
     return json.dumps([_version_key(), fingerprint(collection.papers).hex()])
 
@@ -50,11 +50,11 @@ def _read_key(keys: Sequence[tuple]) -> str:
 
 def _stored_parts(entry: Path, key: str) -> dict | None:
     """The index parts the entry file holds when it is stored under `key` (None under another); an error
-    when it is missing, unreadable or damaged (`store.index_entry.unpacked`; how they fit together is
+    when it is missing, unreadable or damaged (`store.search.index_entry.unpacked`; how they fit together is
     `SearchIndex.from_parts`'s to check)."""
     import numpy as np
 
-    from store.index_entry import unpacked
+    from store.search.index_entry import unpacked
 
     with np.load(entry, allow_pickle=False) as stored:
         if not np.array_equal(stored["key"], np.frombuffer(key.encode(), dtype=np.uint8)):
@@ -109,7 +109,7 @@ def search_index(collection: Collection, bodies: Sequence[Counted | None] | Name
     """The search index of `collection`'s papers: a long list's from the cache when it holds one
     of these very papers made by this very code, else built (and then cached, in the background);
     `bodies` as `SearchIndex` takes them."""
-    from store.search import SearchIndex
+    from store.search.index import SearchIndex
 
     papers = collection.papers
     if len(papers) < INDEX_FROM or not collection.sources:
@@ -143,7 +143,7 @@ def _keep(entry: Path, key: str, index: SearchIndex) -> None:
     # them is ~0.5 s of CPU at 100k.
     import numpy as np  # (here: a command that does not search never loads numpy, ~100 ms)
 
-    from store.index_entry import write
+    from store.search.index_entry import write
 
     stored_key = np.frombuffer(key.encode(), dtype=np.uint8)
     _save(entry, lambda out: write(out, index.parts(), key=stored_key), behind=True)

@@ -19,9 +19,9 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from store.boundary import inert_collection
-from store.errors import ReadError
-from store.model import Collection
+from store.papers.boundary import inert_collection
+from store.common.errors import ReadError
+from store.papers.model import Collection
 
 HEAD_BYTES = 128 << 10
 """About 90 abstracts: more rows than a terminal shows."""

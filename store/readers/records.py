@@ -3,10 +3,13 @@
 What a paper's text needs computed — id, display text, derived title and name, links — is
 the bulk of parsing; for long lists (`PARALLEL_FROM` abstracts and more) it runs in worker
 processes, one per core, and the readers only assemble the results. Who wants to show how far
-a long parse is sets a callback with `reporting` (see `Progress`)."""
+a long parse is sets a callback with `reporting` (see `Progress`).
+
+Over 400 lines, and kept whole for now: the worker processes, the chunks they are sent and the packed texts
+they send back are one piece with the records they make, and the on-disk engine planned next (its texts and
+records read from disk, not parsed into memory) replaces that piece rather than moving it."""
 from __future__ import annotations
 
-import gc
 import multiprocessing
 import os
 import re
@@ -22,12 +25,13 @@ from itertools import chain, islice
 from typing import Any, NamedTuple, TypeVar
 from urllib.parse import urlsplit
 
-from store import heap
-from store.ahead import in_order
-from store.inert import inert, inert_value
-from store.model import Paper, built, keep_text, kept_plain, kept_text, paper_id, replaced
+from store.common import heap
+from store.common.ahead import in_order
+from store.common.collector import collector_paused
+from store.papers.inert import inert, inert_value
+from store.papers.model import Paper, built, keep_text, kept_plain, kept_text, paper_id, replaced
 from store.readers.identifiers import arxiv_id, bare_doi
-from store.text import plain_form
+from store.papers.text import plain_form
 
 _T = TypeVar("_T")
 _YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
@@ -80,7 +84,7 @@ class Analysis(NamedTuple):
 
     id: str
     plain: str | bytes | None
-    """What a paper keeps of its display text (`store.text.plain_form`): None when it is the text itself."""
+    """What a paper keeps of its display text (`store.papers.text.plain_form`): None when it is the text itself."""
     title: str
     name: str
     links: tuple[str, ...]
@@ -88,7 +92,7 @@ class Analysis(NamedTuple):
 
 PARALLEL_FROM = 20_000
 CHUNK = 2_048
-"""Abstracts a worker process analyses at a time: whole batches of the search index (`store.index_build.BATCH`),
+"""Abstracts a worker process analyses at a time: whole batches of the search index (`store.search.index_build.BATCH`),
 so that the words it counts (see `counting`) are those of the index's batches."""
 START = "spawn"
 """How worker processes start where forking is not safe (other threads run): a process that has a
@@ -134,9 +138,9 @@ def report(name: str, done: int) -> None:
 def analyse(texts: Sequence[str], counted: bool = False, titled: bool = True, packed: bool = False) -> Any:
     """The analysis of each (stripped) abstract text, in one process; not `titled`: without their derived titles
     and names (None: see `titles_later`). With `counted` or `packed`: (the analyses, the words of their display
-    texts counted for the search index when `counted`, `store.index_build.counted_texts`, and the texts compressed
-    when `packed`, `store.packed.Chunk`; None for each not)."""
-    from store.names import derive_title  # (here: reading a cached list needs no name finder)
+    texts counted for the search index when `counted`, `store.search.index_build.counted_texts`, and the texts compressed
+    when `packed`, `store.papers.packed.Chunk`; None for each not)."""
+    from store.papers.names import derive_title  # (here: reading a cached list needs no name finder)
 
     out, plains = [], []
     for text in texts:
@@ -146,8 +150,8 @@ def analyse(texts: Sequence[str], counted: bool = False, titled: bool = True, pa
         plains.append(shown.plain)
     if not (counted or packed):
         return out
-    from store.index_build import counted_texts
-    from store.packed import Chunk
+    from store.search.index_build import counted_texts
+    from store.papers.packed import Chunk
 
     return out, counted_texts(plains) if counted else None, Chunk.of(list(texts)) if packed else None
 
@@ -161,12 +165,12 @@ class Counting:
     def __init__(self) -> None:
         self._made: list[tuple[list[Paper], list[Any] | None]] = []
         self._words: Any = None
-        """The `store.index_build.Words` the counted words are named by (made with the first)."""
+        """The `store.search.index_build.Words` the counted words are named by (made with the first)."""
 
     def name(self, bodies: list[Any]) -> list[Any]:
-        """The counted words of a chunk's batches (`store.index_build.Counted`, None for one not), named."""
+        """The counted words of a chunk's batches (`store.search.index_build.Counted`, None for one not), named."""
         if self._words is None:
-            from store.index_build import Words
+            from store.search.index_build import Words
 
             self._words = Words()  # (it only names: no texts of its own to find words in)
         return [None if body is None else self._words.kept(body) for body in bodies]
@@ -176,13 +180,13 @@ class Counting:
         self._made.append((papers, bodies))
 
     def bodies(self, papers: Sequence[Paper]) -> Any:
-        """The named words of each `BATCH` of `papers` (`SearchIndex`'s `bodies`: `store.index_build.Named`), when
+        """The named words of each `BATCH` of `papers` (`SearchIndex`'s `bodies`: `store.search.index_build.Named`), when
         they are the papers the one parse counted made, in order, with the same display texts (none merged or
-        dropped since; one made inert, `store.boundary`, keeps its display text: that is inert already), else []."""
+        dropped since; one made inert, `store.papers.boundary`, keeps its display text: that is inert already), else []."""
         if len(self._made) != 1 or self._made[0][1] is None:
             return []
         made, bodies = self._made[0]
-        from store.index_build import BATCH, Named
+        from store.search.index_build import BATCH, Named
 
         if len(made) != len(papers) or any(body is not None and len(body.lengths) != BATCH for body in bodies[:-1]):
             return []  # (chunks that are not whole batches)
@@ -205,7 +209,7 @@ _LATER: ContextVar[bool] = ContextVar("titles later", default=False)
 
 def titles_later() -> AbstractContextManager[bool]:
     """Within the block, a parse this thread runs on worker processes leaves the titles and names it would
-    derive (`store.names.derive_title`: half the workers' time) to later: its papers are made `untitled`,
+    derive (`store.papers.names.derive_title`: half the workers' time) to later: its papers are made `untitled`,
     and derive them when first read (`store.readers.titles` derives the rest on worker processes again)."""
     return within(_LATER, True)
 
@@ -215,7 +219,7 @@ _PACKING: ContextVar[bool] = ContextVar("packing", default=False)
 
 def packing() -> AbstractContextManager[bool]:
     """Within the block, a parse this thread runs on worker processes has them compress the texts of its papers,
-    which keep them so until they are read (`store.packed`: ~100 MB less at 100,000 abstracts)."""
+    which keep them so until they are read (`store.papers.packed`: ~100 MB less at 100,000 abstracts)."""
     return within(_PACKING, True)
 
 
@@ -252,7 +256,7 @@ def analysed(texts: Iterable[str], name: str = "") -> Iterator[tuple[list[Analys
     analysed (a long file split into abstracts): a started worker is sent each chunk as soon as it is
     read, while the next ones are. Progress is reported (see `reporting`) under the file's `name` after
     every chunk. With each chunk, the words of its display texts counted by its worker (within
-    `counting`) and its texts compressed there (within `packing`: a `store.packed.Chunk`), else None for
+    `counting`) and its texts compressed there (within `packing`: a `store.papers.packed.Chunk`), else None for
     each; without derived titles on workers within `titles_later`."""
     global _INHERITED
     source = iter(texts)
@@ -307,20 +311,6 @@ def _chunked(head: list[str], rest: Iterator[str]) -> Iterator[list[str]]:
         yield chunk
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """For making objects by the hundred thousand that form no reference cycles: the cycle
-    collector, run every few hundred new objects, would walk them all again and again for
-    nothing. Never around analysis: pylatexenc leaves cycles behind."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def make_papers(records: Iterable[dict[str, Any]]) -> list[Paper]:
     """Papers from records: each a dict of `make_paper`'s arguments, positions numbered in order. `records`
     may be read as the papers are made (see `analysed`)."""
@@ -361,13 +351,13 @@ def make_papers(records: Iterable[dict[str, Any]]) -> list[Paper]:
 
 
 _TRIM_EVERY = 8
-"""Chunks whose texts are packed between two returns of the memory freed to the system (`store.heap`)."""
+"""Chunks whose texts are packed between two returns of the memory freed to the system (`store.common.heap`)."""
 
 
 def _packed(papers: list[Paper], records: list[dict[str, Any]], chunk: Any) -> None:
-    """Have each of `papers`, made of `records`, keep its text as its place in `chunk` (`store.packed`: their texts
-    compressed), when it keeps the very text the record gave (not one made inert, `store.boundary`)."""
-    from store.packed import Packed
+    """Have each of `papers`, made of `records`, keep its text as its place in `chunk` (`store.papers.packed`: their texts
+    compressed), when it keeps the very text the record gave (not one made inert, `store.papers.boundary`)."""
+    from store.papers.packed import Packed
 
     for at, (paper, record) in enumerate(zip(papers, records)):
         if kept_text(paper) is record["text"].strip():  # (the very string: `strip` gives it back when it strips nothing)
@@ -381,7 +371,7 @@ _BARE = frozenset(("text", "source", "line", "venue", "year"))
 def bare_papers(records: list[dict[str, Any]], analyses: list[Analysis], start: int) -> list[Paper]:
     """The papers `make_paper` makes of `records` that give no more than `_BARE`'s fields, each with its text's
     analysis, numbered from `start`: in about a third of its time (a long seed list's 100,000 abstracts, on the
-    thread that waits for them: ~0.5 s less), as `store.model.built` makes papers."""
+    thread that waits for them: ~0.5 s less), as `store.papers.model.built` makes papers."""
     texts = [record["text"].strip() for record in records]
     venues = [venue_parts(record.get("venue", "")) for record in records]
     count = len(records)
@@ -433,7 +423,7 @@ def make_paper(
     `arxiv_id`), keywords each once. `analysis` is `analyse([text])[0]` when the caller has it already."""
     text = text.strip()
     analysis = analysis or analyse([text])[0]
-    # Every string the record gives is made inert here (`store.boundary`); what the analysis makes of the
+    # Every string the record gives is made inert here (`store.papers.boundary`); what the analysis makes of the
     # text (the display text, its links, a title and name derived from it) is inert already, and so is a
     # text that is its own display text.
     shown_title = title and inert(title)

@@ -14,8 +14,8 @@ import re
 from collections.abc import Callable, Generator, Iterable, Iterator
 from itertools import chain
 
-from store.errors import ReadError
-from store.model import Collection
+from store.common.errors import ReadError
+from store.papers.model import Collection
 from store.readers.records import make_papers, unique
 
 _VENUE_YEAR = re.compile(r"\b([A-Za-z][A-Za-z&\-]{1,15})\s*'?((?:19|20)\d\d)\b")

@@ -4,7 +4,7 @@ leave a list's abstracts out of its entry and read them back from the file itsel
 `locate` finds each text, encoded with the codec the file was read with, in the file's bytes, in
 order: a text found there is kept as a place (its offset and length in bytes), any other (a
 hard-wrapped paragraph joined into one line, a JSON string with escapes, a BibTeX abstract with
-its spacing made even, a text changed by `store.boundary`) in full. Where a text is found its
+its spacing made even, a text changed by `store.papers.boundary`) in full. Where a text is found its
 bytes are its encoding, and those bytes decode to it exactly (checked), so `read` gives every text
 back as it was, as long as the file is the one the places were found in: the caller checks that
 on the open file (size, times, inode) before and after reading, and a place beyond the end or

@@ -4,7 +4,7 @@ Keys and column names are matched case-insensitively, ignoring spaces, dashes an
 with common aliases (`summary`, `abstract note`, `author`, `link`, `booktitle`, `publication
 year`...). OpenReview exports work as they are: a record's `content` object is read too, and
 `{"value": ...}` wrappers are unwrapped; inline HTML in titles, authors and venues (`<i>`,
-`&amp;`) is read as text (`store.text.html_text`). A record without title and abstract, or a JSONL line
+`&amp;`) is read as text (`store.papers.text.html_text`). A record without title and abstract, or a JSONL line
 that is not JSON (or nested too deeply to read), is skipped with a warning naming its line; the rest
 load. A record of the arXiv metadata snapshot (Kaggle's JSON Lines) is read as `store.readers.arxiv`
 says. A lone surrogate escape (`"\\ud800"`, half of a pair) reads as U+FFFD: no file can store it."""
@@ -18,13 +18,13 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from store.errors import ReadError
-from store.inert import inert
-from store.model import Collection
+from store.common.errors import ReadError
+from store.papers.inert import inert
+from store.papers.model import Collection
 from store.readers import arxiv
 from store.readers.identifiers import keyword_list
 from store.readers.records import make_papers, split_authors, unique, year_of
-from store.text import html_text
+from store.papers.text import html_text
 
 _ALIASES = {
     "title": ("title", "papertitle", "name"),

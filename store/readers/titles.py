@@ -1,26 +1,26 @@
 """Derived titles after a long list is searchable: the work the user is not waiting for, done behind it.
 
 A long list's parse behind the app (`tui.loading`) leaves the titles and names it would derive from the
-abstracts (`store.names.derive_title`, ~75 µs an abstract: half of its workers' time) to later
+abstracts (`store.papers.names.derive_title`, ~75 µs an abstract: half of its workers' time) to later
 (`records.titles_later`): its papers are `untitled`, the list is searchable seconds sooner, and a paper
-read meanwhile (a row drawn, the detail pane) derives its own when first read (`store.model.Paper.title`).
+read meanwhile (a row drawn, the detail pane) derives its own when first read (`store.papers.model.Paper.title`).
 `derive` then gives every paper still without them its title and name on worker processes, as the parse
 does its analysis, a chunk at a time; the index is then given the titles' words
-(`store.index_made.Made.retitled`). The titles are the very ones a parse derives at once."""
+(`store.search.index_made.Made.retitled`). The titles are the very ones a parse derives at once."""
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 
-from store.ahead import in_order
-from store.model import Paper, has_text, titled, untitled
+from store.common.ahead import in_order
+from store.papers.model import Paper, has_text, titled, untitled
 from store.readers import records
 
 
 def _derived(plains: list[str | None]) -> list[tuple[str, str]]:
     """The derived (title, name) of each display text (None: a paper without a text has neither)."""
-    from store.names import derive_title
+    from store.papers.names import derive_title
 
     return [derive_title(plain) if plain is not None else ("", "") for plain in plains]
 

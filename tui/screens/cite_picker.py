@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from store.cite import FORMATS
+from store.cite.citations import FORMATS
 
 PREVIEW_LINES = 12
 

@@ -15,8 +15,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Label, Static
 
-from store import export
-from store.errors import ReadError
+from store.cite import export
+from store.common.errors import ReadError
 from tui.widgets.inputs import Input
 
 DEFAULT_NAME = "reading-list.md"

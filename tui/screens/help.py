@@ -12,7 +12,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static, TabbedContent, TabPane
 
-from store.query import SYNTAX
+from store.search.query import SYNTAX
 from tui.keys import GENERAL, GROUPS, declared_bindings, key_display
 
 Rows = list[tuple[str, str]]

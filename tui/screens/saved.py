@@ -14,7 +14,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from store.saved import LETTERS, SavedSearch, SavedSearches, problem
+from store.marks.saved import LETTERS, SavedSearch, SavedSearches, problem
 from tui.screens.dialogs import DIALOG_CSS
 from tui.widgets.inputs import Input
 

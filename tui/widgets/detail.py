@@ -18,11 +18,11 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.visual import Visual
 
-from store import Hit, Paper, Triage
-from store.highlight import Span, context
-from store.inert import inert
-from store.qualifiers import CODE_HOSTS
-from store.text import Display, display, shown_part, title_display
+from store.search.highlight import context, Hit, Span
+from store.papers.model import Paper, Triage
+from store.papers.inert import inert
+from store.search.qualifiers import CODE_HOSTS
+from store.papers.text import Display, display, shown_part, title_display
 from tui.keys import READ
 from tui.widgets.kept_lines import KeptLines
 from tui.widgets.scrollbar import SteadyBar
@@ -311,7 +311,7 @@ def abstract(paper: Paper, spans: Sequence[Span]) -> Content:
 
 
 def styled(shown: Display) -> Content:
-    """A display text (`store.text.Display`) as Content with its markdown and LaTeX styles."""
+    """A display text (`store.papers.text.Display`) as Content with its markdown and LaTeX styles."""
     return with_styles(Content(shown.plain), [(span.start, span.end, STYLES[span.kind]) for span in shown.spans])
 
 

@@ -20,9 +20,9 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from store import Paper, Triage
-from store.text import title_display
-from store.views import surname
+from store.papers.model import Paper, Triage
+from store.papers.text import title_display
+from store.search.views import surname
 from tui.keys import MOVE
 from tui.widgets.kept_lines import KeptLines
 from tui.widgets.scrollbar import SteadyBar
@@ -31,7 +31,7 @@ NO_MARKS = Triage()
 
 
 TitleSpans = Callable[[int], Sequence[tuple[int, int]]]
-"""Row index → the [start, end) spans of its title as shown (`store.text.title_display`) that a search matched."""
+"""Row index → the [start, end) spans of its title as shown (`store.papers.text.title_display`) that a search matched."""
 
 TITLE_ROOM = 48
 """The cells a title keeps before a column is given room beside it."""

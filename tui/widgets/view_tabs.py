@@ -11,7 +11,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from store.views import SORTS, VIEWS
+from store.search.views import SORTS, VIEWS
 from tui.widgets.line_text import show_line
 
 
@@ -45,9 +45,9 @@ class ViewTabs(Horizontal):
     """
 
     view: reactive[str] = reactive("all")
-    """The view shown (a key of `store.views.VIEWS`)."""
+    """The view shown (a key of `store.search.views.VIEWS`)."""
     sort: reactive[str] = reactive("file")
-    """The sort in use (a key of `store.views.SORTS`)."""
+    """The sort in use (a key of `store.search.views.SORTS`)."""
     note: reactive[str] = reactive("")
     """Said in place of "sorted by …" when not empty ("more like …")."""
 

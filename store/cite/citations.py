@@ -1,0 +1,318 @@
+"""Citations of papers: BibTeX (written through bibtexparser, so it always parses), plain text, Markdown.
+
+A paper read from BibTeX is written as it came: its key, type and every field as written (TeX,
+braces, corporate authors, doi, month macros). Other papers' values are escaped
+(`store.cite.bibtex_values`), their titles braced only where a style would lower-case them wrongly; a
+bare abstract still cites with its venue, year, derived title and first link. The url cited is the paper's first link, which is the
+record's own when it has one (`Paper.links`); a paper whose first link is a DOI cites the DOI alone.
+Keys are readable (`iclr2024hdgnn`) and unique within the papers they are assigned over.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+
+import bibtexparser
+from bibtexparser.middlewares import AddEnclosingMiddleware
+from bibtexparser.model import Entry, Field
+
+from store.cite.bibtex_values import balanced, latex_escape, title_value, verbatim
+from store.papers.inert import inert
+from store.papers.model import Paper
+
+CONFERENCES = {
+    "iclr": "International Conference on Learning Representations",
+    "icml": "International Conference on Machine Learning",
+    "neurips": "Advances in Neural Information Processing Systems",
+    "nips": "Advances in Neural Information Processing Systems",
+    "cvpr": "IEEE/CVF Conference on Computer Vision and Pattern Recognition",
+    "iccv": "IEEE/CVF International Conference on Computer Vision",
+    "eccv": "European Conference on Computer Vision",
+    "acl": "Annual Meeting of the Association for Computational Linguistics",
+    "emnlp": "Conference on Empirical Methods in Natural Language Processing",
+    "aaai": "AAAI Conference on Artificial Intelligence",
+    "ijcai": "International Joint Conference on Artificial Intelligence",
+    "kdd": "ACM SIGKDD Conference on Knowledge Discovery and Data Mining",
+}
+_JOURNAL = re.compile(r"journal|transactions|letters|review|\b(?:jmlr|tmlr|tpami|nature|science)\b", re.I)
+_STOPWORDS = frozenset("a an the on of in for to and with via from towards toward we this is are our".split())
+_NOT_SLUG = re.compile(r"[^a-z0-9]")
+_KEY_CHARS = re.compile(r"[^\s,{}()\"#%'=~\\]+")
+_FIELD_NAME = re.compile(r"[a-z][a-z0-9_\-:]*")
+VERBATIM_FIELDS = frozenset({"url", "doi", "eprint", "file", "isbn", "issn"})
+"""Fields written as they are (no LaTeX escaping): identifiers and addresses."""
+GENERATED_FIELDS = frozenset({"author", "title", "year", "abstract", "entrytype", "untitled", "id", "key"})
+STANDARD_FIELDS = frozenset(
+    "address annote booktitle chapter doi edition editor eprint archiveprefix primaryclass howpublished "
+    "institution isbn issn journal keywords month note number organization pages publisher school series "
+    "url volume".split()
+)
+"""The fields a paper read from JSON or CSV passes on (its other columns are no BibTeX)."""
+ENTRY_TYPE = "entrytype"
+"""The BibTeX reader keeps an entry's type as field ENTRYTYPE; that paper's other fields are raw BibTeX."""
+UNTITLED = "untitled"
+"""And field UNTITLED on an entry it read without a title or abstract (listed under its key): no title is written."""
+_DOI_LINK = "https://doi.org/"
+_MONTHS = frozenset("jan feb mar apr may jun jul aug sep oct nov dec".split())
+"""The month macros every style defines: a `month = jan` read so is written so, not as `{jan}`."""
+_ARXIV_CLASS = re.compile(r"[a-z\-]+(?:\.[A-Za-z\-]+)?")
+
+# --- keys -------------------------------------------------------------------------------------
+
+
+def _slug(text: str) -> str:
+    """Lower-case ASCII letters and digits only: 'Müller' → 'muller'."""
+    return _NOT_SLUG.sub("", unicodedata.normalize("NFKD", text.casefold()))
+
+
+def _venue_slug(paper: Paper) -> str:
+    words = re.findall(r"[A-Za-z]+", paper.venue)
+    return _slug(words[0]) if words else ""
+
+
+def base_key(paper: Paper) -> str:
+    """The readable key before de-duplication: venue, year and the method's name or first title word."""
+    if paper.key and _KEY_CHARS.fullmatch(paper.key):
+        return paper.key
+    stem = _slug(paper.name) or next(
+        (word for word in map(_slug, paper.title.split()) if word and word not in _STOPWORDS), "paper"
+    )
+    if paper.authors:
+        first = paper.authors[0]
+        prefix = _slug(first.split(",")[0] if "," in first else (first.split() or [""])[-1])
+    else:
+        prefix = _venue_slug(paper)
+    return f"{prefix}{paper.year or ''}{stem[:24]}" or paper.id
+
+
+def citation_keys(papers: Iterable[Paper]) -> dict[str, str]:
+    """Paper id → a unique key. Assign over the whole collection so a paper's key is the same
+    whether it is cited alone or exported with others; the first of equal keys keeps it plain,
+    later ones get `b`, `c`, … appended."""
+    keys: dict[str, str] = {}
+    taken: set[str] = set()
+    tried: dict[str, int] = {}  # base → the next suffix to try, so many equal bases stay linear
+    for paper in papers:
+        if paper.id in keys:
+            continue
+        base = base_key(paper)
+        key, n = base, tried.get(base.casefold(), 1)
+        while key.casefold() in taken:
+            key = f"{base}{_suffix(n)}"
+            n += 1
+        tried[_folded(base)] = n
+        taken.add(_folded(key))
+        keys[paper.id] = key
+    return keys
+
+
+def _folded(key: str) -> str:
+    """`key` case-folded, the same string when that changes nothing (most keys are lower-case slugs: a copy of
+    each would be ~7 MB more at 100,000 papers while they are assigned)."""
+    folded = key.casefold()
+    return key if folded == key else folded
+
+
+def _suffix(n: int) -> str:
+    """1 → 'b', 2 → 'c', … 25 → 'z', 26 → 'ba' (base-26 letters; the plain key is 'a')."""
+    letters = ""
+    while True:
+        n, r = divmod(n, 26)
+        letters = chr(ord("a") + r) + letters
+        if not n:
+            return letters
+
+
+# --- BibTeX -----------------------------------------------------------------------------------
+
+
+def _fields(paper: Paper) -> dict[str, str]:
+    """The paper's source fields by lower-case name (the first of repeated names)."""
+    fields: dict[str, str] = {}
+    for name, value in paper.fields:
+        fields.setdefault(name.casefold(), value)
+    return fields
+
+
+def entry_type(paper: Paper) -> str:
+    names = _fields(paper)
+    if _FIELD_NAME.fullmatch(names.get(ENTRY_TYPE, "").casefold()):
+        return names[ENTRY_TYPE].casefold()
+    if "journal" in names:
+        return "article"
+    if "booktitle" in names:
+        return "inproceedings"
+    if paper.venue:
+        return "article" if _JOURNAL.search(paper.venue) else "inproceedings"
+    return "misc"
+
+
+def _venue_field(paper: Paper, kind: str) -> tuple[str, str] | None:
+    if not paper.venue or _fields(paper).keys() & {"journal", "booktitle"}:
+        return None
+    if kind == "article":
+        return "journal", paper.venue
+    long = CONFERENCES.get(_venue_slug(paper)) if ENTRY_TYPE not in _fields(paper) else None
+    return "booktitle", f"{long} ({paper.venue})" if long else paper.venue
+
+
+def _source_value(name: str, value: str, raw: bool) -> str:
+    if raw and balanced(value):
+        return value
+    return verbatim(value) if name in VERBATIM_FIELDS else latex_escape(value, math=not raw)
+
+
+def entry(paper: Paper, key: str, abstract: bool = False) -> Entry:
+    """The bibtexparser `Entry` for `paper`: a paper read from BibTeX as it came (`_source_entry`);
+    any other with its values escaped and the title's case protected where a style would change it
+    (`title_value`)."""
+    source = _fields(paper)
+    if ENTRY_TYPE in source:
+        return _source_entry(paper, key, abstract)
+    kind = entry_type(paper)
+    fields: list[Field] = []
+    if paper.authors:
+        fields.append(Field("author", " and ".join(_author(a, True) for a in paper.authors)))
+    fields.append(Field("title", title_value(paper.title) or title_value(paper.name) or paper.id))
+    venue = _venue_field(paper, kind)
+    if venue:
+        fields.append(Field(venue[0], latex_escape(venue[1])))
+    if paper.year:
+        fields.append(Field("year", str(paper.year)))
+    seen = {f.key for f in fields}
+    for name, value in source.items():
+        if name in seen or name in GENERATED_FIELDS or name not in STANDARD_FIELDS or not value.strip():
+            continue
+        seen.add(name)
+        fields.append(Field(name, _source_value(name, value, False)))
+    doi = paper.doi or next((link.removeprefix(_DOI_LINK) for link in paper.links if link.startswith(_DOI_LINK)), "")
+    if "doi" not in seen and doi:
+        fields.append(Field("doi", verbatim(doi)))
+    if paper.arxiv and "eprint" not in seen:
+        fields += [Field("eprint", verbatim(paper.arxiv)), Field("archiveprefix", "arXiv")]
+        if _ARXIV_CLASS.fullmatch(paper.area):
+            fields.append(Field("primaryclass", paper.area))
+    if paper.keywords and "keywords" not in seen:
+        fields.append(Field("keywords", latex_escape(", ".join(paper.keywords))))
+    # The paper's own link comes first (see Paper.links); a DOI is no url, nor is a code link after it.
+    if "url" not in seen and paper.links and not paper.links[0].startswith(_DOI_LINK):
+        fields.append(Field("url", verbatim(paper.links[0])))
+    if abstract and paper.text:
+        fields.append(Field("abstract", latex_escape(paper.plain or paper.text)))
+    return Entry(kind, key, fields)
+
+
+def _source_entry(paper: Paper, key: str, abstract: bool) -> Entry:
+    """A paper read from BibTeX as it came: its type and every field as written, in order (TeX
+    kept: `The \\LaTeX\\ Companion`, `{BERT}`, `{IEEE Computer Society}` as an author); a bare month macro
+    (`month = jan`) stays bare. No title for an entry read without one. `abstract` adds its abstract."""
+    fields: list[Field] = []
+    seen = {ENTRY_TYPE, UNTITLED}
+    for name, value in paper.fields:
+        name = name.casefold()
+        if name in seen or not _FIELD_NAME.fullmatch(name):
+            continue
+        seen.add(name)
+        if name == "month" and value.strip().casefold() in _MONTHS:
+            fields.append(Field(name, value.strip(), enclosing="no-enclosing"))
+        else:
+            fields.append(Field(name, _source_value(name, value, True)))
+    # A venue and year the entry took from the file's one @proceedings (which is no paper, so not written) are.
+    kind = entry_type(paper)
+    venue = _venue_field(paper, kind) if not seen & {"journaltitle", "crossref"} else None
+    if venue:
+        fields.append(Field(venue[0], latex_escape(venue[1], math=False)))
+    if paper.year and not seen & {"year", "date", "crossref"}:
+        fields.append(Field("year", str(paper.year)))
+    if abstract and paper.text:
+        fields.append(Field("abstract", paper.text if balanced(paper.text) else latex_escape(paper.plain or paper.text)))
+    return Entry(kind, key, fields)
+
+
+def _author(name: str, math: bool) -> str:
+    escaped = latex_escape(name, math)
+    # A name containing the word "and" would be split into two authors: braces keep it one.
+    return "{" + escaped + "}" if re.search(r"\band\b", escaped, re.I) else escaped
+
+
+_UNPARSE = [AddEnclosingMiddleware(reuse_previous_enclosing=False, enclose_integers=False, default_enclosing="{")]
+
+
+def bibtex(papers: Sequence[Paper], keys: Mapping[str, str] | None = None, abstract: bool = False) -> str:
+    """A BibTeX database of `papers`, one entry each, in order. `keys` defaults to keys assigned over `papers`."""
+    keys = keys if keys is not None else citation_keys(papers)
+    library = bibtexparser.Library([entry(p, keys[p.id], abstract) for p in papers])
+    fmt = bibtexparser.BibtexFormat()
+    fmt.indent = "  "
+    fmt.block_separator = "\n"
+    return bibtexparser.write_string(library, unparse_stack=_UNPARSE, bibtex_format=fmt)
+
+
+# --- plain text and Markdown ------------------------------------------------------------------
+
+
+def authors_line(authors: Sequence[str]) -> str:
+    """'A', 'A and B', 'A, B and C', or 'A et al.' for more than three."""
+    if len(authors) > 3:
+        return f"{authors[0]} et al."
+    if len(authors) > 1:
+        return ", ".join(authors[:-1]) + " and " + authors[-1]
+    return authors[0] if authors else ""
+
+
+def _where(paper: Paper) -> str:
+    year = str(paper.year) if paper.year else ""
+    return " ".join(part for part in (paper.venue, year if year not in paper.venue else "") if part)
+
+
+def plain(paper: Paper) -> str:
+    """One line: 'Authors. Title. ICLR 2024. https://…' (parts the paper lacks left out)."""
+    parts = [authors_line(paper.authors), paper.title or paper.name, _where(paper)]
+    line = " ".join(p if p[-1] in ".!?…" else p + "." for p in parts if p)
+    link = dict(paper.fields).get("url") or (paper.links[0] if paper.links else "")
+    return inert(f"{line} {link}".strip())
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~])")
+
+
+def _md(text: str) -> str:
+    return _MD_SPECIAL.sub(r"\\\1", " ".join(inert(text).split()))
+
+
+def markdown(paper: Paper) -> str:
+    """'[Title](url) — Authors, *ICLR 2024*', the title plain when there is no link."""
+    title = _md(paper.title or paper.name)
+    link = dict(paper.fields).get("url") or (paper.links[0] if paper.links else "")
+    href = verbatim(link).replace("(", "%28").replace(")", "%29")
+    head = f"[{title}]({href})" if link else title
+    tail = ", ".join(p for p in (_md(authors_line(paper.authors)), f"*{_md(_where(paper))}*" if _where(paper) else "") if p)
+    return f"{head} — {tail}" if tail else head
+
+
+# --- one name for every copyable format -------------------------------------------------------
+
+FORMATS = {
+    "bibtex": "BibTeX",
+    "plain": "plain text",
+    "markdown": "Markdown",
+    "abstract": "abstract text",
+    "id": "id",
+}
+"""Citation format → the name a user sees ("BibTeX copied")."""
+
+
+def render(papers: Sequence[Paper], fmt: str, keys: Mapping[str, str] | None = None, abstract: bool = False) -> str:
+    """`papers` in citation format `fmt` (one of `FORMATS`), ending in a newline."""
+    if fmt == "bibtex":
+        return bibtex(papers, keys, abstract)
+    if fmt == "plain":
+        return "\n".join(plain(p) for p in papers) + "\n"
+    if fmt == "markdown":
+        return "\n".join(f"- {markdown(p)}" if len(papers) > 1 else markdown(p) for p in papers) + "\n"
+    if fmt == "abstract":
+        return "\n\n".join(inert(p.text) for p in papers) + "\n"
+    if fmt == "id":
+        return "\n".join(p.id for p in papers) + "\n"
+    raise ValueError(f"unknown citation format {fmt!r} (expected one of {', '.join(FORMATS)})")

@@ -1,0 +1,169 @@
+"""Writing a set of papers with their triage state: BibTeX, a Markdown reading list, CSV, JSON Lines.
+
+`write()` never replaces an existing file unless told to, and never leaves a half-written one;
+a new file gets the mode the umask gives (0644 under the usual 022), an overwritten one keeps its mode.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import secrets
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from store.cite import citations as cite
+from store.common.errors import ReadError
+from store.papers.inert import inert
+from store.papers.model import Paper, Triage
+
+FORMATS = ("bibtex", "markdown", "csv", "jsonl")
+SUFFIXES = {".bib": "bibtex", ".md": "markdown", ".csv": "csv", ".jsonl": "jsonl"}
+COLUMNS = ("id", "key", "title", "name", "authors", "venue", "year", "track", "keywords", "area", "tldr", "doi",
+           "arxiv", "pdf", "links", "read", "starred", "priority", "dismissed", "note", "tags", "text")
+_LISTS = ("authors", "keywords", "tags")
+"""Columns whose values are lists: a CSV cell joins them with "; " (as the CSV reader splits them)."""
+_NO_STATE = Triage()
+
+
+class Exists(ReadError):
+    """The file to write exists and overwriting was not asked for (the caller says how to ask)."""
+
+
+def format_for(path: str | os.PathLike[str]) -> str:
+    """The export format a file name asks for by its extension (`.bib`, `.md`, `.csv`, `.jsonl`);
+    ReadError naming the file for any other extension (`list.txt` must not silently be BibTeX)."""
+    suffix = Path(path).suffix.lower()
+    if suffix in SUFFIXES:
+        return SUFFIXES[suffix]
+    what = f"unknown extension {suffix}" if suffix else "no extension"
+    *others, last = SUFFIXES
+    raise ReadError(str(path), f"{what}: name it {', '.join(others)} or {last}")
+
+
+def row(paper: Paper, state: Triage, key: str) -> dict:
+    """One paper and its state as a flat record (the jsonl row; csv joins the lists)."""
+    return {"id": paper.id, "key": key, **paper.record(), **state.marks(), "text": paper.text}
+
+
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: object) -> object:
+    """A CSV cell that a spreadsheet shows as text: a leading `=`, `+`, `-` or `@` gets a `'` so it is never a formula."""
+    return "'" + value if isinstance(value, str) and value.startswith(_FORMULA) else value
+
+
+def _csv(records: list[dict]) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for record in records:
+        flat = {
+            **record, **{column: "; ".join(record[column]) for column in _LISTS},
+            "links": " ".join(record["links"]), "year": record["year"] or "",
+        }
+        writer.writerow({column: _cell(value) for column, value in flat.items()})
+    return out.getvalue()
+
+
+def _priority_heading(priority: int) -> str:
+    return f"## Priority {priority}" if priority else "## No priority"
+
+
+def _group(state: Triage) -> tuple[int, str]:
+    """Where a paper goes in the reading list: by priority (1 first, none after), then those not for me."""
+    if state.dismissed:
+        return 100, "## Not for me"
+    return state.priority or 99, _priority_heading(state.priority)
+
+
+def reading_list(papers: Sequence[Paper], states: Mapping[str, Triage], keys: Mapping[str, str]) -> str:
+    """Markdown grouped by priority (1 first, unprioritised next), the papers marked not for me last,
+    with read boxes, stars, notes and tags."""
+    lines = ["# Reading list", ""]
+    by_priority = sorted(papers, key=lambda p: _group(states.get(p.id, _NO_STATE))[0])
+    current = None
+    for paper in by_priority:
+        state = states.get(paper.id, _NO_STATE)
+        heading = _group(state)[1]
+        if heading != current:
+            if current is not None:
+                lines.append("")
+            current = heading
+            lines += [heading, ""]
+        box = "[x]" if state.read else "[ ]"
+        star = "★ " if state.starred else ""
+        lines.append(f"- {box} {star}{cite.markdown(paper)} `{keys[paper.id]}`")
+        lines += [f"  > {line}" if line.strip() else "  >" for line in inert(state.note).strip().splitlines()]
+        if state.tags:
+            lines.append("  tags: " + ", ".join(inert(t) for t in state.tags))
+    return "\n".join(lines) + "\n"
+
+
+def render(
+    papers: Sequence[Paper],
+    fmt: str,
+    states: Mapping[str, Triage] | None = None,
+    keys: Mapping[str, str] | None = None,
+    abstract: bool = False,
+) -> str:
+    """`papers` (in the order given) as export format `fmt`. `keys` should be assigned over the whole
+    collection (`cite.citation_keys`) so a paper keeps its key in every export."""
+    states = states or {}
+    keys = keys if keys is not None else cite.citation_keys(papers)
+    if fmt == "bibtex":
+        return cite.bibtex(papers, keys, abstract)
+    if fmt == "markdown":
+        return reading_list(papers, states, keys)
+    records = [row(p, states.get(p.id, _NO_STATE), keys[p.id]) for p in papers]
+    if fmt == "csv":
+        return _csv(records)
+    if fmt == "jsonl":
+        return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+    raise ValueError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
+
+
+def _create_temporary(target: Path) -> tuple[int, Path]:
+    """A new hidden file beside `target`, open for writing, with the mode the umask gives
+    (`tempfile.mkstemp` would make it 0600, and the export with it)."""
+    for _ in range(100):
+        tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name beside {target}")
+
+
+def write(path: str | os.PathLike[str], text: str, force: bool = False) -> None:
+    """Write `text` to `path` whole or not at all. An existing file is kept unless `force`
+    (`Exists` then); with `force` it is replaced and keeps its mode. Other failures: ReadError."""
+    target = Path(path)
+    if target.is_dir():
+        raise ReadError(str(path), "is a directory")
+    if target.exists() and not force:
+        raise Exists(str(path), "already exists")
+    try:
+        fd, tmp = _create_temporary(target)
+    except OSError as exc:
+        raise ReadError(str(path), exc.strerror or str(exc)) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+            if force and target.exists():
+                os.fchmod(out.fileno(), target.stat().st_mode & 0o7777)
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        if force:
+            os.replace(tmp, target)
+        else:
+            os.link(tmp, target)  # fails, rather than replaces, if the file appeared meanwhile
+    except FileExistsError:
+        raise Exists(str(path), "already exists") from None
+    except OSError as exc:
+        raise ReadError(str(path), exc.strerror or str(exc)) from None
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)

@@ -1,0 +1,324 @@
+"""What to read next: an interest model learned from the marks, and "more like this".
+
+Owns `Features` (a collection's papers as vectors, built once from the search index's postings)
+and the model over them: `InterestModel.rank(states) -> Ranking` (the For-you order, a bucket
+per paper, why it is there) and `Features.similar(paper_id, k)`.
+
+A paper's vector is sublinear tf-idf over its words (case folded; a run of CJK or other
+unspaced script counts as its character bigrams, so such text has terms too), L2-normalised,
+together with a dense latent-semantic vector (a truncated SVD of those tf-idf rows, fitted on a
+sample of the collection) that lets papers sharing no word but sharing a topic meet. The model
+is a linear SVM on both parts trained on the marked papers only (unmarked papers are not
+negatives): retraining after a mark and reranking are a small fit and a few matrix-vector
+products, milliseconds at 10k papers. Constants were chosen with bench/ranking.py.
+
+scikit-learn and scipy are imported inside the functions that need them, never when this
+module is imported: `triage list` without an interest sort pays nothing for them.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Collection as Container, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from store.papers.model import Paper, Triage
+from store.search.index import SearchIndex
+
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
+
+MIN_POSITIVES = 3
+"""Fewer starred papers than this and the model does not rank: it would be ranking noise."""
+TOO_FEW = "star a few papers to get suggestions"
+DIMENSIONS = 64
+"""Size of the latent-semantic part of a paper's vector."""
+SAMPLE = 8000
+"""Papers the latent space is fitted on; the rest are projected into it (the fit is the slow part)."""
+LATENT = 1.0
+"""Weight of the latent cosine beside the tf-idf cosine in `Features.closeness`."""
+WEAK = 0.3
+"""Weight of a paper marked read with no other mark, as a negative, beside a dismissed one (1)."""
+_UNSPACED = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3100-\u312f\u3400-\u4dbf"
+                       r"\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+"""Scripts written without spaces between words (Thai, Lao, Myanmar, Khmer, kana, CJK), and Hangul,
+whose spaced words carry their particles."""
+
+
+def _terms_of(word: str) -> list[str]:
+    """The terms a word of the index counts as: itself case folded, or, when it holds unspaced
+    script, its character bigrams (a single character alone)."""
+    folded = unicodedata.normalize("NFC", word).casefold()
+    if not _UNSPACED.search(folded):
+        return [folded]
+    return [folded] if len(folded) == 1 else [folded[k : k + 2] for k in range(len(folded) - 1)]
+
+
+class Features:
+    """A collection's papers as vectors, built once (seconds at 100k papers; see bench/ranking.py)
+    and shared by every retrain: `x` the tf-idf rows, `z` the latent rows, `terms` the names of
+    `x`'s columns. `similar(paper_id, k)` is "more like this"."""
+
+    def __init__(self, papers: Sequence[Paper], index: SearchIndex | None = None) -> None:
+        from scipy import sparse
+        from sklearn.decomposition import TruncatedSVD
+
+        papers = list(papers)
+        index = index if index is not None else SearchIndex(papers)
+        n = len(papers)
+        self.ids = [p.id for p in papers]
+        self.id_array = np.array(self.ids, dtype=object)
+        self.row = {pid: k for k, pid in enumerate(self.ids)}
+        words, of_paper, of_word, times = index.term_counts()
+        counts = sparse.csr_matrix((times, (of_paper, of_word)), shape=(n, len(words)))
+        # Words → terms: case variants join, unspaced script splits into bigrams.
+        term_ids: dict[str, int] = {}
+        rows, cols = [], []
+        for w, word in enumerate(words):
+            for term in _terms_of(word):
+                rows.append(w)
+                cols.append(term_ids.setdefault(term, len(term_ids)))
+        to_terms = sparse.csr_matrix((np.ones(len(rows), np.float32), (rows, cols)), shape=(len(words), len(term_ids)))
+        tf = (counts @ to_terms).tocsc()
+        tf.sum_duplicates()
+        df = np.diff(tf.indptr)
+        keep = df >= (2 if n >= 1000 else 1)
+        if n >= 10:
+            keep &= df <= n // 2
+        names = np.array(list(term_ids), dtype=object)
+        tf = tf[:, keep].tocsr()
+        self.terms: list[str] = names[keep].tolist()
+        self.telling = np.array([not t.isdigit() for t in self.terms], dtype=bool)
+        """Which terms a reason may name: not bare numbers, which say nothing to a reader."""
+        tf.data = 1 + np.log(tf.data)
+        idf = np.log((1 + n) / (1 + df[keep])) + 1
+        weighted = (tf @ sparse.diags(idf)).astype(np.float32).tocsr()
+        norms = np.sqrt(np.asarray(weighted.multiply(weighted).sum(axis=1)).ravel())
+        self.x: csr_matrix = (sparse.diags(1 / np.maximum(norms, 1e-9)) @ weighted).astype(np.float32).tocsr()
+        # The latent space, fitted on a sample (seeded: the same collection gives the same vectors).
+        dims = min(DIMENSIONS, len(self.terms) - 1, n // 10)  # a short list has no latent topics to find
+        if dims >= 2:
+            rng = np.random.default_rng(0)
+            sample = self.x[np.sort(rng.choice(n, SAMPLE, replace=False))] if n > SAMPLE else self.x
+            svd = TruncatedSVD(dims, n_iter=4, random_state=0).fit(sample)
+            self.axes = svd.components_.astype(np.float32)  # dims × terms
+        else:
+            self.axes = np.zeros((1, len(self.terms)), np.float32)
+        raw = np.ascontiguousarray(self.x @ self.axes.T, dtype=np.float32)
+        self.length = np.linalg.norm(raw, axis=1) + 1e-9
+        """Each paper's latent vector's length before normalising: what why() divides by."""
+        self.z = raw / self.length[:, None]
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def closeness(self, row: int, others: np.ndarray | None = None) -> np.ndarray:
+        """Similarity of paper `row` to each of `others` (rows; default every paper): tf-idf
+        cosine plus `LATENT` times latent cosine."""
+        if others is None:
+            return self.x @ self.x[row].toarray().ravel() + LATENT * _dot(self.z, self.z[row])
+        return (self.x[others] @ self.x[row].T).toarray().ravel() + LATENT * _dot(self.z[others], self.z[row])
+
+    def similar(self, paper_id: str, k: int = 10) -> list[str]:
+        """The ids of the `k` papers most like `paper_id`, best first, never itself; KeyError for
+        an id not in the collection."""
+        row = self.row[paper_id]
+        sim = self.closeness(row)
+        sim[row] = -np.inf
+        k = min(k, len(self.ids) - 1)
+        if k <= 0:
+            return []
+        top = np.argpartition(-sim, k - 1)[:k]
+        return [self.ids[i] for i in top[np.lexsort((top, -sim[top]))]]
+
+
+class Bucket(Enum):
+    """How a paper stands with the model, as a row shows it: a glyph, not a number."""
+
+    STAR = ("↑", "likely star")
+    UNSURE = ("·", "unsure")
+    SKIP = ("↓", "likely skip")
+
+    @property
+    def glyph(self) -> str:
+        return self.value[0]
+
+    @property
+    def label(self) -> str:
+        return self.value[1]
+
+
+@dataclass(frozen=True, slots=True)
+class Why:
+    """Why a paper is where the For-you order puts it: the terms of the paper that weigh most for
+    and against it (best first) and the starred papers it is closest to."""
+
+    terms_for: tuple[str, ...]
+    terms_against: tuple[str, ...]
+    closest_starred: tuple[str, ...]
+
+
+def labels(states: Mapping[str, Triage], dismissed: Container[str] = ()) -> tuple[list[str], dict[str, float]]:
+    """The positives (starred, or priority 1–2) and the negatives with their weights (dismissed 1,
+    read with no other mark `WEAK`) among `states`; unmarked papers are neither."""
+    positives, negatives = [], {}
+    for pid, state in states.items():
+        if state.starred or 1 <= state.priority <= 2:
+            positives.append(pid)
+        elif pid in dismissed or getattr(state, "dismissed", False):
+            negatives[pid] = 1.0
+        elif state.read and not (state.priority or state.note or state.tags):
+            negatives[pid] = WEAK
+    negatives |= {pid: 1.0 for pid in dismissed if pid not in states}
+    return positives, negatives
+
+
+class InterestModel:
+    """The interest model of one collection. `rank(states)` is a pure function of the marks (it
+    changes nothing and may run in any thread): call it after each mark off the UI thread."""
+
+    def __init__(self, features: Features) -> None:
+        self.features = features
+
+    def rank(self, states: Mapping[str, Triage], dismissed: Container[str] = ()) -> Ranking:
+        """The For-you ranking the marks in `states` (and the ids in `dismissed`) give."""
+        f = self.features
+        positives, negatives = labels(states, dismissed)
+        pos = np.array(sorted(f.row[p] for p in positives if p in f.row), dtype=np.intp)
+        neg = {f.row[p]: w for p, w in negatives.items() if p in f.row}
+        marked = np.zeros(len(f), bool)
+        marked[[f.row[p] for p in (*states, *dismissed) if p in f.row]] = True
+        if len(pos) < MIN_POSITIVES:
+            return Ranking(f, None, np.zeros(len(f), np.float32), pos, marked, 0.0, TOO_FEW)
+        model = _fit(f, pos, np.array(list(neg), dtype=np.intp), np.array(list(neg.values())))
+        scores = model.scores(f)
+        spread = float(np.std(scores)) or 1.0  # standardised: scores of one ranking and the next compare
+        rate = (len(pos) + PRIOR_WEIGHT * PRIOR_RATE) / (len(pos) + len(neg) + PRIOR_WEIGHT)
+        return Ranking(f, model.scaled(1 / spread), scores / spread, pos, marked, rate, "")
+
+
+PRIOR_RATE = 0.1
+"""The share of a list a reader is taken to star before their marks say (what the buckets follow)."""
+PRIOR_WEIGHT = 20
+"""How many marks that prior counts as: 3 stars and nothing read give a rate of 0.22, not 1."""
+SVM_C = 0.1
+"""The SVM's regularisation (few labels: strong)."""
+SVM_LATENT = 1.0
+"""Scale of the latent part of a paper's vector beside its tf-idf part, for the SVM."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Linear:
+    """A linear model of a paper's two parts: its score is x·terms + z·latent."""
+
+    terms: np.ndarray
+    latent: np.ndarray
+
+    def scores(self, f: Features) -> np.ndarray:
+        return f.x @ self.terms + _dot(f.z, self.latent)
+
+    def scaled(self, by: float) -> _Linear:
+        return _Linear(self.terms * by, self.latent * by)
+
+    def parts(self, f: Features, row: int) -> tuple[np.ndarray, np.ndarray]:
+        """The terms of paper `row` and what each adds to its score (the latent part, being
+        linear in the tf-idf row before normalising, is shared out over the terms too)."""
+        x = f.x[row]
+        through_latent = np.einsum("ij,i->j", f.axes[:, x.indices], self.latent) / f.length[row]
+        return x.indices, x.data * (self.terms[x.indices] + through_latent)
+
+
+def _fit(f: Features, pos: np.ndarray, neg: np.ndarray, neg_weight: np.ndarray) -> _Linear:
+    """The model the labels give: a linear SVM on [tf-idf, latent], classes balanced; without
+    negatives (nothing to tell the positives from), the similarity to their centroid (tf-idf and
+    latent: a short list has no latent part)."""
+    if not len(neg):
+        return _Linear(np.asarray(f.x[pos].mean(axis=0), dtype=np.float32).ravel(), f.z[pos].mean(axis=0))
+    from scipy import sparse
+    from sklearn.svm import LinearSVC
+
+    rows = np.concatenate([pos, neg])
+    train = sparse.hstack([f.x[rows], sparse.csr_matrix(SVM_LATENT * f.z[rows])]).tocsr()
+    target = np.concatenate([np.ones(len(pos)), np.zeros(len(neg))])
+    weight = np.concatenate([np.ones(len(pos)), neg_weight])
+    coef = LinearSVC(C=SVM_C, class_weight="balanced", random_state=0).fit(train, target, sample_weight=weight).coef_.ravel()
+    terms = f.x.shape[1]
+    return _Linear(coef[:terms].astype(np.float32), SVM_LATENT * coef[terms:].astype(np.float32))
+
+
+def _dot(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
+    """matrix @ vector without BLAS threads: on a busy machine they make this ten times slower."""
+    return np.einsum("ij,j->i", matrix, vector)
+
+
+class Ranking:
+    """What `InterestModel.rank` gives: `order` (every paper id: the unmarked papers most likely
+    to be starred first, then the marked ones), `bucket(id)`, `why(id)`, `suggested` and, when
+    there are too few labels to rank, a `status` message (then `order` keeps file order, the
+    unmarked papers first)."""
+
+    def __init__(self, f: Features, model: _Linear | None, scores: np.ndarray, starred: np.ndarray,
+                 marked: np.ndarray, rate: float, status: str) -> None:
+        self._f, self._model, self._starred = f, model, starred
+        self.status = status
+        """Empty when ranked; else what the reader should do to get a ranking."""
+        self.scores = scores
+        """Each paper's score in file order (higher: more likely starred); zeros when not ranked."""
+        by_score = np.argsort(-self.scores, kind="stable")  # ties (and no ranking) keep file order
+        self._unmarked = by_score[~marked[by_score]]
+        self.order: list[str] = f.id_array[np.concatenate([self._unmarked, by_score[marked[by_score]]])].tolist()
+        # Buckets from the rate the reader stars at: about that share of the unmarked papers
+        # is likely starred; past three times that share, a star is unlikely.
+        likely = int(np.ceil(rate * len(self._unmarked)))
+        self._high = self.scores[self._unmarked[likely - 1]] if 0 < likely <= len(self._unmarked) else np.inf
+        self._low = self.scores[self._unmarked[3 * likely]] if 0 < 3 * likely < len(self._unmarked) else -np.inf
+
+    @cached_property
+    def suggested(self) -> list[str]:
+        """The unmarked papers whose mark would teach the model most: the most uncertain first,
+        those nearest the line between likely star and unsure (active learning)."""
+        unmarked = self._unmarked
+        if np.isfinite(self._high):
+            unmarked = unmarked[np.argsort(np.abs(self.scores[unmarked] - self._high), kind="stable")]
+        return self._f.id_array[unmarked].tolist()
+
+    @cached_property
+    def places(self) -> dict[str, int]:
+        """Paper id → its place in `order` (what a sort by it needs)."""
+        return {paper_id: place for place, paper_id in enumerate(self.order)}
+
+    @cached_property
+    def suggested_places(self) -> dict[str, int]:
+        """Paper id → its place in `suggested` (marked papers have none)."""
+        return {paper_id: place for place, paper_id in enumerate(self.suggested)}
+
+    def score(self, paper_id: str) -> float:
+        return float(self.scores[self._f.row[paper_id]])
+
+    def bucket(self, paper_id: str) -> Bucket:
+        """Likely star, unsure or likely skip; unsure for every paper while there is a status."""
+        if self.status:
+            return Bucket.UNSURE
+        s = self.score(paper_id)
+        return Bucket.STAR if s >= self._high else Bucket.SKIP if s < self._low else Bucket.UNSURE
+
+    def why(self, paper_id: str, terms: int = 5, papers: int = 3) -> Why:
+        """The `terms` words of the paper weighing most for and against it and the `papers`
+        starred papers closest to it (never itself); all empty while there is a status."""
+        if self._model is None:
+            return Why((), (), ())
+        f, row = self._f, self._f.row[paper_id]
+        indices, part = self._model.parts(f, row)
+        indices, part = indices[f.telling[indices]], part[f.telling[indices]]
+        ranked = np.argsort(-part, kind="stable")
+        terms_for = tuple(f.terms[indices[k]] for k in ranked[:terms] if part[k] > 0)
+        terms_against = tuple(f.terms[indices[k]] for k in ranked[::-1][:terms] if part[k] < 0)
+        starred = self._starred[self._starred != row]
+        near = f.closeness(row, starred)
+        closest = tuple(f.ids[starred[k]] for k in np.argsort(-near, kind="stable")[:papers])
+        return Why(terms_for, terms_against, closest)

@@ -1,0 +1,4 @@
+"""The user's marks: the TinyDB database (`db`), its journaled storage and files (`journal`,
+`journal_files`, `sealed`), the lock two processes share (`lock`), what an action changes and its undo
+(`changes`, `history`), the merge rule of marks made on several devices (`merge`), and saved searches
+(`saved`). Imports `papers` and `common`."""

@@ -1,0 +1,386 @@
+"""`TriageStore`: the user's marks on papers, on TinyDB with a journaled storage (see `store.marks.journal`).
+
+One document per paper, keyed by the paper's id: read, starred, priority, dismissed, note, tags, updated,
+`fp`, a fingerprint of the abstract, and `fields`: when each mark was changed and by which device (the
+record `store.marks.merge` merges; a document stored before it was kept has none, and reads as changed at
+its `updated` time). Each database has a stable `device` id. A paper whose marks are all taken off
+keeps its document (its marks blank, their times kept), so that a merge knows they were taken off. When a source list fixes a typo in an abstract its id
+changes; `attach()` finds the old state again by fuzzy-matching fingerprints (rapidfuzz ratio
+≥ 90) of states whose paper is not in the list against papers that have no state (papers with
+an abstract: a title-only entry has no text to be re-found by).
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import secrets
+import socket
+from collections.abc import Callable, Iterable, Mapping
+from operator import attrgetter
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from tinydb import TinyDB
+from tinydb.table import Table
+
+from store.papers.boundary import inert_state
+from store.common.errors import NotSaved
+from store.marks.changes import Change
+from store.marks.merge import Record, doc_of, edit, merge, record_of
+from store.marks.journal import MIN_COMPACT_BYTES, JournalStorage
+from store.papers.model import Paper, Triage, fingerprint, normalise
+
+TABLE = "triage"
+SETTINGS = "settings"
+"""Documents that are not marks on a paper: the theme, each source file's session (cursor, query, view, sort)."""
+MATCH_CUTOFF = 90
+ANCHOR = 60
+FULL_SCAN_PAIRS = 200_000
+
+
+def db_path(option: str | os.PathLike[str] | None = None) -> Path:
+    """The database file: `--db PATH`, else `$TRIAGE_DB`, else `triage.json` in the user data folder."""
+    if option:
+        return Path(option)
+    env = os.environ.get("TRIAGE_DB")
+    if env:
+        return Path(env)
+    return Path(platformdirs.user_data_dir("paper-triage", appauthor=False)) / "triage.json"
+
+
+class _Table(Table):
+    """TinyDB table keyed by paper id, with a write of many documents as one journal line.
+
+    Ids are strings already, so an update changes the storage's tables in place (which
+    `JournalStorage` tracks) instead of TinyDB's copy of the whole table in each direction.
+    """
+
+    document_id_class = str
+
+    def _update_table(self, updater: Callable[[dict[str, Any]], None]) -> None:
+        tables = self._storage.read()
+        updater(tables.setdefault(self.name, {}))
+        self._storage.write(tables)
+        self.clear_cache()
+
+    def replace_many(self, docs: Mapping[str, dict[str, Any]], remove: Iterable[str]) -> None:
+        def updater(table: dict[str, Any]) -> None:
+            for key in remove:
+                table.pop(key, None)
+            table.update(docs)
+
+        self._update_table(updater)
+
+
+class _TinyDB(TinyDB):
+    table_class = _Table
+
+
+DEVICE = "device"
+"""The settings document holding this database's device id, and where the database was when it was made."""
+_BLANK = Triage().marks()
+
+
+def from_doc(doc: Mapping[str, Any]) -> Triage:
+    """The state a document holds; a paper whose marks were all taken off reads as one never marked."""
+    state = inert_state(Triage(
+        read=bool(doc.get("read", False)),
+        starred=bool(doc.get("starred", False)),
+        priority=int(doc.get("priority", 0)),
+        dismissed=bool(doc.get("dismissed", False)),  # absent from databases older than the mark
+        note=str(doc.get("note", "")),
+        tags=tuple(str(tag) for tag in doc.get("tags", ())),
+        updated=float(doc.get("updated", 0.0)),
+    ))
+    return Triage() if state.blank else state
+
+
+class TriageStore:
+    """The durable triage state. Every method is safe across threads and processes.
+
+    `notices` lists what the user must be told after opening (a database moved aside…), and
+    after closing (a snapshot a full disk kept from being rewritten).
+    Raises `ReadError` when the database was written by a newer schema or is not a file; `Locked` when
+    another process holds it longer than `lock_timeout`; a write raises `NotSaved` when nothing of it
+    could be stored (a full disk, a database whose lock file cannot be opened, so only read).
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None, compact_bytes: int = MIN_COMPACT_BYTES) -> None:
+        self.path = db_path(path)
+        self._db = _TinyDB(self.path, storage=JournalStorage, compact_bytes=compact_bytes)
+        self._storage: JournalStorage = self._db.storage  # type: ignore[assignment]
+        self._table: _Table = self._db.table(TABLE)  # type: ignore[assignment]
+        self._settings: _Table = self._db.table(SETTINGS)  # type: ignore[assignment]
+        self._attached: dict[str, Paper] = {}
+        """Each attached paper, for the fingerprint of its abstract stored with its state (the paper, not its
+        text: a paper may keep its text as less than a string, `store.papers.cased.Cased`)."""
+        self._device: str | None = None
+
+    @property
+    def notices(self) -> list[str]:
+        return self._storage.notices
+
+    def take_notices(self) -> list[str]:
+        """What the user must be told that came up since opening (or the last call), each once:
+        a snapshot damaged while in use, damaged journal lines, a database that cannot be read now."""
+        return self._storage.take_notices()
+
+    @property
+    def lock_timeout(self) -> float:
+        """Seconds a read or write waits for another process's hold on the database (`$TRIAGE_LOCK_TIMEOUT`, else 10)."""
+        return self._storage.lock.timeout
+
+    @lock_timeout.setter
+    def lock_timeout(self, seconds: float) -> None:
+        self._storage.lock.timeout = seconds
+
+    def attach(self, papers: Iterable[Paper], refind: bool = True) -> dict[str, Triage]:
+        """The stored state of each paper that has one, re-finding states of slightly edited abstracts
+        (unless not `refind`: for papers that are not all of a list, whose other papers own the states).
+
+        A re-found state moves to the paper's new id (durably). The papers' texts are remembered
+        so later `put`s store their fingerprints. Fingerprints are computed only where needed
+        (~10 µs each: a second at 100,000 papers): for papers without a state when some state has
+        lost its paper, and on `put`.
+        """
+        papers = list(papers)
+        ids = list(map(attrgetter("id"), papers))  # (at C speed: a list of 100,000 is attached as it lands)
+        self._attached.update(zip(ids, papers))
+        with self._storage.locked():
+            stored = {doc.doc_id: doc for doc in self._table}
+            wanted = set(ids)
+            # Without an abstract (a title-only entry) there is no text to re-find a state by.
+            orphans = {key: doc["fp"] for key, doc in stored.items() if key not in wanted and doc.get("fp")} if refind else {}
+            homeless = {p.id: p.text for p in papers if p.id not in stored and p.text} if orphans else {}
+            moves = _rematch(homeless, orphans)
+            if moves:
+                docs = {new: {**stored[old], "fp": fingerprint(self._attached[new].text)} for new, old in moves.items()}
+                with contextlib.suppress(NotSaved):  # a database only read: the states are found again next time
+                    self._table.replace_many(docs, moves.values())
+                stored.update(docs)
+        return {pid: from_doc(doc) for pid, doc in stored.items() if pid in wanted}
+
+    def get(self, pid: str) -> Triage:
+        doc = self._table.get(doc_id=pid)
+        return from_doc(doc) if doc is not None else Triage()
+
+    def ids(self) -> list[str]:
+        """Ids of every paper that has marks stored."""
+        return [doc.doc_id for doc in self._table if not from_doc(doc).blank]
+
+    @property
+    def device(self) -> str:
+        """This database's device id: made at random the first time, and again when the database is
+        found on another machine or at another path (a copy must not write the copied one's device file)."""
+        device, made = self._device_id()
+        if made is not None:
+            with contextlib.suppress(NotSaved):  # a database only read: nothing it marks is stored anyway
+                self.put_setting(DEVICE, made)
+        self._device = device
+        return device
+
+    def _device_id(self) -> tuple[str, dict[str, Any] | None]:
+        """This database's device id, and the settings document to store when it is new here."""
+        if self._device is not None:
+            return self._device, None
+        where = f"{socket.gethostname()}:{os.path.realpath(self.path)}"
+        with self._storage.locked():
+            doc = self.setting(DEVICE)
+        if isinstance(doc.get("id"), str) and doc["id"] and doc.get("where") == where:
+            return doc["id"], None
+        made = {"id": secrets.token_hex(4), "where": where}
+        return made["id"], made
+
+    def put(self, states: Mapping[str, Triage]) -> None:
+        """Store these states as one durable write: each mark that changed from the stored one gets the
+        state's `updated` time (its change's stamp) and this database's device (see `store.marks.merge.edit`)."""
+        with self._storage.locked():
+            device, made = self._device_id()
+            docs = {}
+            for pid, state in states.items():
+                doc = self._table.get(doc_id=pid)
+                record = record_of(doc) if doc is not None else {}
+                before = from_doc(doc).marks() if doc is not None else _BLANK
+                new = edit(record, before, state.marks(), state.updated, device)
+                if new is not record:
+                    docs[pid] = doc_of(new, self._fingerprint(pid))
+            if docs:  # a new device id goes in the same journal line as the first marks it made
+                self._write(docs, settings={DEVICE: made} if made else {})
+                self._device = device
+
+    def _write(self, docs: Mapping[str, dict[str, Any]], remove: Iterable[str] = (),
+               settings: Mapping[str, dict[str, Any]] | None = None) -> None:
+        """Store mark documents (and settings documents) and remove those of `remove`, as one durable write."""
+        tables = self._storage.read()
+        table = tables.setdefault(TABLE, {})
+        for key in remove:
+            table.pop(key, None)
+        table.update(docs)
+        if settings:
+            tables.setdefault(SETTINGS, {}).update(settings)
+        self._storage.write(tables)
+        self._table.clear_cache()
+        self._settings.clear_cache()
+
+    def records(self) -> dict[str, tuple[Record, str]]:
+        """Every paper's record of marks with their times (see `store.marks.merge`) and fingerprint."""
+        with self._storage.locked():
+            return {pid: (record_of(doc), doc.get("fp", "")) for pid, doc in self._docs().items()}
+
+    def documents(self) -> dict[str, dict[str, Any]]:
+        """Every paper's stored document as `store.marks.merge.doc_of` makes it (one stored before marks had
+        times made so), for a marks file (`store.sync.marksfile.encode_documents`)."""
+        with self._storage.locked():
+            return {pid: doc if isinstance(doc.get("fields"), str) else doc_of(record_of(doc), doc.get("fp", ""))
+                    for pid, doc in self._docs().items()}
+
+    def _docs(self) -> Mapping[str, Mapping[str, Any]]:
+        """The stored mark documents by paper id, as the storage holds them (to read only; under the lock)."""
+        return self._storage.read().get(TABLE, {})
+
+    def digest(self) -> str:
+        """A digest of every paper's record and fingerprint: the same digest, the same marks and times."""
+        hashed = hashlib.blake2b(digest_size=16)
+        with self._storage.locked():
+            for pid, doc in self._docs().items():
+                fields = doc.get("fields")
+                hashed.update(f"{pid}\0{doc.get('fp', '')}\0{fields if isinstance(fields, str) else json.dumps(doc, sort_keys=True)}\n".encode())
+        return hashed.hexdigest()
+
+    def fold(self, incoming: Mapping[str, tuple[Record, str]], dry_run: bool = False) -> dict[str, tuple[Triage, Triage]]:
+        """Merge records from elsewhere (paper id → record, fingerprint) into those stored, as one durable
+        write (none with `dry_run`): each paper whose record changed, with its state before and after."""
+        changed: dict[str, tuple[Triage, Triage]] = {}
+        with self._storage.locked():
+            docs, stored = {}, self._docs()
+            for pid, (theirs, fp) in incoming.items():
+                doc = stored.get(pid)
+                ours = record_of(doc) if doc is not None else {}
+                if theirs == ours:
+                    continue
+                new = merge(ours, theirs)
+                if new != ours:
+                    docs[pid] = doc_of(new, doc.get("fp") or fp if doc is not None else fp)
+                    changed[pid] = (from_doc(doc) if doc is not None else Triage(), from_doc(docs[pid]))
+            if docs and not dry_run:
+                self._table.replace_many(docs, ())
+        return changed
+
+    def replace_all(self, incoming: Mapping[str, tuple[Record, str]]) -> None:
+        """Make these records (paper id → record, fingerprint) the only marks stored, as one durable write."""
+        with self._storage.locked():
+            docs = {pid: doc_of(record, fp) for pid, (record, fp) in incoming.items()}
+            self._table.replace_many(docs, [doc.doc_id for doc in self._table if doc.doc_id not in docs])
+
+    def _fingerprint(self, pid: str) -> str:
+        """The fingerprint of an attached paper's text, else the one stored with its state."""
+        attached = self._attached.get(pid)
+        fp = fingerprint(attached.text if attached is not None else "")
+        if fp:
+            return fp
+        doc = self._table.get(doc_id=pid)
+        return doc.get("fp", "") if doc is not None else ""
+
+    def update(self, pid: str, change: Callable[[Triage], Triage]) -> Triage:
+        """Read-modify-write one paper's state under the lock (safe against other processes); the new state."""
+        return self.update_many([pid], change)[pid]
+
+    def update_many(self, pids: Iterable[str], change: Callable[[Triage], Triage]) -> dict[str, Triage]:
+        """`change` applied to each paper's state under one lock hold, stored as one durable write; the new states."""
+        with self._storage.locked():
+            states = {pid: change(self.get(pid)) for pid in pids}
+            self.put(states)
+        return states
+
+    def apply(self, changes: Mapping[str, Change]) -> dict[str, Triage]:
+        """Each paper's change made, field by field, to its state as stored now (what other processes wrote
+        included: read under the lock), as one durable write; every paper's new state."""
+        with self._storage.locked():
+            before = {pid: self.get(pid) for pid in changes}
+            after = {pid: change.apply(before[pid]) for pid, change in changes.items()}
+            changed = {pid: state for pid, state in after.items() if state is not before[pid]}
+            if changed:
+                self.put(changed)
+        return after
+
+    def external_changes(self) -> dict[str, Triage]:
+        """States other processes changed since the last call (a removed state comes back blank).
+
+        A database that cannot be read or believed now changes no state here: see `take_notices`."""
+        keys = [key for table, key in self._storage.take_external_changes() if table == TABLE]
+        if not keys:
+            return {}
+        with self._storage.locked():  # (what changed after the keys were taken is taken next time)
+            return {key: self.get(key) for key in keys}
+
+    def setting(self, key: str) -> dict[str, Any]:
+        """The settings document stored under `key` (a copy; empty when there is none)."""
+        with self._storage.locked():
+            doc = self._settings.get(doc_id=key)
+        return dict(doc) if doc is not None else {}
+
+    def put_setting(self, key: str, value: Mapping[str, Any]) -> None:
+        """Store the settings document `key` as one durable write (nothing is written when it is unchanged)."""
+        with self._storage.locked():
+            if self._settings.get(doc_id=key) != value:
+                self._settings.replace_many({key: dict(value)}, ())
+
+    def update_setting(self, key: str, change: Callable[[dict[str, Any]], Mapping[str, Any]]) -> dict[str, Any]:
+        """Read-modify-write the settings document `key` under the lock, so a change another process
+        made in between is kept; the new document."""
+        with self._storage.locked():
+            value = dict(change(self.setting(key)))
+            self.put_setting(key, value)
+        return value
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def _ends(text: str) -> tuple[str, str]:
+    """The first and last `ANCHOR` characters of `fingerprint(text)`, from the ends of `text` only:
+    normalising a piece of a text gives a piece of the normalised text, so a tenth of the cost."""
+    head, tail = normalise(text[: 2 * ANCHOR]), normalise(text[-2 * ANCHOR :])
+    if len(head) < ANCHOR or len(tail) < ANCHOR:  # short, or mostly spaces: the whole of it
+        head = tail = normalise(text)
+    return head[:ANCHOR], tail[-ANCHOR:]
+
+
+def _rematch(homeless: dict[str, str], orphans: dict[str, str]) -> dict[str, str]:
+    """new id → old id for papers without a state (id → text) whose fingerprint is ≥ 90 similar
+    to an orphan's (id → fingerprint).
+
+    Few pairs are compared exhaustively; many only where the first or last 60 characters agree
+    (a small edit leaves at least one end alone): then a paper's fingerprint is only worked out
+    when one of its ends is an orphan's.
+    """
+    if not homeless or not orphans:
+        return {}
+    from rapidfuzz import fuzz, process  # (here: most opens have no state to find again)
+
+    full_scan = len(homeless) * len(orphans) <= FULL_SCAN_PAIRS
+    by_end: dict[str, list[str]] = {}
+    if not full_scan:
+        for key, fp in orphans.items():
+            by_end.setdefault("<" + fp[:ANCHOR], []).append(key)
+            by_end.setdefault(">" + fp[-ANCHOR:], []).append(key)
+    moves: dict[str, str] = {}
+    taken: set[str] = set()
+    for pid, text in homeless.items():
+        if full_scan:
+            keys: Iterable[str] = orphans.keys()
+        else:
+            head, tail = _ends(text)
+            keys = by_end.get("<" + head, []) + by_end.get(">" + tail, [])
+        choices = {key: orphans[key] for key in keys if key not in taken}
+        if not choices:
+            continue
+        fp = fingerprint(text)
+        best = process.extractOne(fp, choices, scorer=fuzz.ratio, score_cutoff=MATCH_CUTOFF)
+        if best is not None:
+            moves[pid] = best[2]
+            taken.add(best[2])
+    return moves

@@ -1,0 +1,380 @@
+"""The values everything else passes around: a parsed `Paper`, a `Collection` of them, a `Triage` state."""
+from __future__ import annotations
+
+import hashlib
+import operator
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cache, lru_cache
+from itertools import repeat
+
+from store.papers.cased import Cased, patched
+
+
+# What str.split() splits on in ASCII text, beyond a single space between words.
+_ASCII_SPACING = ("  ", "\t", "\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")
+
+
+def single_spaced(text: str) -> bool:
+    """Whether `text` is as `" ".join(text.split())` would make it: words one space apart, no
+    other whitespace. Cheap on ASCII text (most abstracts): a few fast substring searches."""
+    if text[:1] == " " or text[-1:] == " ":
+        return False
+    if text.isascii():
+        return not any(space in text for space in _ASCII_SPACING)
+    # Every whitespace character but the space is unprintable.
+    return text.isprintable() and "  " not in text
+
+
+def normalise(text: str) -> str:
+    """Whitespace collapsed and case folded: the form a paper's identity is computed from."""
+    if not text.isascii():
+        return " ".join(text.split()).casefold()
+    # ASCII: lower() is casefold(), and text already spaced once needs no split.
+    return (text if single_spaced(text) else " ".join(text.split())).lower()
+
+
+def paper_id(text: str) -> str:
+    """A short stable id for an abstract: the same text (up to whitespace and case) gives the same id."""
+    return hashlib.blake2b(normalise(text).encode("utf-8"), digest_size=5).hexdigest()
+
+
+FP_HALF = 120
+"""A fingerprint keeps this many characters of each end of a normalised text."""
+
+_ENDS = 4 * FP_HALF
+"""Of a text longer than twice this, `fingerprint` normalises only this many characters at each end."""
+
+
+def fingerprint(text: str) -> str:
+    """Normalised text, or its first and last 120 characters when longer (a small edit keeps most of it)."""
+    if len(text) > 2 * _ENDS:
+        # Only its ends are normalised (what normalising a text's start or end gives is the start or end of its
+        # normalised whole): no normalised copy of the whole is made, ~1.5 KB for each of 100,000 papers that
+        # stayed apart in the heap, between the fingerprints kept (the ids entry of a long list, `store.readers.ids`).
+        head, tail = normalise(text[:_ENDS]), normalise(text[-_ENDS:])
+        if len(head) > 2 * FP_HALF and len(tail) > FP_HALF:  # (the normalised whole is then as long)
+            return head[:FP_HALF] + "…" + tail[-FP_HALF:]
+    flat = normalise(text)
+    if len(flat) <= 2 * FP_HALF:
+        return flat
+    return flat[:FP_HALF] + "…" + flat[-FP_HALF:]
+
+
+@dataclass(frozen=True, slots=True)
+class Paper:
+    """One abstract as read from a source file. Immutable; triage state lives in `Triage`."""
+
+    id: str
+    text: str
+    """The abstract as the source has it (outer whitespace trimmed), made inert (`store.papers.boundary`):
+    `id` is computed from the text before that, exactly as the source has it. Reading it always gives
+    that text; a paper may keep it as less (`Cased`: a text whose lowered display text the index keeps)."""
+    plain: str | bytes | None = field(default=None, hash=False)
+    """The display text without markup (what search runs over); see `store.papers.text`. Reading it always
+    gives that text; what a paper keeps of it (`kept_plain`) is less: the very text object when the
+    display text is the text (most abstracts), a patch over the text when it differs in a few places
+    (`patched`: the markup of a few words, a symbol), the string otherwise, or None for a paper made
+    without it (worked out from the text when asked, the last few remembered)."""
+    title: str = ""
+    """The true title when the source has one, else a title derived from the text: derived when first
+    read when the paper was made without it (`untitled`: a long list's parse leaves it to later)."""
+    name: str = ""
+    """The short name of the method or benchmark the abstract introduces, when one is found (derived
+    when first read, as the title is)."""
+    venue: str = ""
+    year: int | None = None
+    authors: tuple[str, ...] = ()
+    links: tuple[str, ...] = ()
+    """The record's own links first (its url, its doi as https://doi.org/…, its pdf), then those
+    found in the abstract (code, project pages), each once."""
+    source: str = ""
+    """Path of the file the paper was read from."""
+    line: int = 0
+    """1-based line in `source` where the paper's record starts."""
+    position: int = 0
+    """0-based index in the collection (file order)."""
+    key: str = ""
+    """The citation key when the source had one (BibTeX)."""
+    fields: tuple[tuple[str, str], ...] = ()
+    """Other fields of the source record, as (name, value) pairs: a JSON or CSV record's other columns;
+    for a BibTeX entry its type and every field but the abstract, as written (what a citation writes back)."""
+    pdf: str = ""
+    """The link to the paper's PDF: the record's own (`pdf_url`), else the first link to a .pdf; or ''."""
+    track: str = ""
+    """The presentation track when the venue named one ('oral', 'spotlight', 'poster'), lower-case;
+    `venue` is then the venue without it ('ICLR 2024 oral' → 'ICLR 2024', 'oral')."""
+    keywords: tuple[str, ...] = ()
+    """The record's keywords or subject categories (OpenReview keywords, arXiv categories, BibTeX keywords)."""
+    tldr: str = ""
+    """The record's one-line summary (OpenReview's TL;DR), made inert like the text; or ''."""
+    area: str = ""
+    """The record's primary area or subject (OpenReview's primary_area, arXiv's primary category); or ''."""
+    doi: str = ""
+    """The record's DOI, bare ('10.1000/xyz', no https://doi.org/); or ''."""
+    arxiv: str = ""
+    """The record's arXiv id ('2401.01234', 'hep-th/9901001', without version or prefix); or ''."""
+
+    def record(self) -> dict[str, object]:
+        """What the source record says of the paper as plain JSON values, under the names the readers
+        read back (a jsonl or csv export opens as the list it came from)."""
+        return {
+            "title": self.title, "name": self.name, "authors": list(self.authors), "venue": self.venue,
+            "year": self.year, "track": self.track, "keywords": list(self.keywords), "area": self.area,
+            "tldr": self.tldr, "doi": self.doi, "arxiv": self.arxiv, "pdf": self.pdf, "links": list(self.links),
+        }
+
+
+_KEPT_PLAIN = Paper.plain  # the slot Paper.plain reads through (below)
+_KEPT_TEXT = Paper.text  # the slot Paper.text reads through (below)
+@lru_cache(maxsize=256)
+def _worked_out(text: str) -> str:
+    from store.papers.inert import inert
+    from store.papers.text import display
+
+    return inert(display(text).plain)
+
+
+class _Text:
+    """`Paper.text`: the text, from what the paper keeps of it (the string, or a `Cased`)."""
+
+    __slots__ = ()
+
+    def __get__(self, paper: Paper | None, owner: type | None = None) -> object:
+        if paper is None:
+            return self
+        kept = _KEPT_TEXT.__get__(paper, owner)
+        return kept if type(kept) is str else kept.text()
+
+    def __set__(self, paper: Paper, value: str | Cased) -> None:
+        _KEPT_TEXT.__set__(paper, value)
+
+
+class _Plain:
+    """`Paper.plain`: the display text, from what the paper keeps of it (see there)."""
+
+    __slots__ = ()
+
+    def __get__(self, paper: Paper | None, owner: type | None = None) -> object:
+        if paper is None:
+            return self
+        kept = _KEPT_PLAIN.__get__(paper, owner)
+        if isinstance(kept, str):
+            return kept
+        if kept is None:
+            return _worked_out(paper.text)
+        return patched(paper.text, kept) if type(kept) is bytes else kept.display()
+
+    def __set__(self, paper: Paper, value: str | bytes | Cased | None) -> None:
+        _KEPT_PLAIN.__set__(paper, value)
+
+
+Paper.text = _Text()  # type: ignore[assignment,misc]
+Paper.plain = _Plain()  # type: ignore[assignment,misc]
+
+_KEPT_TITLE, _KEPT_NAME = Paper.title, Paper.name  # the slots Paper.title and Paper.name read through (below)
+
+
+class _Derived:
+    """`Paper.title` and `Paper.name`: what the slot holds, or when it holds None (a paper made without
+    them: `untitled`) the title and name derived from the display text (`store.papers.names.derive_title`,
+    ~75 µs), kept in the slots that hold None."""
+
+    __slots__ = ("_slot",)
+
+    def __init__(self, slot: object) -> None:
+        self._slot = slot
+
+    def __get__(self, paper: Paper | None, owner: type | None = None) -> object:
+        if paper is None:
+            return self
+        value = self._slot.__get__(paper, owner)  # type: ignore[attr-defined]
+        if value is None:
+            titled(paper, *_derived(paper))
+            value = self._slot.__get__(paper, owner)  # type: ignore[attr-defined]
+        return value
+
+    def __set__(self, paper: Paper, value: str | None) -> None:
+        self._slot.__set__(paper, value)  # type: ignore[attr-defined]
+
+
+Paper.title = _Derived(_KEPT_TITLE)  # type: ignore[assignment,misc]
+Paper.name = _Derived(_KEPT_NAME)  # type: ignore[assignment,misc]
+
+
+def _derived(paper: Paper) -> tuple[str, str]:
+    from store.papers.names import derive_title  # (here: most papers are read with their titles)
+
+    return derive_title(paper.plain) if paper.text else ("", "")
+
+
+def untitled(paper: Paper) -> bool:
+    """Whether `paper` was made without its derived title or name (they are derived when first read)."""
+    return _KEPT_TITLE.__get__(paper, Paper) is None or _KEPT_NAME.__get__(paper, Paper) is None
+
+
+def any_untitled(papers: Sequence[Paper]) -> bool:
+    """Whether any of `papers` is `untitled`, their slots read at C speed (~35 ms at 100,000, ~80 one by one)."""
+    return any(map(operator.is_, map(_KEPT_TITLE.__get__, papers), repeat(None))) or any(
+        map(operator.is_, map(_KEPT_NAME.__get__, papers), repeat(None)))
+
+
+def kept_title(paper: Paper) -> str:
+    """`paper`'s title as far as it is known, deriving nothing: '' while it is to be derived."""
+    return _KEPT_TITLE.__get__(paper, Paper) or ""
+
+
+def kept_name(paper: Paper) -> str:
+    """`paper`'s name as far as it is known, deriving nothing: '' while it is to be derived."""
+    return _KEPT_NAME.__get__(paper, Paper) or ""
+
+
+def titled(paper: Paper, title: str, name: str) -> None:
+    """Give an `untitled` paper its derived `title` and `name` (each slot that holds None; from any thread)."""
+    if _KEPT_TITLE.__get__(paper, Paper) is None:
+        _KEPT_TITLE.__set__(paper, title)
+    if _KEPT_NAME.__get__(paper, Paper) is None:
+        _KEPT_NAME.__set__(paper, name)
+
+
+def kept_cased(paper: Paper, cased: Cased) -> None:
+    """Have `paper` keep its text as `cased` (the same text: the caller makes sure), not as the string, and its
+    display text too when that is the very text: a paper is immutable, but what it keeps of a value is its own."""
+    if cased.patch is None:
+        _KEPT_PLAIN.__set__(paper, cased)
+    _KEPT_TEXT.__set__(paper, cased)
+
+
+def keep_text(paper: Paper, kept: object) -> None:
+    """Have `paper` keep its text as `kept` (a `store.papers.packed.Packed` of it, or its string again: the same text, the
+    caller makes sure), and its display text too when that is the very text (see `kept_cased`)."""
+    if _KEPT_PLAIN.__get__(paper, Paper) is _KEPT_TEXT.__get__(paper, Paper):
+        _KEPT_PLAIN.__set__(paper, kept)
+    _KEPT_TEXT.__set__(paper, kept)
+
+
+def read_out(paper: Paper) -> tuple[str | Cased, str | bytes | None]:
+    """`kept_text` and `kept_plain` of `paper`, a text kept packed (`store.papers.packed.Packed`) read out: as the string,
+    and its display text as that very string when it is kept as the same."""
+    kept, plain = _KEPT_TEXT.__get__(paper, Paper), _KEPT_PLAIN.__get__(paper, Paper)
+    if type(kept) is str or type(kept) is Cased:
+        return kept, kept_plain(paper)
+    text = kept.text()
+    return text, text if plain is kept else kept_plain(paper)
+
+
+def has_text(paper: Paper) -> bool:
+    """Whether `paper` has a text, without reading out one kept packed (decompressing its chunk: a test of all the
+    papers a parse made read every chunk again, ~0.2 s at 100,000 abstracts before search was ready)."""
+    return bool(_KEPT_TEXT.__get__(paper, Paper))  # (a `Cased` is never made of an empty text)
+
+
+def kept_text(paper: Paper) -> str | Cased:
+    """What `paper` keeps of its text (see `Cased`; or a `store.papers.packed.Packed`), without reading it out."""
+    return _KEPT_TEXT.__get__(paper, Paper)
+
+
+@cache
+def _builder() -> Callable[[Sequence[Iterable[object]]], list[Paper]]:
+    # Made as dataclasses makes `__init__`: Python source for these very fields. Each value is
+    # set in its slot directly (the display text as it is kept), twice as fast as `Paper(...)`.
+    names = tuple(Paper.__dataclass_fields__)
+    kept = {"plain": _KEPT_PLAIN, "text": _KEPT_TEXT}
+    slots = [kept.get(name, Paper.__dict__[name]).__set__ for name in names]
+    setters = ", ".join(f"_{name}=slots[{k}]" for k, name in enumerate(names))
+    source = (
+        f"def build(columns, new=object.__new__, cls=Paper, {setters}):\n"
+        "    out = []\n    add = out.append\n"
+        f"    for {', '.join(names)} in zip(*columns):\n"
+        "        paper = new(cls)\n"
+        + "".join(f"        _{name}(paper, {name})\n" for name in names)
+        + "        add(paper)\n    return out\n"
+    )
+    namespace = {"Paper": Paper, "slots": slots}
+    exec(source, namespace)  # noqa: S102 (our own source, of field names only)
+    return namespace["build"]
+
+
+def built(columns: Sequence[Iterable[object]]) -> list[Paper]:
+    """Papers from one iterable of values per field, in field order (the display text as a paper
+    keeps it: `kept_plain`), as `Paper(*values)` would make them, in half the time: how the parse
+    cache makes 100,000 at once. As many papers as the shortest iterable has values."""
+    return _builder()(columns)
+
+
+def kept_plain(paper: Paper) -> str | bytes | None:
+    """What `paper` keeps of its display text (see `Paper.plain`), without working anything out: for a text kept
+    `Cased` (or `store.papers.packed.Packed`), the text itself (its display text)."""
+    kept = _KEPT_PLAIN.__get__(paper, Paper)
+    return kept if kept is None or type(kept) is str or type(kept) is bytes else kept.display()
+
+
+def replaced(paper: Paper, **changes: object) -> Paper:
+    """`dataclasses.replace` that keeps the display text as the paper keeps it (`replace` would read
+    it out in full), and a title and name still to be derived (`untitled`) so. A new text without a new
+    display text has its own worked out when asked."""
+    if "plain" not in changes:
+        changes["plain"] = None if "text" in changes and changes["text"] != paper.text else kept_plain(paper)
+    if "text" not in changes:  # a title or name still to be derived stays so (derived from the same text)
+        changes.setdefault("title", _KEPT_TITLE.__get__(paper, Paper))
+        changes.setdefault("name", _KEPT_NAME.__get__(paper, Paper))
+    return replace(paper, **changes)
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)  # (compared or shown whole, it would be huge)
+class Origin:
+    """What a collection's papers are exactly, as read: the parse of the list files pinned by `keys` (the parse
+    cache's keys, `store.readers.cache`: this code's version, each file's path, size, times and inode), found
+    so either in the parse cache or by a parse during which the files did not change. `papers` are those very
+    objects (immutable): a collection whose papers are no longer they (`of`) is of no origin."""
+
+    keys: tuple[tuple, ...]
+    papers: tuple[Paper, ...]
+
+    def of(self, papers: Sequence[Paper]) -> bool:
+        """Whether `papers` are still the very papers read (identity, one by one: ~2 ms at 100,000)."""
+        return len(papers) == len(self.papers) and all(map(operator.is_, papers, self.papers))
+
+
+@dataclass(slots=True)
+class Collection:
+    """What a reader returns: the papers of one or more files, in file order."""
+
+    papers: list[Paper]
+    header: str = ""
+    venue: str = ""
+    year: int | None = None
+    sources: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    encoding: str = ""
+    """The codec one file's text was read with (what the parse cache reads its texts back from the
+    file with); '' when not known or for several files."""
+    origin: Origin | None = field(default=None, compare=False)
+    """The parse the papers are exactly (what a long list's index entry is keyed by: `store.readers.cache`),
+    or None when not known."""
+
+
+@dataclass(slots=True)
+class Triage:
+    """A user's marks on one paper. Priority: 0 none, 1 highest … 5 lowest. `dismissed`: "not for me",
+    an explicit no (the Unread view leaves such a paper out, whether it was read or not)."""
+
+    read: bool = False
+    starred: bool = False
+    priority: int = 0
+    dismissed: bool = False
+    note: str = ""
+    tags: tuple[str, ...] = ()
+    updated: float = 0.0
+
+    @property
+    def blank(self) -> bool:
+        """No mark at all: such a state is not stored."""
+        return not (self.read or self.starred or self.priority or self.dismissed or self.note or self.tags)
+
+    def marks(self) -> dict[str, object]:
+        """The marks as plain JSON values: what the database, `triage list` and exports write."""
+        return {
+            "read": self.read, "starred": self.starred, "priority": self.priority, "dismissed": self.dismissed,
+            "note": self.note, "tags": list(self.tags),
+        }

@@ -1,0 +1,89 @@
+"""Texts kept compressed while nothing reads them: a long list's abstracts from its parse until the phrase
+texts keep them as lines (`store.papers.cased.Cased`, made by `store.search.phrases` once search is ready).
+
+A parse on worker processes within `store.readers.records.packing` (the app's read behind its first rows) has
+each worker compress the texts of its chunk (`Chunk.of`: zstd's level 1, ~2.7 times smaller, ~10 ms a chunk of
+2,048: level 3, ~3.5 times, took the two workers ~1.5 s more of CPU at 100,000 abstracts, the read ~1 s longer),
+and the papers made of them keep their texts as places in it (`Packed`, `store.papers.model.keep_text`), read out when
+asked (`Paper.text`): the chunk decompressed (~2.5 ms), the last `KEEP` of them kept so, then the text's bytes
+decoded. At 100,000 abstracts the app then holds ~55 MB of them through the read, the index and the titles,
+not ~150 MB of strings: a cold open's peak, with its worker processes, was over 500 MB. The texts that the
+phrase texts cannot keep as lines (~11%) are then packed apart (`store.search.phrases`), whatever list they are of.
+"""
+from __future__ import annotations
+
+import threading
+from array import array
+from collections import deque
+from itertools import accumulate
+
+KEEP = 2
+"""Chunks kept decompressed (the last read): a pass over the papers in order, or the rows on screen, decompresses
+each chunk once."""
+_LEVEL = 1
+_open: deque[Chunk] = deque()
+_lock = threading.Lock()
+
+
+class Chunk:
+    """The texts of a chunk of papers, compressed as one: their UTF-8 one after another, and where each ends."""
+
+    __slots__ = ("packed", "ends", "_raw")
+
+    def __init__(self, packed: bytes, ends: array) -> None:
+        self.packed = packed
+        self.ends = ends
+        self._raw: bytes | None = None
+        """The texts decompressed, while this chunk is one of the last `KEEP` read."""
+
+    def __getstate__(self) -> tuple[bytes, array]:
+        return self.packed, self.ends
+
+    def __setstate__(self, state: tuple[bytes, array]) -> None:
+        self.packed, self.ends = state
+        self._raw = None
+
+    @classmethod
+    def of(cls, texts: list[str]) -> Chunk:
+        import zstandard  # (here: reading a cached list compresses nothing)
+
+        encoded = [text.encode("utf-8", "surrogatepass") for text in texts]
+        return cls(zstandard.ZstdCompressor(level=_LEVEL).compress(b"".join(encoded)), array("Q", accumulate(map(len, encoded))))
+
+    def text(self, at: int) -> str:
+        """The `at`th text."""
+        raw = self._raw
+        if raw is None:
+            raw = self._unpacked()
+        return raw[self.ends[at - 1] if at else 0 : self.ends[at]].decode("utf-8", "surrogatepass")
+
+    def _unpacked(self) -> bytes:
+        import zstandard
+
+        raw = zstandard.ZstdDecompressor().decompress(self.packed)
+        with _lock:  # (any thread reads texts: the UI's, the open's, the cache writer's)
+            self._raw = raw
+            _open.append(self)
+            while len(_open) > KEEP:
+                _open.popleft()._raw = None
+        return raw
+
+
+class Packed:
+    """A paper's text kept as its place in a `Chunk` (and its display text so, when that is the very text)."""
+
+    __slots__ = ("chunk", "at")
+
+    def __init__(self, chunk: Chunk, at: int) -> None:
+        self.chunk = chunk
+        self.at = at
+
+    def text(self) -> str:
+        return self.chunk.text(self.at)
+
+    def __bool__(self) -> bool:
+        """Whether the text is not empty, without reading it out (what `store.papers.model.has_text` asks)."""
+        ends = self.chunk.ends
+        return ends[self.at] > (ends[self.at - 1] if self.at else 0)
+
+    display = text  # (what `Paper.plain` reads of a display text kept so: the text)

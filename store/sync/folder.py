@@ -1,0 +1,148 @@
+"""Marks shared through a folder the user already syncs (Syncthing, Dropbox, a git repo, a USB stick),
+and another database folded into this one.
+
+`sync(store, folder)`: every database writes only its own device file in the folder,
+`<device>.triage-marks.jsonl` (`store.sync.marksfile`), so two devices never write the same file and a sync
+tool never sees a conflict. It reads every device file there (its own too: a database put back from an
+older copy gets back what it had sent), merges their records into the store (`store.marks.merge`: per field
+the later change) as one durable write, then rewrites its own file with everything it holds, only when
+that changes it. A device file that cannot be believed (cut short, garbage, from a newer version, times
+far ahead of this clock) is skipped with a message: nothing of ours is changed by it.
+
+A device file already merged, unchanged since (the same file, size and time), is not read again, and
+our own file is not encoded again while it holds what we hold (a digest of our records): the settings
+document `sync` keeps what was seen, that digest, and when the last sync was. Running `sync` again with
+nothing new changes no mark and rewrites no file.
+
+`merge_database(store, other)`: the records of another database file merged into this one.
+"""
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from store.marks.db import TriageStore
+from store.common.errors import ReadError
+from store.common.files import write_whole
+from store.sync.marksfile import decode, encode_documents
+from store.marks.merge import Record, merge_all
+from store.papers.model import Triage
+from store.common.collector import collector_paused
+
+SUFFIX = ".triage-marks.jsonl"
+SYNC = "sync"
+"""The settings document: the folder last synced with, the device files seen there, when."""
+
+
+@dataclass
+class Synced:
+    """What a sync did: the device files read, those skipped (one line each, why), the papers whose
+    marks changed here (state before, after), and whether this device's file was rewritten."""
+
+    read: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    changed: dict[str, tuple[Triage, Triage]] = field(default_factory=dict)
+    wrote: bool = False
+    at: float = 0.0
+
+
+def device_file(folder: Path, device: str) -> Path:
+    return folder / f"{device}{SUFFIX}"
+
+
+def _signature(path: Path) -> list[int]:
+    st = path.stat()
+    return [st.st_ino, st.st_size, st.st_mtime_ns]
+
+
+def combined(files: Iterable[Mapping[str, tuple[Record, str]]]) -> dict[str, tuple[Record, str]]:
+    """The records of several files merged per paper (the first non-empty fingerprint kept)."""
+    by_paper: dict[str, list[tuple[Record, str]]] = {}
+    for records in files:
+        for pid, entry in records.items():
+            by_paper.setdefault(pid, []).append(entry)
+    out = {}
+    for pid, entries in by_paper.items():
+        record = entries[0][0] if len(entries) == 1 else merge_all(record for record, _ in entries)
+        out[pid] = (record, next((fp for _, fp in entries if fp), ""))
+    return out
+
+
+def folder_of(folder: str | os.PathLike[str]) -> Path:
+    """The sync folder, or ReadError when it is not one."""
+    path = Path(folder)
+    if not path.is_dir():
+        raise ReadError(str(path), "is not a folder" if path.exists() else "no such folder (the sync folder must exist)")
+    return path
+
+
+def sync(store: TriageStore, folder: str | os.PathLike[str], now: float | None = None) -> Synced:
+    """Exchange marks with the other devices' files in `folder` (see the module docstring)."""
+    with collector_paused():  # reading and merging makes some ten objects a mark, none in cycles
+        return _sync(store, folder, now)
+
+
+def _sync(store: TriageStore, folder: str | os.PathLike[str], now: float | None) -> Synced:
+    path = folder_of(folder)
+    now = time.time() if now is None else now
+    report = Synced(at=now)
+    mine = device_file(path, store.device)
+    where = str(path.resolve())
+    state = store.setting(SYNC)
+    seen: dict[str, Any] = state.get("seen", {}) if state.get("folder") == where and isinstance(state.get("seen"), dict) else {}
+    now_seen: dict[str, list[int]] = {}
+    files = []
+    for file in sorted(path.glob("*" + SUFFIX)):
+        if file.name.startswith("."):
+            continue  # a sync tool's or our own temporary file
+        try:
+            signature = _signature(file)
+            if seen.get(file.name) == signature:
+                now_seen[file.name] = signature
+                continue
+            files.append(decode(str(file), file.read_bytes(), now))
+        except ReadError as exc:
+            report.skipped.append(f"{exc}; skipped")
+            continue
+        except OSError as exc:
+            report.skipped.append(f"{file}: {exc.strerror or exc}; skipped")
+            continue
+        now_seen[file.name] = signature
+        report.read.append(file.name)
+    if files:
+        report.changed = store.fold(combined(files))
+    held = store.digest()
+    try:
+        if held != state.get("sent") or mine.name not in now_seen:  # else our file holds what we hold
+            data = encode_documents("marks", store.device, store.documents())
+            if not (mine.is_file() and mine.read_bytes() == data):
+                write_whole(mine, data)
+                report.wrote = True
+            now_seen[mine.name] = _signature(mine)
+    except OSError as exc:
+        raise ReadError(str(mine), f"not written: {exc.strerror or exc}") from None
+    store.update_setting(SYNC, lambda doc: {**doc, "folder": where, "seen": now_seen, "sent": held, "last": now})
+    return report
+
+
+def last_synced(store: TriageStore) -> float | None:
+    """When this database last synced with a folder (None: never)."""
+    last = store.setting(SYNC).get("last")
+    return float(last) if isinstance(last, (int, float)) and not isinstance(last, bool) else None
+
+
+def merge_database(store: TriageStore, other: str | os.PathLike[str], dry_run: bool = False) -> dict[str, tuple[Triage, Triage]]:
+    """Fold the marks of the database file `other` into `store` (nothing written with `dry_run`): each paper
+    whose marks changed, before and after. ReadError when `other` is no database, or is this one."""
+    path = Path(other)
+    journal = path.with_name(path.name + ".journal")
+    if path.is_dir() or not (path.is_file() or journal.is_file()):
+        raise ReadError(str(path), "is not a database file" if path.exists() else "no such database file")
+    if os.path.realpath(path) == os.path.realpath(store.path):
+        raise ReadError(str(path), "is this database itself")
+    # Not closed: closing folds a journal into the snapshot, and the other database is only read.
+    return store.fold(TriageStore(path).records(), dry_run=dry_run)

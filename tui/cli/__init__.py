@@ -1,0 +1,63 @@
+"""The `triage` command: opens the app, or runs a subcommand without a terminal UI.
+
+This package's `main` parses the first word and hands the rest to one module per subcommand, imported
+when it runs: `launch` (the app), `listing` (list), `cite` (cite, export), `rank` (similar), `mark`
+(set), `keys`, `sync` (sync, merge, backup, restore); `saved` is the saved searches `list --saved` reads,
+and `common` holds what they share. A subcommand imports `common` and `store`, never this module; Textual
+is imported only when the app opens.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+import sys
+from collections.abc import Sequence
+from importlib import import_module
+
+from store.common.errors import Locked, NotSaved, ReadError
+from tui.boundary import inert_output
+from tui.cli.common import Refused
+
+SUBCOMMANDS = {
+    "list": ("listing", "run_list"), "cite": ("cite", "run_cite"), "export": ("cite", "run_export"),
+    "set": ("mark", "run_set"), "similar": ("rank", "run_similar"), "keys": ("keys", "run_keys"),
+    "sync": ("sync", "run_sync"), "merge": ("sync", "run_merge"), "backup": ("sync", "run_backup"),
+    "restore": ("sync", "run_restore"),
+}
+"""Each subcommand: the module of `tui.cli` that runs it, and its function there."""
+
+
+def run(name: str, argv: Sequence[str]) -> int:
+    """Subcommand `name` on `argv`, its module imported now."""
+    module, function = SUBCOMMANDS[name]
+    return getattr(import_module(f"tui.cli.{module}"), function)(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    with inert_output():  # nothing a file or the database holds reaches the terminal as a control
+        return _main(argv)
+
+
+def _main(argv: list[str]) -> int:
+    try:
+        if argv and argv[0] in SUBCOMMANDS:
+            return run(argv[0], argv[1:])
+        if argv and not argv[0].startswith("-") and not os.path.exists(argv[0]):
+            close = difflib.get_close_matches(argv[0], SUBCOMMANDS, n=1)
+            if close:
+                raise Refused(f"no such file or command {argv[0]!r} (did you mean {close[0]}?)")
+        from tui.cli.launch import run_app
+
+        return run_app(argv)
+    except (ReadError, Refused, Locked) as exc:
+        print(f"triage: {exc}", file=sys.stderr)
+        return 2
+    except NotSaved as exc:
+        print(f"triage: {exc}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,199 @@
+"""What the subcommands share: reading FILES, the database, the query option, rows and tables, and how
+they tell what went wrong (`Refused`, exit 2)."""
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import shutil
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import nullcontext
+from itertools import islice
+from pathlib import Path
+
+from store.papers.model import Collection, Paper, Triage
+from store.readers import describe_skipped, read_paths
+from store.readers.index_cache import search_index
+from store.readers.records import reporting
+from store.search.query import Query, parse
+from tui.boundary import write_control
+
+
+class Refused(Exception):
+    """Bad input the command refuses before doing anything: `str()` is the line after "triage: " (exit 2)."""
+
+
+def default_files() -> list[str]:
+    from seeds import DEFAULT
+
+    return [str(DEFAULT)]
+
+
+ERASE_LINE = "\r\x1b[K"
+
+
+def show_progress(name: str, done: int) -> None:
+    """One line on stderr, rewritten in place: "reading big.txt… 40,000 abstracts"."""
+    write_control(sys.stderr, ERASE_LINE)
+    sys.stderr.write(f"reading {name}…" + (f" {done:,} abstracts" if done else ""))
+    sys.stderr.flush()
+
+
+def load(files: Sequence[str], report_skipped: bool = True) -> Collection:
+    """The papers of FILES (files and directories; the bundled list when none is given).
+
+    Records that were skipped (a broken BibTeX entry, a JSONL line that is not JSON) are
+    reported in one line on stderr unless the caller reports them itself (the app does).
+    While the files are read, a terminal's stderr shows how far (`show_progress`)."""
+    terminal = sys.stderr.isatty()
+    try:
+        with reporting(show_progress) if terminal else nullcontext():
+            collection = read_paths(files or default_files())
+    finally:
+        if terminal:  # the progress line is erased: what follows starts on a clean line
+            write_control(sys.stderr, ERASE_LINE)
+            sys.stderr.flush()
+    if report_skipped:
+        tell_skipped(collection.warnings)
+    # The papers live as long as the command: the cycle collector need not walk them again and
+    # again while it makes rows (a third of `triage list --format jsonl` at 100,000 papers).
+    gc.freeze()
+    return collection
+
+
+def tell_skipped(warnings: Sequence[str]) -> None:
+    """The records skipped in reading the lists, in one line on stderr (nothing when none was)."""
+    if warnings:
+        print(f"triage: {describe_skipped(list(warnings))}", file=sys.stderr)
+
+
+def add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "files", nargs="*", metavar="FILES",
+        help="abstract lists or directories of them to read (default: the bundled ICLR 2024 list)",
+    )
+    parser.add_argument(
+        "--db", metavar="PATH",
+        help="triage database (default: $TRIAGE_DB, else the platform data folder); its folder must exist",
+    )
+
+
+def database(option: str | None) -> Path:
+    """The database file to open. The platform data folder is created when missing, but the folder
+    of a `--db` or `$TRIAGE_DB` must exist: a typo there must not start a new, empty database."""
+    from store.marks.db import db_path
+
+    path = db_path(option)
+    given = "--db" if option else "$TRIAGE_DB" if os.environ.get("TRIAGE_DB") else None
+    if given and not path.parent.is_dir():
+        raise Refused(f"no folder {path.parent} for the database ({given})")
+    return path
+
+
+QUERY_OPTIONS = ("-q", "--query")
+
+
+def add_query(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        *QUERY_OPTIONS, dest="query", metavar="Q",
+        help="only the papers matching Q, best first (the app's filter syntax, see README); "
+        "Q may start with '-': -q -is:read",
+    )
+
+
+def attach_query(argv: Sequence[str]) -> list[str]:
+    """`-q X` and `--query X` as `--query=X`, so that a query starting with "-" (`-is:read`, a
+    negated word) reaches the query parser: argparse would take it for an option and refuse."""
+    out: list[str] = []
+    args = iter(argv)
+    for arg in args:
+        if arg == "--":
+            out += [arg, *args]
+        elif arg in QUERY_OPTIONS:
+            value = next(args, None)
+            out.append(arg if value is None else f"--query={value}")
+        else:
+            out.append(arg)
+    return out
+
+
+def parse_query(text: str | None) -> Query | None:
+    """The parsed --query (None without one). A query with a part that is not understood is
+    refused: dropping that part would widen the result (`is:stared` would match every paper)."""
+    if text is None:
+        return None
+    query = parse(text)
+    if query.problems:
+        raise Refused(f"query {text!r}: {query.hint}")
+    return query
+
+
+def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse.Namespace:
+    """`argv` parsed with options and FILES in any order (`triage set ID --star FILE`)."""
+    return parser.parse_intermixed_args(attach_query(argv))
+
+
+def matching(collection: Collection, query: Query | None, states: Mapping[str, Triage]) -> list[tuple[Paper, float | None]]:
+    """The papers of `collection` with their scores: all in file order without a query, else
+    those matching it, ranked as the app ranks them (a long list's index from the cache)."""
+    if query is None:
+        return [(paper, None) for paper in collection.papers]
+    return [(hit.paper, hit.score) for hit in search_index(collection).search(query, states)]
+
+
+def paper_row(paper: Paper, state: Triage) -> dict[str, object]:
+    return {"id": paper.id, **paper.record(), "source": paper.source, "line": paper.line, "text": paper.text,
+            **state.marks()}
+
+
+def print_table(papers: Sequence[Paper]) -> None:
+    width = shutil.get_terminal_size((100, 24)).columns
+    title_width = max(20, width - 12 - 12)
+
+    def line(paper: Paper) -> str:
+        title = paper.title if len(paper.title) <= title_width else paper.title[: title_width - 1] + "…"
+        year = str(paper.year or "")
+        where = paper.venue if year in paper.venue else " ".join(part for part in (paper.venue, year) if part)
+        return f"{paper.id}  {title:<{title_width}}  {where}".rstrip()
+
+    write_lines(map(line, papers))
+
+
+def write_lines(lines: Iterable[str], batch: int = 1000) -> None:
+    """Each of `lines` and a line end to stdout, a batch at a time: one write (and one look at the
+    output boundary) for a thousand lines rather than two for each."""
+    lines = iter(lines)
+    while chunk := list(islice(lines, batch)):
+        sys.stdout.write("\n".join(chunk) + "\n")
+
+
+def named(collection: Collection, text: str, keys: Mapping[str, str]) -> Paper:
+    """The paper of `collection` that `text` names: its id, its citation key (`keys`: id → key) or a
+    unique prefix of its id; Refused (exit 2, one line) when it names none or several."""
+    wanted = {key: pid for pid, key in keys.items()}.get(text, text)
+    found = [p for p in collection.papers if p.id == wanted] or [p for p in collection.papers if p.id.startswith(text)]
+    if len(found) != 1:
+        what = f"matches {len(found)} papers" if found else "is no paper's id, id prefix or key"
+        raise Refused(f"{text!r} {what} in {', '.join(collection.sources)}")
+    return found[0]
+
+
+def stored_states(db: Path, papers: Sequence[Paper]) -> dict[str, Triage]:
+    """The marks stored for `papers` (notices such as a database moved aside go to stderr)."""
+    from store.marks.db import TriageStore
+
+    store = TriageStore(db)
+    told = tell(store.notices)
+    try:
+        return store.attach(papers)
+    finally:
+        store.close()
+        tell(store.notices[told:])
+
+
+def tell(notices: Sequence[str]) -> int:
+    """Each of a store's notices as a line on stderr; how many."""
+    for notice in notices:
+        print(f"triage: {notice}", file=sys.stderr)
+    return len(notices)

@@ -1,0 +1,94 @@
+"""`triage [FILES...]`: the app opened on FILES (Textual is imported only here, when it opens)."""
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sys
+from collections.abc import Sequence
+from importlib.metadata import version
+
+from tui.cli.common import Refused, add_common, database, default_files, load, parse_args
+
+
+DESCRIPTION = """\
+Triage research-paper abstracts from the keyboard: filter, read, mark, star, prioritise.
+
+  triage [FILES...] [--sync DIR]    open the app (the bundled ICLR 2024 list when no file is given);
+                                    --sync DIR (or $TRIAGE_SYNC): sync marks through DIR on open and close
+  triage list [FILES...] [--query Q | --saved NAME] [--sort ORDER] [--format table|jsonl]
+                                    print the papers (those matching Q, best first) without the app;
+                                    --saved NAME: the query saved in the app under NAME (M);
+                                    --sort interest: For you, the papers you are likely to star first
+  triage cite ID [FILES...] [--format bibtex|plain|markdown|abstract|id] [--copy]
+                                    print (and copy) the citation of one paper, by id or key
+  triage similar ID [FILES...] [-n K] [--format table|jsonl]
+                                    the K papers most like paper ID (by id or key), best first
+  triage export [FILES...] [--query Q] [--format bibtex|markdown|csv|jsonl] [-o FILE] [--force]
+                                    write the papers with their marks: a .bib, a reading list…
+  triage set ID|- [FILES...] [--read|--unread] [--star|--unstar] [--dismiss|--undismiss] [--priority N]
+                                    [--note TEXT] [--tag T]... [--untag T]...
+                                    mark one paper (ID or a unique prefix of it) without the app, or
+                                    each paper whose id is piped in (-): triage list -q Q | triage set - --star
+  triage keys                       every key binding: its id, its keys (yours from the keys file), what it does
+  triage sync DIR                   exchange marks with your other devices through a folder you already sync
+  triage merge OTHER_DB [--dry-run] fold another database's marks into this one (per field the later change)
+  triage backup FILE [--force]      every mark with its times in one portable file (JSON Lines)
+  triage restore FILE [--merge|--replace]
+                                    put a backup back: into an empty database, merged, or replacing the marks
+
+Options and FILES may come in any order. A query that starts with "-" is fine: -q -is:read.
+Exit codes: 0 ok; 1 nothing matched, or marks not saved (a full disk, a read-only database);
+2 bad input (the message names the file and line), or a database locked by another process
+for longer than $TRIAGE_LOCK_TIMEOUT seconds (default 10).
+"""
+
+
+def app_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="triage", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version('paper-triage')}")
+    add_common(parser)
+    parser.add_argument(
+        "--sync", metavar="DIR",
+        help="sync marks through DIR (see triage sync) when the app opens and when it closes (default: $TRIAGE_SYNC)",
+    )
+    return parser
+
+
+def sync_folder(option: str | None) -> str | None:
+    """The app's sync folder: --sync DIR (refused when it is no folder), else $TRIAGE_SYNC (a folder
+    not there now, a USB stick not plugged in, is told in the app), else none."""
+    if option is not None and not os.path.isdir(option):
+        raise Refused(f"no folder {option} to sync through (--sync)")
+    return option or os.environ.get("TRIAGE_SYNC") or None
+
+
+def run_app(argv: Sequence[str]) -> int:
+    args = parse_args(app_parser(), argv)
+    database(args.db)  # refused before anything is drawn
+    folder = sync_folder(args.sync)
+    from store.common import heap
+    from tui.loading import head_of
+
+    heap.one_arena()  # (before the app starts any thread)
+    files = args.files or default_files()
+    head = head_of(files)  # a long list: its first papers now, the rest read behind them (tui.loading)
+    collection = head or load(files, report_skipped=False)
+    from tui.app import TriageApp
+
+    app = TriageApp(collection, db_path=args.db, sync_folder=folder, files=files if head else None)
+    # What exists now (the modules, the papers shown) lives as long as the app: out of the cycle collector's
+    # sight, whose full collections while the first frame is drawn would walk it all again and again.
+    gc.freeze()
+    app.run()
+    for line in app.farewell:  # what could not be saved, now that the terminal is ours again
+        print(line, file=sys.stderr)
+    code = 1 if app.unsaved_marks else 0
+    if app.working_behind:  # q while the list is read or indexed: that work ends with the process, now
+        from store.readers import cache
+
+        cache.settle()  # (a cache entry being written is finished)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code

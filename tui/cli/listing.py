@@ -1,0 +1,59 @@
+"""`triage list`: the papers of FILES (those matching a query, in a sort) as a table or JSON Lines."""
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Mapping, Sequence
+
+from store.papers.model import Triage
+from store.search.views import SCORE_SORT, SORTS
+from tui.cli.common import (add_common, add_query, database, load, matching, paper_row, parse_args, parse_query,
+                            print_table, stored_states, write_lines)
+
+
+def list_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="triage list",
+        description="Print the papers of FILES, in file order, or those matching --query, best first; --sort puts them in another order.",
+    )
+    add_common(parser)
+    add_query(parser)
+    parser.add_argument("--saved", metavar="NAME", help="the query of the search saved in the app (M) under NAME; not with --query")
+    parser.add_argument("--format", choices=("table", "jsonl"), default="table", help="output format (default: table)")
+    parser.add_argument(
+        "--sort", choices=[name for name in SORTS if name != SCORE_SORT], metavar="ORDER",
+        help="file, priority (1 first), starred (first), recent (recently changed first), interest: For you,"
+        " the unmarked papers you are most likely to star first, learned from your marks, or suggested: those"
+        " whose mark would teach that most first, title (A to Z), author (the first author's surname, A to Z),"
+        " year (newest first) or track (oral, spotlight, poster) (default: best first with --query, else file order)",
+    )
+    return parser
+
+
+def run_list(argv: Sequence[str]) -> int:
+    args = parse_args(list_parser(), argv)
+    db = database(args.db)
+    if args.saved is not None:
+        from tui.cli.saved import saved_query
+
+        args.query = saved_query(db, args.saved, args.query)
+    query = parse_query(args.query)
+    collection = load(args.files)
+    needs_states = args.format == "jsonl" or args.sort is not None or (query is not None and query.needs_states)
+    states = stored_states(db, collection.papers) if needs_states else {}
+    found = matching(collection, query, states)
+    gains: Mapping[str, dict[str, object]] = {}
+    if args.sort:
+        from tui.cli.rank import arranged
+
+        found, gains = arranged(collection, found, states, args.sort, ranked=query is not None)
+    if args.format == "jsonl":
+        blank = Triage()
+        write_lines(
+            json.dumps({**row, "score": round(score, 4)} if score is not None else row, ensure_ascii=False)
+            for paper, score in found
+            for row in ({**paper_row(paper, states.get(paper.id, blank)), **gains.get(paper.id, {})},)
+        )
+    else:
+        print_table([paper for paper, _ in found])
+    return 0 if found else 1

@@ -1,0 +1,146 @@
+"""`triage set`: marks on one paper, or on every paper whose id is piped in, without the app."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+
+from store.papers.boundary import inert_state
+from store.common.errors import ReadError
+from store.papers.inert import inert
+from store.papers.model import Paper, Triage
+from store.readers.ids import Known, ids
+from tui.cli.common import add_common, database, default_files, load, parse_args, Refused, tell, tell_skipped
+
+
+def set_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="triage set",
+        description="Mark papers without the app. Priority: 0 none, 1 highest … 5 lowest. A paper must be"
+        " in FILES (the bundled list when none is given) or already have marks: pass the file it is in.",
+    )
+    parser.add_argument(
+        "id", metavar="ID", help="the paper's id (as `triage list` shows it) or a unique prefix of it; - reads ids"
+        " from standard input, one a line, as `triage list` prints them (table or jsonl): triage list -q Q | triage set - --star",
+    )
+    add_common(parser)
+    for name, on, off, on_help, off_help in (
+        ("read", "--read", "--unread", "mark read", "mark unread"),
+        ("starred", "--star", "--unstar", "star", "remove the star"),
+        ("dismissed", "--dismiss", "--undismiss", "mark not for me (the Unread view leaves it out)", "take off not for me"),
+    ):
+        pair = parser.add_mutually_exclusive_group()
+        pair.add_argument(on, dest=name, action="store_const", const=True, help=on_help)
+        pair.add_argument(off, dest=name, action="store_const", const=False, help=off_help)
+    parser.add_argument("--priority", type=int, choices=range(6), metavar="N", help="0 none, 1 highest … 5 lowest")
+    parser.add_argument("--note", metavar="TEXT", help="replace the note ('' clears it)")
+    parser.add_argument("--tag", action="append", default=[], metavar="T", help="add a tag (repeatable)")
+    parser.add_argument("--untag", action="append", default=[], metavar="T", help="remove a tag (repeatable)")
+    return parser
+
+
+STDIN = "standard input"
+
+
+def stdin_ids() -> list[str]:
+    """The ids piped to `triage set -`, one a line as `triage list` prints them: a table row's first
+    column, a jsonl row's `id`. Blank lines are skipped; a repeated id counts once."""
+    ids = []
+    for number, line in enumerate(sys.stdin.buffer.read().decode("utf-8", "replace").splitlines(), 1):
+        text = line.strip()
+        if not text.startswith("{"):
+            ids += text.split()[:1]
+            continue
+        try:
+            value = json.loads(text).get("id")
+        except (ValueError, AttributeError, RecursionError):
+            raise ReadError(STDIN, "not a JSON row of `triage list --format jsonl`", number) from None
+        if not isinstance(value, str) or not value:
+            raise ReadError(STDIN, "a JSON row without an id", number)
+        ids.append(value)
+    return list(dict.fromkeys(ids))
+
+
+def resolve_ids(wanted: Sequence[str], known: Sequence[str], where: str, usage: str) -> list[str]:
+    """The paper id each of `wanted` (an id or a unique prefix of one) names, each once; Refused naming
+    the first few that name no paper, or one that names several."""
+    exact = set(known)
+    found, unknown = [], []
+    for text in wanted:
+        matches = [text] if text in exact else [pid for pid in known if pid.startswith(text)] if text else []
+        if len(matches) > 1:
+            raise Refused(f"id prefix {inert(repr(text))} matches {len(matches)} papers: {', '.join(matches[:5])}")
+        (found if matches else unknown).append(matches[0] if matches else text)
+    if unknown:
+        named = ", ".join(inert(repr(text)) for text in unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
+        raise Refused(
+            f"no paper with id{'s' if len(unknown) > 1 else ''} {named} in {where} or the database;"
+            f" pass the file{'s they are' if len(unknown) > 1 else ' it is'} in: triage set {usage} FILE...",
+        )
+    return list(dict.fromkeys(found))
+
+
+def utf8_text(option: str, value: str) -> None:
+    """Refused when `option`'s value came as bytes that are not UTF-8 (a terminal in another encoding):
+    Python keeps those as lone surrogates, which the database cannot store, and a guess could garble it."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raw = os.fsencode(value)
+        shown = repr(raw[:40]) + ("…" if len(raw) > 40 else "")
+        raise Refused(f"{option} is not UTF-8 text ({shown}); nothing was changed (is the terminal set to UTF-8?)") from None
+
+
+def listed(files: Sequence[str]) -> tuple[Sequence[Paper | Known], list[str]]:
+    """The papers of FILES as the triage store needs them (id and text, or fingerprint), and the
+    sources: of cached lists from their ids entries (a 100,000-paper list is not loaded to mark one
+    paper), else read (`load`)."""
+    found = ids(files or default_files())
+    if found is None:
+        collection = load(files)
+        return collection.papers, collection.sources
+    tell_skipped(found.warnings)
+    return found.papers, found.sources
+
+
+def run_set(argv: Sequence[str]) -> int:
+    """Change the marks of one paper, or of each paper whose id is piped in (`-`), as one locked
+    read-modify-write and one durable write; print each paper's marks as one JSON line."""
+    from store.marks.db import TriageStore
+
+    args = parse_args(set_parser(), argv)
+    for option, values in (("--note", [args.note or ""]), ("--tag", args.tag), ("--untag", args.untag)):
+        for value in values:
+            utf8_text(option, value)
+    db = database(args.db)
+    wanted = stdin_ids() if args.id == "-" else [args.id]
+    if not wanted:
+        print(f"triage: no ids on {STDIN}", file=sys.stderr)
+        return 1
+    papers, sources = listed(args.files)
+    store = TriageStore(db)
+    told = tell(store.notices)
+    try:
+        store.attach(papers)
+        known = list(dict.fromkeys([*(paper.id for paper in papers), *store.ids()]))
+        pids = resolve_ids(wanted, known, ", ".join(sources), "-" if args.id == "-" else "ID")
+        given = {"read": args.read, "starred": args.starred, "dismissed": args.dismissed, "priority": args.priority, "note": args.note}
+        marks = {name: value for name, value in given.items() if value is not None}
+        stamp = time.time()
+
+        def change(state: Triage) -> Triage:
+            tags = tuple(t for t in dict.fromkeys([*state.tags, *args.tag]) if t not in args.untag)
+            # A note or tag given here enters as one from a file does: inert (see store.papers.boundary).
+            return inert_state(replace(state, **marks, tags=tags, updated=stamp))
+
+        states = store.update_many(pids, change)
+    finally:
+        store.close()
+        tell(store.notices[told:])
+    for pid, state in states.items():
+        print(json.dumps({"id": pid, **state.marks()}, ensure_ascii=False))
+    return 0

@@ -1,0 +1,102 @@
+"""The command line of "what to read next": `triage similar ID` and the orders of `triage list --sort`.
+
+Owns how these commands use store.search.views' sorts and store.interest.ranking's interest model. store.interest.ranking
+(and through it numpy, scikit-learn and scipy) is imported inside the functions that rank, so
+`triage list` in any other order pays nothing for it.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from store.papers.model import Collection, Paper, Triage
+from store.readers.index_cache import search_index
+from tui.cli.common import add_common, database, load, named, paper_row, parse_args, print_table, stored_states
+
+if TYPE_CHECKING:
+    from store.interest.ranking import Ranking
+
+Found = list[tuple[Paper, float | None]]
+"""Papers with their match scores (None without a query), in the order they are printed."""
+
+
+def similar_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="triage similar",
+        description="Print the papers of FILES most like paper ID, best first (more like this): those sharing"
+        " the most telling words with it.",
+    )
+    parser.add_argument("id", metavar="ID", help="the paper's id (as `triage list` shows it), a unique prefix of it, or its citation key")
+    add_common(parser)
+    parser.add_argument("-n", type=at_least_one, default=10, metavar="K", help="how many papers (default: 10)")
+    parser.add_argument("--format", choices=("table", "jsonl"), default="table",
+                        help="output format (default: table); jsonl rows are those of `triage list` and `similarity`")
+    return parser
+
+
+def at_least_one(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"not a number of papers: {text!r}")
+    return int(text)
+
+
+def run_similar(argv: Sequence[str]) -> int:
+    """Print the papers most like one paper, best first, never the paper itself."""
+    from store.cite import citations as cite
+    from store.interest.ranking import Features
+
+    args = parse_args(similar_parser(), argv)
+    db = database(args.db)
+    collection = load(args.files)
+    paper = named(collection, args.id, cite.citation_keys(collection.papers))
+    features = Features(collection.papers, search_index(collection))
+    ids = features.similar(paper.id, args.n)
+    if not ids:
+        print(f"triage: {', '.join(collection.sources)} has no other paper", file=sys.stderr)
+        return 1
+    by_id = {p.id: p for p in collection.papers}
+    if args.format == "table":
+        print_table([by_id[pid] for pid in ids])
+        return 0
+    states = stored_states(db, collection.papers)
+    closeness = features.closeness(features.row[paper.id], [features.row[pid] for pid in ids])
+    for pid, similarity in zip(ids, closeness):
+        row = paper_row(by_id[pid], states.get(pid, Triage()))
+        print(json.dumps({**row, "similarity": round(float(similarity), 4)}, ensure_ascii=False))
+    return 0
+
+
+def arranged(collection: Collection, found: Found, states: Mapping[str, Triage], sort: str,
+             ranked: bool) -> tuple[Found, dict[str, dict[str, object]]]:
+    """`found` in `sort` order (store.search.views' sorts; `ranked`: `found` is a query's hits, best
+    first), and the fields each printed row gains: the For-you `bucket` with a sort learnt from
+    the marks (interest, suggested)."""
+    from store.search.views import INTEREST_SORT, LEARNT_SORTS, arrange
+
+    score = {paper.id: value for paper, value in found}
+    interest: Mapping[str, int] | None = None
+    gains: dict[str, dict[str, object]] = {}
+    if sort in LEARNT_SORTS:
+        ranking = for_you(collection, states)
+        if ranking is not None:
+            interest = ranking.places if sort == INTEREST_SORT else ranking.suggested_places
+        # A bucket is a guess about a paper not marked yet: a marked one has none (as in the app).
+        gains = {paper.id: {"bucket": None if paper.id in states else
+                            ranking.bucket(paper.id).label if ranking is not None else "unsure"} for paper, _ in found}
+    papers = arrange([paper for paper, _ in found], states, "all", sort, ranked, interest)
+    return [(paper, score[paper.id]) for paper in papers], gains
+
+
+def for_you(collection: Collection, states: Mapping[str, Triage]) -> Ranking | None:
+    """The For-you ranking of the marks in `states`; None, having said on stderr how many stars it
+    takes, while there are too few to rank (then no features are built: that is the slow part)."""
+    from store.interest.ranking import MIN_POSITIVES, labels
+    from tui.interest import Interest
+
+    ranking = Interest(collection.papers, lambda: search_index(collection)).rank(states)
+    if ranking is None:
+        print(f"triage: star {MIN_POSITIVES} papers to get suggestions ({len(labels(states)[0])} starred)", file=sys.stderr)
+    return ranking
