@@ -34,7 +34,7 @@ def sample_records(n: int = 12) -> list[dict]:
 
 
 def corpus_records(corpora: Path, name: str = "iclr-2024-papers.jsonl") -> list[dict]:
-    return [json.loads(line) for line in (corpora / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [json.loads(line) for line in (corpora / name).read_text(encoding="utf-8").split("\n") if line.strip()]
 
 
 def stamped(records: list[dict], days: float = 1.5) -> list[dict]:
@@ -44,17 +44,25 @@ def stamped(records: list[dict], days: float = 1.5) -> list[dict]:
     return [{**r, "arxiv": f"2612.{i:05d}", "when": now - days * 86400 + i * step} for i, r in enumerate(records)]
 
 
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def _xml(text: str) -> str:
+    """`text` as XML character data (what XML 1.0 cannot hold left out, as arXiv's feed never holds it)."""
+    return escape(_NOT_XML.sub("", text))
+
+
 def _iso(when: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(when))
 
 
 def atom_entry(r: dict) -> str:
     ident = r["arxiv"]
-    authors = "".join(f"<author><name>{escape(a)}</name></author>" for a in r.get("authors", []))
+    authors = "".join(f"<author><name>{_xml(a)}</name></author>" for a in r.get("authors", []))
     cats = r.get("categories", ["cs.LG"])
     return (f"<entry><id>http://arxiv.org/abs/{ident}v1</id><updated>{_iso(r['when'])}</updated>"
-            f"<published>{_iso(r['when'])}</published><title>{escape(r['title'])}</title>"
-            f"<summary>{escape(r['abstract'])}</summary>{authors}"
+            f"<published>{_iso(r['when'])}</published><title>{_xml(r['title'])}</title>"
+            f"<summary>{_xml(r['abstract'])}</summary>{authors}"
             f'<link href="http://arxiv.org/abs/{ident}v1" rel="alternate" type="text/html"/>'
             f'<link title="pdf" href="http://arxiv.org/pdf/{ident}v1" rel="related" type="application/pdf"/>'
             f'<arxiv:primary_category term="{cats[0]}" scheme="http://arxiv.org/schemas/atom"/>'

@@ -38,19 +38,20 @@ class _Element:
         return " ".join("".join(found.text).split()) if found is not None else ""
 
 
-class _NoDoctype(Exception):
-    pass
+class NoDoctype(Exception):
+    """An XML document with a document type, refused (`refuse_doctype`; the fetcher's page reader shares it)."""
 
 
-def _refuse_doctype(*_: object) -> None:
-    raise _NoDoctype
+def refuse_doctype(*_: object) -> None:
+    """An expat `StartDoctypeDeclHandler` that refuses the document: entities can only be declared in one."""
+    raise NoDoctype
 
 
 def _tree(text: str, path: str) -> _Element:
     """The XML document `text` as a tree of `_Element`s; ReadError naming the line when it is
     malformed or has a document type (DTD)."""
     parser = expat.ParserCreate(namespace_separator="}")
-    parser.StartDoctypeDeclHandler = _refuse_doctype  # entities can only be declared inside one
+    parser.StartDoctypeDeclHandler = refuse_doctype  # entities can only be declared inside one
     root = _Element("", {}, 0)
     stack = [root]
 
@@ -66,7 +67,7 @@ def _tree(text: str, path: str) -> _Element:
         parser.Parse(text, True)
     except expat.ExpatError as exc:
         raise ReadError(path, f"not valid XML: {expat.ErrorString(exc.code)}", exc.lineno) from None
-    except _NoDoctype:
+    except NoDoctype:
         raise ReadError(path, "an XML document type (DOCTYPE) is not read: an Atom feed has none",
                         parser.CurrentLineNumber) from None
     return root.children[0]

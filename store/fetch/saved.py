@@ -1,0 +1,68 @@
+"""Where fetched lists are saved: `lists/` beside the database, one file per feed and day
+(`arxiv-cs.LG-2026-12-02.atom`), written whole or not at all (`store.common.files.write_whole`).
+
+The latest file of a feed is where the next fetch starts from; it is read as a regular file (never
+through a symbolic link) of at most `LIMIT` bytes."""
+from __future__ import annotations
+
+import os
+import re
+import stat
+import time
+from pathlib import Path
+
+from store.common.errors import ReadError
+from store.common.files import write_whole
+
+LIMIT = 1 << 30
+_UNSAFE = re.compile(r"[^A-Za-z0-9._+-]+")
+
+
+def feed_name(*parts: str) -> str:
+    """A file-name part from `parts` (`ICLR.cc/2025/Conference` → `ICLR.cc_2025_Conference`)."""
+    return "-".join(_UNSAFE.sub("_", part).strip("._") or "_" for part in parts)
+
+
+def folder_for(db: Path) -> Path:
+    """The lists folder beside the database `db`."""
+    return db.parent / "lists"
+
+
+def dated(folder: Path, name: str, suffix: str, day: str | None = None) -> Path:
+    return folder / f"{name}-{day or time.strftime('%Y-%m-%d', time.gmtime())}{suffix}"
+
+
+def latest(folder: Path, name: str, suffix: str) -> Path | None:
+    """The newest dated file of feed `name` in `folder`, if any."""
+    pattern = re.compile(re.escape(name) + r"-\d{4}-\d{2}-\d{2}" + re.escape(suffix))
+    try:
+        names = [n for n in os.listdir(folder) if pattern.fullmatch(n)]
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise ReadError(str(folder), exc.strerror or str(exc)) from None
+    return folder / max(names) if names else None
+
+
+def read(path: Path) -> bytes:
+    """The bytes of a saved file: a regular file, not a link, at most `LIMIT` bytes; ReadError otherwise."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as exc:
+        raise ReadError(str(path), "a symbolic link: not read" if os.path.islink(path) else exc.strerror or str(exc)) from None
+    with os.fdopen(fd, "rb") as file:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ReadError(str(path), "not a regular file: not read")
+        if info.st_size > LIMIT:
+            raise ReadError(str(path), f"larger than {LIMIT >> 20} MB: not read")
+        return file.read(LIMIT + 1)
+
+
+def write(path: Path, data: bytes) -> None:
+    """`data` as the file `path`, whole or not at all; the folder made when missing."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_whole(path, data)
+    except OSError as exc:
+        raise ReadError(str(path), f"not saved: {exc.strerror or exc}") from None
