@@ -81,9 +81,10 @@ def atom_feed(entries: list[dict], total: int, start: int, size: int) -> bytes:
             + "\n  ".join(atom_entry(e) for e in entries) + "\n</feed>\n").encode()
 
 
-def arxiv_api(records: list[dict]) -> Callable[[str, dict[str, str], dict[str, str]], Answer]:
+def arxiv_api(records: list[dict], cap: int = 2000) -> Callable[[str, dict[str, str], dict[str, str]], Answer]:
     """The arXiv API's /api/query over `records` (stamped): categories and submittedDate range of
-    search_query, sortBy=submittedDate ascending, start, max_results."""
+    search_query, sortBy=submittedDate ascending, start, max_results (at most `cap` a page, as arXiv
+    gives fewer than asked for a large page)."""
     def answer(path: str, q: dict[str, str], _headers: dict[str, str]) -> Answer:
         query = q.get("search_query", "")
         cats = set(re.findall(r"cat:([\w.\-]+)", query))
@@ -91,7 +92,7 @@ def arxiv_api(records: list[dict]) -> Callable[[str, dict[str, str], dict[str, s
         chosen = [r for r in records if set(r.get("categories", ["cs.LG"])) & cats
                   and lo <= time.strftime("%Y%m%d%H%M", time.gmtime(r["when"])) <= hi]
         chosen.sort(key=lambda r: r["when"])
-        start, size = int(q.get("start", 0)), int(q.get("max_results", 10))
+        start, size = int(q.get("start", 0)), min(cap, int(q.get("max_results", 10)))
         return 200, {"Content-Type": "application/atom+xml"}, atom_feed(chosen[start:start + size], len(chosen), start, size)
 
     return answer

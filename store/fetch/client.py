@@ -7,7 +7,7 @@
   (`limit` bytes): a slow or endless answer is a fault, never a hang.
 - Retries (`retries`) of what may pass: 429, 500, 502, 503, 504, a connection refused or cut
   mid-body, a timeout; waiting as `Retry-After` says (seconds or a date) when the server says,
-  else `backoff` doubled at each try. A wait asked for longer than `max_wait` is not waited.
+  else `backoff` (by default the delay) doubled at each try. A wait asked for longer than `max_wait` is not waited.
 - A User-Agent naming the program and its version.
 Anything else (403, 404...) is a `FetchError` at once: one line naming the URL and the status."""
 from __future__ import annotations
@@ -79,7 +79,7 @@ class Client:
         self.delay = delay
         self.timeout = timeout
         self.retries = retries
-        self.backoff = max(delay, 1.0) if backoff is None else backoff
+        self.backoff = delay if backoff is None else backoff
         self.limit = limit
         self.max_wait = max_wait
         self.requests = 0

@@ -30,6 +30,8 @@ Triage research-paper abstracts from the keyboard: filter, read, mark, star, pri
                                     [--note TEXT] [--tag T]... [--untag T]...
                                     mark one paper (ID or a unique prefix of it) without the app, or
                                     each paper whose id is piped in (-): triage list -q Q | triage set - --star
+  triage fetch arxiv CAT... [--days N | --since DATE] | openreview VENUE_ID | URL  [--open]
+                                    save the newest papers of a source as a dated list beside the database
   triage keys                       every key binding: its id, its keys (yours from the keys file), what it does
   triage sync DIR                   exchange marks with your other devices through a folder you already sync
   triage merge OTHER_DB [--dry-run] fold another database's marks into this one (per field the later change)
@@ -39,8 +41,8 @@ Triage research-paper abstracts from the keyboard: filter, read, mark, star, pri
 
 Options and FILES may come in any order. A query that starts with "-" is fine: -q -is:read.
 Exit codes: 0 ok; 1 nothing matched, or marks not saved (a full disk, a read-only database);
-2 bad input (the message names the file and line), or a database locked by another process
-for longer than $TRIAGE_LOCK_TIMEOUT seconds (default 10).
+2 bad input (the message names the file and line), a network error, or a database locked by another
+process for longer than $TRIAGE_LOCK_TIMEOUT seconds (default 10).
 """
 
 
