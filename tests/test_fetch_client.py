@@ -18,6 +18,17 @@ def plain(path, q, headers):
     return 200, {"Content-Type": "text/plain"}, BODY
 
 
+def stamping():
+    """A route answering `plain`, and the times its requests came."""
+    stamps = []
+
+    def stamped(path, q, headers):
+        stamps.append(time.monotonic())
+        return plain(path, q, headers)
+
+    return stamped, stamps
+
+
 def client(**kwargs):
     from store.fetch.client import Client
 
@@ -33,12 +44,7 @@ def test_user_agent_names_the_program_and_its_version():
 
 
 def test_requests_are_paced_one_every_delay_seconds():
-    stamps = []
-
-    def stamped(path, q, headers):
-        stamps.append(time.monotonic())
-        return plain(path, q, headers)
-
+    stamped, stamps = stamping()
     with serving({"/f": stamped}) as server:
         polite = client(delay=0.4)
         for _ in range(3):
@@ -55,12 +61,7 @@ def test_a_passing_fault_is_retried_until_the_whole_body_comes(fault):
 
 
 def test_retry_after_is_honoured():
-    stamps = []
-
-    def stamped(path, q, headers):
-        stamps.append(time.monotonic())
-        return plain(path, q, headers)
-
+    stamped, stamps = stamping()
     with serving({"/f": stamped}) as server:
         server.faults.append("429")  # Retry-After: 1
         client().get(server.url + "/f")

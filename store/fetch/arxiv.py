@@ -19,7 +19,7 @@ from store.common.errors import ReadError
 from store.fetch.client import Client, FetchError, with_query
 from store.fetch.saved import feed_name
 from store.fetch.source import Page
-from store.readers.atom import ATOM, NoDoctype, refuse_doctype
+from store.readers.atom import ATOM, parse_xml
 
 API = "https://export.arxiv.org/api/query"
 OPENSEARCH = "http://a9.com/-/spec/opensearch/1.1/"
@@ -84,7 +84,6 @@ def scan_feed(body: bytes, where: str) -> Page:
     """An Atom feed's entries as bytes, their ids and published times, and its total; ReadError
     naming `where` and the line when it is not a well-formed Atom feed, or an arXiv error entry."""
     parser = expat.ParserCreate(namespace_separator="}")
-    parser.StartDoctypeDeclHandler = refuse_doctype
     stack: list[str] = []
     text: list[str] = []
     spans: list[tuple[int, int]] = []
@@ -128,13 +127,7 @@ def scan_feed(body: bytes, where: str) -> Page:
     parser.StartElementHandler = start
     parser.EndElementHandler = end
     parser.CharacterDataHandler = text.append
-    try:
-        parser.Parse(body, True)
-    except expat.ExpatError as exc:
-        raise ReadError(where, f"not valid XML: {expat.ErrorString(exc.code)}", exc.lineno) from None
-    except NoDoctype:
-        raise ReadError(where, "an XML document type (DOCTYPE) is not read: an Atom feed has none",
-                        parser.CurrentLineNumber) from None
+    parse_xml(parser, body, where)
     head_end = spans[0][0] if spans else close[0]
     return Page(body[:head_end], [body[a:b] for a, b in spans], ids, stamps, body[close[0]:],
                 int(found["total"]) if found["total"].isdigit() else None)

@@ -38,20 +38,32 @@ class _Element:
         return " ".join("".join(found.text).split()) if found is not None else ""
 
 
-class NoDoctype(Exception):
-    """An XML document with a document type, refused (`refuse_doctype`; the fetcher's page reader shares it)."""
+class _NoDoctype(Exception):
+    pass
 
 
-def refuse_doctype(*_: object) -> None:
-    """An expat `StartDoctypeDeclHandler` that refuses the document: entities can only be declared in one."""
-    raise NoDoctype
+def _refuse_doctype(*_: object) -> None:
+    raise _NoDoctype
+
+
+def parse_xml(parser: expat.XMLParserType, data: str | bytes, path: str) -> None:
+    """Run the expat `parser` (its handlers set) over the whole of `data`, refusing any document type
+    (entities can only be declared inside one); ReadError naming `path` and the line when the XML is
+    malformed or has one. (The fetcher's reader of arXiv pages runs its parser through this too.)"""
+    parser.StartDoctypeDeclHandler = _refuse_doctype
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError as exc:
+        raise ReadError(path, f"not valid XML: {expat.ErrorString(exc.code)}", exc.lineno) from None
+    except _NoDoctype:
+        raise ReadError(path, "an XML document type (DOCTYPE) is not read: an Atom feed has none",
+                        parser.CurrentLineNumber) from None
 
 
 def _tree(text: str, path: str) -> _Element:
     """The XML document `text` as a tree of `_Element`s; ReadError naming the line when it is
     malformed or has a document type (DTD)."""
     parser = expat.ParserCreate(namespace_separator="}")
-    parser.StartDoctypeDeclHandler = refuse_doctype  # entities can only be declared inside one
     root = _Element("", {}, 0)
     stack = [root]
 
@@ -63,13 +75,7 @@ def _tree(text: str, path: str) -> _Element:
     parser.StartElementHandler = start
     parser.EndElementHandler = lambda _tag: stack.pop()
     parser.CharacterDataHandler = lambda data: stack[-1].text.append(data)
-    try:
-        parser.Parse(text, True)
-    except expat.ExpatError as exc:
-        raise ReadError(path, f"not valid XML: {expat.ErrorString(exc.code)}", exc.lineno) from None
-    except NoDoctype:
-        raise ReadError(path, "an XML document type (DOCTYPE) is not read: an Atom feed has none",
-                        parser.CurrentLineNumber) from None
+    parse_xml(parser, text, path)
     return root.children[0]
 
 
