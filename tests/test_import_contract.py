@@ -22,6 +22,7 @@ MAY_IMPORT = {
     "sync": {"marks", "papers", "common"},
     "cite": {"papers", "common"},
     "interest": {"readers", "search", "papers", "common"},
+    "fetch": {"readers", "papers", "common"},
 }
 """Which wings each wing of `store` may import (besides its own modules)."""
 

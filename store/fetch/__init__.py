@@ -7,5 +7,4 @@ its pages combined into one file the readers read, written whole or not at all, 
 folder beside the database).
 
 A fetch never builds papers itself: the readers read the file it saved, so a fetched list
-reopens offline like any other. May import `store.readers`, the paper model and `store.common.files`
-(the write helpers); never `textual`, `rich` or `tui`."""
+reopens offline like any other. Imports `readers`, `papers` and `common`."""
