@@ -1,19 +1,28 @@
 """Files the store writes whole, sets aside, or checks: what the journal and the cache share.
 
 - `write_whole` replaces a file with new bytes or leaves it as it was: a temporary file in the
-  folder of the file itself (through a symbolic link, so the link stays a link), given the
+  folder of the file itself (through a symbolic link, so the link stays a link; in a folder
+  others write to, `links=False`: the link itself replaced, its target never written), given the
   mode of the file it replaces, fsynced, renamed over it, the folder fsynced.
+- `open_regular` / `read_regular`: a file someone else may have put there (a sync folder, a file
+  named on the command line), read only when it is a regular file no larger than a bound: never
+  through a symbolic link, never blocking on a FIFO or a device (ReadError saying why not).
 - `remove_dead_writers` removes the temporary files that writers which died before renaming
   them left behind: their process is gone, or they are untouched for `STALE_MINUTES`.
 - `move_aside` / `copy_aside` keep a damaged file as `<name>.corrupt-<time>`, never over another.
 """
 from __future__ import annotations
 
+import errno
 import os
 import re
 import shutil
+import stat
 import time
 from pathlib import Path
+from typing import BinaryIO
+
+from store.common.errors import ReadError
 
 STALE_MINUTES = 15
 """A temporary file untouched this long is a dead writer's: a live one writes a 250 MB cache
@@ -51,11 +60,13 @@ def write_durably(fd: int, data: bytes) -> None:
     os.fsync(fd)
 
 
-def write_whole(path: Path, data: bytes) -> None:
-    """Make the file `path` names hold `data`, whole or not at all (see the module's docstring)."""
-    target = real(path)
+def write_whole(path: Path, data: bytes, links: bool = True) -> None:
+    """Make the file `path` names hold `data`, whole or not at all (see the module's docstring); with
+    `links` False a symbolic link at `path` is replaced, never written through."""
+    target = real(path) if links else path
     try:
-        mode = target.stat().st_mode & 0o7777
+        found = target.stat() if links else target.lstat()
+        mode = found.st_mode & 0o7777 if stat.S_ISREG(found.st_mode) else None
     except FileNotFoundError:
         mode = None
     remove_dead_writers(target.parent, temporaries(target))
@@ -74,6 +85,40 @@ def write_whole(path: Path, data: bytes) -> None:
         tmp.unlink(missing_ok=True)
         raise
     fsync_dir(target.parent)
+
+
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
+          (stat.S_ISSOCK, "a socket"))
+
+
+def open_regular(path: str | os.PathLike[str], most: int) -> BinaryIO:
+    """`path` open to read, when it is a regular file of at most `most` bytes: never through a symbolic
+    link, never blocking (a FIFO, a device); else ReadError naming it and saying why. (A file that
+    grows after it is opened can still be read past `most`: read at most `most + 1` bytes.)"""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        link = exc.errno == errno.ELOOP and os.path.islink(path)
+        raise ReadError(str(path), "a symbolic link: not followed" if link else exc.strerror or str(exc)) from None
+    found = os.fstat(fd)
+    if not stat.S_ISREG(found.st_mode):
+        kind = next((name for test, name in _KINDS if test(found.st_mode)), "not a file")
+        why = f"{kind}, not a regular file: not read"
+    elif found.st_size > most:
+        why = f"{found.st_size:,} bytes, larger than the {most:,} read from such a file: not read"
+    else:
+        return os.fdopen(fd, "rb")
+    os.close(fd)
+    raise ReadError(str(path), why)
+
+
+def read_regular(path: str | os.PathLike[str], most: int) -> bytes:
+    """The bytes of `path` (see `open_regular`: a regular file of at most `most` bytes; ReadError else)."""
+    with open_regular(path, most) as file:
+        data = file.read(most + 1)
+    if len(data) > most:
+        raise ReadError(str(path), f"more than the {most:,} bytes read (it grew while read)")
+    return data
 
 
 def link_over(path: Path, name: Path) -> bool:

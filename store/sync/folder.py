@@ -7,7 +7,11 @@ tool never sees a conflict. It reads every device file there (its own too: a dat
 older copy gets back what it had sent), merges their records into the store (`store.marks.merge`: per field
 the later change) as one durable write, then rewrites its own file with everything it holds, only when
 that changes it. A device file that cannot be believed (cut short, garbage, from a newer version, times
-far ahead of this clock) is skipped with a message: nothing of ours is changed by it.
+far ahead of this clock, a text that is not Unicode) is skipped with a message: nothing of ours is changed
+by it. Others can write to the folder, so nothing there is followed or waited on: only regular files are
+read (never through a symbolic link, never a FIFO or a device), a line at a time, at most `MOST_BYTES`
+and `MOST_PAPERS` each; our own file is replaced by a file renamed over it, never written through a link
+put in its place (the link is replaced, and told).
 
 A device file already merged, unchanged since (the same file, size and time), is not read again, and
 our own file is not encoded again while it holds what we hold (a digest of our records): the settings
@@ -27,13 +31,18 @@ from typing import Any
 
 from store.marks.db import TriageStore
 from store.common.errors import ReadError
-from store.common.files import write_whole
-from store.sync.marksfile import decode, encode_documents
+from store.common.files import open_regular, read_regular, write_whole
+from store.sync.marksfile import encode_documents, read
 from store.marks.merge import Record, merge_all
 from store.papers.model import Triage
 from store.common.collector import collector_paused
 
 SUFFIX = ".triage-marks.jsonl"
+MOST_PAPERS = 100_000
+"""The most papers one device file may bring: a file with marks on more is skipped whole (one person's
+marks on the longest lists the app opens fit; a file that would swell this database for good does not)."""
+MOST_BYTES = 64 * 1024 * 1024
+"""The largest device file read (as large as `MOST_PAPERS` papers with long notes)."""
 SYNC = "sync"
 """The settings document: the folder last synced with, the device files seen there, when."""
 
@@ -54,8 +63,9 @@ def device_file(folder: Path, device: str) -> Path:
     return folder / f"{device}{SUFFIX}"
 
 
-def _signature(path: Path) -> list[int]:
-    st = path.stat()
+def _signature(file: Path | int) -> list[int]:
+    """A device file's inode, size and time (of the link itself, when it is one; or of an open file)."""
+    st = os.fstat(file) if isinstance(file, int) else file.lstat()
     return [st.st_ino, st.st_size, st.st_mtime_ns]
 
 
@@ -95,7 +105,7 @@ def _sync(store: TriageStore, folder: str | os.PathLike[str], now: float | None)
     state = store.setting(SYNC)
     seen: dict[str, Any] = state.get("seen", {}) if state.get("folder") == where and isinstance(state.get("seen"), dict) else {}
     now_seen: dict[str, list[int]] = {}
-    files = []
+    files, ours = [], None
     for file in sorted(path.glob("*" + SUFFIX)):
         if file.name.startswith("."):
             continue  # a sync tool's or our own temporary file
@@ -104,9 +114,14 @@ def _sync(store: TriageStore, folder: str | os.PathLike[str], now: float | None)
             if seen.get(file.name) == signature:
                 now_seen[file.name] = signature
                 continue
-            files.append(decode(str(file), file.read_bytes(), now))
+            with open_regular(file, MOST_BYTES) as opened:
+                signature = _signature(opened.fileno())
+                files.append(read(str(file), opened, now, MOST_PAPERS, MOST_BYTES))
         except ReadError as exc:
-            report.skipped.append(f"{exc}; skipped")
+            if file == mine:
+                ours = exc  # written over below, and told then
+            else:
+                report.skipped.append(f"{exc}; skipped")
             continue
         except OSError as exc:
             report.skipped.append(f"{file}: {exc.strerror or exc}; skipped")
@@ -119,14 +134,24 @@ def _sync(store: TriageStore, folder: str | os.PathLike[str], now: float | None)
     try:
         if held != state.get("sent") or mine.name not in now_seen:  # else our file holds what we hold
             data = encode_documents("marks", store.device, store.documents())
-            if not (mine.is_file() and mine.read_bytes() == data):
-                write_whole(mine, data)
+            if not _holds(mine, data):
+                write_whole(mine, data, links=False)  # a link planted in its place is replaced, never written through
                 report.wrote = True
+                if ours is not None:
+                    report.skipped.append(f"{ours}; replaced by this device's file")
             now_seen[mine.name] = _signature(mine)
     except OSError as exc:
         raise ReadError(str(mine), f"not written: {exc.strerror or exc}") from None
     store.update_setting(SYNC, lambda doc: {**doc, "folder": where, "seen": now_seen, "sent": held, "last": now})
     return report
+
+
+def _holds(file: Path, data: bytes) -> bool:
+    """Whether our device file (a regular file) holds `data`."""
+    try:
+        return read_regular(file, len(data)) == data
+    except ReadError:
+        return False
 
 
 def last_synced(store: TriageStore) -> float | None:

@@ -12,16 +12,21 @@ fingerprint of its abstract (so a later version of the abstract finds them again
 record `store.marks.merge` merges (each mark with its time and device). A file is written
 whole (`store.common.files.write_whole`), papers sorted by id, so the same marks always give the same bytes.
 
-`decode` refuses a whole file (ReadError naming the file and line) that is not such a file, is cut
-short (no end line, or not the number of papers its header says), comes from a newer version, holds
-a record that is not well formed, or claims a change more than `SKEW` seconds ahead of this clock.
+`read` (a line at a time) and `decode` (bytes) refuse a whole file (ReadError naming the file and line)
+that is not such a file, is cut short (no end line, or not the number of papers its header says), comes
+from a newer version, holds a record that is not well formed or a text that is not Unicode (a lone
+surrogate, which valid JSON can hold and no file can store), or claims a change more than `SKEW`
+seconds ahead of this clock.
 """
 from __future__ import annotations
 
+import io
+import itertools
 import json
+import re
 import time
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import Any, BinaryIO
 
 from store.common.errors import ReadError
 from store.marks.merge import Invalid, Record, checked, doc_of, latest
@@ -70,44 +75,85 @@ def header(path: str, data: bytes) -> dict[str, Any]:
 
 
 def decode(path: str, data: bytes, now: float | None = None) -> dict[str, tuple[Record, str]]:
-    """The records of a marks file (paper id → record, fingerprint); ReadError naming the line of the
-    first problem (see the module docstring)."""
-    head = header(path, data)
+    """The records of a marks file held in memory (see `read`)."""
+    return read(path, io.BytesIO(data), now)
+
+
+_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
+"""An escaped UTF-16 surrogate: a pair is a character, one alone is not Unicode (it cannot be stored)."""
+
+
+def read(path: str, file: BinaryIO, now: float | None = None, most_papers: int | None = None,
+         most_bytes: int | None = None) -> dict[str, tuple[Record, str]]:
+    """The records of the marks file open as `file` (paper id → record, fingerprint), read a line at a
+    time (never the whole file in memory): ReadError naming the line of the first problem (see the module
+    docstring), or when it holds more than `most_papers` papers or `most_bytes` bytes."""
+    lines = _lines(path, file, most_bytes)
+    number, first = next(lines, (1, b""))
+    head = header(path, first)
+    expected = head.get("papers")
+    if most_papers is not None and type(expected) is int and expected > most_papers:
+        raise ReadError(path, f"holds marks on {expected:,} papers, more than the {most_papers:,} one device file may bring", 1)
     now = time.time() if now is None else now
-    lines = data.split(b"\n")[1:]
-    while lines and not lines[-1].strip():
-        lines.pop()
-    try:
-        rows = json.loads(b"[" + b",".join(lines) + b"]") if lines else []
-    except (ValueError, RecursionError):
-        rows = None
-    if rows is None:  # find the line that is not JSON
-        for number, line in enumerate(lines, 2):
-            try:
-                json.loads(line)
-            except (ValueError, RecursionError):
-                last = number == len(lines) + 1
-                raise ReadError(path, "cut short: its last line is incomplete" if last else "not a JSON line", number) from None
-    assert rows is not None
-    if not rows or not isinstance(rows[-1], dict) or rows[-1].keys() != {"end"}:
-        raise ReadError(path, "cut short: no end line (a copy still in progress, or a truncated file)", len(lines) + 1)
-    papers = rows.pop()["end"]
-    if papers != len(rows) or head.get("papers") != len(rows):
-        raise ReadError(path, f"cut short: {len(rows)} papers where it says {head.get('papers')!r}", len(lines) + 1)
     records: dict[str, tuple[Record, str]] = {}
-    ahead = now + SKEW
-    for number, row in enumerate(rows, 2):
-        if not isinstance(row, dict) or not isinstance(row.get("id"), str) or not row["id"]:
-            raise ReadError(path, "not a paper's marks (no id)", number)
+    count, end, blank = 0, None, 0
+    for number, line in lines:
+        if not line.strip():
+            blank = blank or number
+            continue
+        if blank or end is not None:  # a line after a blank one, or after the end line
+            raise ReadError(path, "not a JSON line" if blank else "not a paper's marks (no id)", blank or end[0])
         try:
-            record = checked(row.get("fields"))
-        except Invalid as exc:
-            raise ReadError(path, f"paper {row['id']}: {exc}", number) from None
-        when = latest(record)
-        if when > ahead:
-            stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(min(when, 253402300799)))
-            raise ReadError(path, f"paper {row['id']}: a change dated {stamp}, more than a day ahead of this clock"
-                            " (is that device's clock wrong?)", number)
-        fp = row.get("fp", "")
-        records[row["id"]] = (record, fp if isinstance(fp, str) else "")
+            row = json.loads(line)
+        except (ValueError, RecursionError):
+            last = not any(rest.strip() for _, rest in lines)
+            raise ReadError(path, "cut short: its last line is incomplete" if last else "not a JSON line", number) from None
+        if isinstance(row, dict) and row.keys() == {"end"}:
+            end = (number, row["end"])
+            continue
+        count += 1
+        if type(expected) is int and count > expected:
+            raise ReadError(path, f"more papers than the {expected:,} its header says", number)
+        pid, entry = _paper(path, row, number, now, line)
+        records[pid] = entry
+    if end is None:
+        raise ReadError(path, "cut short: no end line (a copy still in progress, or a truncated file)", number + 1)
+    if end[1] != count or expected != count:
+        raise ReadError(path, f"cut short: {count} papers where it says {expected!r}", end[0])
     return records
+
+
+def _lines(path: str, file: BinaryIO, most: int | None) -> Iterator[tuple[int, bytes]]:
+    """The lines of `file` with their numbers, ReadError once more than `most` bytes were read."""
+    left = most
+    for number in itertools.count(1):
+        line = file.readline(-1 if left is None else left + 1)
+        if not line:
+            return
+        if left is not None:
+            left -= len(line)
+            if left < 0:
+                raise ReadError(path, f"more than the {most:,} bytes read from such a file", number)
+        yield number, line
+
+
+def _paper(path: str, row: Any, number: int, now: float, line: bytes) -> tuple[str, tuple[Record, str]]:
+    """A paper's line: its id, record and fingerprint (ReadError naming the line when it is not one)."""
+    if _SURROGATE.search(line):
+        try:
+            json.dumps(row, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise ReadError(path, "a text that is not Unicode (a lone surrogate such as \\ud800)", number) from None
+    if not isinstance(row, dict) or not isinstance(row.get("id"), str) or not row["id"]:
+        raise ReadError(path, "not a paper's marks (no id)", number)
+    try:
+        record = checked(row.get("fields"))
+    except Invalid as exc:
+        raise ReadError(path, f"paper {row['id']}: {exc}", number) from None
+    when = latest(record)
+    if when > now + SKEW:
+        stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(min(when, 253402300799)))
+        raise ReadError(path, f"paper {row['id']}: a change dated {stamp}, more than a day ahead of this clock"
+                        " (is that device's clock wrong?)", number)
+    fp = row.get("fp", "")
+    return row["id"], (record, fp if isinstance(fp, str) else "")
