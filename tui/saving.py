@@ -75,7 +75,12 @@ class Saver:
         self.run(self._refreshed, job)
 
     def _refreshed(self, job: Callable[[], Mapping[str, Triage]]) -> None:
-        done, papers = job(), self._papers()
+        self.show_stored(job())
+
+    def show_stored(self, done: Mapping[str, Triage]) -> None:
+        """Show the states a store job stored (on any thread: a sync runs on its own) for the papers of the
+        list, with the changes still on their way on top."""
+        papers = self._papers()
         states = {pid: state for pid, state in done.items() if pid in papers}
         if states:
             self._post(lambda: self._show(self.unsaved.merge(states)))
