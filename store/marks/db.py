@@ -150,7 +150,7 @@ class TriageStore:
         ids = list(map(attrgetter("id"), papers))  # (at C speed: a list of 100,000 is attached as it lands)
         self._attached.update(zip(ids, papers))
         with self._storage.locked():
-            stored = {doc.doc_id: doc for doc in self._table}
+            stored = dict(self._docs())  # (not TinyDB's documents: a database with many marks waiting costs little)
             wanted = set(ids)
             # Without an abstract (a title-only entry) there is no text to re-find a state by.
             orphans = {key: doc["fp"] for key, doc in stored.items() if key not in wanted and doc.get("fp")} if refind else {}
@@ -161,11 +161,15 @@ class TriageStore:
                 with contextlib.suppress(NotSaved):  # a database only read: the states are found again next time
                     self._table.replace_many(docs, moves.values())
                 stored.update(docs)
-        return {pid: from_doc(doc) for pid, doc in stored.items() if pid in wanted}
+        return {pid: from_doc(stored[pid]) for pid in ids if pid in stored}
 
     def get(self, pid: str) -> Triage:
         doc = self._table.get(doc_id=pid)
         return from_doc(doc) if doc is not None else Triage()
+
+    def marked(self, pid: str) -> bool:
+        """Whether paper `pid` has marks stored."""
+        return not self.get(pid).blank
 
     def ids(self) -> list[str]:
         """Ids of every paper that has marks stored."""

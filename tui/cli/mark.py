@@ -126,7 +126,10 @@ def run_set(argv: Sequence[str]) -> int:
     told = tell(store.notices)
     try:
         store.attach(papers)
-        known = list(dict.fromkeys([*(paper.id for paper in papers), *store.ids()]))
+        known = [paper.id for paper in papers]
+        in_lists = set(known)
+        if not all(text in in_lists or store.marked(text) for text in wanted):  # a prefix, or a paper no list has
+            known = list(dict.fromkeys([*known, *store.ids()]))  # (only then: a database may hold many marks)
         pids = resolve_ids(wanted, known, ", ".join(sources), "-" if args.id == "-" else "ID")
         given = {"read": args.read, "starred": args.starred, "dismissed": args.dismissed, "priority": args.priority, "note": args.note}
         marks = {name: value for name, value in given.items() if value is not None}
