@@ -145,7 +145,7 @@ def test_a_peer_file_over_the_cap_adds_nothing_and_says_so(tmp_path, papers):
     assert list(held(db)) == [papers[0]] and db.stat().st_size < 100_000
 
 
-def test_the_app_with_a_fifo_in_its_sync_folder_saves_every_mark_and_quits(tmp_path, papers):
+def test_the_app_in_a_terminal_with_a_fifo_in_its_sync_folder_saves_every_mark_and_quits(tmp_path, papers):
     """The sync of the app never stands in front of the marks: each mark reaches the database file while
     the app runs, the FIFO (and a peer file that is not Unicode) are told, and `q` quits."""
     db, folder = tmp_path / "a.json", tmp_path / "F"
