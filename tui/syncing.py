@@ -71,7 +71,9 @@ class AppSync:
             self._post(partial(self._failed, str(report)))
             return
         self._post(partial(self._synced, report))
-        self._saver.show_stored({pid: after for pid, (_, after) in report.changed.items()})
+        # Shown in turn with the writer's jobs (quick: nothing to write), so that states a job read before
+        # the sync merged are never shown after the sync's.
+        self._saver.run(self._saver.show_stored, {pid: after for pid, (_, after) in report.changed.items()})
 
     def _synced(self, report: Synced) -> None:
         self._status(f"synced {clock(report.at)}")

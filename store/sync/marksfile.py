@@ -92,8 +92,9 @@ def read(path: str, file: BinaryIO, now: float | None = None, most_papers: int |
     number, first = next(lines, (1, b""))
     head = header(path, first)
     expected = head.get("papers")
+    most = f"more than the {most_papers:,} papers one device file may bring" if most_papers is not None else ""
     if most_papers is not None and type(expected) is int and expected > most_papers:
-        raise ReadError(path, f"holds marks on {expected:,} papers, more than the {most_papers:,} one device file may bring", 1)
+        raise ReadError(path, f"holds marks on {expected:,} papers, {most}", 1)
     now = time.time() if now is None else now
     records: dict[str, tuple[Record, str]] = {}
     count, end, blank = 0, None, 0
@@ -114,6 +115,8 @@ def read(path: str, file: BinaryIO, now: float | None = None, most_papers: int |
         count += 1
         if type(expected) is int and count > expected:
             raise ReadError(path, f"more papers than the {expected:,} its header says", number)
+        if most_papers is not None and count > most_papers:
+            raise ReadError(path, f"holds marks on {most}", number)
         pid, entry = _paper(path, row, number, now, line)
         records[pid] = entry
     if end is None:
