@@ -16,7 +16,6 @@ from functools import partial
 
 from store.marks.db import TriageStore
 from store.common.errors import Locked, NotSaved, ReadError
-from store.papers.model import Triage
 from store.sync.folder import Synced, last_synced, sync
 from tui.saving import Post, Saver
 
