@@ -37,7 +37,7 @@ outcome = fetch(source, Client(delay=0, timeout=120), Path(folder))
 assert outcome.fault is None, outcome.fault
 print(outcome.path)
 """
-READ = "import sys; from store import read_path; print(len(read_path(sys.argv[1]).papers))"
+READ = "import sys; from store.readers import read_path; print(len(read_path(sys.argv[1]).papers))"
 
 
 USAGE = """
