@@ -57,3 +57,19 @@ def test_export_takes_the_same_query():
     result = triage("export", "--query", "hdgnn | fairtune", "--format", "jsonl")
     assert result.returncode == 0, result.stderr
     assert [row["id"] for row in rows(result)] == [HDGNN, FAIRTUNE]
+
+
+def test_five_hundred_identical_terms_answer_as_one(corpora):
+    iclr = str(corpora / "iclr-2024-papers.jsonl")
+    many = triage("list", iclr, "-q", "|".join(["a"] * 500), "--format", "jsonl")
+    one = triage("list", iclr, "-q", "a", "--format", "jsonl")
+    assert many.returncode == 0, many.stderr
+    assert many.stdout == one.stdout and many.stdout.count("\n") > 2000
+
+
+def test_a_query_over_the_caps_is_refused_in_one_short_line():
+    for text, said in ((("graph | " * 10_000) + "graph", "characters"), ("|".join(f"w{k}" for k in range(150)), "terms")):
+        result = triage("list", "-q", text, "--format", "jsonl")
+        assert (result.returncode, result.stdout) == (2, "")
+        [line] = result.stderr.splitlines()
+        assert line.startswith("triage: query ") and "too long: " in line and said in line and len(line) < 160

@@ -78,3 +78,11 @@ def test_bad_stored_entries_are_one_line_each_and_the_good_one_runs():
         "triage: Saved search 'old' skipped: it is not a query with a letter",
     ]
     assert result.stdout == triage("list", "-q", "llm").stdout
+
+
+def test_a_huge_saved_query_is_refused_in_one_line():
+    save(("huge", "|".join(["a"] * 600_000), "h"))  # 1.2 MB: counted term by term it ran for minutes
+    result = triage("list", "--saved", "huge")
+    assert (result.returncode, result.stdout) == (2, "")
+    [line] = result.stderr.splitlines()
+    assert line.startswith("triage: query 'a|a|a") and line.endswith("too long: 1,199,999 characters (at most 2,000)")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from store.search.query import Qualifier, Term, parse
+from store.search.query import MAX_CHARS, MAX_TERMS, Qualifier, Term, parse
 
 
 def test_words_are_fuzzy_terms_that_all_must_match():
@@ -105,3 +105,20 @@ def test_the_parser_never_raises(text):
     query = parse(text)
     assert query.text == text
     assert all(group for group in query.groups)
+
+
+def test_identical_terms_and_groups_are_kept_once():
+    assert parse("|".join(["a"] * 500)).groups == ((Term("a"),),)
+    assert parse("graph graph a|b|a A").groups == ((Term("graph"),), (Term("a"), Term("b")), (Term("A"),))
+    assert not parse("graph|graph graph").problems
+
+
+def test_a_query_over_the_caps_is_refused_and_matches_nothing():
+    long = parse("graph " * (MAX_CHARS // 6 + 1))
+    assert long.groups == () and long.dropped and long.filters
+    assert long.hint == f"too long: {len('graph ' * (MAX_CHARS // 6 + 1)):,} characters (at most {MAX_CHARS:,})"
+    many = parse(" | ".join(f"w{k}" for k in range(MAX_TERMS + 1)))
+    assert many.groups == () and many.dropped
+    assert many.hint == f"too long: {MAX_TERMS + 1} terms (at most {MAX_TERMS})"
+    at_cap = parse(" | ".join(f"w{k}" for k in range(MAX_TERMS)))
+    assert len(at_cap.groups[0]) == MAX_TERMS and not at_cap.problems

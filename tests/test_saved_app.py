@@ -9,6 +9,7 @@ from store.search.index import SearchIndex
 from store.readers import read_path
 from store.marks import saved
 from store.marks.db import TriageStore
+from store.search.query import MAX_CHARS
 from tests.test_views_app import palette, press, shown_ids
 from tests.waits import until
 from tui.app import TriageApp
@@ -204,3 +205,25 @@ async def test_on_the_long_real_list_a_saved_search_runs_from_far_down_and_count
         await until(pilot, lambda: shown_ids(app) == matches)
         assert app.query_one("#papers").cursor == 0  # the best match first, under the cursor
         assert 50 < len(matches) < len(iclr.papers)
+
+
+async def test_a_huge_saved_query_is_too_long_in_the_picker_and_the_filter_bar_and_nothing_stalls(seed_path, tmp_path):
+    db = tmp_path / "db.json"
+    huge = "|".join(["a"] * 600_000)  # 1.2 MB: counting it term by term took minutes
+    store = TriageStore(db)
+    store.put_setting(saved.KEY, {"searches": {"huge": {"query": huge, "letter": "h"},
+                                               "graphs": {"query": "graph", "letter": "g"}}})
+    store.close()
+    graphs = len(SearchIndex(read_path(seed_path).papers).search("graph"))
+    app = TriageApp(read_path(seed_path), db_path=str(db))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "apostrophe")
+        await until(pilot, lambda: isinstance(app.screen, SavedPicker) and " … " not in " ".join(picker_rows(app)))
+        [graph_row, huge_row] = picker_rows(app)
+        assert graph_row == f"g graphs {graphs} graph"
+        assert huge_row.startswith("h huge too long a|a|a") and len(huge_row) < 400
+        await press(pilot, "h")  # runs it: the filter bar says why it matches nothing
+        await until(pilot, lambda: not app._results_pending() and app.query_one(FilterBar).value == huge)
+        hint = str(app.query_one("#filter-hint").content)
+        assert hint == f"too long: {len(huge):,} characters (at most {MAX_CHARS:,})"
+        assert shown_ids(app) == []

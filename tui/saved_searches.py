@@ -16,9 +16,10 @@ from store.search.index import SearchIndex
 from store.papers.model import Triage
 from store.marks import saved
 from store.marks.db import TriageStore
+from store.search.query import clipped, parse
 from store.marks.saved import Change, SavedSearches
 from tui.saving import Saver
-from tui.screens.saved import SavedPicker, SaveSearch
+from tui.screens.saved import QUERY_WIDTH, SavedPicker, SaveSearch
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
 
@@ -86,7 +87,11 @@ class SavedSearchActions:
             if name is not None:
                 self.action_run_saved(name)
 
-        self.push_screen(SavedPicker(self.saved_searches, lambda text: len(index().search(text, states))), picked)
+        def count(text: str) -> int | str:
+            query = parse(text)
+            return "too long" if query.too_long else len(index().search(query, states))
+
+        self.push_screen(SavedPicker(self.saved_searches, count), picked)
 
     def action_run_saved(self, name: str) -> None:
         """Put the saved search's query in the filter (it runs as if typed) and give the list the focus."""
@@ -101,9 +106,9 @@ class SavedSearchActions:
     def saved_commands(self) -> Iterator[SystemCommand]:
         """The palette's commands: run each saved search, forget each."""
         for search in self.saved_searches:
-            name, query = escape(search.name), escape(search.query)
+            name, query = escape(search.name), escape(clipped(search.query, QUERY_WIDTH))
             yield SystemCommand(f"Search: {name} ({query})", f"saved search: ' then {search.letter}",
                                 partial(self.action_run_saved, search.name))
         for search in self.saved_searches:
-            yield SystemCommand(f"Forget saved search: {escape(search.name)}", escape(search.query),
+            yield SystemCommand(f"Forget saved search: {escape(search.name)}", escape(clipped(search.query, QUERY_WIDTH)),
                                 partial(self.action_forget_saved, search.name))

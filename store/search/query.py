@@ -41,6 +41,11 @@ _FOLDED = ("author", "kw")  # names and keywords match whatever their case
 QUALIFIERS = ("is", "p", "has", "tag", "author", "title", "abstract", "kw", "cat", "area", "track", "venue", "year")
 _STATE_FIELDS = ("is", "p", "has", "tag")
 _SEARCHABLE = re.compile(r"\w")  # a word without any (a lone `-`, `--`, `…`) has nothing to look for
+MAX_CHARS = 2000
+"""The longest query answered, in characters: a longer one is refused (it matches nothing, the hint says why)."""
+MAX_TERMS = 100
+"""The most distinct terms and qualifiers a query may hold (each costs at most about one pass over the
+postings, so this bounds a query's time); identical ones count once, as they are looked for once."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +87,8 @@ class Query:
     problems: tuple[str, ...] = ()
     dropped: bool = False
     """Whether a part was not understood and left out (a problem says why)."""
+    too_long: bool = False
+    """Whether it was refused whole for its size (`MAX_CHARS`, `MAX_TERMS`): it matches nothing."""
 
     @property
     def filters(self) -> bool:
@@ -101,6 +108,11 @@ class Query:
         return any(isinstance(a, Qualifier) and a.field in _STATE_FIELDS and a.value not in ("code", "link")
                    or isinstance(a, Term) and a.kind == "word" and not a.field
                    for group in self.groups for a in group)
+
+
+def clipped(text: str, width: int = 60) -> str:
+    """`text` in at most `width` characters: cut with '…' when longer (a query in a message or a row)."""
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _field_term(name: str, value: str, quoted: bool, negated: bool) -> Term:
@@ -167,7 +179,21 @@ def _negates(text: str, i: int) -> bool:
 
 
 def parse(text: str) -> Query:
-    """`text` → `Query`. Never raises; problems (unclosed quote, unknown qualifier…) are listed."""
+    """`text` → `Query`. Never raises; problems (unclosed quote, unknown qualifier…) are listed.
+    An atom repeated in its group, and a group repeated, are kept once; a query over `MAX_CHARS`
+    or `MAX_TERMS` is refused whole (nothing understood: it matches nothing)."""
+    if len(text) > MAX_CHARS:
+        return _too_long(text, f"{len(text):,} characters (at most {MAX_CHARS:,})")
+    query = _parsed(text)
+    terms = len({atom for group in query.groups for atom in group})
+    return _too_long(text, f"{terms} terms (at most {MAX_TERMS})") if terms > MAX_TERMS else query
+
+
+def _too_long(text: str, size: str) -> Query:
+    return Query(text, problems=(f"too long: {size}",), dropped=True, too_long=True)
+
+
+def _parsed(text: str) -> Query:
     groups: list[list[Atom]] = []
     problems: list[str] = []
     dropped = False
@@ -233,4 +259,8 @@ def parse(text: str) -> Query:
         joining = False
     if joining:
         problems.append("| needs a term on each side")
-    return Query(text, tuple(tuple(g) for g in groups if g), tuple(dict.fromkeys(problems)), dropped)
+    kept: dict[frozenset[Atom], tuple[Atom, ...]] = {}  # each atom and group once, where first written
+    for group in groups:
+        if group:
+            kept.setdefault(frozenset(group), tuple(dict.fromkeys(group)))
+    return Query(text, tuple(kept.values()), tuple(dict.fromkeys(problems)), dropped)

@@ -16,7 +16,7 @@ from store.papers.model import Collection, Paper, Triage
 from store.readers import describe_skipped, read_paths
 from store.readers.index_cache import search_index
 from store.readers.records import reporting
-from store.search.query import Query, parse
+from store.search.query import Query, clipped, parse
 from tui.boundary import write_control
 
 
@@ -125,7 +125,7 @@ def parse_query(text: str | None) -> Query | None:
         return None
     query = parse(text)
     if query.problems:
-        raise Refused(f"query {text!r}: {query.hint}")
+        raise Refused(f"query {clipped(text)!r}: {query.hint}")
     return query
 
 

@@ -14,12 +14,15 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
+from store.search.query import clipped
 from store.marks.saved import LETTERS, SavedSearch, SavedSearches, problem
 from tui.screens.dialogs import DIALOG_CSS
 from tui.widgets.inputs import Input
 
 NAME_WIDTH = 24
 """Names longer than this are cut in the picker's rows (the query follows them)."""
+QUERY_WIDTH = 200
+"""Queries longer than this are cut in the picker's rows (a saved query may be megabytes long)."""
 
 
 class SaveSearch(ModalScreen[tuple[str, str] | None]):
@@ -97,12 +100,13 @@ class SavedPicker(ModalScreen[str | None]):
     """
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", tooltip="Cancel a dialog", id="cancel")]
 
-    def __init__(self, searches: SavedSearches, count: Callable[[str], int]) -> None:
-        """`count(query)`: how many papers the query matches (called on a worker thread)."""
+    def __init__(self, searches: SavedSearches, count: Callable[[str], int | str]) -> None:
+        """`count(query)`: how many papers the query matches, or why it is not counted ("too long"),
+        called on a worker thread."""
         super().__init__()
         self.searches = searches
         self.count = count
-        self.counts: dict[str, int] = {}
+        self.counts: dict[str, int | str] = {}
 
     def compose(self) -> ComposeResult:
         with Vertical(id="saved-picker"):
@@ -115,11 +119,10 @@ class SavedPicker(ModalScreen[str | None]):
         self._count_all()
 
     def _row(self, search: SavedSearch) -> Content:
-        name = search.name if len(search.name) <= NAME_WIDTH else search.name[: NAME_WIDTH - 1] + "…"
         count = self.counts.get(search.letter)
         return Content.assemble(
-            (search.letter, "bold"), "  ", f"{name:<{NAME_WIDTH}}", "  ",
-            (f"{'…' if count is None else count:>6}", "bold"), "  ", (search.query, "italic"),
+            (search.letter, "bold"), "  ", f"{clipped(search.name, NAME_WIDTH):<{NAME_WIDTH}}", "  ",
+            (f"{'…' if count is None else count:>6}", "bold"), "  ", (clipped(search.query, QUERY_WIDTH), "italic"),
         )
 
     @work(thread=True, exclusive=True, group="saved-counts")
@@ -130,7 +133,7 @@ class SavedPicker(ModalScreen[str | None]):
                 return
             self.app.call_from_thread(self._show_count, search, count)
 
-    def _show_count(self, search: SavedSearch, count: int) -> None:
+    def _show_count(self, search: SavedSearch, count: int | str) -> None:
         if self.is_mounted:
             self.counts[search.letter] = count
             self.query_one(OptionList).replace_option_prompt(search.letter, self._row(search))
