@@ -122,3 +122,6 @@ def test_a_query_over_the_caps_is_refused_and_matches_nothing():
     assert many.hint == f"too long: {MAX_TERMS + 1} terms (at most {MAX_TERMS})"
     at_cap = parse(" | ".join(f"w{k}" for k in range(MAX_TERMS)))
     assert len(at_cap.groups[0]) == MAX_TERMS and not at_cap.problems
+    for words in ("-".join(["a"] * (MAX_TERMS + 1)), '"' + " ".join(["a"] * (MAX_TERMS + 1)) + '"',
+                  'author:"' + " ".join(["a"] * (MAX_TERMS + 1)) + '"'):  # each word of a term is looked up
+        assert parse(words).hint == f"too long: {MAX_TERMS + 1} terms (at most {MAX_TERMS})"

@@ -41,11 +41,14 @@ _FOLDED = ("author", "kw")  # names and keywords match whatever their case
 QUALIFIERS = ("is", "p", "has", "tag", "author", "title", "abstract", "kw", "cat", "area", "track", "venue", "year")
 _STATE_FIELDS = ("is", "p", "has", "tag")
 _SEARCHABLE = re.compile(r"\w")  # a word without any (a lone `-`, `--`, `…`) has nothing to look for
+WORD = re.compile(r"[\w\u0300-\u036f]+")
+"""A word, for the index and for query words alike (combining accents stay in their word)."""
 MAX_CHARS = 2000
 """The longest query answered, in characters: a longer one is refused (it matches nothing, the hint says why)."""
 MAX_TERMS = 100
-"""The most distinct terms and qualifiers a query may hold (each costs at most about one pass over the
-postings, so this bounds a query's time); identical ones count once, as they are looked for once."""
+"""The most terms a query may hold: a qualifier counts one, a word, phrase or name each of its words (each
+word looked up costs at most about one pass over the postings, so this bounds a query's time); identical
+terms count once, as they are looked for once."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +188,8 @@ def parse(text: str) -> Query:
     if len(text) > MAX_CHARS:
         return _too_long(text, f"{len(text):,} characters (at most {MAX_CHARS:,})")
     query = _parsed(text)
-    terms = len({atom for group in query.groups for atom in group})
+    terms = sum(max(1, len(WORD.findall(atom.text))) if isinstance(atom, Term) else 1
+                for atom in {atom for group in query.groups for atom in group})
     return _too_long(text, f"{terms} terms (at most {MAX_TERMS})") if terms > MAX_TERMS else query
 
 

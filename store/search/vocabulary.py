@@ -19,9 +19,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from store.papers.model import Triage
-
-WORD = re.compile(r"[\w\u0300-\u036f]+")
-"""A word, for the index and for query words alike (combining accents stay in their word)."""
+from store.search.query import WORD
 _ACCENTS = re.compile(r"[\u0300-\u036f]")
 
 
