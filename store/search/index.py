@@ -166,28 +166,23 @@ class SearchIndex(Made):
     def _one_word(self, text: str, words: dict[str, int], field: str = "", notes: Notes | None = None) -> _Match:
         """Papers one word matches: in the title and name, the abstract, the authors and `notes`;
         or, with a `field`, in the title only or the abstract only."""
-        title = np.zeros(len(self.papers))
-        body = np.zeros(len(self.papers))
-        total = len(self.papers)
-        for surface, (quality, mark) in self._matches(text, fuzzy=True).items():
+        matched = self._matches(text, fuzzy=True)
+        for surface, (_, mark) in matched.items():
             words[surface] = max(words.get(surface, 0), mark)
-            word = self._words[surface]
-            if field != "abstract":
-                docs = self._title[word]
-                title[docs] = np.maximum(title[docs], quality)
-            if field == "title":
-                continue
-            postings = self._body[word]
-            if len(postings):
-                docs = postings >> TF_BITS
-                tf = (postings & TF_MAX).astype(np.float64)
-                df = len(postings)
-                weight = quality * math.log(1 + (total - df + 0.5) / (df + 0.5)) * (K1 + 1)
-                body[docs] = np.maximum(body[docs], weight * tf / (tf + self._norm[docs]))
+        ids, quality = _numbered(matched, self._words)  # all their postings at once: a short word begins thousands
+        title = _best(len(self.papers), self._title if field != "abstract" else None, ids, quality)
+        body = np.zeros(len(self.papers))
+        if field != "title":
+            df = self._body.sizes(ids)
+            postings = self._body.of(ids)
+            docs = postings >> TF_BITS
+            tf = (postings & TF_MAX).astype(np.float64)
+            total = len(self.papers)
+            weight = np.repeat(quality * np.log(1 + (total - df + 0.5) / (df + 0.5)) * (K1 + 1), df)
+            np.maximum.at(body, docs, weight * tf / (tf + self._norm[docs]))
         if not field:
-            for surface, (quality, _) in words_matched(self._names_vocab, name_form(text), fuzzy=True).items():
-                docs = self._author[self._names[surface]]
-                body[docs] = np.maximum(body[docs], RECORD_WEIGHT * quality)
+            named = _best(len(self.papers), self._author, *_numbered(words_matched(self._names_vocab, name_form(text), fuzzy=True), self._names))
+            np.maximum(body, RECORD_WEIGHT * named, out=body)
         if notes is not None and not field:
             for docs, quality in notes.matching(text, fuzzy=True):
                 body[docs] = np.maximum(body[docs], RECORD_WEIGHT * quality)
@@ -205,11 +200,8 @@ class SearchIndex(Made):
         quality = np.ones(len(self.papers))
         spelled: list[set[str]] = []  # the words each part matched
         for part in parts:
-            best = np.zeros(len(self.papers))
             matched = words_matched(self._names_vocab, part, fuzzy)
-            for surface, (q, _) in matched.items():
-                docs = getattr(self, postings)[self._names[surface]]
-                best[docs] = np.maximum(best[docs], q)
+            best = _best(len(self.papers), getattr(self, postings), *_numbered(matched, self._names))
             spelled.append(set(matched))
             found &= best > 0
             np.minimum(quality, best, out=quality)
@@ -274,12 +266,11 @@ class SearchIndex(Made):
         """Papers where any of `words` occurs, from the `postings` of the body or of the titles. With
         `at_most`, every paper when the words have more postings than there are papers (a phrase's
         first letters, which most papers hold): a wider set of candidates, found at no cost."""
-        ids = [self._words[word] for word in words if word in self._words]
-        if at_most and int((postings.bounds[np.array(ids, dtype=np.intp) + 1] - postings.bounds[ids]).sum()) > len(self.papers):
+        ids = np.array([self._words[word] for word in words if word in self._words], dtype=np.intp)
+        if at_most and int(postings.sizes(ids).sum()) > len(self.papers):
             return np.ones(len(self.papers), dtype=bool)
         papers = self._none()
-        for word in ids:
-            papers[postings[word] >> shift] = True
+        papers[postings.of(ids) >> shift] = True
         return papers
 
     def _excluded(self, term: Term, notes: Notes | None) -> np.ndarray:
@@ -311,6 +302,21 @@ _ITEMS: dict[str, tuple[str, Callable[[Paper], Iterable[str]]]] = {
     "author": ("_author", lambda p: p.authors), "kw": ("_keyword", lambda p: p.keywords),
 }
 """The fields a term looks for whole items in (`author:`, `kw:`): the postings' attribute, the items."""
+
+
+def _numbered(matched: Mapping[str, tuple[float, int]], numbers: Mapping[str, int]) -> tuple[np.ndarray, np.ndarray]:
+    """The word ids (`numbers`) of the `matched` words and their match qualities, as arrays."""
+    ids = np.fromiter((numbers[word] for word in matched), dtype=np.intp, count=len(matched))
+    return ids, np.fromiter((quality for quality, _ in matched.values()), dtype=np.float64, count=len(matched))
+
+
+def _best(size: int, postings: Postings | None, ids: np.ndarray, quality: np.ndarray) -> np.ndarray:
+    """For each of `size` papers, the best `quality` of the words `ids` whose `postings` hold it (0 where none
+    does, or without postings): all the postings gathered at once, not a word at a time."""
+    best = np.zeros(size)
+    if postings is not None:
+        np.maximum.at(best, postings.of(ids), np.repeat(quality, postings.sizes(ids)))
+    return best
 
 
 def _literal_match(size: int, title: np.ndarray, counts: np.ndarray, norm: np.ndarray) -> _Match:

@@ -346,9 +346,13 @@ class Postings:
     def __getitem__(self, word: int) -> np.ndarray:
         return self.values[self.bounds[word] : self.bounds[word + 1]]
 
+    def sizes(self, words: np.ndarray) -> np.ndarray:
+        """How many postings each of `words` (word ids) has."""
+        return self.bounds[words + 1] - self.bounds[words]
+
     def of(self, words: np.ndarray) -> np.ndarray:
         """The postings of each of `words` (word ids), one word's after another's: gathered at once."""
         starts = self.bounds[words]
-        sizes = self.bounds[words + 1] - starts
+        sizes = self.sizes(words)
         total = int(sizes.sum())
         return self.values[np.repeat(starts - np.cumsum(sizes) + sizes, sizes) + np.arange(total)]
