@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import os
 import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from store.cite import citations as cite
+from store.cite.citations import citations as cite
 from store.common.errors import ReadError
 from store.papers.inert import inert
+from store.common.json_out import dumps
 from store.papers.model import Paper, Triage
 
 FORMATS = ("bibtex", "markdown", "csv", "jsonl")
@@ -121,7 +121,7 @@ def render(
     if fmt == "csv":
         return _csv(records)
     if fmt == "jsonl":
-        return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+        return "".join(dumps(r) + "\n" for r in records)
     raise ValueError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
 
 

@@ -23,6 +23,7 @@ import re
 import zlib
 from typing import Any
 
+from store.common import json_out
 from store.common.errors import ReadError
 
 SCHEMA = 1
@@ -48,7 +49,9 @@ def _crc(data: bytes) -> bytes:
 def snapshot(generation: int, tables: Tables) -> bytes:
     """The snapshot's bytes: sorted JSON, one document a line (indented JSON would be written by
     json's pure-Python encoder, five times slower than its C one, which writes each document)."""
-    dumps = json.JSONEncoder(sort_keys=True, ensure_ascii=False).encode
+    def dumps(value: Any) -> str:
+        return json_out.dumps(value, sort_keys=True)
+
     parts = [f'{{\n "generation": {generation},\n "schema": {SCHEMA},\n "tables": {{']
     for t, name in enumerate(sorted(tables)):
         docs = tables[name]
@@ -97,7 +100,7 @@ def parse_snapshot(path: str, raw: bytes) -> tuple[Tables, int]:
 
 
 def journal_line(generation: int, changes: dict[str, dict[str, Any]]) -> bytes:
-    body = json.dumps({"g": generation, "tables": changes}, ensure_ascii=False).encode("utf-8")
+    body = json_out.dumps({"g": generation, "tables": changes}).encode("utf-8")
     return body[:-1] + b', "c": "%s"}\n' % _crc(body)
 
 

@@ -12,6 +12,7 @@ from dataclasses import replace
 from store.papers.boundary import inert_state
 from store.common.errors import ReadError
 from store.papers.inert import inert
+from store.common.json_out import dumps
 from store.papers.model import Paper, Triage
 from store.readers.ids import Known, ids
 from tui.cli.common import add_common, database, default_files, load, parse_args, Refused, tell, tell_skipped
@@ -145,5 +146,5 @@ def run_set(argv: Sequence[str]) -> int:
         store.close()
         tell(store.notices[told:])
     for pid, state in states.items():
-        print(json.dumps({"id": pid, **state.marks()}, ensure_ascii=False))
+        print(dumps({"id": pid, **state.marks()}))
     return 0

@@ -7,13 +7,13 @@ Owns how these commands use store.search.views' sorts and store.interest.ranking
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from store.papers.model import Collection, Paper, Triage
 from store.readers.index_cache import search_index
+from store.common.json_out import dumps
 from tui.cli.common import add_common, database, load, named, paper_row, parse_args, print_table, stored_states
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def at_least_one(text: str) -> int:
 
 def run_similar(argv: Sequence[str]) -> int:
     """Print the papers most like one paper, best first, never the paper itself."""
-    from store.cite import citations as cite
+    from store.cite.citations import citations as cite
     from store.interest.ranking import Features
 
     args = parse_args(similar_parser(), argv)
@@ -65,7 +65,7 @@ def run_similar(argv: Sequence[str]) -> int:
     closeness = features.closeness(features.row[paper.id], [features.row[pid] for pid in ids])
     for pid, similarity in zip(ids, closeness):
         row = paper_row(by_id[pid], states.get(pid, Triage()))
-        print(json.dumps({**row, "similarity": round(float(similarity), 4)}, ensure_ascii=False))
+        print(dumps({**row, "similarity": round(float(similarity), 4)}))
     return 0
 
 
