@@ -172,7 +172,7 @@ class SearchIndex(Made):
         ids, quality = _numbered(matched, self._words)  # all their postings at once: a short word begins thousands
         title = _best(len(self.papers), self._title if field != "abstract" else None, ids, quality)
         body = np.zeros(len(self.papers))
-        if field != "title":
+        if field != "title" and len(ids):
             df = self._body.sizes(ids)
             postings = self._body.of(ids)
             docs = postings >> TF_BITS
@@ -314,7 +314,7 @@ def _best(size: int, postings: Postings | None, ids: np.ndarray, quality: np.nda
     """For each of `size` papers, the best `quality` of the words `ids` whose `postings` hold it (0 where none
     does, or without postings): all the postings gathered at once, not a word at a time."""
     best = np.zeros(size)
-    if postings is not None:
+    if postings is not None and len(ids):
         np.maximum.at(best, postings.of(ids), np.repeat(quality, postings.sizes(ids)))
     return best
 
