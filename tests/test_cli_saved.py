@@ -85,4 +85,4 @@ def test_a_huge_saved_query_is_refused_in_one_line():
     result = triage("list", "--saved", "huge")
     assert (result.returncode, result.stdout) == (2, "")
     [line] = result.stderr.splitlines()
-    assert line.startswith("triage: query 'a|a|a") and line.endswith("too long: 1,199,999 characters (at most 2,000)")
+    assert line.startswith("triage: query 'a|a|a") and line.endswith("too long: 1,199,999 characters (at most 4,000)")

@@ -43,7 +43,7 @@ _STATE_FIELDS = ("is", "p", "has", "tag")
 _SEARCHABLE = re.compile(r"\w")  # a word without any (a lone `-`, `--`, `…`) has nothing to look for
 WORD = re.compile(r"[\w\u0300-\u036f]+")
 """A word, for the index and for query words alike (combining accents stay in their word)."""
-MAX_CHARS = 2000
+MAX_CHARS = 4000
 """The longest query answered, in characters: a longer one is refused (it matches nothing, the hint says why)."""
 MAX_TERMS = 100
 """The most terms a query may hold: a qualifier counts one, a word, phrase or name each of its words (each
