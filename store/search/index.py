@@ -181,8 +181,8 @@ class SearchIndex(Made):
             weight = np.repeat(quality * np.log(1 + (total - df + 0.5) / (df + 0.5)) * (K1 + 1), df)
             np.maximum.at(body, docs, weight * tf / (tf + self._norm[docs]))
         if not field:
-            named = _best(len(self.papers), self._author, *_numbered(words_matched(self._names_vocab, name_form(text), fuzzy=True), self._names))
-            np.maximum(body, RECORD_WEIGHT * named, out=body)
+            named = words_matched(self._names_vocab, name_form(text), fuzzy=True)
+            np.maximum(body, RECORD_WEIGHT * _best(len(self.papers), self._author, *_numbered(named, self._names)), out=body)
         if notes is not None and not field:
             for docs, quality in notes.matching(text, fuzzy=True):
                 body[docs] = np.maximum(body[docs], RECORD_WEIGHT * quality)
