@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from store.common.errors import ReadError
+from store.common.json_out import dumps
 from store.fetch.client import Client, FetchError, with_query
 from store.fetch.saved import feed_name
 from store.fetch.source import Page
@@ -86,7 +87,7 @@ class OpenReview:
                 if not isinstance(notes, list):
                     raise ReadError(where, 'not an OpenReview answer: no "notes" list')
                 total = answer.get("count") if isinstance(answer.get("count"), int) else None
-                lines = [json.dumps(_whole(n), ensure_ascii=False) for n in notes if isinstance(n, dict)]
+                lines = [dumps(_whole(n)) for n in notes if isinstance(n, dict)]
             else:
                 lines = [line for line in text.split("\n") if line.strip()]
                 notes = [json.loads(line) for line in lines]

@@ -29,6 +29,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, BinaryIO
 
 from store.common.errors import ReadError
+from store.common.json_out import dumps
 from store.marks.merge import Invalid, Record, checked, doc_of, latest
 
 VERSION = 1
@@ -51,7 +52,7 @@ def encode_documents(kind: str, device: str, docs: Mapping[str, Mapping[str, Any
     lines = [json.dumps({"paper-triage": kind, "version": VERSION, "device": device, "papers": len(docs)})]
     for pid in sorted(docs):
         doc = docs[pid]
-        rest = json.dumps({key: value for key, value in doc.items() if key != "fields"}, ensure_ascii=False, sort_keys=True)
+        rest = dumps({key: value for key, value in doc.items() if key != "fields"}, sort_keys=True)
         lines.append('{"id": ' + json.dumps(pid) + ", " + rest[1:-1] + ', "fields": ' + doc["fields"] + "}")
     lines.append(json.dumps({"end": len(docs)}))
     return ("\n".join(lines) + "\n").encode("utf-8")

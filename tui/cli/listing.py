@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Mapping, Sequence
 
+from store.common.json_out import dumps
 from store.papers.model import Triage
 from store.search.views import SCORE_SORT, SORTS
 from tui.cli.common import (add_common, add_query, database, load, matching, paper_row, parse_args, parse_query,
@@ -50,7 +50,7 @@ def run_list(argv: Sequence[str]) -> int:
     if args.format == "jsonl":
         blank = Triage()
         write_lines(
-            json.dumps({**row, "score": round(score, 4)} if score is not None else row, ensure_ascii=False)
+            dumps({**row, "score": round(score, 4)} if score is not None else row)
             for paper, score in found
             for row in ({**paper_row(paper, states.get(paper.id, blank)), **gains.get(paper.id, {})},)
         )
