@@ -9,7 +9,7 @@ import pytest
 from textual.widgets import Checkbox, Input, OptionList, Static
 
 from store.papers.model import Triage
-from store.cite.citations import citations as cite
+from store.cite import citations as cite
 from store.readers import read_path
 from store.marks.db import TriageStore
 from tui.app import TriageApp

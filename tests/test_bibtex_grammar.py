@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from store.papers.model import Paper, paper_id
 from store.readers import read_path
-from store.cite.citations import citations as cite, export
+from store.cite import citations as cite, export
 
 BRACES = st.text(st.sampled_from(list("{}\\$ a_%")) | st.characters(exclude_categories=("Cs",)), max_size=40)
 

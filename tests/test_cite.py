@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 from store.papers.model import Paper, paper_id
 from store.common.errors import ReadError
 from store.readers import read_path
-from store.cite.citations import citations as cite
+from store.cite import citations as cite
 
 
 def parse_back(text: str, decode: bool = False) -> bibtexparser.Library:

@@ -8,7 +8,7 @@ import bibtexparser
 
 from store.papers.model import Triage
 from store.readers import read_path
-from store.cite.citations import citations as cite
+from store.cite import citations as cite
 from store.marks.db import TriageStore
 
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from store.cite.citations import citations as cite
+from store.cite import citations as cite
 from store.readers import read_path
 from tui import clipboard
 from tui.app import TriageApp

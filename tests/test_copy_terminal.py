@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from store.cite.citations import citations as cite
+from store.cite import citations as cite
 from store.readers import read_path
 from tests.tmux import Tmux, triage_command
 

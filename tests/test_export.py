@@ -11,7 +11,7 @@ import pytest
 from store.common.errors import ReadError
 from store.papers.model import Triage
 from store.readers import read_path
-from store.cite.citations import citations as cite, export
+from store.cite import citations as cite, export
 
 
 @pytest.fixture

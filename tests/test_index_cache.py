@@ -17,7 +17,7 @@ import zstandard
 
 from store.search.index import SearchIndex
 from store.papers.model import Triage
-from store.search.index import index_entry
+from store.search import index_entry
 from store.readers import cache, index_cache, read_path
 from store.readers.index_cache import search_index
 from tests.conftest import SEED
@@ -214,7 +214,7 @@ def test_a_long_list_s_entry_is_a_fraction_of_the_list(tmp_path, monkeypatch):
 def test_papers_read_from_the_parse_cache_find_their_index_without_hashing_every_text(long_list, states, no_build, monkeypatch):
     """A cached open finds its index by the parse the papers are (the list file's key, the parse cache's), not
     by a digest of every text: at 100,000 papers that digest held search back 0.4 s after the read."""
-    from store.search.index import index_made
+    from store.search import index_made
 
     parsed = read_path(long_list)  # parsed: the parse entry and then the index entry are written
     fresh = results(search_index(parsed), states)
@@ -240,7 +240,7 @@ def test_a_loaded_index_answers_words_before_it_looks_at_links_and_venues(long_l
     """What `has:code`, `venue:`, `year:`… look at (a pass over every paper's links and fields, 0.2 s at
     100,000) is worked out when first asked, not before an index loaded from the cache can search; the
     answers are those of a fresh build."""
-    from store.search.index import qualifiers
+    from store.search import qualifiers
 
     fresh = results(SearchIndex(read_path(long_list).papers), states)
     search_index(read_path(long_list))

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, HealthCheck, settings, strategies as st
 
 from store.papers.model import Triage
-from store.cite.citations import citations as cite
+from store.cite import citations as cite
 from store.readers import read_paths
 from store.marks.db import TriageStore
 from tests.tmux import triage_command

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from store.search.index import phrases
+from store.search import phrases
 from store.readers import read_path
 from store.search.index import SearchIndex
 

@@ -9,7 +9,7 @@ from bibtexparser.middlewares import NormalizeFieldKeys
 
 from store.common.errors import ReadError
 from store.papers.model import paper_id, Triage
-from store.cite.citations import citations as cite, export
+from store.cite import citations as cite, export
 from store.readers import read_path, read_paths
 from store.marks.db import TriageStore
 

@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from store.cite.citations import citations as cite
+from store.cite import citations as cite
 from store.common.errors import ReadError
 from store.papers.inert import inert
 from store.common.json_out import dumps

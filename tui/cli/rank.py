@@ -45,7 +45,7 @@ def at_least_one(text: str) -> int:
 
 def run_similar(argv: Sequence[str]) -> int:
     """Print the papers most like one paper, best first, never the paper itself."""
-    from store.cite.citations import citations as cite
+    from store.cite import citations as cite
     from store.interest.ranking import Features
 
     args = parse_args(similar_parser(), argv)
