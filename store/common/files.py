@@ -91,30 +91,39 @@ _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, 
           (stat.S_ISSOCK, "a socket"))
 
 
-def open_regular(path: str | os.PathLike[str], most: int) -> BinaryIO:
-    """`path` open to read, when it is a regular file of at most `most` bytes: never through a symbolic
-    link, never blocking (a FIFO, a device); else ReadError naming it and saying why. (A file that
-    grows after it is opened can still be read past `most`: read at most `most + 1` bytes.)"""
+def not_regular(mode: int) -> str:
+    """Why a file of this `st_mode` is not read: "a FIFO, not a regular file: not read"."""
+    kind = next((name for test, name in _KINDS if test(mode)), "not a file")
+    return f"{kind}, not a regular file: not read"
+
+
+def open_regular(path: str | os.PathLike[str], most: int, what: str = "such a file", *, follow: bool = False) -> BinaryIO:
+    """`path` open to read, when it is a regular file of at most `most` bytes (more than `what` holds is
+    refused): never blocking (a FIFO, a device), never through a symbolic link unless `follow` (a file the
+    user names; never one in a folder others write to). FileNotFoundError when there is none; else
+    ReadError naming it and saying why. (A file that grows after it is opened can still be read past
+    `most`: read at most `most + 1` bytes.)"""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW))
+    except FileNotFoundError:
+        raise
     except OSError as exc:
-        link = exc.errno == errno.ELOOP and os.path.islink(path)
+        link = exc.errno == errno.ELOOP and not follow and os.path.islink(path)
         raise ReadError(str(path), "a symbolic link: not followed" if link else exc.strerror or str(exc)) from None
     found = os.fstat(fd)
     if not stat.S_ISREG(found.st_mode):
-        kind = next((name for test, name in _KINDS if test(found.st_mode)), "not a file")
-        why = f"{kind}, not a regular file: not read"
+        why = not_regular(found.st_mode)
     elif found.st_size > most:
-        why = f"{found.st_size:,} bytes, larger than the {most:,} read from such a file: not read"
+        why = f"{found.st_size:,} bytes, larger than the {most:,} read from {what}: not read"
     else:
         return os.fdopen(fd, "rb")
     os.close(fd)
     raise ReadError(str(path), why)
 
 
-def read_regular(path: str | os.PathLike[str], most: int) -> bytes:
+def read_regular(path: str | os.PathLike[str], most: int, what: str = "such a file", *, follow: bool = False) -> bytes:
     """The bytes of `path` (see `open_regular`: a regular file of at most `most` bytes; ReadError else)."""
-    with open_regular(path, most) as file:
+    with open_regular(path, most, what, follow=follow) as file:
         data = file.read(most + 1)
     if len(data) > most:
         raise ReadError(str(path), f"more than the {most:,} bytes read (it grew while read)")

@@ -11,11 +11,13 @@ beside its parse entry: `index_cache`), `papers` and `common`."""
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from store.papers.boundary import inert_collection
 from store.common.errors import ReadError
+from store.common.files import not_regular
 from store.papers.model import Collection, Origin
 from store.readers import atom, cache, ids, seed, tabular
 from store.readers.records import report, unique
@@ -95,10 +97,16 @@ def read_path(path: str | os.PathLike[str]) -> Collection:
     """Read one file into a `Collection`; raise `ReadError` naming the file when it cannot be read."""
     name = str(path)
     p = Path(path)
-    if not p.exists():
-        raise ReadError(name, "no such file")
-    if p.is_dir():
+    try:
+        mode = p.stat().st_mode
+    except FileNotFoundError:
+        raise ReadError(name, "no such file") from None
+    except OSError as exc:
+        raise ReadError(name, exc.strerror or str(exc)) from None
+    if stat.S_ISDIR(mode):
         raise ReadError(name, "is a directory")
+    if not stat.S_ISREG(mode):  # a FIFO would block for ever, a device never end (lists may be GBs: no cap)
+        raise ReadError(name, not_regular(mode))
     report(name, 0)
     return cache.cached(name, p, lambda: _parse(name, p), ids.save_beside)
 

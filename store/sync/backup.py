@@ -12,11 +12,16 @@ from pathlib import Path
 
 from store.marks.db import TriageStore
 from store.common.errors import ReadError
-from store.common.files import write_whole
+from store.common.files import read_regular, write_whole
 from store.sync.marksfile import decode, encode_documents
 from store.marks.merge import Record
 from store.papers.model import Triage
 from store.sync.folder import SYNC
+
+
+BACKUP_LIMIT = 256 << 20
+"""The largest backup read: some 700,000 papers' marks (a line is ~350 bytes); a larger file is refused
+unread, as is one that is no regular file (a FIFO, /dev/zero: `store.common.files.read_regular`)."""
 
 
 class NotEmpty(ReadError):
@@ -43,8 +48,8 @@ def read_backup(path: str | os.PathLike[str]) -> dict[str, tuple[Record, str]]:
     """The records of a backup (or device) file; ReadError naming the file and line."""
     target = Path(path)
     try:
-        data = target.read_bytes()
-    except OSError as exc:
+        data = read_regular(target, BACKUP_LIMIT, "a backup", follow=True)
+    except FileNotFoundError as exc:
         raise ReadError(str(target), exc.strerror or str(exc)) from None
     return decode(str(target), data)
 

@@ -150,7 +150,7 @@ def _holds(file: Path, data: bytes) -> bool:
     """Whether our device file (a regular file) holds `data`."""
     try:
         return read_regular(file, len(data)) == data
-    except ReadError:
+    except (ReadError, FileNotFoundError):
         return False
 
 
