@@ -246,6 +246,7 @@ def test_a_different_abstract_does_not_steal_a_state(tmp_path):
 )
 def test_an_unreadable_database_is_moved_aside_and_work_goes_on(tmp_path, content):
     path = tmp_path / "triage.json"
+    (tmp_path / "triage.json.journal").write_bytes(b"")  # a database this store made: its journal is beside it
     path.write_bytes(content)
     store = TriageStore(path)
     aside = list(tmp_path.glob("triage.json.corrupt-*"))
@@ -256,16 +257,28 @@ def test_an_unreadable_database_is_moved_aside_and_work_goes_on(tmp_path, conten
     assert TriageStore(path).get("a").read
 
 
-def test_a_folder_in_place_of_the_database_is_moved_aside(tmp_path):
+@pytest.mark.parametrize(
+    "content",
+    [b"\x00\x01garbage\xff", b'{"schema": 1, "generation": 0, "tables": {"triage": {"a": {"read": tr', b"", b"[1, 2]"],
+    ids=["garbage", "truncated", "empty", "not-ours"],
+)
+def test_a_file_this_store_never_made_is_refused_untouched(tmp_path, content):
+    """Nothing of a database beside it, and it does not begin as one: a paper list or any other file
+    given as the database is not moved aside and rebuilt."""
+    path = tmp_path / "triage.json"
+    path.write_bytes(content)
+    with pytest.raises(ReadError, match="is not a paper-triage database; left as it is"):
+        TriageStore(path)
+    assert [p.name for p in tmp_path.iterdir()] == ["triage.json"] and path.read_bytes() == content
+
+
+def test_a_folder_in_place_of_the_database_is_refused_untouched(tmp_path):
     path = tmp_path / "triage.json"
     path.mkdir()
     (path / "keep.txt").write_text("mine")
-    store = TriageStore(path)
-    (aside,) = tmp_path.glob("triage.json.corrupt-*")
-    assert (aside / "keep.txt").read_text() == "mine"
-    assert "folder" in store.notices[0]
-    store.put({"a": Triage(read=True)})
-    assert TriageStore(path).get("a").read
+    with pytest.raises(ReadError, match="is not a paper-triage database but a folder"):
+        TriageStore(path)
+    assert [p.name for p in tmp_path.iterdir()] == ["triage.json"] and (path / "keep.txt").read_text() == "mine"
 
 
 def test_a_database_from_a_newer_schema_is_refused_untouched(tmp_path):

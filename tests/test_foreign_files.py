@@ -53,6 +53,81 @@ def not_databases(folder: Path, seed_path: Path) -> dict[str, Path]:
     return found
 
 
+KINDS = ("a paper list", "a backup", "some JSON", "a binary")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("dry_run", [True, False], ids=["dry-run", "merge"])
+def test_merge_of_a_file_that_is_no_database_is_refused_and_changes_nothing(tmp_path, seed_path, kind, dry_run):
+    """Before: `triage merge papers.jsonl --dry-run` said "0 papers' marks would change" and left papers.jsonl
+    a 77-byte empty database, the list moved to papers.jsonl.corrupt-<time>."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    marked(mine / "triage.json", seed_path, "--read")
+    other = not_databases(tmp_path / "given", seed_path)[kind]
+    before = listing(tmp_path)
+    result = triage("merge", str(other), "--db", str(mine / "triage.json"), *(["--dry-run"] if dry_run else []))
+    assert result.returncode == 2 and result.stdout == ""
+    line = one_line(result)
+    assert line.startswith(f"triage: {other}: is not a paper-triage database"), line
+    if kind == "a backup":
+        assert line.endswith("(a backup is put back with triage restore)")
+    assert listing(tmp_path) == before
+
+
+@pytest.mark.parametrize("command", [["list", "--format", "jsonl"], ["set", "{pid}", "--star"], ["backup", "{out}"]])
+def test_a_db_naming_a_paper_list_or_a_folder_is_refused_and_left_as_it_is(tmp_path, seed_path, command):
+    """Before: the list was moved aside as papers.jsonl.corrupt-<time> and a database put in its place
+    (a folder too)."""
+    given = not_databases(tmp_path / "given", seed_path)
+    folder = tmp_path / "folder"
+    (folder / "inside").mkdir(parents=True)
+    pid = read_path(seed_path).papers[0].id
+    argv = [arg.format(pid=pid, out=tmp_path / "out.jsonl") for arg in command]
+    for db in (given["a paper list"], given["a binary"], folder):
+        before = listing(given["a binary"].parent, folder)
+        result = triage(*argv, "--db", str(db))
+        assert result.returncode == 2 and result.stdout == "", result.stderr
+        assert one_line(result).startswith(f"triage: {db}: is not a paper-triage database"), result.stderr
+        assert listing(given["a binary"].parent, folder) == before  # no lock file, no journal beside it either
+
+
+def test_merge_only_reads_other_db_and_a_dry_run_writes_nothing_anywhere(tmp_path, seed_path):
+    mine, theirs = tmp_path / "mine", tmp_path / "theirs"
+    mine.mkdir(), theirs.mkdir()
+    marked(mine / "triage.json", seed_path, "--read")
+    pid = marked(theirs / "triage.json", seed_path, "--star", "--priority", "2", index=1)
+    before = listing(tmp_path)
+    preview = triage("merge", str(theirs / "triage.json"), "--dry-run", "--db", str(mine / "triage.json"))
+    assert preview.returncode == 0, preview.stderr
+    assert preview.stdout == f"{pid}  starred: no → yes; priority: 0 → 2\n"
+    assert listing(tmp_path) == before  # not even the lock files were touched
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    assert triage("merge", str(theirs / "triage.json"), "--dry-run", "--db", str(fresh / "t.json")).returncode == 0
+    assert list(fresh.iterdir()) == []  # a dry run into a database not there yet makes none
+    done = triage("merge", str(theirs / "triage.json"), "--db", str(mine / "triage.json"))
+    assert done.returncode == 0 and done.stdout == preview.stdout
+    assert listing(theirs) == {name: seen for name, seen in before.items() if name.startswith(f"{theirs}/")}
+
+
+def test_a_damaged_other_db_is_refused_not_repaired(tmp_path, seed_path):
+    """Before: OTHER_DB was moved aside as triage.json.corrupt-<time> and rebuilt, though only read."""
+    mine, theirs = tmp_path / "mine", tmp_path / "theirs"
+    mine.mkdir(), theirs.mkdir()
+    marked(mine / "triage.json", seed_path, "--read")
+    marked(theirs / "triage.json", seed_path, "--star", index=1)
+    damaged = bytearray((theirs / "triage.json").read_bytes())
+    damaged[-5] ^= 1
+    (theirs / "triage.json").write_bytes(bytes(damaged))
+    before = listing(tmp_path)
+    result = triage("merge", str(theirs / "triage.json"), "--db", str(mine / "triage.json"))
+    assert result.returncode == 2
+    assert one_line(result) == (f"triage: {theirs / 'triage.json'}: is damaged (its checksum does not match its content);"
+                                " not merged: opened with --db it is repaired")
+    assert listing(tmp_path) == before
+
+
 # --- FIFOs, devices, huge files where a list, a backup or the keys file is read ---------------------
 
 

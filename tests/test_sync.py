@@ -12,7 +12,7 @@ from store.sync.backup import backup, restore
 from store.marks.db import TriageStore
 from store.common.errors import ReadError
 from store.papers.model import Triage
-from store.sync.folder import SUFFIX, device_file, merge_database, sync
+from store.sync.folder import SUFFIX, device_file, other_database, sync
 
 NOW = time.time()
 
@@ -132,16 +132,16 @@ def test_merge_folds_another_database_in_and_a_dry_run_changes_nothing(two):
     laptop.put({"p": Triage(starred=True, updated=NOW - 30)})
     desk.put({"p": Triage(priority=3, updated=NOW - 20), "q": Triage(note="n", updated=NOW - 20)})
     desk.close()
-    preview = merge_database(laptop, desk.path, dry_run=True)
+    preview = laptop.fold(other_database(laptop.path, desk.path), dry_run=True)
     assert sorted(preview) == ["p", "q"] and marks(laptop) == {"p": Triage(starred=True).marks()}
     assert preview["p"][1].priority == 3
-    merge_database(laptop, desk.path)
+    laptop.fold(other_database(laptop.path, desk.path))
     assert marks(laptop) == {"p": Triage(starred=True, priority=3).marks(), "q": Triage(note="n").marks()}
-    assert merge_database(laptop, desk.path) == {}  # again: nothing new
+    assert laptop.fold(other_database(laptop.path, desk.path)) == {}  # again: nothing new
     with pytest.raises(ReadError, match="is this database itself"):
-        merge_database(laptop, laptop.path)
+        other_database(laptop.path, laptop.path)
     with pytest.raises(ReadError, match="no such database file"):
-        merge_database(laptop, desk.path.with_name("missing.json"))
+        other_database(laptop.path, desk.path.with_name("missing.json"))
 
 
 def test_backup_and_restore_on_another_machine(two, tmp_path):

@@ -229,11 +229,6 @@ class TriageStore:
         self._table.clear_cache()
         self._settings.clear_cache()
 
-    def records(self) -> dict[str, tuple[Record, str]]:
-        """Every paper's record of marks with their times (see `store.marks.merge`) and fingerprint."""
-        with self._storage.locked():
-            return {pid: (record_of(doc), doc.get("fp", "")) for pid, doc in self._docs().items()}
-
     def documents(self) -> dict[str, dict[str, Any]]:
         """Every paper's stored document as `store.marks.merge.doc_of` makes it (one stored before marks had
         times made so), for a marks file (`store.sync.marksfile.encode_documents`)."""
@@ -257,18 +252,8 @@ class TriageStore:
     def fold(self, incoming: Mapping[str, tuple[Record, str]], dry_run: bool = False) -> dict[str, tuple[Triage, Triage]]:
         """Merge records from elsewhere (paper id → record, fingerprint) into those stored, as one durable
         write (none with `dry_run`): each paper whose record changed, with its state before and after."""
-        changed: dict[str, tuple[Triage, Triage]] = {}
         with self._storage.locked():
-            docs, stored = {}, self._docs()
-            for pid, (theirs, fp) in incoming.items():
-                doc = stored.get(pid)
-                ours = record_of(doc) if doc is not None else {}
-                if theirs == ours:
-                    continue
-                new = merge(ours, theirs)
-                if new != ours:
-                    docs[pid] = doc_of(new, doc.get("fp") or fp if doc is not None else fp)
-                    changed[pid] = (from_doc(doc) if doc is not None else Triage(), from_doc(docs[pid]))
+            docs, changed = folded(self._docs(), incoming)
             if docs and not dry_run:
                 self._table.replace_many(docs, ())
         return changed
@@ -342,6 +327,23 @@ class TriageStore:
 
     def close(self) -> None:
         self._db.close()
+
+
+def folded(stored: Mapping[str, Mapping[str, Any]], incoming: Mapping[str, tuple[Record, str]]
+           ) -> tuple[dict[str, dict[str, Any]], dict[str, tuple[Triage, Triage]]]:
+    """Records from elsewhere (paper id → record, fingerprint) merged into the `stored` documents: the
+    documents that change, and each of their papers' state before and after."""
+    docs, changed = {}, {}
+    for pid, (theirs, fp) in incoming.items():
+        doc = stored.get(pid)
+        ours = record_of(doc) if doc is not None else {}
+        if theirs == ours:
+            continue
+        new = merge(ours, theirs)
+        if new != ours:
+            docs[pid] = doc_of(new, doc.get("fp") or fp if doc is not None else fp)
+            changed[pid] = (from_doc(doc) if doc is not None else Triage(), from_doc(docs[pid]))
+    return docs, changed
 
 
 def _ends(text: str) -> tuple[str, str]:

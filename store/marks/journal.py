@@ -20,7 +20,9 @@ and a new, empty journal; the snapshot and journal replaced stay as `triage.json
 `triage.json.journal.previous`. Lines tagged with an older generation are skipped, so a crash
 between the snapshot replace and the journal's renaming replays nothing twice.
 
-Files without checksums (older versions) are believed as they are. A snapshot that fails its
+Files without checksums (older versions) are believed as they are. A file that is no database a
+paper-triage made (`journal_files.foreign`: a paper list or a folder given as one) raises `ReadError`
+at once and is never touched. A snapshot of ours that fails its
 checksum or does not parse is moved aside and rebuilt from what is in memory or, when newer
 (always, at open), the previous snapshot and journal, plus the valid journal lines: it never
 replaces what is in memory, and the journal is never set aside with it. One that cannot be read
@@ -123,6 +125,9 @@ class JournalStorage(Storage):
             raise ReadError(str(self.path.parent), f"cannot make the database folder: {exc.strerror or exc}") from None
         for file in (self.path, self.journal_path):
             journal_files.refuse_special(file)
+        foreign = journal_files.foreign(self.path)
+        if foreign:  # (before its lock file is made beside it)
+            raise ReadError(str(self.path), foreign)
         self.lock = DatabaseLock(self.path)
         self._thread_lock = threading.RLock()
         self._tables: Tables = {}

@@ -64,6 +64,79 @@ def refuse_special(path: Path) -> None:
         raise ReadError(str(path), "is not a regular file (a FIFO, socket or device); pass --db a database file")
 
 
+OWN_HEADS = (b'{\n "checksum": "', b'{\n "generation": ')
+"""How every snapshot a paper-triage wrote begins: sealed (`store.marks.sealed`), or from before checksums."""
+READ_TO_TELL = 16 << 20
+"""A file up to this size that begins otherwise (a snapshot written by hand or by another tool) is a
+database when it parses as one."""
+MARKS_HEAD = b'{"paper-triage": '
+"""How a marks file begins (`store.sync.marksfile`: a backup, a device file)."""
+
+
+def journal_of(path: Path) -> Path:
+    return path.with_name(path.name + ".journal")
+
+
+def foreign(path: Path) -> str | None:
+    """Why the file at `path` is no database a paper-triage made, which the store must then never repair
+    (move aside, rebuild) nor write: a paper list, a backup, any other file or a folder given as one. None
+    when it is one: it begins as every snapshot written does, or a file only the store makes is beside it
+    (its journal, its previous snapshot: a damaged snapshot of ours may begin with anything); or when
+    there is nothing there yet."""
+    if not os.path.lexists(path):
+        return None
+    if os.path.isdir(path):
+        return "is not a paper-triage database but a folder"
+    beside = (journal_of(path), journal_of(real(path)), previous_snapshot(real(path)))
+    if any(os.path.lexists(other) for other in beside):
+        return None
+    try:
+        with open(path, "rb") as file:  # (a regular file: `refuse_special`)
+            head = file.read(max(map(len, OWN_HEADS)))
+            if head.startswith(OWN_HEADS):
+                return None
+            if head.lstrip().startswith(b"{") and os.fstat(file.fileno()).st_size <= READ_TO_TELL:
+                parse_snapshot(str(path), head + file.read())
+                return None
+    except (OSError, ReadError):
+        return None  # then reading it says why (a newer version wrote it: never written over either)
+    except Damaged:
+        pass
+    hint = " (a backup is put back with triage restore)" if head.startswith(MARKS_HEAD) else ""
+    return f"is not a paper-triage database; left as it is{hint}"
+
+
+def read_only(path: Path) -> Tables:
+    """The tables of the database `path` as its files hold them, read without writing anything (no lock
+    file, no repair, no fold): for a database only looked at (`triage merge`'s OTHER_DB, a dry run).
+    ReadError when it is no database (`foreign`), or is damaged: a damaged database is repaired only
+    where it is opened to be written. Nothing there is no marks."""
+    refuse_special(path)
+    problem = foreign(path)
+    if problem:
+        raise ReadError(str(path), problem)
+    journal = journal_of(path)
+    while True:  # without the lock: read again when another process folded the journal meanwhile
+        before = file_id(path)
+        try:
+            tables, generation = read_snapshot(path, in_use=False)
+        except Damaged as exc:
+            raise ReadError(str(path), f"{exc}; not merged: opened with --db it is repaired") from None
+        entries, damaged, _ = read_lines(journal, 0)
+        if damaged:
+            raise ReadError(str(journal), f"{damaged} damaged line(s); not merged: opened with --db it is repaired")
+        if file_id(path) == before:
+            break
+    for entry in entries:
+        if entry["g"] >= generation:
+            for name, change in entry["tables"].items():
+                docs = tables.setdefault(name, {})
+                for key in change["del"]:
+                    docs.pop(key, None)
+                docs.update(change["put"])
+    return tables
+
+
 def read_snapshot(path: Path, in_use: bool) -> tuple[Tables, int]:
     """The snapshot's tables and generation (nothing when there is none yet).
 

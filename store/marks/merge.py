@@ -158,6 +158,11 @@ def record_of(doc: Mapping[str, Any]) -> Record:
     return fields if isinstance(fields, dict) else legacy(doc)
 
 
+def records_of(docs: Mapping[str, Mapping[str, Any]]) -> dict[str, tuple[Record, str]]:
+    """Each stored document's record and fingerprint, by paper id."""
+    return {pid: (record_of(doc), doc.get("fp", "")) for pid, doc in docs.items()}
+
+
 def doc_of(record: Record, fp: str) -> dict[str, Any]:
     """The document stored for a record: its marks, their latest time, the fingerprint, and the record
     as one compact JSON string (chosen when the snapshot was indented JSON, which a nested record made

@@ -18,7 +18,9 @@ our own file is not encoded again while it holds what we hold (a digest of our r
 document `sync` keeps what was seen, that digest, and when the last sync was. Running `sync` again with
 nothing new changes no mark and rewrites no file.
 
-`merge_database(store, other)`: the records of another database file merged into this one.
+`other_database(db, other)`: the records of another database file, to fold into this one; that file is
+only read, and refused unless it is a database (`store.marks.journal_files.read_only`). `merge_preview`: what
+the fold would change, writing nothing anywhere.
 """
 from __future__ import annotations
 
@@ -29,11 +31,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from store.marks.db import TriageStore
+from store.marks.db import TABLE, TriageStore, folded
 from store.common.errors import ReadError
 from store.common.files import open_regular, read_regular, write_whole
+from store.marks.journal_files import journal_of, read_only
 from store.sync.marksfile import encode_documents, read
-from store.marks.merge import Record, merge_all
+from store.marks.merge import Record, merge_all, records_of
 from store.papers.model import Triage
 from store.common.collector import collector_paused
 
@@ -160,14 +163,21 @@ def last_synced(store: TriageStore) -> float | None:
     return float(last) if isinstance(last, (int, float)) and not isinstance(last, bool) else None
 
 
-def merge_database(store: TriageStore, other: str | os.PathLike[str], dry_run: bool = False) -> dict[str, tuple[Triage, Triage]]:
-    """Fold the marks of the database file `other` into `store` (nothing written with `dry_run`): each paper
-    whose marks changed, before and after. ReadError when `other` is no database, or is this one."""
+def merge_preview(db: Path, other: str | os.PathLike[str]) -> dict[str, tuple[Triage, Triage]]:
+    """What folding the database file `other` into the database `db` would change (`TriageStore.fold`),
+    both only read: nothing is written anywhere (no lock file, no journal, no repair), even for a
+    database not there yet."""
+    records = other_database(db, other)
+    return folded(read_only(db).get(TABLE, {}), records)[1]
+
+
+def other_database(db: Path, other: str | os.PathLike[str]) -> dict[str, tuple[Record, str]]:
+    """The records of the database file `other`, only read (`store.marks.journal_files.read_only`: no lock file,
+    no repair, no write). ReadError when it is none (a paper list, a backup, any other file), is damaged,
+    or is the database `db` itself."""
     path = Path(other)
-    journal = path.with_name(path.name + ".journal")
-    if path.is_dir() or not (path.is_file() or journal.is_file()):
-        raise ReadError(str(path), "is not a database file" if path.exists() else "no such database file")
-    if os.path.realpath(path) == os.path.realpath(store.path):
+    if not os.path.lexists(path) and not journal_of(path).is_file():
+        raise ReadError(str(path), "no such database file")
+    if os.path.realpath(path) == os.path.realpath(db):
         raise ReadError(str(path), "is this database itself")
-    # Not closed: closing folds a journal into the snapshot, and the other database is only read.
-    return store.fold(TriageStore(path).records(), dry_run=dry_run)
+    return records_of(read_only(path).get(TABLE, {}))

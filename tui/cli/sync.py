@@ -86,16 +86,21 @@ def run_sync(argv: Sequence[str]) -> int:
 
 
 def run_merge(argv: Sequence[str]) -> int:
-    from store.sync.folder import merge_database
+    from store.sync.folder import merge_preview, other_database
 
     parser = _parser("triage merge", "Fold the marks of another database file into this one: per field the"
                      " later change wins, tags merge by when each was added or removed, and two notes changed"
-                     " apart are both kept. OTHER_DB is only read.")
+                     " apart are both kept. OTHER_DB is only read: a file that is no database (a paper list,"
+                     " a backup), or a damaged one, is refused (exit 2) and left as it is.")
     parser.add_argument("other", metavar="OTHER_DB", help="the other database file (a triage.json)")
-    parser.add_argument("--dry-run", action="store_true", help="print what would change, paper by paper; change nothing")
+    parser.add_argument("--dry-run", action="store_true", help="print what would change, paper by paper; write nothing anywhere")
     args = parse_args(parser, argv)
-    with opened(args.db) as store:
-        changed = merge_database(store, args.other, dry_run=args.dry_run)
+    if args.dry_run:
+        changed = merge_preview(database(args.db), args.other)
+    else:
+        records = other_database(database(args.db), args.other)  # (refused before this database is opened)
+        with opened(args.db) as store:
+            changed = store.fold(records)
     print_changes(changed, "would change" if args.dry_run else "changed")
     return 0
 
