@@ -7,6 +7,8 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from store.marks.db import TriageStore
 from tests.test_triage_terminal import first_row
 from tests.tmux import Tmux, triage_command
@@ -86,3 +88,48 @@ def test_a_remapped_star_key_works_in_a_real_terminal():
         tmux.kill()
     store = TriageStore(os.environ["TRIAGE_DB"])
     assert [store.get(paper_id).starred for paper_id in store.ids()] == [True]
+
+
+HOSTILE = {
+    "arrays 50,000 deep": "toggle_star = " + "[" * 50_000 + "]" * 50_000 + "\n",
+    "inline tables 50,000 deep": "toggle_star = " + "{a = " * 50_000 + "1" + "}" * 50_000 + "\n",
+    "a name dotted 20,000 deep": "a." * 20_000 + "b = 1\n",  # (tomllib takes time growing with its square)
+    "2 MB of comments": "# my keys\n" * 200_000,
+}
+
+
+def hostile_keys_file(kind: str) -> Path:
+    path = Path(os.environ["TRIAGE_CONFIG"])
+    if kind == "a FIFO":
+        os.mkfifo(path)
+    elif kind == "a link to /dev/zero":
+        path.symlink_to("/dev/zero")
+    else:
+        keys_file(HOSTILE[kind])
+    return path
+
+
+@pytest.mark.parametrize("kind", [*HOSTILE, "a FIFO", "a link to /dev/zero"])
+def test_triage_keys_says_a_hostile_keys_file_in_one_line(kind):
+    """Before: a RecursionError traceback (nesting), a minute and more (the dotted name), a hang (the FIFO),
+    a MemoryError (/dev/zero)."""
+    path = hostile_keys_file(kind)
+    done = triage_keys()
+    assert done.returncode == 2 and done.stdout == ""
+    assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
+    assert done.stderr.startswith(f"triage: {path}: "), done.stderr
+    assert len(done.stderr) < 300
+
+
+@pytest.mark.parametrize("kind", ["arrays 50,000 deep", "a name dotted 20,000 deep", "a FIFO"])
+def test_the_app_starts_with_the_default_keys_and_one_warning_despite_a_hostile_keys_file(kind):
+    """Before: the app printed a RecursionError traceback and exited 0 without drawing; hung on the FIFO."""
+    path = hostile_keys_file(kind)
+    tmux = Tmux(triage_command())
+    try:
+        tmux.wait_for(lambda s: "19 unread" in s and "Keys file" in s and "keep their default keys" in s)
+        tmux.send("s")  # the default star key
+        tmux.wait_for(lambda s: "1 ★" in s and "★" in first_row(s))
+        tmux.quit()
+    finally:
+        tmux.kill()

@@ -24,11 +24,19 @@ from textual.dom import DOMNode
 from textual.keys import Keys, _character_to_key, key_to_character
 from textual.screen import Screen
 
+from store.common.errors import ReadError
+from store.common.files import read_regular
 from store.papers.inert import inert
 from tui.keys import binding_classes
 from tui.textual_private import merged_bindings
 
 CONFIG_ENV = "TRIAGE_CONFIG"
+LIMIT = 256 << 10
+"""The largest keys file read (one giving every binding its keys, with comments, is some 5 KB)."""
+DEEPEST = 64
+"""The most parts a dotted name may have beyond its first (a binding's is one: it is no table)."""
+SHOWN = 40
+_SPECIAL = re.compile(r"[\"'#.\n\\]")
 MODIFIERS = ("ctrl", "shift", "alt", "meta", "super", "hyper")
 NAMED_KEYS = frozenset(key.value.rpartition("+")[2] for key in Keys) | {"space"}
 """Key names without a modifier that Textual sends (`f5`, `pageup`, `escape`…); characters are checked apart."""
@@ -66,18 +74,25 @@ def load(app: type[App[object]], path: Path | None = None) -> Keymap:
 
 def read(path: Path, app: type[App[object]]) -> Keymap:
     """Check the keys file at `path` entry by entry against the bindings of `app`'s classes; raise
-    KeysFileError when it is not TOML at all."""
+    KeysFileError when it is not TOML at all, or cannot be read quickly: no regular file (a FIFO), over
+    `LIMIT`, nested deeper than `DEEPEST`."""
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path, LIMIT, "a keys file", follow=True)
     except FileNotFoundError:
         return Keymap(path)
-    except OSError as exc:
-        raise KeysFileError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    except ReadError as exc:
+        raise KeysFileError(str(exc)) from None
     try:
         text = raw.decode("utf-8")
+        deepest, line = dotted(text)
+        if deepest > DEEPEST:
+            raise KeysFileError(f"{path}: not a keys file: line {line} has a name of {deepest + 1:,} parts"
+                                ' (each binding is one name: toggle_star = "f")')
         table = tomllib.loads(text)
     except UnicodeDecodeError:
         raise KeysFileError(f"{path}: not UTF-8 text, so not a TOML keys file") from None
+    except RecursionError:
+        raise KeysFileError(f"{path}: not a keys file: nested too deep (each binding is one name: toggle_star = \"f\")") from None
     except tomllib.TOMLDecodeError as exc:
         raise KeysFileError(f"{path}: not valid TOML: {toml_error(exc)}") from None
     lines = entry_lines(text)
@@ -98,6 +113,34 @@ def read(path: Path, app: type[App[object]]) -> Keymap:
     keymap = Keymap(path, {**keys, **slots.pins(keys)}, found=True)
     keymap.problems = [inert(f"{path} line {lines.get(name, '?')}: {problem}") for name, problem in problems]
     return keymap
+
+
+def dotted(text: str) -> tuple[int, int]:
+    """The most dots outside strings and comments on one line of a TOML text (the parts of a dotted
+    name, less one), and that line. (tomllib takes time growing with the square of a name's parts: a
+    name of 20,000 parts, 40 KB, takes a minute.)"""
+    most, where, line, dots, quote, at = 0, 0, 1, 0, "", 0
+    while (found := _SPECIAL.search(text, at)) is not None:
+        at, char = found.start(), found.group()
+        if quote:  # in a string: up to its end (a basic one's escapes skipped)
+            if char == "\\" and quote[0] == '"':
+                at += 1
+            elif text.startswith(quote, at):
+                at, quote = at + len(quote) - 1, ""
+        elif char in "\"'":
+            quote = char * 3 if text.startswith(char * 3, at) else char
+            at += len(quote) - 1
+        elif char == "#":  # a comment: on to its line's end
+            end = text.find("\n", at)
+            at = (end if end >= 0 else len(text)) - 1
+        elif char == ".":
+            dots += 1
+            if dots > most:
+                most, where = dots, line
+        if char == "\n":
+            line, dots = line + 1, 0
+        at += 1
+    return most, where
 
 
 def apply(app: App[object]) -> None:
@@ -185,8 +228,9 @@ def known_key(key: str) -> bool:
 
 
 def shown(value: object) -> str:
-    """A value of the file as the message quotes it."""
-    return f'"{value}"' if isinstance(value, str) else repr(value)
+    """A value of the file as the message quotes it (its first 40 characters)."""
+    text = f'"{value}"' if isinstance(value, str) else repr(value)
+    return text if len(text) <= SHOWN else text[: SHOWN - 1] + "…"
 
 
 class Slots:
