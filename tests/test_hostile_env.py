@@ -170,3 +170,45 @@ def test_quitting_the_app_on_a_nearly_full_disk_keeps_the_mark_and_says_the_snap
         filler.unlink()
         row = rows(triage("list", "--format", "jsonl", "--db", str(db)))[0]
         assert (row["read"], row["starred"]) == (True, True)
+
+
+# --- folders the user cannot read -----------------------------------------------------------------
+
+
+def test_a_database_under_a_folder_the_user_cannot_read_is_one_line(seed_path):
+    """As user nobody, $TRIAGE_DB (and --db) under a folder only root may enter. Before: a PermissionError
+    traceback from tui/cli.py."""
+    nobody = as_nobody()
+    paper = read_path(seed_path).papers[0].id
+    with shared_folder() as folder:
+        private = folder / "private"
+        private.mkdir(mode=0o700)
+        db = private / "x" / "triage.json"
+        env = {"TRIAGE_DB": str(db), "TRIAGE_CACHE": str(folder / "cache")}
+        for command in (["list", "--format", "jsonl"], ["set", paper, "--read"], ["sync", str(folder)], []):
+            result = triage(*command, env=env, user=nobody)
+            assert result.returncode == 2 and result.stdout == "", result.stderr
+            assert one_line(result) == f"triage: cannot reach the folder {db.parent} for the database ($TRIAGE_DB): Permission denied"
+        result = triage("merge", str(folder / "other.json"), "--dry-run", "--db", str(db), env=env, user=nobody)
+        assert one_line(result) == f"triage: cannot reach the folder {db.parent} for the database (--db): Permission denied"
+
+
+def test_files_and_folders_the_user_cannot_read_at_start_are_one_line_each(seed_path):
+    """As user nobody: a list, the cache folder, the keys file, a sync folder under a folder only root may enter."""
+    nobody = as_nobody()
+    with shared_folder() as folder:
+        private = folder / "private"
+        private.mkdir(mode=0o700)
+        (private / "list.txt").write_bytes(seed_path.read_bytes())
+        env = {"TRIAGE_DB": str(folder / "triage.json"), "TRIAGE_CACHE": str(folder / "cache")}
+        result = triage("list", str(private / "list.txt"), env=env, user=nobody)
+        assert result.returncode == 2
+        assert one_line(result) == f"triage: {private / 'list.txt'}: Permission denied"
+        result = triage("list", str(seed_path), env={**env, "TRIAGE_CACHE": str(private / "cache")}, user=nobody)
+        assert result.returncode == 0 and result.stderr == ""  # a cache that cannot be written is not written
+        result = triage("keys", env={**env, "TRIAGE_CONFIG": str(private / "keys.toml")}, user=nobody)
+        assert result.returncode == 2
+        assert one_line(result) == f"triage: {private / 'keys.toml'}: Permission denied"
+        result = triage("sync", str(private / "sync"), env=env, user=nobody)
+        assert result.returncode == 2
+        assert one_line(result).startswith(f"triage: {private / 'sync'}: ")

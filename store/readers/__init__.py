@@ -150,7 +150,7 @@ def read_paths(paths: Iterable[str | os.PathLike[str]]) -> Collection:
     warnings: list[str] = []
     for path in paths:
         p = Path(path)
-        if not p.is_dir():
+        if not os.path.isdir(p):  # (a file, or anything reading it will say what is wrong with)
             part = read_path(path)
             parts.append(part)
             warnings += part.warnings

@@ -88,8 +88,11 @@ def combined(files: Iterable[Mapping[str, tuple[Record, str]]]) -> dict[str, tup
 def folder_of(folder: str | os.PathLike[str]) -> Path:
     """The sync folder, or ReadError when it is not one."""
     path = Path(folder)
-    if not path.is_dir():
-        raise ReadError(str(path), "is not a folder" if path.exists() else "no such folder (the sync folder must exist)")
+    try:
+        if not path.is_dir():
+            raise ReadError(str(path), "is not a folder" if path.exists() else "no such folder (the sync folder must exist)")
+    except OSError as exc:  # a folder on the way the user may not enter
+        raise ReadError(str(path), exc.strerror or str(exc)) from None
     return path
 
 

@@ -86,8 +86,11 @@ def database(option: str | None) -> Path:
 
     path = db_path(option)
     given = "--db" if option else "$TRIAGE_DB" if os.environ.get("TRIAGE_DB") else None
-    if given and not path.parent.is_dir():
-        raise Refused(f"no folder {path.parent} for the database ({given})")
+    try:
+        if given and not path.parent.is_dir():
+            raise Refused(f"no folder {path.parent} for the database ({given})")
+    except OSError as exc:  # a folder on the way the user may not enter
+        raise Refused(f"cannot reach the folder {path.parent} for the database ({given}): {exc.strerror or exc}") from None
     return path
 
 
