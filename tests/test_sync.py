@@ -12,7 +12,7 @@ from store.sync.backup import backup, restore
 from store.marks.db import TriageStore
 from store.common.errors import ReadError
 from store.papers.model import Triage
-from store.sync.folder import SUFFIX, device_file, other_database, sync
+from store.sync.folder import SUFFIX, device_file, merge_preview, other_database, sync
 
 NOW = time.time()
 
@@ -132,7 +132,7 @@ def test_merge_folds_another_database_in_and_a_dry_run_changes_nothing(two):
     laptop.put({"p": Triage(starred=True, updated=NOW - 30)})
     desk.put({"p": Triage(priority=3, updated=NOW - 20), "q": Triage(note="n", updated=NOW - 20)})
     desk.close()
-    preview = laptop.fold(other_database(laptop.path, desk.path), dry_run=True)
+    preview = merge_preview(laptop.path, desk.path)
     assert sorted(preview) == ["p", "q"] and marks(laptop) == {"p": Triage(starred=True).marks()}
     assert preview["p"][1].priority == 3
     laptop.fold(other_database(laptop.path, desk.path))

@@ -249,12 +249,12 @@ class TriageStore:
                 hashed.update(f"{pid}\0{doc.get('fp', '')}\0{fields if isinstance(fields, str) else json.dumps(doc, sort_keys=True)}\n".encode())
         return hashed.hexdigest()
 
-    def fold(self, incoming: Mapping[str, tuple[Record, str]], dry_run: bool = False) -> dict[str, tuple[Triage, Triage]]:
+    def fold(self, incoming: Mapping[str, tuple[Record, str]]) -> dict[str, tuple[Triage, Triage]]:
         """Merge records from elsewhere (paper id → record, fingerprint) into those stored, as one durable
-        write (none with `dry_run`): each paper whose record changed, with its state before and after."""
+        write: each paper whose record changed, with its state before and after (`folded`)."""
         with self._storage.locked():
             docs, changed = folded(self._docs(), incoming)
-            if docs and not dry_run:
+            if docs:
                 self._table.replace_many(docs, ())
         return changed
 

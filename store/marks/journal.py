@@ -21,12 +21,12 @@ and a new, empty journal; the snapshot and journal replaced stay as `triage.json
 between the snapshot replace and the journal's renaming replays nothing twice.
 
 Files without checksums (older versions) are believed as they are. A file that is no database a
-paper-triage made (`journal_files.foreign`: a paper list or a folder given as one) raises `ReadError`
-at once and is never touched. A snapshot of ours that fails its
-checksum or does not parse is moved aside and rebuilt from what is in memory or, when newer
-(always, at open), the previous snapshot and journal, plus the valid journal lines: it never
-replaces what is in memory, and the journal is never set aside with it. One that cannot be read
-(no permission, a newer schema) raises `ReadError` and is never written over.
+paper-triage made (`journal_files.foreign`: a paper list or a folder given as one) raises
+`ReadError` at once and is never touched. A snapshot of ours that fails its checksum or does not
+parse is moved aside and rebuilt from what is in memory or, when newer (always, at open), the
+previous snapshot and journal, plus the valid journal lines: it never replaces what is in memory,
+and the journal is never set aside with it. One that cannot be read (no permission, a newer
+schema) raises `ReadError` and is never written over.
 """
 from __future__ import annotations
 

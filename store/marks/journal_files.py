@@ -74,6 +74,7 @@ MARKS_HEAD = b'{"paper-triage": '
 
 
 def journal_of(path: Path) -> Path:
+    """The journal of the database `path`."""
     return path.with_name(path.name + ".journal")
 
 
@@ -106,7 +107,7 @@ def foreign(path: Path) -> str | None:
     return f"is not a paper-triage database; left as it is{hint}"
 
 
-def read_only(path: Path) -> Tables:
+def read_untouched(path: Path) -> Tables:
     """The tables of the database `path` as its files hold them, read without writing anything (no lock
     file, no repair, no fold): for a database only looked at (`triage merge`'s OTHER_DB, a dry run).
     ReadError when it is no database (`foreign`), or is damaged: a damaged database is repaired only

@@ -19,8 +19,8 @@ document `sync` keeps what was seen, that digest, and when the last sync was. Ru
 nothing new changes no mark and rewrites no file.
 
 `other_database(db, other)`: the records of another database file, to fold into this one; that file is
-only read, and refused unless it is a database (`store.marks.journal_files.read_only`). `merge_preview`: what
-the fold would change, writing nothing anywhere.
+only read, and refused unless it is a database (`store.marks.journal_files.read_untouched`). `merge_preview`:
+what the fold would change, writing nothing anywhere.
 """
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ from typing import Any
 from store.marks.db import TABLE, TriageStore, folded
 from store.common.errors import ReadError
 from store.common.files import open_regular, read_regular, write_whole
-from store.marks.journal_files import journal_of, read_only
+from store.marks.journal_files import journal_of, read_untouched
 from store.sync.marksfile import encode_documents, read
 from store.marks.merge import Record, merge_all, records_of
 from store.papers.model import Triage
@@ -171,16 +171,16 @@ def merge_preview(db: Path, other: str | os.PathLike[str]) -> dict[str, tuple[Tr
     both only read: nothing is written anywhere (no lock file, no journal, no repair), even for a
     database not there yet."""
     records = other_database(db, other)
-    return folded(read_only(db).get(TABLE, {}), records)[1]
+    return folded(read_untouched(db).get(TABLE, {}), records)[1]
 
 
 def other_database(db: Path, other: str | os.PathLike[str]) -> dict[str, tuple[Record, str]]:
-    """The records of the database file `other`, only read (`store.marks.journal_files.read_only`: no lock file,
-    no repair, no write). ReadError when it is none (a paper list, a backup, any other file), is damaged,
+    """The records of the database file `other`, only read (`store.marks.journal_files.read_untouched`: no lock
+    file, no repair, no write). ReadError when it is none (a paper list, a backup, any other file), is damaged,
     or is the database `db` itself."""
     path = Path(other)
-    if not os.path.lexists(path) and not journal_of(path).is_file():
+    if not os.path.lexists(path) and not os.path.isfile(journal_of(path)):
         raise ReadError(str(path), "no such database file")
     if os.path.realpath(path) == os.path.realpath(db):
         raise ReadError(str(path), "is this database itself")
-    return records_of(read_only(path).get(TABLE, {}))
+    return records_of(read_untouched(path).get(TABLE, {}))
