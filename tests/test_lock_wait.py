@@ -1,12 +1,17 @@
 """Another process holds the database's lock and does not let go (stopped with kill -STOP, hung):
-the commands wait a bounded time and say who holds it; the app keeps the marks and retries."""
+the commands wait a bounded time and say who holds it; the app keeps the marks and retries. And
+two paths to one database (a symbolic link and its target) share one lock and one journal."""
 from __future__ import annotations
 
 import contextlib
 import re
+import subprocess
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 from store.readers import read_path
+from store.marks.db import TriageStore
+from store.papers.model import Triage
 from tests.hostile import LockHolder, one_line, rows, triage
 from tests.tmux import Tmux, triage_command
 
@@ -77,3 +82,47 @@ def test_quitting_while_the_lock_is_held_exits_and_says_what_was_not_saved(seed_
         assert f"locked by process {holder.pid}" in screen and "Traceback" not in screen
         holder.release()
     assert not marks(db, read_path(seed_path).papers[0].id)["starred"]
+
+
+def test_two_paths_to_one_database_lose_no_acknowledged_mark(seed_path, tmp_path):
+    """Two `triage set` loops at once, one through `--db LINK`, one through `--db TARGET` (the link points
+    at it): every change a `triage set` acknowledged (exit 0) is in the database after."""
+    target = tmp_path / "real" / "triage.json"
+    target.parent.mkdir()
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    paper = read_path(seed_path).papers[0].id
+    store = TriageStore(target)  # marks on papers of other lists: each write and fold takes a while
+    store.put({f"other{n}": Triage(read=True, note="n" * 200, updated=1e9) for n in range(5000)})
+    store.close()
+
+    def loop(db, name: str) -> list[str]:
+        acknowledged = []
+        for n in range(20):
+            tag = f"{name}{n}"
+            done = subprocess.run([triage_command(), "set", paper, "--tag", tag, "--db", str(db)], capture_output=True, timeout=60)
+            if done.returncode == 0:
+                acknowledged.append(tag)
+        return acknowledged
+
+    with ThreadPoolExecutor(2) as pool:
+        by_link, by_target = pool.map(loop, (link, target), ("link", "target"))
+    assert len(by_link) == len(by_target) == 20
+    held = set(marks(target, paper)["tags"])
+    assert set(by_link + by_target) - held == set()
+
+
+def test_a_holder_of_the_target_holds_the_link_too(seed_path, tmp_path):
+    """The lock is named after the database's real path: `--db LINK` waits for the holder of TARGET
+    (and writes no journal of its own beside the link)."""
+    target = tmp_path / "triage.json"
+    link = tmp_path / "elsewhere" / "link.json"
+    link.parent.mkdir()
+    link.symlink_to(target)
+    paper = read_path(seed_path).papers[0].id
+    with LockHolder(target) as holder:
+        holder.stop()
+        result = triage("set", paper, "--star", "--db", str(link), env=WAIT)
+        assert result.returncode == 2 and f"locked by process {holder.pid}" in one_line(result)
+        holder.release()
+    assert not marks(target, paper)["starred"] and sorted(p.name for p in link.parent.iterdir()) == ["link.json"]

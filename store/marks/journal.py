@@ -114,7 +114,9 @@ class JournalStorage(Storage):
 
     def __init__(self, path: str | os.PathLike[str], compact_bytes: int = MIN_COMPACT_BYTES) -> None:
         super().__init__()
-        self.path = Path(path)
+        self.path = real(Path(path))
+        """The database's real path, resolved once: a symbolic link and its target name one lock and
+        one journal (named after the link, two processes would each hold a lock of their own)."""
         self.journal_path = self.path.with_name(self.path.name + ".journal")
         self.previous_journal = self.journal_path.with_name(self.journal_path.name + ".previous")
         self.compact_bytes = compact_bytes
@@ -201,13 +203,12 @@ class JournalStorage(Storage):
         generation or later (again: the same lines give the same state), and make that the new
         snapshot: nothing but the damaged part is lost, and the damaged file is kept."""
         notice = f"{self.path}: {problem}"
-        target = real(self.path)
-        if set_aside and os.path.lexists(target):
-            notice += f"; moved aside to {move_aside(target).name}"
+        if set_aside and os.path.lexists(self.path):
+            notice += f"; moved aside to {move_aside(self.path).name}"
         self._snapshot_id = None
         self._offset = 0
         source = "the marks this app holds" if not opening else "the changes in its journal"
-        previous = journal_files.previous_snapshot(target)
+        previous = journal_files.previous_snapshot(self.path)
         try:
             tables, generation = parse_snapshot(str(previous), previous.read_bytes())
         except (OSError, Damaged, ReadError):

@@ -1,6 +1,7 @@
 """The journaled store's files on disk, and each operation on them.
 
-Files, for a database at `triage.json`:
+Files, for a database at `triage.json` (its real path, resolved once by `store.marks.journal`: a symbolic
+link to the database and the database itself name one lock and one journal):
 
 - `triage.json` — the snapshot: readable JSON (sorted keys, a document a line) with a schema version,
   a generation number and a `checksum` of the rest. Only ever replaced whole (`store.common.files.
