@@ -8,7 +8,6 @@ keys `space` `r` `s` `d` `1`–`5` `0` `n` `N` `u` `ctrl+r` `e` `t` `R`. `Markin
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -17,6 +16,7 @@ from store.papers.model import Triage
 from store.marks.changes import Change
 from store.marks.history import History
 from store.search.views import Tally, to_read
+from store.marks.clock import now
 from tui.saving import Saver
 from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
 from tui.widgets.paper_list import PaperList
@@ -61,7 +61,7 @@ class MarkingActions:
     def change(self, states: Mapping[str, Triage], seen: Mapping[str, Triage] | None = None) -> None:
         """A triage action: the fields it changes from the states the user `seen` (those shown now by default)
         are shown at once, remembered for undo and stored durably, made to the state stored by then."""
-        stamp = time.time()
+        stamp = now()
         seen = seen or {pid: self.state_of(pid) for pid in states}
         changes = {pid: Change.between(seen[pid], state, stamp) for pid, state in states.items()}
         changes = {pid: change for pid, change in changes.items() if change}
@@ -140,10 +140,10 @@ class MarkingActions:
                 self.query_one(PaperList).cursor = index
 
     def action_undo(self) -> None:
-        self._restore(self.history.undo(time.time()), "undo")
+        self._restore(self.history.undo(now()), "undo")
 
     def action_redo(self) -> None:
-        self._restore(self.history.redo(time.time()), "redo")
+        self._restore(self.history.redo(now()), "redo")
 
     def action_edit(self, mark: str) -> None:
         """Open the editor of the current paper's `note` or `tags`; saving it is a triage action."""

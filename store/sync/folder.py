@@ -25,20 +25,20 @@ what the fold would change, writing nothing anywhere.
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from store.marks.db import TABLE, TriageStore, folded
+from store.marks.db import folded, TABLE, TriageStore
 from store.common.errors import ReadError
 from store.common.files import open_regular, read_regular, write_whole
 from store.marks.journal_files import journal_of, read_untouched
 from store.sync.marksfile import encode_documents, read
-from store.marks.merge import Record, merge_all, records_of
+from store.marks.merge import merge_all, Record, records_of
 from store.papers.model import Triage
 from store.common.collector import collector_paused
+from store.marks.clock import now as wall
 
 SUFFIX = ".triage-marks.jsonl"
 MOST_PAPERS = 100_000
@@ -104,9 +104,9 @@ def sync(store: TriageStore, folder: str | os.PathLike[str], now: float | None =
 
 def _sync(store: TriageStore, folder: str | os.PathLike[str], now: float | None) -> Synced:
     path = folder_of(folder)
-    now = time.time() if now is None else now
+    now = wall() if now is None else now
     report = Synced(at=now)
-    mine = device_file(path, store.device)
+    mine = device_file(path, store.marks.device)
     where = str(path.resolve())
     state = store.setting(SYNC)
     seen: dict[str, Any] = state.get("seen", {}) if state.get("folder") == where and isinstance(state.get("seen"), dict) else {}
@@ -139,7 +139,7 @@ def _sync(store: TriageStore, folder: str | os.PathLike[str], now: float | None)
     held = store.digest()
     try:
         if held != state.get("sent") or mine.name not in now_seen:  # else our file holds what we hold
-            data = encode_documents("marks", store.device, store.documents())
+            data = encode_documents("marks", store.marks.device, store.documents())
             if not _holds(mine, data):
                 write_whole(mine, data, links=False)  # a link planted in its place is replaced, never written through
                 report.wrote = True

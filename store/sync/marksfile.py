@@ -30,6 +30,7 @@ from typing import Any, BinaryIO
 
 from store.common.errors import ReadError
 from store.common.json_out import dumps
+from store.marks.clock import now as wall
 from store.marks.merge import Invalid, Record, checked, doc_of, latest
 
 VERSION = 1
@@ -96,7 +97,7 @@ def read(path: str, file: BinaryIO, now: float | None = None, most_papers: int |
     most = f"more than the {most_papers:,} papers one device file may bring" if most_papers is not None else ""
     if most_papers is not None and type(expected) is int and expected > most_papers:
         raise ReadError(path, f"holds marks on {expected:,} papers, {most}", 1)
-    now = time.time() if now is None else now
+    now = wall() if now is None else now
     records: dict[str, tuple[Record, str]] = {}
     count, end, blank = 0, None, 0
     for number, line in lines:

@@ -5,7 +5,6 @@ import argparse
 import json
 import os
 import sys
-import time
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -14,6 +13,7 @@ from store.common.errors import ReadError
 from store.papers.inert import inert
 from store.common.json_out import dumps
 from store.papers.model import Paper, Triage
+from store.marks.clock import now
 from store.readers.ids import Known, ids
 from tui.cli.common import add_common, database, default_files, load, parse_args, Refused, tell, tell_skipped
 
@@ -134,7 +134,7 @@ def run_set(argv: Sequence[str]) -> int:
         pids = resolve_ids(wanted, known, ", ".join(sources), "-" if args.id == "-" else "ID")
         given = {"read": args.read, "starred": args.starred, "dismissed": args.dismissed, "priority": args.priority, "note": args.note}
         marks = {name: value for name, value in given.items() if value is not None}
-        stamp = time.time()
+        stamp = now()
 
         def change(state: Triage) -> Triage:
             tags = tuple(t for t in dict.fromkeys([*state.tags, *args.tag]) if t not in args.untag)
