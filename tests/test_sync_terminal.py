@@ -123,12 +123,12 @@ def test_each_bad_device_file_is_one_line_naming_it_exit_2_and_nothing_of_ours_c
     blank = values({})
     record = edit({}, blank, dict(blank, starred=False, priority=3), time.time(), "feedface")
     good = encode("marks", "feedface", {papers[0]: (record, "")})
-    far = edit({}, blank, dict(blank, priority=1), time.time() + 40 * 86400, "feedface")
+    far = edit({}, blank, dict(blank, priority=1), 1e12, "feedface")  # past the year 9999
     bad = {
         "cut short": good[:-20],
         "garbage": b"\x89PNG\r\n\x1a\n\x00\x00 not marks",
         "from a newer version": good.replace(b'"version": 1', b'"version": 7'),
-        "dated far ahead": encode("marks", "feedface", {papers[0]: (far, "")}),
+        "dated past the year 9999": encode("marks", "feedface", {papers[0]: (far, "")}),
     }
     before = marks(db)
     for what, data in bad.items():

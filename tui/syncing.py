@@ -76,7 +76,7 @@ class AppSync:
 
     def _synced(self, report: Synced) -> None:
         self._status(f"synced {clock(report.at)}")
-        for line in report.skipped:
+        for line in report.skipped + report.told:
             self._tell(f"Sync: {line}", "warning")
 
     def _failed(self, message: str) -> None:
@@ -103,4 +103,4 @@ class AppSync:
                     " folder?); every mark is saved in the database, `triage sync` sends them"]
         if not isinstance(report, Synced):
             return [f"triage: not synced with {self.folder}: {report}"]
-        return [f"triage: sync: {line}" for line in report.skipped]
+        return [f"triage: sync: {line}" for line in report.skipped + report.told]

@@ -15,7 +15,7 @@ import time
 
 OFFSET_ENV = "TRIAGE_CLOCK_OFFSET"
 TICK = 0.001
-"""How far after the latest time a database holds its next mark is put, when its wall clock says earlier."""
+"""How far after the latest time it holds a database puts its next mark, when its wall clock says earlier."""
 FAR = 600.0
 """A device whose clock is more than this many seconds ahead of this one is named at a sync."""
 
@@ -30,8 +30,9 @@ def now() -> float:
 
 
 def after(stamp: float, latest: float) -> float:
-    """The time of a mark made at wall time `stamp` by a database whose latest time is `latest`."""
-    return stamp if stamp > latest else latest + TICK
+    """The time of a mark made at wall time `stamp` by a database whose latest time is `latest` (`stamp`
+    itself when that is not earlier: a tie of times is broken by the devices' ids, `store.merge`)."""
+    return stamp if stamp >= latest else latest + TICK
 
 
 def ahead(written: object, here: float) -> str:

@@ -3,7 +3,8 @@
 One document per paper, keyed by the paper's id: read, starred, priority, dismissed, note, tags, updated,
 `fp`, a fingerprint of the abstract, and `fields`: when each mark was changed and by which device (the
 record `store.marks.merge` merges; a document stored before it was kept has none, and reads as changed at
-its `updated` time). Each database has a stable `device` id. A paper whose marks are all taken off
+its `updated` time). Each database has a stable `device` id, and a clock (`store.marks.clock`): a mark made
+here is timed after every mark the database holds. A paper whose marks are all taken off
 keeps its document (its marks blank, their times kept), so that a merge knows they were taken off. When a source list fixes a typo in an abstract its id
 changes; `attach()` finds the old state again by fuzzy-matching fingerprints (rapidfuzz ratio
 ≥ 90) of states whose paper is not in the list against papers that have no state (papers with
@@ -14,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import math
 import os
 import secrets
 import socket
@@ -29,9 +31,10 @@ from tinydb.table import Table
 from store.papers.boundary import inert_state
 from store.common.errors import NotSaved
 from store.marks.changes import Change
-from store.marks.merge import Record, doc_of, edit, merge, record_of
-from store.marks.journal import MIN_COMPACT_BYTES, JournalStorage
-from store.papers.model import Paper, Triage, fingerprint, normalise
+from store.marks.merge import doc_of, edit, latest, merge, Record, record_of
+from store.marks.journal import JournalStorage, MIN_COMPACT_BYTES
+from store.papers.model import fingerprint, normalise, Paper, Triage
+from store.marks.clock import after
 
 TABLE = "triage"
 SETTINGS = "settings"
@@ -81,6 +84,8 @@ class _TinyDB(TinyDB):
 
 DEVICE = "device"
 """The settings document holding this database's device id, and where the database was when it was made."""
+CLOCK = "clock"
+"""The settings document holding this database's clock: `at`, the latest time of a mark it made or merged in."""
 _BLANK = Triage().marks()
 
 
@@ -200,20 +205,36 @@ class TriageStore:
 
     def put(self, states: Mapping[str, Triage]) -> None:
         """Store these states as one durable write: each mark that changed from the stored one gets the
-        state's `updated` time (its change's stamp) and this database's device (see `store.marks.merge.edit`)."""
+        state's `updated` time (its change's stamp), or just after the latest time this database holds
+        when that is later (`store.marks.clock`), and this database's device (see `store.marks.merge.edit`)."""
         with self._storage.locked():
             device, made = self._device_id()
+            clock = self._clock()
             docs = {}
             for pid, state in states.items():
                 doc = self._table.get(doc_id=pid)
                 record = record_of(doc) if doc is not None else {}
                 before = from_doc(doc).marks() if doc is not None else _BLANK
-                new = edit(record, before, state.marks(), state.updated, device)
+                new = edit(record, before, state.marks(), after(state.updated, clock), device)
                 if new is not record:
                     docs[pid] = doc_of(new, self._fingerprint(pid))
             if docs:  # a new device id goes in the same journal line as the first marks it made
-                self._write(docs, settings={DEVICE: made} if made else {})
+                self._write(docs, settings={**self._clocked(clock, docs), **({DEVICE: made} if made else {})})
                 self._device = device
+
+    def _clock(self) -> float:
+        """This database's clock: the latest time of a mark it holds (under the lock). A database from
+        before it was kept reads it off its marks once."""
+        doc = self._settings.get(doc_id=CLOCK)
+        at = doc.get("at") if doc is not None else None
+        if isinstance(at, (int, float)) and not isinstance(at, bool) and math.isfinite(at):
+            return float(at)
+        return max((latest(record_of(doc)) for doc in self._docs().values()), default=0.0)
+
+    def _clocked(self, clock: float, docs: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+        """The settings document of the clock once `docs` are stored (nothing when it stays as it is)."""
+        at = max([clock, *(doc["updated"] for doc in docs.values())])
+        return {CLOCK: {"at": at}} if at > clock or self._settings.get(doc_id=CLOCK) is None else {}
 
     def _write(self, docs: Mapping[str, dict[str, Any]], remove: Iterable[str] = (),
                settings: Mapping[str, dict[str, Any]] | None = None) -> None:
@@ -255,14 +276,16 @@ class TriageStore:
         with self._storage.locked():
             docs, changed = folded(self._docs(), incoming)
             if docs:
-                self._table.replace_many(docs, ())
+                clock = self._clock()
+                self._write(docs, settings=self._clocked(clock, docs))
         return changed
 
     def replace_all(self, incoming: Mapping[str, tuple[Record, str]]) -> None:
         """Make these records (paper id → record, fingerprint) the only marks stored, as one durable write."""
         with self._storage.locked():
             docs = {pid: doc_of(record, fp) for pid, (record, fp) in incoming.items()}
-            self._table.replace_many(docs, [doc.doc_id for doc in self._table if doc.doc_id not in docs])
+            clock = self._clock()
+            self._write(docs, [doc.doc_id for doc in self._table if doc.doc_id not in docs], self._clocked(clock, docs))
 
     def _fingerprint(self, pid: str) -> str:
         """The fingerprint of an attached paper's text, else the one stored with its state."""

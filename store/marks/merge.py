@@ -22,7 +22,10 @@ the same moment). Tags are shown in the order they were added (those of one chan
 
 `edit` is a change made here: each field changed gets the time of the change, or just after the
 field's own time when that is later (another device's clock ahead): a change made here always wins
-over what this database held when it was made.
+over what this database held when it was made. (The store times a change after every mark it holds,
+`store.clock`; this keeps the rule for a field that a version without that clock wrote.)
+
+A time is a number of seconds since 1970 up to the end of the year 9999 (what a date can be written as).
 """
 from __future__ import annotations
 
@@ -32,11 +35,11 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from store.clock import after
+
 SCALARS = ("read", "starred", "priority", "dismissed")
 """The marks merged as one value each (the note and the tags are merged as described above)."""
 DEFAULTS: dict[str, Any] = {"read": False, "starred": False, "priority": 0, "dismissed": False}
-TICK = 0.001
-"""How far after a field's time a change made here is put when the clock says earlier."""
 KEPT = "──── also kept: the note as {device} had it at {when} (both devices changed it) ────"
 
 Record = dict[str, Any]
@@ -50,8 +53,7 @@ def _key(entry: list[Any]) -> tuple[Any, ...]:
 
 def _after(stamp: float, entries: Iterable[list[Any]]) -> float:
     """The time a change made here at `stamp` gets: after every one of `entries` (a clock ahead elsewhere)."""
-    last = max((entry[1] for entry in entries), default=stamp)
-    return stamp if stamp >= last else last + TICK
+    return after(stamp, max((entry[1] for entry in entries), default=stamp))
 
 
 def _later(a: list[Any] | None, b: list[Any] | None) -> list[Any] | None:
@@ -207,8 +209,12 @@ class Invalid(ValueError):
     """A record from a file that is not one this version writes: `str()` says what is wrong."""
 
 
+LAST_TIME = 253402300799.0
+"""The end of the year 9999: a time after it cannot be written as a date."""
+
+
 def _time(value: Any, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or not 0 <= value <= LAST_TIME:
         raise Invalid(f"{what}: time {value!r} is not a time")
     return float(value)
 

@@ -6,12 +6,13 @@ and another database folded into this one.
 tool never sees a conflict. It reads every device file there (its own too: a database put back from an
 older copy gets back what it had sent), merges their records into the store (`store.marks.merge`: per field
 the later change) as one durable write, then rewrites its own file with everything it holds, only when
-that changes it. A device file that cannot be believed (cut short, garbage, from a newer version, times
-far ahead of this clock, a text that is not Unicode) is skipped with a message: nothing of ours is changed
-by it. Others can write to the folder, so nothing there is followed or waited on: only regular files are
-read (never through a symbolic link, never a FIFO or a device), a line at a time, at most `MOST_BYTES`
-and `MOST_PAPERS` each; our own file is replaced by a file renamed over it, never written through a link
-put in its place (the link is replaced, and told).
+that changes it. A device file that cannot be believed (cut short, garbage, from a newer version, a text
+that is not Unicode) is skipped with a message: nothing of ours is changed by it. One written by a device
+whose clock is far ahead of this one is merged, and named (`store.marks.clock`: a change made here after
+it still wins). Others can write to the folder, so nothing there is followed or waited on: only regular
+files are read (never through a symbolic link, never a FIFO or a device), a line at a time, at most
+`MOST_BYTES` and `MOST_PAPERS` each; our own file is replaced by a file renamed over it, never written
+through a link put in its place (the link is replaced, and told).
 
 A device file already merged, unchanged since (the same file, size and time), is not read again, and
 our own file is not encoded again while it holds what we hold (a digest of our records): the settings
@@ -30,15 +31,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from store.marks.db import folded, TABLE, TriageStore
+from store.marks.db import TABLE, TriageStore, folded
 from store.common.errors import ReadError
 from store.common.files import open_regular, read_regular, write_whole
 from store.marks.journal_files import journal_of, read_untouched
-from store.sync.marksfile import encode_documents, read
-from store.marks.merge import merge_all, Record, records_of
+from store.sync.marksfile import encode_documents, header, read
+from store.marks.merge import Record, merge_all, records_of
 from store.papers.model import Triage
 from store.common.collector import collector_paused
-from store.marks.clock import now as wall
+from store.marks.clock import ahead, now as wall
 
 SUFFIX = ".triage-marks.jsonl"
 MOST_PAPERS = 100_000
@@ -46,17 +47,21 @@ MOST_PAPERS = 100_000
 marks on the longest lists the app opens fit; a file that would swell this database for good does not)."""
 MOST_BYTES = 64 * 1024 * 1024
 """The largest device file read (as large as `MOST_PAPERS` papers with long notes)."""
+HEADER_BYTES = 4096
+"""More than a marks file's header line takes."""
 SYNC = "sync"
 """The settings document: the folder last synced with, the device files seen there, when."""
 
 
 @dataclass
 class Synced:
-    """What a sync did: the device files read, those skipped (one line each, why), the papers whose
-    marks changed here (state before, after), and whether this device's file was rewritten."""
+    """What a sync did: the device files read, those skipped (one line each, why), what else the user
+    must be told (one line each: a device whose clock is far ahead), the papers whose marks changed here
+    (state before, after), and whether this device's file was rewritten."""
 
     read: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    told: list[str] = field(default_factory=list)
     changed: dict[str, tuple[Triage, Triage]] = field(default_factory=dict)
     wrote: bool = False
     at: float = 0.0
@@ -70,6 +75,11 @@ def _signature(file: Path | int) -> list[int]:
     """A device file's inode, size and time (of the link itself, when it is one; or of an open file)."""
     st = os.fstat(file) if isinstance(file, int) else file.lstat()
     return [st.st_ino, st.st_size, st.st_mtime_ns]
+
+
+def _body(data: bytes) -> bytes:
+    """A marks file's lines after its header (which says when it was written)."""
+    return data.partition(b"\n")[2]
 
 
 def combined(files: Iterable[Mapping[str, tuple[Record, str]]]) -> dict[str, tuple[Record, str]]:
@@ -122,7 +132,12 @@ def _sync(store: TriageStore, folder: str | os.PathLike[str], now: float | None)
                 continue
             with open_regular(file, MOST_BYTES) as opened:
                 signature = _signature(opened.fileno())
-                files.append(read(str(file), opened, now, MOST_PAPERS, MOST_BYTES))
+                files.append(read(str(file), opened, MOST_PAPERS, MOST_BYTES))
+                opened.seek(0)
+                far = ahead(header(str(file), opened.readline(HEADER_BYTES)).get("written"), now)
+            if far:
+                report.told.append(f"{file}: written by a device whose clock is {far} ahead of this one (is one of"
+                                   " them wrong?); its marks are merged, and a change made here after them wins")
         except ReadError as exc:
             if file == mine:
                 ours = exc  # written over below, and told then
@@ -139,7 +154,7 @@ def _sync(store: TriageStore, folder: str | os.PathLike[str], now: float | None)
     held = store.digest()
     try:
         if held != state.get("sent") or mine.name not in now_seen:  # else our file holds what we hold
-            data = encode_documents("marks", store.marks.device, store.documents())
+            data = encode_documents("marks", store.device, store.documents(), written=now)
             if not _holds(mine, data):
                 write_whole(mine, data, links=False)  # a link planted in its place is replaced, never written through
                 report.wrote = True
@@ -153,9 +168,10 @@ def _sync(store: TriageStore, folder: str | os.PathLike[str], now: float | None)
 
 
 def _holds(file: Path, data: bytes) -> bool:
-    """Whether our device file (a regular file) holds `data`."""
+    """Whether our device file (a regular file) holds the lines of `data` after its header (which says when
+    it was written)."""
     try:
-        return read_regular(file, len(data)) == data
+        return _body(read_regular(file, len(data) + HEADER_BYTES)) == _body(data)
     except (ReadError, FileNotFoundError):
         return False
 

@@ -2,7 +2,7 @@
 
 JSON Lines, one paper a line between a header and an end line:
 
-    {"paper-triage": "marks", "version": 1, "device": "3f9a0c1e", "papers": 2}
+    {"paper-triage": "marks", "version": 1, "device": "3f9a0c1e", "papers": 2, "written": 1764585600.0}
     {"id": "…", "fp": "…", "read": true, …, "tags": ["x"], "updated": …, "fields": {…}}
     {"id": "…", …}
     {"end": 2}
@@ -10,13 +10,15 @@ JSON Lines, one paper a line between a header and an end line:
 A paper's line is its id, the marks as `triage list` shows them, their latest time (`updated`), the
 fingerprint of its abstract (so a later version of the abstract finds them again) and `fields`, the
 record `store.marks.merge` merges (each mark with its time and device). A file is written
-whole (`store.common.files.write_whole`), papers sorted by id, so the same marks always give the same bytes.
+whole (`store.common.files.write_whole`), papers sorted by id, so the same marks always give the same lines
+after the header; a device file's header says when it was written, by its device's clock (`written`:
+how far ahead that clock is, `store.marks.clock.ahead`), a backup's does not.
 
 `read` (a line at a time) and `decode` (bytes) refuse a whole file (ReadError naming the file and line)
 that is not such a file, is cut short (no end line, or not the number of papers its header says), comes
-from a newer version, holds a record that is not well formed or a text that is not Unicode (a lone
-surrogate, which valid JSON can hold and no file can store), or claims a change more than `SKEW`
-seconds ahead of this clock.
+from a newer version, or holds a record that is not well formed or a text that is not Unicode (a lone
+surrogate, which valid JSON can hold and no file can store). A change dated ahead of this clock is merged
+as any other: a change made here after it comes after it (`store.marks.clock`).
 """
 from __future__ import annotations
 
@@ -24,33 +26,29 @@ import io
 import itertools
 import json
 import re
-import time
 from collections.abc import Iterator, Mapping
 from typing import Any, BinaryIO
 
 from store.common.errors import ReadError
 from store.common.json_out import dumps
-from store.marks.clock import now as wall
-from store.marks.merge import Invalid, Record, checked, doc_of, latest
+from store.marks.merge import Invalid, Record, checked, doc_of
 
 VERSION = 1
 KINDS = ("marks", "backup")
 """What a header may say it is: a device file in a sync folder, or a backup (`triage backup`)."""
-SKEW = 24 * 3600.0
-"""A change more than a day ahead of this clock is refused, with the whole file: a device whose clock
-is far ahead would otherwise win every field for as long as it is ahead."""
 
 
-def encode(kind: str, device: str, records: Mapping[str, tuple[Record, str]]) -> bytes:
+def encode(kind: str, device: str, records: Mapping[str, tuple[Record, str]], written: float | None = None) -> bytes:
     """The file of these records (paper id → record, fingerprint)."""
-    return encode_documents(kind, device, {pid: doc_of(record, fp) for pid, (record, fp) in records.items()})
+    return encode_documents(kind, device, {pid: doc_of(record, fp) for pid, (record, fp) in records.items()}, written)
 
 
-def encode_documents(kind: str, device: str, docs: Mapping[str, Mapping[str, Any]]) -> bytes:
+def encode_documents(kind: str, device: str, docs: Mapping[str, Mapping[str, Any]], written: float | None = None) -> bytes:
     """The file of these database documents (`store.marks.merge.doc_of`: the record as a compact JSON string,
     put in as it is, so nothing is parsed again): each paper's id first, then its marks and fingerprint
-    with sorted keys, then its record (the same marks, the same bytes)."""
-    lines = [json.dumps({"paper-triage": kind, "version": VERSION, "device": device, "papers": len(docs)})]
+    with sorted keys, then its record (the same marks, the same bytes). `written`: when, by this clock."""
+    head = {"paper-triage": kind, "version": VERSION, "device": device, "papers": len(docs)}
+    lines = [json.dumps(head if written is None else {**head, "written": written})]
     for pid in sorted(docs):
         doc = docs[pid]
         rest = dumps({key: value for key, value in doc.items() if key != "fields"}, sort_keys=True)
@@ -76,17 +74,16 @@ def header(path: str, data: bytes) -> dict[str, Any]:
     return head
 
 
-def decode(path: str, data: bytes, now: float | None = None) -> dict[str, tuple[Record, str]]:
+def decode(path: str, data: bytes) -> dict[str, tuple[Record, str]]:
     """The records of a marks file held in memory (see `read`)."""
-    return read(path, io.BytesIO(data), now)
+    return read(path, io.BytesIO(data))
 
 
 _SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
 """An escaped UTF-16 surrogate: a pair is a character, one alone is not Unicode (it cannot be stored)."""
 
 
-def read(path: str, file: BinaryIO, now: float | None = None, most_papers: int | None = None,
-         most_bytes: int | None = None) -> dict[str, tuple[Record, str]]:
+def read(path: str, file: BinaryIO, most_papers: int | None = None, most_bytes: int | None = None) -> dict[str, tuple[Record, str]]:
     """The records of the marks file open as `file` (paper id → record, fingerprint), read a line at a
     time (never the whole file in memory): ReadError naming the line of the first problem (see the module
     docstring), or when it holds more than `most_papers` papers or `most_bytes` bytes."""
@@ -97,7 +94,6 @@ def read(path: str, file: BinaryIO, now: float | None = None, most_papers: int |
     most = f"more than the {most_papers:,} papers one device file may bring" if most_papers is not None else ""
     if most_papers is not None and type(expected) is int and expected > most_papers:
         raise ReadError(path, f"holds marks on {expected:,} papers, {most}", 1)
-    now = wall() if now is None else now
     records: dict[str, tuple[Record, str]] = {}
     count, end, blank = 0, None, 0
     for number, line in lines:
@@ -119,7 +115,7 @@ def read(path: str, file: BinaryIO, now: float | None = None, most_papers: int |
             raise ReadError(path, f"more papers than the {expected:,} its header says", number)
         if most_papers is not None and count > most_papers:
             raise ReadError(path, f"holds marks on {most}", number)
-        pid, entry = _paper(path, row, number, now, line)
+        pid, entry = _paper(path, row, number, line)
         records[pid] = entry
     if end is None:
         raise ReadError(path, "cut short: no end line (a copy still in progress, or a truncated file)", number + 1)
@@ -142,7 +138,7 @@ def _lines(path: str, file: BinaryIO, most: int | None) -> Iterator[tuple[int, b
         yield number, line
 
 
-def _paper(path: str, row: Any, number: int, now: float, line: bytes) -> tuple[str, tuple[Record, str]]:
+def _paper(path: str, row: Any, number: int, line: bytes) -> tuple[str, tuple[Record, str]]:
     """A paper's line: its id, record and fingerprint (ReadError naming the line when it is not one)."""
     if _SURROGATE.search(line):
         try:
@@ -155,10 +151,5 @@ def _paper(path: str, row: Any, number: int, now: float, line: bytes) -> tuple[s
         record = checked(row.get("fields"))
     except Invalid as exc:
         raise ReadError(path, f"paper {row['id']}: {exc}", number) from None
-    when = latest(record)
-    if when > now + SKEW:
-        stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(min(when, 253402300799)))
-        raise ReadError(path, f"paper {row['id']}: a change dated {stamp}, more than a day ahead of this clock"
-                        " (is that device's clock wrong?)", number)
     fp = row.get("fp", "")
     return row["id"], (record, fp if isinstance(fp, str) else "")

@@ -71,12 +71,12 @@ def run_sync(argv: Sequence[str]) -> int:
     parser = _parser("triage sync", "Exchange marks with other devices through DIR, a folder you already sync"
                      f" (Syncthing, Dropbox, a git repo, a USB stick): this database writes only its own <device>{SUFFIX}"
                      " there and merges every other one (per field, the later change wins). Exit 2 when a device file"
-                     " was skipped (cut short, not a marks file, from a newer version, dated far ahead): the others are merged.")
+                     " was skipped (cut short, not a marks file, from a newer version): the others are merged. A device whose clock is far ahead is named; its marks are merged.")
     parser.add_argument("folder", metavar="DIR", help="the shared folder (must exist)")
     args = parse_args(parser, argv)
     with opened(args.db) as store:
         report = sync(store, args.folder)
-    for line in report.skipped:
+    for line in report.skipped + report.told:
         print(f"triage: {line}", file=sys.stderr)
     print_changes(report.changed, "changed here")
     files = len(report.read)
