@@ -4,9 +4,12 @@ cp): a change made later wins, a clock far ahead is named and its marks kept, an
 survives."""
 from __future__ import annotations
 
+import os
+import subprocess
+
 import pytest
 
-from store import read_path
+from store.readers import read_path
 from tests.hostile import rows, triage
 
 
@@ -48,3 +51,69 @@ def test_a_change_made_later_on_the_other_device_wins_over_a_clock_hours_ahead(p
     for db in (laptop, desk):
         assert marks(db, p)["priority"] == 2, db
         assert marks(db, q)["starred"] and marks(db, q)["note"] == "from the laptop"
+
+
+class Machines:
+    """Two machines with the same host name that keep their database at the same path (`data/triage.json`):
+    each machine's data folder is moved to that path while it runs (`mv`: its files keep their inodes)."""
+
+    def __init__(self, tmp_path, folder) -> None:
+        self.tmp, self.folder = tmp_path, folder
+        self.data = tmp_path / "data"
+        self.db = str(self.data / "triage.json")
+        self.away = {2: tmp_path / "machine2"}
+        self.here = 1
+
+    def run(self, machine: int, *args: str) -> str:
+        """`triage ARGS --db data/triage.json` on `machine`: its stderr."""
+        if machine != self.here:
+            self.data.rename(self.tmp / f"machine{self.here}")
+            self.away.pop(machine).rename(self.data)
+            self.away[self.here] = self.tmp / f"machine{self.here}"
+            self.here = machine
+        return ok(*args, "--db", self.db)
+
+    def sync(self, machine: int) -> str:
+        return self.run(machine, "sync", str(self.folder))
+
+
+def copied(data, into, how: str) -> None:
+    """A copy of the data folder `data`, as `how` makes it: the database file alone (a restored backup), the
+    whole folder (`cp -a`: a new laptop), or the whole folder as a cloned disk has it (the files that are
+    never replaced keep their inodes: the instance file beside the database)."""
+    into.mkdir()
+    subprocess.run(["cp", "-a", f"{data}/triage.json" if how == "the database file" else f"{data}/.", str(into)], check=True)
+    instance = data / "triage.json.device"
+    if how == "a cloned disk" and instance.exists():
+        (into / instance.name).unlink()
+        os.link(instance, into / instance.name)
+
+
+@pytest.mark.parametrize("how", ["the database file", "the whole folder", "a cloned disk"])
+def test_a_database_copied_to_a_machine_of_the_same_name_and_path_loses_no_note(papers, tmp_path, how):
+    """A database synced once, then copied (cp) to a second machine with the same host name, kept at the
+    same path. Each machine types a note on one paper and syncs: both notes are on both machines, and
+    the two never write one device file unseen: the copy takes a device id of its own, or (a cloned disk,
+    nothing on it tells it from the original) the sync that finds the other's marks in its file says so."""
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    machines = Machines(tmp_path, folder)
+    p, q = papers[:2]
+    machines.data.mkdir()
+    machines.run(1, "set", q, "--read")
+    machines.sync(1)
+    copied(machines.data, machines.away[2], how)
+    machines.run(1, "set", p, "--note", "typed on one")
+    told = machines.sync(1)
+    machines.run(2, "set", p, "--note", "typed on two")
+    told += machines.sync(2)
+    for machine in (1, 2, 1, 2):
+        told += machines.sync(machine)
+    for machine in (1, 2):
+        machines.run(machine, "sync", str(folder))
+        note = marks(machines.db, p)["note"]
+        assert "typed on one" in note and "typed on two" in note, (machine, note)
+        assert marks(machines.db, q)["read"]
+    claimed = [line for line in told.splitlines() if "device id" in line]
+    assert len(claimed) == (how == "a cloned disk"), told
+    assert len(list(folder.iterdir())) == 2

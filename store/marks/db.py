@@ -17,7 +17,6 @@ import hashlib
 import json
 import math
 import os
-import secrets
 import socket
 from collections.abc import Callable, Iterable, Mapping
 from operator import attrgetter
@@ -31,10 +30,11 @@ from tinydb.table import Table
 from store.papers.boundary import inert_state
 from store.common.errors import NotSaved
 from store.marks.changes import Change
-from store.marks.merge import doc_of, edit, latest, merge, Record, record_of
+from store.marks.merge import Record, doc_of, edit, latest, merge, record_of
 from store.marks.journal import JournalStorage, MIN_COMPACT_BYTES
-from store.papers.model import fingerprint, normalise, Paper, Triage
+from store.papers.model import Paper, Triage, fingerprint, normalise
 from store.marks.clock import after
+from store.marks.device import instance, new_id
 
 TABLE = "triage"
 SETTINGS = "settings"
@@ -183,7 +183,7 @@ class TriageStore:
     @property
     def device(self) -> str:
         """This database's device id: made at random the first time, and again when the database is
-        found on another machine or at another path (a copy must not write the copied one's device file)."""
+        found to be a copy (`store.marks.device`: a copy must not write the copied one's device file)."""
         device, made = self._device_id()
         if made is not None:
             with contextlib.suppress(NotSaved):  # a database only read: nothing it marks is stored anyway
@@ -192,16 +192,29 @@ class TriageStore:
         return device
 
     def _device_id(self) -> tuple[str, dict[str, Any] | None]:
-        """This database's device id, and the settings document to store when it is new here."""
-        if self._device is not None:
-            return self._device, None
-        where = f"{socket.gethostname()}:{os.path.realpath(self.path)}"
+        """This database's device id, and the settings document to store when it is new here (or,
+        for a database from before instance files, when its instance is first noted)."""
         with self._storage.locked():
             doc = self.setting(DEVICE)
+            if self._device is not None and doc.get("id", self._device) == self._device:  # (none: only read)
+                return self._device, None
+            where = f"{socket.gethostname()}:{self._storage.path}"
+            here = instance(self._storage.path)
         if isinstance(doc.get("id"), str) and doc["id"] and doc.get("where") == where:
-            return doc["id"], None
-        made = {"id": secrets.token_hex(4), "where": where}
+            if doc.get("instance") == here:
+                return doc["id"], None
+            if "instance" not in doc:
+                return doc["id"], {**doc, "instance": here}
+        made = {"id": new_id(), "where": where, "instance": here}
         return made["id"], made
+
+    def renew_device(self) -> str:
+        """Take a new device id (another database claims this one: `store.marks.device.claims`); the new id."""
+        with self._storage.locked():
+            doc = {**self.setting(DEVICE), "id": new_id()}
+            self.put_setting(DEVICE, doc)
+        self._device = doc["id"]
+        return doc["id"]
 
     def put(self, states: Mapping[str, Triage]) -> None:
         """Store these states as one durable write: each mark that changed from the stored one gets the

@@ -12,7 +12,9 @@ whose clock is far ahead of this one is merged, and named (`store.marks.clock`: 
 it still wins). Others can write to the folder, so nothing there is followed or waited on: only regular
 files are read (never through a symbolic link, never a FIFO or a device), a line at a time, at most
 `MOST_BYTES` and `MOST_PAPERS` each; our own file is replaced by a file renamed over it, never written
-through a link put in its place (the link is replaced, and told).
+through a link put in its place (the link is replaced, and told). Our own file holding marks made under our device
+id that we do not hold means another database claims the id (`store.marks.device`): its marks are merged,
+that is said, and this database takes a new id.
 
 A device file already merged, unchanged since (the same file, size and time), is not read again, and
 our own file is not encoded again while it holds what we hold (a digest of our records): the settings
@@ -40,6 +42,7 @@ from store.marks.merge import Record, merge_all, records_of
 from store.papers.model import Triage
 from store.common.collector import collector_paused
 from store.marks.clock import ahead, now as wall
+from store.marks.device import claims
 
 SUFFIX = ".triage-marks.jsonl"
 MOST_PAPERS = 100_000
@@ -135,6 +138,11 @@ def _sync(store: TriageStore, folder: str | os.PathLike[str], now: float | None)
                 files.append(read(str(file), opened, MOST_PAPERS, MOST_BYTES))
                 opened.seek(0)
                 far = ahead(header(str(file), opened.readline(HEADER_BYTES)).get("written"), now)
+            if file == mine and claims(records_of(store.documents()), files[-1], store.device):
+                old, mine = store.device, device_file(path, store.renew_device())
+                report.told.append(f"{file}: holds marks made as device {old} that this database does not hold: another"
+                                   " database (a copy of this one: a restored backup, a cloned disk) has the same device"
+                                   f" id; its marks are merged, and this database is now device {store.device}")
             if far:
                 report.told.append(f"{file}: written by a device whose clock is {far} ahead of this one (is one of"
                                    " them wrong?); its marks are merged, and a change made here after them wins")
