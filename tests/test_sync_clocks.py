@@ -5,12 +5,19 @@ survives."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
+import time
 
 import pytest
 
 from store.readers import read_path
+from store.marks.db import TriageStore
+from store.papers.model import Triage
+from store.sync.folder import sync
 from tests.hostile import rows, triage
+
+NOW = time.time()
 
 
 def ok(*args: str, env: dict[str, str] | None = None) -> str:
@@ -51,6 +58,45 @@ def test_a_change_made_later_on_the_other_device_wins_over_a_clock_hours_ahead(p
     for db in (laptop, desk):
         assert marks(db, p)["priority"] == 2, db
         assert marks(db, q)["starred"] and marks(db, q)["note"] == "from the laptop"
+
+
+def test_every_change_made_after_a_sync_comes_after_what_it_brought_in(tmp_path):
+    """The laptop's clock is 30 h ahead; the desk's marks made after a sync, on the paper the laptop marked
+    and on another one, are timed after the laptop's (the desk's clock moved on to them) and win."""
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    laptop, desk = TriageStore(tmp_path / "laptop.json"), TriageStore(tmp_path / "desk.json")
+    ahead = NOW + 30 * 3600
+    laptop.put({"p": Triage(priority=1, updated=ahead), "q": Triage(read=True, updated=ahead)})
+    sync(laptop, folder, now=ahead)
+    assert [line.split(": ", 1)[1][:53] for line in sync(desk, folder).told] == [
+        "written by a device whose clock is 30 h ahead of this"]
+    desk.put({"p": Triage(priority=2, updated=NOW), "r": Triage(starred=True, updated=NOW)})
+    assert desk.get("p").priority == 2 and desk.get("r").updated > ahead
+    sync(desk, folder), sync(laptop, folder, now=ahead + 1)
+    assert laptop.get("p").priority == 2 and laptop.get("q").read and laptop.get("r").starred
+    laptop.close(), desk.close()
+
+
+def test_a_copy_put_back_at_the_same_path_takes_a_device_id_of_its_own(tmp_path):
+    """A database file copied aside and put back at the same path on this host (a restored backup): it
+    has the marks and a new device id; the original, put back in turn, keeps its id."""
+    data = tmp_path / "data"
+    data.mkdir()
+    path = data / "triage.json"
+    store = TriageStore(path)
+    store.put({"p": Triage(read=True, updated=NOW)})
+    device = store.device
+    store.close()
+    data.rename(tmp_path / "original")
+    data.mkdir()
+    shutil.copy(tmp_path / "original" / "triage.json", path)
+    copy = TriageStore(path)
+    assert copy.get("p").read and copy.device != device
+    copy.close()
+    shutil.rmtree(data)
+    (tmp_path / "original").rename(data)
+    assert TriageStore(path).device == device
 
 
 class Machines:

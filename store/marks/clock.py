@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import os
 import time
+from collections.abc import Iterable
 
 OFFSET_ENV = "TRIAGE_CLOCK_OFFSET"
 TICK = 0.001
@@ -29,9 +30,17 @@ def now() -> float:
     return time.time() + (offset if math.isfinite(offset) else 0.0)
 
 
+def held(at: object, times: Iterable[float]) -> float:
+    """A database's clock: `at`, as its settings keep it, else (a database from before they kept it) the
+    latest of its marks' `times`, read once."""
+    if isinstance(at, (int, float)) and not isinstance(at, bool) and math.isfinite(at):
+        return float(at)
+    return max(times, default=0.0)
+
+
 def after(stamp: float, latest: float) -> float:
     """The time of a mark made at wall time `stamp` by a database whose latest time is `latest` (`stamp`
-    itself when that is not earlier: a tie of times is broken by the devices' ids, `store.merge`)."""
+    itself when that is not earlier: a tie of times is broken by the devices' ids, `store.marks.merge`)."""
     return stamp if stamp >= latest else latest + TICK
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import math
 import os
 import socket
 from collections.abc import Callable, Iterable, Mapping
@@ -33,8 +32,8 @@ from store.marks.changes import Change
 from store.marks.merge import Record, doc_of, edit, latest, merge, record_of
 from store.marks.journal import JournalStorage, MIN_COMPACT_BYTES
 from store.papers.model import Paper, Triage, fingerprint, normalise
-from store.marks.clock import after
-from store.marks.device import instance, new_id
+from store.marks.clock import after, held
+from store.marks.device import instance, known, new_id
 
 TABLE = "triage"
 SETTINGS = "settings"
@@ -198,15 +197,7 @@ class TriageStore:
             doc = self.setting(DEVICE)
             if self._device is not None and doc.get("id", self._device) == self._device:  # (none: only read)
                 return self._device, None
-            where = f"{socket.gethostname()}:{self._storage.path}"
-            here = instance(self._storage.path)
-        if isinstance(doc.get("id"), str) and doc["id"] and doc.get("where") == where:
-            if doc.get("instance") == here:
-                return doc["id"], None
-            if "instance" not in doc:
-                return doc["id"], {**doc, "instance": here}
-        made = {"id": new_id(), "where": where, "instance": here}
-        return made["id"], made
+            return known(doc, f"{socket.gethostname()}:{self._storage.path}", instance(self._storage.path))
 
     def renew_device(self) -> str:
         """Take a new device id (another database claims this one: `store.marks.device.claims`); the new id."""
@@ -232,26 +223,21 @@ class TriageStore:
                 if new is not record:
                     docs[pid] = doc_of(new, self._fingerprint(pid))
             if docs:  # a new device id goes in the same journal line as the first marks it made
-                self._write(docs, settings={**self._clocked(clock, docs), **({DEVICE: made} if made else {})})
+                self._write(docs, settings={DEVICE: made} if made else {})
                 self._device = device
 
     def _clock(self) -> float:
-        """This database's clock: the latest time of a mark it holds (under the lock). A database from
-        before it was kept reads it off its marks once."""
-        doc = self._settings.get(doc_id=CLOCK)
-        at = doc.get("at") if doc is not None else None
-        if isinstance(at, (int, float)) and not isinstance(at, bool) and math.isfinite(at):
-            return float(at)
-        return max((latest(record_of(doc)) for doc in self._docs().values()), default=0.0)
-
-    def _clocked(self, clock: float, docs: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
-        """The settings document of the clock once `docs` are stored (nothing when it stays as it is)."""
-        at = max([clock, *(doc["updated"] for doc in docs.values())])
-        return {CLOCK: {"at": at}} if at > clock or self._settings.get(doc_id=CLOCK) is None else {}
+        """This database's clock (`store.marks.clock.held`; under the lock)."""
+        return held(self.setting(CLOCK).get("at"), (latest(record_of(doc)) for doc in self._docs().values()))
 
     def _write(self, docs: Mapping[str, dict[str, Any]], remove: Iterable[str] = (),
                settings: Mapping[str, dict[str, Any]] | None = None) -> None:
-        """Store mark documents (and settings documents) and remove those of `remove`, as one durable write."""
+        """Store mark documents (and settings documents, the clock moved on to their latest time) and remove
+        those of `remove`, as one durable write."""
+        clock = self._clock()
+        at = max([clock, *(doc["updated"] for doc in docs.values())])
+        if at > clock or self._settings.get(doc_id=CLOCK) is None:
+            settings = {**(settings or {}), CLOCK: {"at": at}}
         tables = self._storage.read()
         table = tables.setdefault(TABLE, {})
         for key in remove:
@@ -289,16 +275,14 @@ class TriageStore:
         with self._storage.locked():
             docs, changed = folded(self._docs(), incoming)
             if docs:
-                clock = self._clock()
-                self._write(docs, settings=self._clocked(clock, docs))
+                self._write(docs)
         return changed
 
     def replace_all(self, incoming: Mapping[str, tuple[Record, str]]) -> None:
         """Make these records (paper id → record, fingerprint) the only marks stored, as one durable write."""
         with self._storage.locked():
             docs = {pid: doc_of(record, fp) for pid, (record, fp) in incoming.items()}
-            clock = self._clock()
-            self._write(docs, [doc.doc_id for doc in self._table if doc.doc_id not in docs], self._clocked(clock, docs))
+            self._write(docs, [doc.doc_id for doc in self._table if doc.doc_id not in docs])
 
     def _fingerprint(self, pid: str) -> str:
         """The fingerprint of an attached paper's text, else the one stored with its state."""

@@ -18,6 +18,7 @@ import secrets
 import stat
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from store.common.files import fsync_dir, write_durably
 from store.marks.merge import SCALARS, Record, merge
@@ -30,6 +31,19 @@ ID_BYTES = 64
 def new_id() -> str:
     """A new device id: 8 hex digits."""
     return secrets.token_hex(4)
+
+
+def known(doc: Mapping[str, Any], where: str, here: str) -> tuple[str, dict[str, Any] | None]:
+    """The device id of the settings document `doc` when it was made for this database (`where`: its host
+    and real path, `here`: its `instance`), else a new one; and the document to store when it is new (or
+    when a database from before instance files first notes its instance)."""
+    if isinstance(doc.get("id"), str) and doc["id"] and doc.get("where") == where:
+        if doc.get("instance") == here:
+            return doc["id"], None
+        if "instance" not in doc:
+            return doc["id"], {**doc, "instance": here}
+    made = {"id": new_id(), "where": where, "instance": here}
+    return made["id"], made
 
 
 def instance(database: Path) -> str:

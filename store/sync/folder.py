@@ -137,15 +137,8 @@ def _sync(store: TriageStore, folder: str | os.PathLike[str], now: float | None)
                 signature = _signature(opened.fileno())
                 files.append(read(str(file), opened, MOST_PAPERS, MOST_BYTES))
                 opened.seek(0)
-                far = ahead(header(str(file), opened.readline(HEADER_BYTES)).get("written"), now)
-            if file == mine and claims(records_of(store.documents()), files[-1], store.device):
-                old, mine = store.device, device_file(path, store.renew_device())
-                report.told.append(f"{file}: holds marks made as device {old} that this database does not hold: another"
-                                   " database (a copy of this one: a restored backup, a cloned disk) has the same device"
-                                   f" id; its marks are merged, and this database is now device {store.device}")
-            if far:
-                report.told.append(f"{file}: written by a device whose clock is {far} ahead of this one (is one of"
-                                   " them wrong?); its marks are merged, and a change made here after them wins")
+                head = header(str(file), opened.readline(HEADER_BYTES))
+            mine = _tell(store, file, head, files[-1], mine, report)
         except ReadError as exc:
             if file == mine:
                 ours = exc  # written over below, and told then
@@ -182,6 +175,24 @@ def _holds(file: Path, data: bytes) -> bool:
         return _body(read_regular(file, len(data) + HEADER_BYTES)) == _body(data)
     except (ReadError, FileNotFoundError):
         return False
+
+
+def _tell(store: TriageStore, file: Path, head: Mapping[str, Any], records: Mapping[str, tuple[Record, str]],
+          mine: Path, report: Synced) -> Path:
+    """What the device file `file` (its header, its records) says beyond its marks, in `report.told`: it was
+    written by a device whose clock is far ahead (`store.marks.clock`); it is ours (`mine`) and holds marks made
+    under our device id that we do not hold (`store.marks.device`: we take a new id). Our device file after."""
+    far = ahead(head.get("written"), report.at)
+    if far:
+        report.told.append(f"{file}: written by a device whose clock is {far} ahead of this one (is one of"
+                           " them wrong?); its marks are merged, and a change made here after them wins")
+    if file != mine or not claims(records_of(store.documents()), records, store.device):
+        return mine
+    old, new = store.device, store.renew_device()
+    report.told.append(f"{file}: holds marks made as device {old} that this database does not hold: another database"
+                       f" (a copy of this one: a restored backup, a cloned disk) has the same device id; its marks are"
+                       f" merged, and this database is now device {new}")
+    return device_file(file.parent, new)
 
 
 def last_synced(store: TriageStore) -> float | None:
