@@ -9,6 +9,7 @@ import subprocess
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 from store.readers import read_path
 from store.marks.db import TriageStore
 from store.papers.model import Triage
@@ -84,6 +85,7 @@ def test_quitting_while_the_lock_is_held_exits_and_says_what_was_not_saved(seed_
     assert not marks(db, read_path(seed_path).papers[0].id)["starred"]
 
 
+@pytest.mark.slow
 def test_two_paths_to_one_database_lose_no_acknowledged_mark(seed_path, tmp_path):
     """Two `triage set` loops at once, one through `--db LINK`, one through `--db TARGET` (the link points
     at it): every change a `triage set` acknowledged (exit 0) is in the database after."""

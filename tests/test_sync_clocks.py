@@ -99,6 +99,23 @@ def test_a_copy_put_back_at_the_same_path_takes_a_device_id_of_its_own(tmp_path)
     assert TriageStore(path).device == device
 
 
+def test_our_own_file_read_again_is_no_other_claim_on_our_device_id(tmp_path):
+    """Syncing with one folder, then another, then the first again: our file there, read again (no longer
+    remembered as seen) and older than what we hold, is ours: nothing is said and the device id stays."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir(), second.mkdir()
+    store = TriageStore(tmp_path / "db.json")
+    store.put({"p": Triage(note="one", tags=("x",), updated=NOW - 30)})
+    device = store.device
+    sync(store, first)
+    store.put({"p": Triage(note="two", updated=NOW - 20)})
+    sync(store, second)
+    report = sync(store, first)
+    assert report.told == [] and report.read == [f"{device}.triage-marks.jsonl"] and store.device == device
+    assert store.get("p").note == "two" and store.get("p").tags == ()
+    store.close()
+
+
 class Machines:
     """Two machines with the same host name that keep their database at the same path (`data/triage.json`):
     each machine's data folder is moved to that path while it runs (`mv`: its files keep their inodes)."""

@@ -13,6 +13,7 @@ does not hold (`claims`). The sync says so in one line and this database takes a
 """
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import stat
@@ -87,13 +88,21 @@ def _make(path: Path) -> None:
 
 def claims(held: Mapping[str, tuple[Record, str]], mine: Mapping[str, tuple[Record, str]], device: str) -> bool:
     """Whether the records of this database's own device file (`mine`) hold a change made as `device` that
-    the records it holds (`held`) neither hold nor have replaced: another database made it under this id."""
+    the records it holds (`held`) neither hold (for any paper: a state moves with its abstract's fix) nor
+    have replaced: another database made it under this id."""
+    unheld = []
     for pid, (theirs, _) in mine.items():
-        ours = held.get(pid, ({}, ""))[0]
-        merged = merge(ours, theirs)
-        entries = [(merged.get(name), ours.get(name)) for name in SCALARS]
-        entries += [(entry, ours.get("tags", {}).get(tag)) for tag, entry in merged.get("tags", {}).items()]
-        entries += [(entry, entry if entry in ours.get("note", ()) else None) for entry in merged.get("note", ())]
-        if any(new is not None and new[2] == device and new != old for new, old in entries):
-            return True
-    return False
+        ours = _entries(held.get(pid, ({}, ""))[0])
+        unheld += [entry for entry in _entries(merge(held.get(pid, ({}, ""))[0], theirs)) - ours if entry[2] == device]
+    if not unheld:
+        return False
+    everywhere = set().union(*(_entries(record) for record, _ in held.values()))
+    return any(entry not in everywhere for entry in unheld)
+
+
+def _entries(record: Record) -> set[tuple[Any, ...]]:
+    """Every change a record holds, as (value, time, device, what)."""
+    out = {(entry[0], entry[1], entry[2], name) for name in SCALARS if (entry := record.get(name)) is not None}
+    out.update((entry[0], entry[1], entry[2], f"tag {tag}") for tag, entry in record.get("tags", {}).items())
+    out.update((entry[0], entry[1], entry[2], json.dumps(entry[3], sort_keys=True)) for entry in record.get("note", ()))
+    return out
