@@ -23,7 +23,7 @@ the same moment). Tags are shown in the order they were added (those of one chan
 `edit` is a change made here: each field changed gets the time of the change, or just after the
 field's own time when that is later (another device's clock ahead): a change made here always wins
 over what this database held when it was made. (The store times a change after every mark it holds,
-`store.clock`; this keeps the rule for a field that a version without that clock wrote.)
+`store.marks.clock`; this keeps the rule for a field that a version without that clock wrote.)
 
 A time is a number of seconds since 1970 up to the end of the year 9999 (what a date can be written as).
 """
@@ -35,7 +35,7 @@ import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from store.clock import after
+from store.marks.clock import after
 
 SCALARS = ("read", "starred", "priority", "dismissed")
 """The marks merged as one value each (the note and the tags are merged as described above)."""
