@@ -119,7 +119,7 @@ def _sync(store: TriageStore, folder: str | os.PathLike[str], now: float | None)
     path = folder_of(folder)
     now = wall() if now is None else now
     report = Synced(at=now)
-    mine = device_file(path, store.marks.device)
+    mine = device_file(path, store.device)
     where = str(path.resolve())
     state = store.setting(SYNC)
     seen: dict[str, Any] = state.get("seen", {}) if state.get("folder") == where and isinstance(state.get("seen"), dict) else {}
