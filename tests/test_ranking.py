@@ -46,22 +46,24 @@ def test_a_few_stars_put_the_obvious_cluster_first():
     unmarked = [pid for pid in ranking.order if pid not in states]
     assert set(unmarked[:3]) == {ids[t] for t in PROTEIN[3:]}
     assert ranking.order[-len(states):] != [] and set(ranking.order[-len(states):]) == set(states)
-    assert ranking.bucket(unmarked[0]) is Bucket.STAR
-    assert ranking.bucket(unmarked[-1]) is not Bucket.STAR
+    assert ranking.bucket(unmarked[0]) is not Bucket.SKIP  # (too few papers to call a star likely)
+    assert ranking.bucket(unmarked[-1]) is Bucket.SKIP
 
 
-def test_too_few_stars_ask_for_more_instead_of_ranking():
+def test_no_star_asks_for_one_instead_of_ranking():
     papers = papers_of(PROTEIN + OTHER)
-    states = {papers[0].id: Triage(starred=True), papers[1].id: Triage(priority=1), papers[7].id: Triage(read=True)}
+    states = {papers[0].id: Triage(priority=3), papers[1].id: Triage(read=True, note="n"), papers[7].id: Triage(read=True)}
     ranking = InterestModel(Features(papers)).rank(states)
-    assert ranking.status == TOO_FEW == "star a few papers to get suggestions"
+    assert ranking.status == TOO_FEW == "star a paper to get suggestions"
     unmarked_first = [p.id for p in papers if p.id not in states] + [p.id for p in papers if p.id in states]
     assert ranking.order == unmarked_first  # file order otherwise, not noise
     assert {ranking.bucket(p.id) for p in papers} == {Bucket.UNSURE}
     assert ranking.why(papers[3].id) == Why((), (), ())
-    # A third positive (priority 2) is enough.
+    # One positive (priority 2) is enough: the papers like it come first.
     states[papers[2].id] = Triage(priority=2)
-    assert InterestModel(Features(papers)).rank(states).status == ""
+    ranking = InterestModel(Features(papers)).rank(states)
+    assert ranking.status == "" and papers[2].id not in ranking.order[:4]
+    assert all(pid in {p.id for p in papers[:6]} for pid in ranking.order[:2])  # protein papers
 
 
 def test_what_counts_as_for_and_against():
@@ -144,8 +146,8 @@ def test_explanation_terms_are_words_of_the_paper_and_closest_are_starred(seed):
         why = ranking.why(p.id)
         words = set(re.findall(r"\w+", p.plain.casefold()))
         assert why.terms_for or why.terms_against
-        assert set(why.terms_for + why.terms_against) <= words, p.title
-        assert set(why.terms_for).isdisjoint(why.terms_against)
+        assert {word for term in why.terms_for + why.terms_against for word in term.split()} <= words, p.title
+        assert {w for t in why.terms_for for w in t.split()}.isdisjoint(w for t in why.terms_against for w in t.split())
         assert set(why.closest_starred) <= starred - {p.id} and len(why.closest_starred) == min(3, len(starred - {p.id}))
 
 
@@ -166,3 +168,56 @@ def test_importing_the_module_costs_no_scikit_learn():
     code = "import sys, store.interest.ranking, store; print(json.dumps(sorted({m.split('.')[0] for m in sys.modules} & {'sklearn', 'scipy'})))"
     out = subprocess.run([sys.executable, "-c", "import json; " + code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == []
+
+
+@pytest.fixture(scope="module")
+def iclr() -> tuple[list[Paper], InterestModel]:
+    """The ICLR 2024 list (2,260 papers with their OpenReview keywords) and its interest model."""
+    from tests.conftest import CORPORA
+    if not CORPORA.is_dir():
+        pytest.skip("../shared/corpora is not beside this checkout")
+    papers = read_path(CORPORA / "iclr-2024-papers.jsonl").papers
+    return papers, InterestModel(Features(papers))
+
+
+def on_topic(paper: Paper, words: str) -> bool:
+    """Whether one of the paper's OpenReview keywords holds `words` (a topic a reader follows)."""
+    return any(words in keyword.lower() for keyword in paper.keywords)
+
+
+def test_one_star_ranks_the_papers_like_it_first(iclr):
+    papers, model = iclr
+    star = next(p for p in papers if "Federated Learning" in p.title)
+    ranking = model.rank({star.id: Triage(starred=True)})
+    assert ranking.status == ""
+    top = [pid for pid in ranking.order if pid != star.id][:10]
+    by_id = {p.id: p for p in papers}
+    assert sum(on_topic(by_id[pid], "federated") for pid in top) >= 7  # about 1 in 40 of the list
+    assert ranking.why(top[0]).closest_starred == (star.id,)
+
+
+def test_ten_stars_on_a_topic_make_a_small_likely_star_bucket_mostly_of_that_topic(iclr):
+    papers, model = iclr
+    topic = [p for p in papers if on_topic(p, "federated")]
+    states = {p.id: Triage(starred=True) for p in topic[:10]}
+    for read in (0, 50):
+        states |= {p.id: Triage(read=True) for p in [q for q in papers if not on_topic(q, "federated")][:read]}
+        ranking = model.rank(states)
+        likely = [p for p in papers if p.id not in states and ranking.bucket(p.id) is Bucket.STAR]
+        assert 5 <= len(likely) <= 0.04 * len(papers), (read, len(likely))  # a few percent of the list, not 40%
+        assert sum(on_topic(p, "federated") for p in likely) >= 0.5 * len(likely), (read, len(likely))
+
+
+def test_reasons_are_content_words_and_phrases_never_stop_words(iclr):
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    papers, model = iclr
+    topic = [p for p in papers if on_topic(p, "federated")]
+    states = {p.id: Triage(starred=True) for p in topic[:10]} | {p.id: Triage(read=True) for p in papers[200:260]
+                                                                   if not on_topic(p, "federated")}
+    ranking = model.rank(states)
+    reasons = [ranking.why(pid) for pid in ranking.order[:30] + ranking.order[1000:1030]]
+    named = [term for why in reasons for term in why.terms_for + why.terms_against]
+    words = [word for term in named for word in term.split()]
+    assert words and not set(words) & (ENGLISH_STOP_WORDS | {"non", "obtained"}), sorted(set(words) & ENGLISH_STOP_WORDS)
+    assert "federated learning" in [term for why in reasons for term in why.terms_for]  # a phrase, not two words

@@ -4,12 +4,13 @@ Owns `Features` (a collection's papers as vectors, built once from the search in
 and the model over them: `InterestModel.rank(states) -> Ranking` (the For-you order, a bucket
 per paper, why it is there) and `Features.similar(paper_id, k)`.
 
-A paper's vector is sublinear tf-idf over its words (case folded; a run of CJK or other
-unspaced script counts as its character bigrams, so such text has terms too), L2-normalised,
+A paper's vector is sublinear tf-idf over its words (case folded, stop words out: see
+store.interest.reasons; a run of CJK or other unspaced script counts as its character bigrams,
+so such text has terms too), L2-normalised,
 together with a dense latent-semantic vector (a truncated SVD of those tf-idf rows, fitted on a
 sample of the collection) that lets papers sharing no word but sharing a topic meet. The model
 is a linear SVM on both parts trained on the marked papers only (unmarked papers are not
-negatives): retraining after a mark and reranking are a small fit and a few matrix-vector
+negatives); with one star, the likeness to it. Retraining after a mark and reranking are a small fit and a few matrix-vector
 products, milliseconds at 10k papers. Constants were chosen with bench/ranking.py.
 
 scikit-learn and scipy are imported inside the functions that need them, never when this
@@ -27,15 +28,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from store.interest.reasons import content, pairs, phrases, words_of
 from store.papers.model import Paper, Triage
 from store.search.index import SearchIndex
 
 if TYPE_CHECKING:
     from scipy.sparse import csr_matrix
 
-MIN_POSITIVES = 3
-"""Fewer starred papers than this and the model does not rank: it would be ranking noise."""
-TOO_FEW = "star a few papers to get suggestions"
+MIN_POSITIVES = 1
+"""Fewer starred papers than this and the model does not rank: one star ranks by likeness to it,
+two and more train the SVM."""
+TOO_FEW = "star a paper to get suggestions"
 DIMENSIONS = 64
 """Size of the latent-semantic part of a paper's vector."""
 SAMPLE = 8000
@@ -71,6 +74,7 @@ class Features:
         papers = list(papers)
         index = index if index is not None else SearchIndex(papers)
         n = len(papers)
+        self.papers = papers
         self.ids = [p.id for p in papers]
         self.id_array = np.array(self.ids, dtype=object)
         self.row = {pid: k for k, pid in enumerate(self.ids)}
@@ -91,6 +95,7 @@ class Features:
         if n >= 10:
             keep &= df <= n // 2
         names = np.array(list(term_ids), dtype=object)
+        keep &= np.array(content(names), dtype=bool)
         tf = tf[:, keep].tocsr()
         self.terms: list[str] = names[keep].tolist()
         self.telling = np.array([not t.isdigit() for t in self.terms], dtype=bool)
@@ -116,6 +121,11 @@ class Features:
 
     def __len__(self) -> int:
         return len(self.ids)
+
+    def text(self, row: int) -> str:
+        """Paper `row`'s title and abstract, as its reasons are found in."""
+        paper = self.papers[row]
+        return f"{paper.title}. {paper.plain}"
 
     def closeness(self, row: int, others: np.ndarray | None = None) -> np.ndarray:
         """Similarity of paper `row` to each of `others` (rows; default every paper): tf-idf
@@ -205,7 +215,16 @@ class InterestModel:
 PRIOR_RATE = 0.1
 """The share of a list a reader is taken to star before their marks say (what the buckets follow)."""
 PRIOR_WEIGHT = 20
+LIKELY_SHARE = 0.2
+"""Likely stars: at most this share of the stars the rate expects among the unmarked papers…"""
+LIKELY_CAP = 0.02
+"""…and of the unmarked papers (2%: 45 of the ICLR list's 2,260)…"""
+LIKELY_SCORE = 3.0
+"""…and only those scoring this many standard deviations of the scores: with these, about 6 in 10
+likely stars of bench/ranking.py's held-out runs are of the reader's topic (at 1 star, about half)."""
 """How many marks that prior counts as: 3 stars and nothing read give a rate of 0.22, not 1."""
+NEIGHBOURS = 5
+"""With one star, how many of the papers nearest it join it in the likeness the order follows."""
 SVM_C = 0.1
 """The SVM's regularisation (few labels: strong)."""
 SVM_LATENT = 1.0
@@ -234,11 +253,19 @@ class _Linear:
 
 
 def _fit(f: Features, pos: np.ndarray, neg: np.ndarray, neg_weight: np.ndarray) -> _Linear:
-    """The model the labels give: a linear SVM on [tf-idf, latent], classes balanced; without
-    negatives (nothing to tell the positives from), the similarity to their centroid (tf-idf and
-    latent: a short list has no latent part)."""
-    if not len(neg):
-        return _Linear(np.asarray(f.x[pos].mean(axis=0), dtype=np.float32).ravel(), f.z[pos].mean(axis=0))
+    """The model the labels give: a linear SVM on [tf-idf, latent], classes balanced; with one
+    positive (too little to learn from: bench/ranking.py's few-stars table) or without negatives
+    (nothing to tell the positives from), the similarity to their centroid (tf-idf and latent: a
+    short list has no latent part)."""
+    if len(pos) < 2 or not len(neg):
+        terms, latent = np.asarray(f.x[pos].mean(axis=0), dtype=np.float32).ravel(), f.z[pos].mean(axis=0)
+        if len(pos) == 1:  # one star: the papers nearest it join it (pseudo-relevance feedback)
+            near = f.x @ terms + _dot(f.z, latent)
+            near[pos] = -np.inf
+            near = np.argpartition(-near, NEIGHBOURS)[:NEIGHBOURS] if len(f) > NEIGHBOURS + 1 else np.flatnonzero(np.isfinite(near))
+            terms = terms + np.asarray(f.x[near].mean(axis=0), dtype=np.float32).ravel()
+            latent = latent + f.z[near].mean(axis=0)
+        return _Linear(terms, latent)
     from scipy import sparse
     from sklearn.svm import LinearSVC
 
@@ -272,20 +299,30 @@ class Ranking:
         by_score = np.argsort(-self.scores, kind="stable")  # ties (and no ranking) keep file order
         self._unmarked = by_score[~marked[by_score]]
         self.order: list[str] = f.id_array[np.concatenate([self._unmarked, by_score[marked[by_score]]])].tolist()
-        # Buckets from the rate the reader stars at: about that share of the unmarked papers
-        # is likely starred; past three times that share, a star is unlikely.
-        likely = int(np.ceil(rate * len(self._unmarked)))
-        self._high = self.scores[self._unmarked[likely - 1]] if 0 < likely <= len(self._unmarked) else np.inf
-        self._low = self.scores[self._unmarked[3 * likely]] if 0 < 3 * likely < len(self._unmarked) else -np.inf
+        # Buckets from the rate the reader stars at: about that share of the unmarked papers would be
+        # starred (the line `suggested` walks from); past three times that share, a star is unlikely.
+        # Likely stars are the few at the top that are mostly right (see `LIKELY_SHARE`).
+        unmarked = len(self._unmarked)
+        expected = int(np.ceil(rate * unmarked))
+        self._line = self.scores[self._unmarked[expected - 1]] if 0 < expected <= unmarked else np.inf
+        self._low = self.scores[self._unmarked[3 * expected]] if 0 < 3 * expected < unmarked else -np.inf
+        likely = int(np.ceil(min(LIKELY_SHARE * expected, LIKELY_CAP * unmarked)))
+        self._high = max(self.scores[self._unmarked[likely - 1]], LIKELY_SCORE) if 0 < likely <= unmarked else np.inf
 
     @cached_property
     def suggested(self) -> list[str]:
         """The unmarked papers whose mark would teach the model most: the most uncertain first,
-        those nearest the line between likely star and unsure (active learning)."""
+        those nearest the line above which the rate the reader stars at expects stars (active learning)."""
         unmarked = self._unmarked
-        if np.isfinite(self._high):
-            unmarked = unmarked[np.argsort(np.abs(self.scores[unmarked] - self._high), kind="stable")]
+        if np.isfinite(self._line):
+            unmarked = unmarked[np.argsort(np.abs(self.scores[unmarked] - self._line), kind="stable")]
         return self._f.id_array[unmarked].tolist()
+
+    @cached_property
+    def _starred_pairs(self) -> set[tuple[str, str]]:
+        """The two-word phrases of the starred papers (what a reason may name as a phrase)."""
+        f = self._f
+        return {pair for row in self._starred for pair in pairs(words_of(f.text(row), _terms_of), f.text(row))}
 
     @cached_property
     def places(self) -> dict[str, int]:
@@ -308,16 +345,19 @@ class Ranking:
         return Bucket.STAR if s >= self._high else Bucket.SKIP if s < self._low else Bucket.UNSURE
 
     def why(self, paper_id: str, terms: int = 5, papers: int = 3) -> Why:
-        """The `terms` words of the paper weighing most for and against it and the `papers`
-        starred papers closest to it (never itself); all empty while there is a status."""
+        """The `terms` words or two-word phrases of the paper weighing most for and against it
+        (store.interest.reasons) and the `papers` starred papers closest to it (never itself); all
+        empty while there is a status."""
         if self._model is None:
             return Why((), (), ())
         f, row = self._f, self._f.row[paper_id]
         indices, part = self._model.parts(f, row)
-        indices, part = indices[f.telling[indices]], part[f.telling[indices]]
-        ranked = np.argsort(-part, kind="stable")
-        terms_for = tuple(f.terms[indices[k]] for k in ranked[:terms] if part[k] > 0)
-        terms_against = tuple(f.terms[indices[k]] for k in ranked[::-1][:terms] if part[k] < 0)
+        text = f.text(row)
+        weights = {f.terms[i]: w for i, w in zip(indices, part) if f.telling[i]}
+        against = {t for t, w in weights.items() if w < 0}
+        known = {pair for pair in self._starred_pairs if not against.intersection(pair)}
+        terms_for = phrases(text, {t: w for t, w in weights.items() if w > 0}, _terms_of, terms, known)
+        terms_against = phrases(text, {t: -w for t, w in weights.items() if w < 0}, _terms_of, terms)
         starred = self._starred[self._starred != row]
         near = f.closeness(row, starred)
         closest = tuple(f.ids[starred[k]] for k in np.argsort(-near, kind="stable")[:papers])
