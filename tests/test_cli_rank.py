@@ -100,7 +100,7 @@ def test_three_stars_put_the_other_papers_of_their_topic_first(two_topics, tmp_p
     order = [row["id"] for row in listed]
     assert set(order[:3]) == set(graphs[0::2])  # the unstarred graph papers, before any about RL
     assert set(order[3:9]) == set(rl) and set(order[9:]) == set(graphs[1::2])  # the marked ones last
-    assert listed[0]["bucket"] == "likely star" and listed[8]["bucket"] == "likely skip"
+    assert listed[0]["bucket"] != "likely skip" and listed[8]["bucket"] == "likely skip"
 
     suggested = [row["id"] for row in rows(triage("list", str(path), "--sort", "suggested", "--format", "jsonl", db=db))]
     assert set(suggested[:9]) == set(order[:9]) and set(suggested[9:]) == set(graphs[1::2])  # the unmarked first
@@ -109,16 +109,25 @@ def test_three_stars_put_the_other_papers_of_their_topic_first(two_topics, tmp_p
     assert [row["id"] for row in queried] == [pid for pid in order if pid != rl[0]]  # the matches, For you first
 
 
-def test_too_few_stars_list_in_file_order_and_say_how_many_it_takes(two_topics, tmp_path):
+def test_no_star_lists_in_file_order_and_says_a_star_is_enough(two_topics, tmp_path):
     path, graphs, rl = two_topics
     db = tmp_path / "triage.json"
-    for pid in graphs[:2]:
-        assert triage("set", pid, "--star", str(path), db=db).returncode == 0
+    assert triage("set", graphs[0], "--read", str(path), db=db).returncode == 0
     result = triage("list", str(path), "--sort", "interest", "--format", "jsonl", db=db)
-    assert result.stderr == "triage: star 3 papers to get suggestions (2 starred)\n"
+    assert result.stderr == "triage: star a paper to get suggestions (0 starred)\n"
     listed = rows(result)
     assert [row["id"] for row in listed] == [pid for pair in zip(rl, graphs) for pid in pair]
-    assert {row["id"]: row["bucket"] for row in listed} == {pid: None if pid in graphs[:2] else "unsure" for pid in rl + graphs}
+    assert {row["id"]: row["bucket"] for row in listed} == {pid: None if pid == graphs[0] else "unsure" for pid in rl + graphs}
+
+
+def test_one_star_puts_the_papers_like_it_first(two_topics, tmp_path):
+    path, graphs, rl = two_topics
+    db = tmp_path / "triage.json"
+    assert triage("set", graphs[2], "--star", str(path), db=db).returncode == 0
+    result = triage("list", str(path), "--sort", "interest", "--format", "jsonl", db=db)
+    assert result.stderr == ""
+    order = [row["id"] for row in rows(result)]
+    assert sum(pid in graphs for pid in order[:5]) >= 4 and order[-1] == graphs[2]
 
 
 def test_list_in_any_other_order_does_not_load_the_interest_model(tmp_path):

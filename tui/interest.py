@@ -21,7 +21,7 @@ from textual import work
 from textual.worker import get_current_worker
 
 from store.papers.model import Paper, Triage
-from store.interest.ranking import MIN_POSITIVES, Features, InterestModel, Ranking, labels
+from store.interest.ranking import MIN_POSITIVES, TOO_FEW, Features, InterestModel, Ranking, labels
 from store.search.index import SearchIndex
 from store.search.views import INTEREST_SORT, LEARNT_SORTS, rerank
 from tui.widgets.detail import DetailPane
@@ -72,7 +72,7 @@ def explain(ranking: Ranking | None, paper: Paper, marked: bool, papers: Mapping
     """What the detail pane says of a paper and the For-you order: the bucket of an unmarked paper, the
     terms of it that weigh most for and against a star, and the starred papers it is closest to."""
     if ranking is None:
-        return f"For you: star {MIN_POSITIVES} papers to get suggestions"
+        return f"For you: {TOO_FEW}"
     why = ranking.why(paper.id)
     lines = [f"For you: {'marked (the model learns from it)' if marked else ranking.bucket(paper.id).label}"]
     if why.terms_for:
@@ -129,7 +129,9 @@ class InterestActions:
             return
         first, self._ranking = self._ranking is None, ranking
         paper_list = self.query_one(PaperList)
-        paper_list.buckets = (lambda paper_id: ranking.bucket(paper_id).glyph) if ranking is not None else None
+        # A row's bucket only where it explains the order: in the For-you sort.
+        paper_list.buckets = (lambda paper_id: ranking.bucket(paper_id).glyph if self.sort == INTEREST_SORT
+                              and self._similar is None else " ") if ranking is not None else None
         learnt = self._learnt()
         if learnt is not None and self._similar is None:
             if first:

@@ -13,7 +13,7 @@ from textual.timer import Timer
 
 from store.papers.model import Paper, Triage
 from store.marks.db import TriageStore
-from store.interest.ranking import MIN_POSITIVES, Ranking
+from store.interest.ranking import TOO_FEW, Ranking
 from store.search.highlight import Hit, Hits
 from store.papers.text import title_display
 from store.search.views import LEARNT_SORTS, SCORE_SORT, SORTS, VIEWS, Tally, arrange, next_sort
@@ -112,7 +112,7 @@ class ViewActions:
         if self._similar is not None:
             tabs.note = f"more like {shortly(self._similar.of)} · esc back"
         elif self.sort in LEARNT_SORTS and self._ranking is None:
-            tabs.note = f"sorted by {SORTS[self.sort]} · star {MIN_POSITIVES} papers to get suggestions"
+            tabs.note = f"sorted by {SORTS[self.sort]} · {TOO_FEW}"
         else:
             tabs.note = ""
         tabs.set_counts(self._tallies["matched"].counts)

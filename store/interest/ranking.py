@@ -98,8 +98,8 @@ class Features:
         keep &= np.array(content(names), dtype=bool)
         tf = tf[:, keep].tocsr()
         self.terms: list[str] = names[keep].tolist()
-        self.telling = np.array([not t.isdigit() for t in self.terms], dtype=bool)
-        """Which terms a reason may name: not bare numbers, which say nothing to a reader."""
+        self.telling = np.array([not t.isdigit() and (len(t) > 1 or bool(_UNSPACED.match(t))) for t in self.terms], dtype=bool)
+        """Which terms a reason may name: not bare numbers or single letters, which say nothing to a reader."""
         tf.data = 1 + np.log(tf.data)
         idf = np.log((1 + n) / (1 + df[keep])) + 1
         weighted = (tf @ sparse.diags(idf)).astype(np.float32).tocsr()
@@ -342,7 +342,7 @@ class Ranking:
         if self.status:
             return Bucket.UNSURE
         s = self.score(paper_id)
-        return Bucket.STAR if s >= self._high else Bucket.SKIP if s < self._low else Bucket.UNSURE
+        return Bucket.STAR if s >= self._high else Bucket.SKIP if s <= self._low else Bucket.UNSURE
 
     def why(self, paper_id: str, terms: int = 5, papers: int = 3) -> Why:
         """The `terms` words or two-word phrases of the paper weighing most for and against it

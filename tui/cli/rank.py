@@ -93,10 +93,10 @@ def arranged(collection: Collection, found: Found, states: Mapping[str, Triage],
 def for_you(collection: Collection, states: Mapping[str, Triage]) -> Ranking | None:
     """The For-you ranking of the marks in `states`; None, having said on stderr how many stars it
     takes, while there are too few to rank (then no features are built: that is the slow part)."""
-    from store.interest.ranking import MIN_POSITIVES, labels
+    from store.interest.ranking import TOO_FEW, labels
     from tui.interest import Interest
 
     ranking = Interest(collection.papers, lambda: search_index(collection)).rank(states)
     if ranking is None:
-        print(f"triage: star {MIN_POSITIVES} papers to get suggestions ({len(labels(states)[0])} starred)", file=sys.stderr)
+        print(f"triage: {TOO_FEW} ({len(labels(states)[0])} starred)", file=sys.stderr)
     return ranking
