@@ -13,11 +13,14 @@ from tui.app import TriageApp
 
 
 def saved(*keys: str):
-    """Press the keys, then wait until the marks they made are saved (a row shows `…` until then)."""
+    """Press the keys, then wait until the marks they made are saved (a row shows `…` until then) and
+    ranked (one star or priority 1–2 makes a For-you ranking, which the detail pane explains)."""
 
     async def press(pilot) -> None:
         await pilot.press(*keys)
         await until(pilot, lambda: not pilot.app.saving)
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
 
     return press
 
