@@ -70,13 +70,18 @@ async def test_for_you_asks_for_a_star_then_puts_papers_like_it_first_and_says_w
         assert str(paper_list.render_line(0).text)[:2] in ("↑•", "·•"), "the row shows its bucket"
 
 
+async def for_you_after_three_stars(app: TriageApp, pilot) -> None:
+    """Star three protein papers, sort by For you and wait for the ranking."""
+    app.change({p.id: Triage(starred=True) for p in [q for q in app.collection.papers if protein(q)][:3]})
+    app.sort = "interest"
+    await until(pilot, lambda: app._ranking is not None)
+
+
 async def test_the_bucket_mark_shows_in_the_for_you_sort_only(tmp_path):
     app = TriageApp(read_path(mixed_list(tmp_path)), str(tmp_path / "db.json"))
     papers = app.collection.papers
     async with app.run_test(size=(120, 40)) as pilot:
-        app.change({p.id: Triage(starred=True) for p in [q for q in papers if protein(q)][:3]})
-        app.sort = "interest"
-        await until(pilot, lambda: app._ranking is not None)
+        await for_you_after_three_stars(app, pilot)
         paper_list = app.query_one(PaperList)
         marks = lambda: {str(paper_list.render_line(y).text)[0] for y in range(len(papers) - 3)}  # noqa: E731 (the unmarked rows)
         await until(pilot, lambda: marks() <= set("↑·↓"))
@@ -89,9 +94,7 @@ async def test_a_new_ranking_moves_only_the_rows_below_the_cursor(tmp_path):
     app = TriageApp(read_path(mixed_list(tmp_path)), str(tmp_path / "db.json"))
     papers = app.collection.papers
     async with app.run_test(size=(120, 40)) as pilot:
-        app.change({p.id: Triage(starred=True) for p in [q for q in papers if protein(q)][:3]})
-        app.sort = "interest"
-        await until(pilot, lambda: app._ranking is not None)
+        await for_you_after_three_stars(app, pilot)
         paper_list = app.query_one(PaperList)
         await pilot.press("g", "j", "j")  # the sort kept the cursor on its paper: from the top
         await pilot.pause()
