@@ -14,7 +14,7 @@ CDRL, HDGNN, FAIRTUNE, SCL = "b0630d65dd", "3d09c6c056", "2d6a618095", "38521038
 
 
 def rows(result) -> list[dict]:
-    return [json.loads(line) for line in result.stdout.splitlines()]
+    return [json.loads(line) for line in result.stdout.split("\n") if line]  # (not splitlines: a title may hold U+2028)
 
 
 def test_query_finds_and_ranks_like_the_app(seed_path):
@@ -73,3 +73,17 @@ def test_a_query_over_the_caps_is_refused_in_one_short_line():
         assert (result.returncode, result.stdout) == (2, "")
         [line] = result.stderr.splitlines()
         assert line.startswith("triage: query ") and "too long: " in line and said in line and len(line) < 160
+
+
+def test_upper_case_and_or_not_are_operators_on_the_iclr_list(corpora):
+    """As in Scopus, Web of Science, arXiv and PubMed; before, `llm AND agent` found 0 papers, `llm OR agent` 2."""
+    iclr = str(corpora / "iclr-2024-papers.jsonl")
+
+    def ids(query: str) -> list[str]:
+        result = triage("list", iclr, "-q", query, "--format", "jsonl")
+        assert result.returncode == 0, result.stderr
+        return [row["id"] for row in rows(result)]
+
+    for spelled, meant in (("llm AND agent", "llm agent"), ("llm OR agent", "llm | agent"), ("NOT graph", "-graph")):
+        assert ids(spelled) == ids(meant), spelled
+    assert len(ids("llm OR agent")) > 400

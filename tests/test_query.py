@@ -125,3 +125,23 @@ def test_a_query_over_the_caps_is_refused_and_matches_nothing():
     for words in ("-".join(["a"] * (MAX_TERMS + 1)), '"' + " ".join(["a"] * (MAX_TERMS + 1)) + '"',
                   'author:"' + " ".join(["a"] * (MAX_TERMS + 1)) + '"'):  # each word of a term is looked up
         assert parse(words).hint == f"too long: {MAX_TERMS + 1} terms (at most {MAX_TERMS})"
+
+
+def test_upper_case_and_or_not_are_operators_as_in_scopus_and_pubmed():
+    assert parse("llm AND agent").groups == parse("llm agent").groups
+    assert parse("llm OR agent").groups == parse("llm | agent").groups
+    assert parse("NOT graph").groups == parse("-graph").groups
+    assert parse('diffusion AND NOT "language model" OR is:read').groups == parse('diffusion -"language model" | is:read').groups
+    assert not parse("llm AND agent OR NOT graph").problems
+
+
+def test_lower_case_and_or_not_stay_words():
+    assert parse("rock and roll or not").groups == ((Term("rock"),), (Term("and"),), (Term("roll"),), (Term("or"),), (Term("not"),))
+    assert parse('"AND" \'OR').groups == ((Term("AND", "phrase"),), (Term("OR", "exact"),))
+
+
+def test_an_operator_without_its_terms_says_so():
+    assert parse("llm OR").hint == "OR needs a term on each side"
+    assert parse("AND llm").hint == "AND needs a term on each side"
+    assert parse("llm NOT").hint == "NOT needs a term after it"
+    assert parse("llm NOT").groups == ((Term("llm"),),)

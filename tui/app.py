@@ -150,7 +150,7 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
         # priority: the keys typed right after enter must already find the list focused (see check_action)
         Binding("enter", "leave_filter", show=False, priority=True, tooltip="Back to the list from the filter", id="leave_filter"),
         Binding("slash", "focus_filter", "Filter", key_display="/", group=SEARCH, priority=True,
-                tooltip="Filter the list: words (typos ok), \"phrase\", !not, a | b, is:unread, p<=2…", id="focus_filter"),
+                tooltip="Filter the list: words (typos ok), \"phrase\", a OR b, NOT a, is:unread, p<=2…", id="focus_filter"),
         Binding("M", "save_search", "Save search", show=False, group=SEARCH, tooltip="Save the query under a name and a letter",
                 id="save_search"),
         Binding("apostrophe", "pick_saved", "Saved searches", show=False, group=SEARCH, key_display="'",

@@ -1,6 +1,8 @@
 """The query language of the filter bar and `--query`: a string → a `Query` value (see `SYNTAX`).
 
-Smart case: a word or phrase with a capital letter matches case-sensitively. Parsing never
+Smart case: a word or phrase with a capital letter matches case-sensitively; but the upper-case words
+AND, OR and NOT are operators (as in Scopus, Web of Science, arXiv and PubMed: `a OR b` is `a | b`,
+`NOT a` is `-a`, `a AND b` is `a b`; OR binds first, as there). Parsing never
 raises: what cannot be understood is left out and described in `Query.problems`, and a query
 of which nothing understood is left matches nothing, never everything (`Query.dropped`).
 """
@@ -15,6 +17,7 @@ SYNTAX = (
     ("'exact", "an exact piece of text, no typo tolerance"),
     ('-word  -"phrase"', "must not match (also !word; a lone - is ignored, -1 is text)"),
     ("a | b", "either (the bar joins the terms on each side)"),
+    ("a OR b  a AND b  NOT a", "operators in capitals (as | , a space, -); lower-case and, or, not are words"),
     ("is:unread is:starred", "by triage state (also is:read, is:dismissed); -is:read negates"),
     ("p:1  p<=2  p:0", "by priority (also p>=3; p:0 is none)"),
     ("has:note has:code", "a note, a code link (also has:tag, has:link)"),
@@ -40,6 +43,8 @@ FIELDS = {"author": "author", "title": "title", "abstract": "abstract", "kw": "k
 _FOLDED = ("author", "kw")  # names and keywords match whatever their case
 QUALIFIERS = ("is", "p", "has", "tag", "author", "title", "abstract", "kw", "cat", "area", "track", "venue", "year")
 _STATE_FIELDS = ("is", "p", "has", "tag")
+_OPERATOR = re.compile(r"(AND|OR|NOT)(?=\s|\||$)")
+"""The boolean words, upper-case and standing alone (`ANDROID`, `and`, `'OR` and `"NOT"` are text)."""
 _SEARCHABLE = re.compile(r"\w")  # a word without any (a lone `-`, `--`, `…`) has nothing to look for
 WORD = re.compile(r"[\w\u0300-\u036f]+")
 """A word, for the index and for query words alike (combining accents stay in their word)."""
@@ -201,19 +206,31 @@ def _parsed(text: str) -> Query:
     groups: list[list[Atom]] = []
     problems: list[str] = []
     dropped = False
-    joining = False  # the previous token was a bar: the next atom joins the last group
+    joining = ""  # the previous token was a bar (or OR): the next atom joins the last group
+    anding = not_next = False  # the previous token was AND, NOT
     i, n = 0, len(text)
     while i < n:
         if text[i].isspace():
             i += 1
             continue
-        if text[i] == "|":
-            if not groups or joining:
-                problems.append("| needs a term on each side")
-            joining = bool(groups)
-            i += 1
+        operator = _OPERATOR.match(text, i)
+        if text[i] == "|" or operator and operator.group() == "OR":
+            bar = "OR" if operator else "|"
+            if not groups or joining or anding or not_next:
+                problems.append(f"{bar} needs a term on each side")
+            joining = bar if groups else ""
+            i += len(bar)
             continue
-        negated = False
+        if operator:
+            if operator.group() == "NOT":
+                not_next = True
+            else:
+                if not groups or joining or anding or not_next:
+                    problems.append("AND needs a term on each side")
+                anding = True
+            i = operator.end()
+            continue
+        negated, not_next = not_next, False
         while i < n and _negates(text, i):
             negated = True
             i += 1
@@ -260,9 +277,11 @@ def _parsed(text: str) -> Query:
         if atom is not None:
             groups[-1].append(atom)
         dropped = dropped or missing
-        joining = False
-    if joining:
-        problems.append("| needs a term on each side")
+        joining, anding = "", False
+    if joining or anding:
+        problems.append(f"{joining or 'AND'} needs a term on each side")
+    if not_next:
+        problems.append("NOT needs a term after it")
     kept: dict[frozenset[Atom], tuple[Atom, ...]] = {}  # each atom and group once, where first written
     for group in groups:
         if group:

@@ -14,7 +14,7 @@ from tui.keys import SEARCH
 from tui.widgets.inputs import Input
 from tui.widgets.line_text import show_line
 
-PLACEHOLDER = 'filter: words (typos ok), "phrase", !not, a | b, is:unread, p<=2, has:code…'
+PLACEHOLDER = 'filter: words (typos ok) "phrase" a OR b  NOT a  is:unread p<=2 has:code…'
 TYPING = "type a query · enter: back to the list · esc: clear · ? after leaving: the syntax"
 
 
