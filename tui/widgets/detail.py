@@ -56,12 +56,15 @@ TLDR_BAR = "▌ "
 class DetailPane(KeptLines, SteadyBar, ScrollView, can_focus=True):
     """Shows one paper in full. Every part is `Content` built from the paper's text, never parsed as markup.
 
-    Focused (`enter` / `l` from the list), it scrolls with `j` / `k` as well as the arrows and page keys.
+    Focused (`enter` / `l` from the list), it scrolls with `j` / `k` as well as the arrows and page keys,
+    and `g` / `G` go to its top / bottom as `home` / `end` do.
     """
 
     BINDINGS = [
         Binding("j", "scroll_down", "Scroll down", show=False, group=READ, tooltip="Detail one line down (while reading it)", id="scroll_down"),
         Binding("k", "scroll_up", "Scroll up", show=False, group=READ, tooltip="Detail one line up (while reading it)", id="scroll_up"),
+        Binding("g", "scroll_home", "Top", show=False, group=READ, tooltip="Detail to its top (while reading it)", id="detail_top"),
+        Binding("G", "scroll_end", "Bottom", show=False, group=READ, tooltip="Detail to its bottom (while reading it)", id="detail_bottom"),
     ]
 
     DEFAULT_CSS = """
