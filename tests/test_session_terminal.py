@@ -24,7 +24,7 @@ def test_filter_star_prioritise_note_copy_quit_and_it_all_comes_back(tmp_path, s
         first.send("/", "language")
         first.wait_for(lambda s: "sorted by match score" in s and " of 19" in s.splitlines()[2])
         first.send("Enter")
-        first.wait_for(lambda s: "Clear filter" not in s)  # the filter bar's key left the footer: the list has the focus
+        first.wait_for(lambda s: "⏎ Read" in s)  # the list's key is in the footer: the list has the focus
         first.send("j")
         first.wait_for(lambda s: chosen.title[:40] in words(s))
         first.send("s", "2")

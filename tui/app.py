@@ -97,6 +97,7 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
     | `O` | Open the paper's PDF in the browser |
     | `x` | Export the papers shown with their marks (asks for a file) |
     | `/` | Filter: type a query; `enter` back to the list, `esc` clears it |
+    | `esc` | On the list: clear the filter (after leaving more like this, clearing the selection) |
     | `M` | Save the query under a name and a letter |
     | `'` | Saved searches, with counts: a letter runs one |
     | `<` / `>` | The list narrower / wider (the detail pane wider / narrower) |
@@ -163,6 +164,7 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
         Binding("z", "list_alone", "List alone", show=False, group=VIEW_KEYS, tooltip="The list alone, full width, or the detail pane back", id="list_alone"),
         Binding("escape", "leave_similar", show=False, tooltip="Back from more like this to the list", id="leave_similar"),
         Binding("escape", "clear_selection", "Clear selection", key_display="esc", show=False, group=TRIAGE, tooltip="Clear the selection", id="clear_selection"),
+        Binding("escape", "clear_query", "Clear filter", key_display="esc", group=SEARCH, tooltip="Clear the filter (from the list)", id="clear_query"),
     ]
 
     view: reactive[str] = reactive("all", init=False)
@@ -313,6 +315,8 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
             return self._similar is not None and self.default_screen.focused is self.query_one(PaperList)
         if action == "clear_selection":
             return bool(self.selection) and self.default_screen.focused is self.query_one(PaperList)
+        if action == "clear_query":
+            return self.esc_clears_filter() and self.default_screen.focused is self.query_one(PaperList)
         return True
 
     def action_help(self) -> None:

@@ -1,8 +1,8 @@
 """The filter: the query typed in the filter bar, searched off the UI thread, the newest query winning.
 
 Owns the search of each keystroke's query (`_search`, cancelled by the next; the index is tui.loading's)
-and showing its results (`_show_hits`), what the query `matched`, and the keys `/` and `enter` in and out
-of the filter bar. `FilterActions` is a mixin
+and showing its results (`_show_hits`), what the query `matched`, the keys `/` and `enter` in and out
+of the filter bar, and `esc` on the list clearing it. `FilterActions` is a mixin
 of `TriageApp`, which owns the state it reads (the hits, the serial numbers of the queries).
 """
 from __future__ import annotations
@@ -24,6 +24,8 @@ from tui.widgets.paper_list import PaperList
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from tui.selection import Selection
 
 
 class HitPapers(Sequence[Paper]):
@@ -54,7 +56,7 @@ class HitPapers(Sequence[Paper]):
 
 
 class FilterActions:
-    """`/` and `enter` (see TriageApp's key table), and the filter bar's messages."""
+    """`/`, `enter` and `esc` (see TriageApp's key table), and the filter bar's messages."""
 
     collection: Collection
     states: dict[str, Triage]
@@ -69,6 +71,9 @@ class FilterActions:
     _restore_cursor: str | None
     _similar: Similar | None
     _type_ahead: TypeAhead
+    selection: Selection
+    _esc_clears = False
+    """Whether the footer was last told that `esc` clears the filter (see `follow_esc`)."""
     _paper_array: Any = None
     """The collection's papers as a numpy object array (made by the first search), or None."""
 
@@ -140,6 +145,23 @@ class FilterActions:
     def action_leave_filter(self) -> None:
         """`enter` in the filter: the list takes the focus now, not after the queued keys."""
         self.screen.set_focus(self.query_one(PaperList))
+
+    def esc_clears_filter(self) -> bool:
+        """Whether `esc` on the list clears the filter: the list is filtered, and esc has nothing before it
+        to undo (more like this, a selection: see TriageApp's escape bindings, in that order)."""
+        return self._hits is not None and self._similar is None and not self.selection
+
+    def follow_esc(self) -> None:
+        """The footer offers `esc` "Clear filter" once it does that, and not when it no longer does
+        (the footer is made again only then, not at each key)."""
+        clears = self.esc_clears_filter()
+        if clears != self._esc_clears:
+            self._esc_clears = clears
+            self.refresh_bindings()
+
+    def action_clear_query(self) -> None:
+        """`esc` on the list with a query: the filter cleared, the cursor staying on its paper."""
+        self.query_one(FilterBar).value = ""
 
     def action_focus_filter(self) -> None:
         self.action_leave_similar()

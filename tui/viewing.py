@@ -122,6 +122,7 @@ class ViewActions:
             prioritised=shown["prioritised"], read=self._tallies["all"].read,
             selected=len(self.selection), visual=self.selection.anchor is not None,
         )
+        self.follow_esc()
 
     def watch_view(self) -> None:
         self.refresh_rows(keep=self._current_id())
