@@ -25,6 +25,7 @@ from store.interest.ranking import MIN_POSITIVES, TOO_FEW, Features, InterestMod
 from store.search.index import SearchIndex
 from store.search.views import INTEREST_SORT, LEARNT_SORTS, rerank
 from tui.widgets.detail import DetailPane
+from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
 
 
@@ -161,10 +162,12 @@ class InterestActions:
     def _show_similar(self, paper: Paper, similar: list[Paper]) -> None:
         back = self._similar.back if self._similar is not None else paper.id
         self._similar = Similar(paper, similar, back)
+        self.query_one(FilterBar).set_aside(True)
         self.refresh_rows()
 
     def action_leave_similar(self) -> None:
         """Back from "more like this" to the list it was opened from, on the paper it was opened on."""
         if self._similar is not None:
             back, self._similar = self._similar.back, None
+            self.query_one(FilterBar).set_aside(False)
             self.refresh_rows(keep=back)

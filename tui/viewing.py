@@ -118,7 +118,8 @@ class ViewActions:
         tabs.set_counts(self._tallies["matched"].counts)
         shown, every = self._tallies["shown"].counts, self._tallies["all"].counts
         self.query_one(StatusLine).show(
-            shown=shown["all"], total=every["all"], unread=shown["unread"], starred=shown["starred"],
+            shown=shown["all"], total=every["all"], like=shortly(self._similar.of) if self._similar else "",
+            unread=shown["unread"], starred=shown["starred"],
             prioritised=shown["prioritised"], read=self._tallies["all"].read,
             selected=len(self.selection), visual=self.selection.anchor is not None,
         )

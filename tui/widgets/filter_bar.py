@@ -27,7 +27,8 @@ class QueryInput(Input):
 
 
 class FilterBar(Horizontal):
-    """A one-line query input with a hint and a count ("7 of 19").
+    """A one-line query input with a hint and a count ("7 of 19"; greyed, "7 of 19 · not shown", while
+    "more like this" is shown instead of the matches).
 
     | Key | Action |
     | :- | :- |
@@ -48,6 +49,7 @@ class FilterBar(Horizontal):
         & > Input:focus { background: $surface; }
         & > #filter-hint { width: auto; max-width: 50%; padding: 0 1; color: $text-warning; }
         & > #filter-count { width: auto; padding: 0 1; color: $text-muted; }
+        &.-aside > #filter-count { color: $text-disabled; }
     }
     """
 
@@ -73,6 +75,9 @@ class FilterBar(Horizontal):
         @property
         def control(self) -> FilterBar:
             return self.filter_bar
+
+    _count = ""
+    """The count shown ("7 of 19"), '' without a query."""
 
     def compose(self) -> ComposeResult:
         yield Static("/", id="filter-prompt", markup=False)
@@ -102,11 +107,21 @@ class FilterBar(Horizontal):
     def show_result(self, shown: int, total: int, hint: str, pending: bool = False) -> None:
         """Show how many papers match ("7 of 19"; nothing when the filter is empty) and the query's hint;
         `pending`: the titles are still being derived (ranked without their words: "7 of 19 · titles…")."""
-        count = f"{shown} of {total}{' · titles…' if pending else ''}" if self.value.strip() else ""
-        show_line(self.query_one("#filter-count", Static), Content(count))
+        self._count = f"{shown} of {total}{' · titles…' if pending else ''}" if self.value.strip() else ""
+        self._show_count()
         hint_widget = self.query_one("#filter-hint", Static)
         show_line(hint_widget, Content(hint))
         hint_widget.display = bool(hint)
+
+    def set_aside(self, aside: bool) -> None:
+        """While "more like this" is shown instead of the query's matches, the count is greyed and says so."""
+        if aside != self.has_class("-aside"):
+            self.set_class(aside, "-aside")
+            self._show_count()
+
+    def _show_count(self) -> None:
+        aside = self._count and self.has_class("-aside")
+        show_line(self.query_one("#filter-count", Static), Content(f"{self._count} · not shown" if aside else self._count))
 
     def show_indexing(self) -> None:
         """Say that results wait for the index (being built when a long list was just opened)."""

@@ -11,6 +11,8 @@ from tui.widgets.line_text import show_line
 
 SAVING_WIDTH = len("saving…") + 1
 """The cells "saving…" takes, with its padding."""
+NARROW_LIKE = 18
+"""The most characters of the paper "more like this" is of that the header names below 100 columns."""
 
 
 class StatusLine(Horizontal):
@@ -73,10 +75,14 @@ class StatusLine(Horizontal):
         show_line(self.query_one("#status-source", Static), Content("  ").join(parts))
 
     def show(self, *, shown: int, total: int, unread: int, starred: int, prioritised: int, read: int,
-             selected: int = 0, visual: bool = False) -> None:
+             selected: int = 0, visual: bool = False, like: str = "") -> None:
         """`unread`, `starred`, `prioritised` count the papers shown; `read` counts all `total` papers;
-        `selected` the papers selected (shown or not), `visual` whether visual mode extends the selection."""
-        counts = f"{shown} of {total} shown · {unread} unread · {starred} ★ · {prioritised} prioritised"
+        `selected` the papers selected (shown or not), `visual` whether visual mode extends the selection;
+        `like`: the paper "more like this" shows papers like ("30 like GraphPulse" for "30 of 2260 shown")."""
+        if self.has_class("-narrow") and len(like) > NARROW_LIKE:  # (80 columns: the counts still fit)
+            like = like[: NARROW_LIKE - 1].rstrip() + "…"
+        lead = f"{shown} like {like}" if like else f"{shown} of {total} shown"
+        counts = f"{lead} · {unread} unread · {starred} ★ · {prioritised} prioritised"
         if selected or visual:
             counts = f"{selected} selected{' (visual)' if visual else ''} · {counts}"
         show_line(self.query_one("#status-counts", Static), Content(counts))
