@@ -27,7 +27,8 @@ class Tmux:
         if not shutil.which("tmux"):
             pytest.skip("tmux is not installed")
         self.socket = f"triage-test-{uuid.uuid4().hex[:8]}"
-        exports = " ".join(f"{k}={v!r}" for k, v in (env or {}).items())
+        env = {"TRIAGE_NO_HINTS": "1", **(env or {})}  # the first-run hint only where a test asks for it ("")
+        exports = " ".join(f"{k}={v!r}" for k, v in env.items())
         self._tmux("new-session", "-d", "-s", "t", "-x", str(width), "-y", str(height),
                    f"env -u COLUMNS -u LINES {exports} TERM=xterm-256color {command}; echo EXIT=$?; sleep 60")
 

@@ -48,12 +48,20 @@ from tui.typeahead import TypeAhead
 from tui.viewing import ViewActions
 from tui.widgets.detail import DetailPane
 from tui.widgets.filter_bar import FilterBar
+from tui.widgets.first_hint import HIDDEN, KEYS as HINT_KEYS, FirstHint
 from tui.widgets.paper_list import PaperList, columns_for
 from tui.syncing import AppSync
 from tui.widgets.status import StatusLine
 from tui.widgets.view_tabs import ViewTabs
 
 textual_private.inert_strips()  # every cell the app draws passes the inert boundary to the terminal
+
+def bundled(sources: Sequence[str]) -> bool:
+    """Whether the list is the bundled sample (`triage` with no file)."""
+    from seeds import DEFAULT
+
+    return list(sources) == [str(DEFAULT)]
+
 
 POLL_SECONDS = 0.5
 """How often marks made by another process on the same database are picked up."""
@@ -102,6 +110,7 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
     | `'` | Saved searches, with counts: a letter runs one |
     | `<` / `>` | The list narrower / wider (the detail pane wider / narrower) |
     | `z` | The list alone, full width (`z` again: the detail pane back) |
+    | `esc` | On the list, nothing else to leave or clear: hide the first-run hint for good |
 
     While papers are selected, `r` `s` `d` `1`–`5` `0` `t` `c` `Y` `x` act on them (tui.selection).
     A mark shows at once; the durable write follows on a writer thread, in order. Until it is durable the
@@ -165,6 +174,7 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
         Binding("escape", "leave_similar", show=False, tooltip="Back from more like this to the list", id="leave_similar"),
         Binding("escape", "clear_selection", "Clear selection", key_display="esc", show=False, group=TRIAGE, tooltip="Clear the selection", id="clear_selection"),
         Binding("escape", "clear_query", "Clear filter", key_display="esc", group=SEARCH, tooltip="Clear the filter (from the list)", id="clear_query"),
+        Binding("escape", "hide_hint", "Hide the hint", key_display="esc", show=False, tooltip="Hide the first-run hint for good", id="hide_hint"),
     ]
 
     view: reactive[str] = reactive("all", init=False)
@@ -173,8 +183,9 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
     """The order of the list: a key of `store.search.views.SORTS`."""
 
     def __init__(self, collection: Collection, db_path: str | None = None, sync_folder: str | None = None,
-                 files: Sequence[str] | None = None) -> None:
-        """`files`: the lists `collection` is only the head of, read whole behind it (see tui.loading)."""
+                 files: Sequence[str] | None = None, hint: bool = False) -> None:
+        """`files`: the lists `collection` is only the head of, read whole behind it (see tui.loading);
+        `hint`: the first-run hint, unless the user hid it once (tui.widgets.first_hint)."""
         super().__init__()
         self.collection = collection
         self.init_loading(files)
@@ -224,6 +235,8 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
         """The "more like this" list shown instead of the query's matches, while there is one."""
         self._split = Split()
         """How the screen is shared between the list and the detail pane (`<` `>` `z`), kept with the session."""
+        self._hint = hint and not self.store.setting(HIDDEN).get("hidden")
+        """Whether the first-run hint is shown."""
 
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
@@ -233,6 +246,8 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
         with Horizontal(id="panes", classes=self._split.classes()):
             yield PaperList(id="papers")
             yield DetailPane(id="detail")
+        if self._hint:
+            yield FirstHint(id="first-hint")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -240,7 +255,11 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
         c = self.collection
         names = ", ".join(Path(source).name for source in c.sources)
         self.sub_title = names
-        self.query_one(StatusLine).show_source(names, " ".join(str(part) for part in (c.venue, c.year) if part) or c.header)
+        where = " ".join(str(part) for part in (c.venue, c.year) if part) or c.header
+        sample = bundled(c.sources)
+        if sample:  # (its file's name says less)
+            names, where = "", f"a {len(c.papers)}-paper sample of {where}"
+        self.query_one(StatusLine).show_source(names, where)
         theme = self.store.setting("theme").get("name")
         if theme in self.available_themes:
             self.theme = theme
@@ -250,6 +269,9 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
         self.set_reactive(TriageApp.view, session.get("view") if session.get("view") in VIEWS else "all")
         self.set_reactive(TriageApp.sort, session.get("sort") if session.get("sort") in SORTS else "file")
         self.query_one(DetailPane).keys = keys_of(self, {"open_link", "open_pdf"})
+        if self._hint:
+            hint_keys = keys_of(self, {binding for binding, _ in HINT_KEYS})
+            self.query_one(FirstHint).show_keys(hint_keys, "esc", where[0].upper() + where[1:] if sample else "")
         self._tallies["all"] = Tally(c.papers, self.states)
         paper_list = self.query_one(PaperList)
         paper_list.states = self.states
@@ -317,7 +339,18 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
             return bool(self.selection) and self.default_screen.focused is self.query_one(PaperList)
         if action == "clear_query":
             return self.esc_clears_filter() and self.default_screen.focused is self.query_one(PaperList)
+        if action == "hide_hint":  # (after the escape bindings above it, which come first when they apply)
+            return self._hint and self.default_screen.focused is self.query_one(PaperList)
         return True
+
+    def action_hide_hint(self) -> None:
+        """Hide the first-run hint for good (the database remembers)."""
+        self._hint = False
+        self.query_one(FirstHint).remove()
+        self._saver.run(self.store.put_setting, HIDDEN, {"hidden": True})
+
+    def on_first_hint_hidden(self) -> None:
+        self.action_hide_hint()
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):

@@ -46,6 +46,10 @@ process for longer than $TRIAGE_LOCK_TIMEOUT seconds (default 10).
 """
 
 
+NO_HINTS = "TRIAGE_NO_HINTS"
+"""Set (to anything but ''), the app shows no first-run hint (as HOMEBREW_NO_ENV_HINTS does for brew)."""
+
+
 def app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="triage", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"%(prog)s {version('paper-triage')}")
@@ -78,7 +82,8 @@ def run_app(argv: Sequence[str]) -> int:
     collection = head or load(files, report_skipped=False)
     from tui.app import TriageApp
 
-    app = TriageApp(collection, db_path=args.db, sync_folder=folder, files=files if head else None)
+    app = TriageApp(collection, db_path=args.db, sync_folder=folder, files=files if head else None,
+                     hint=not os.environ.get(NO_HINTS))
     # What exists now (the modules, the papers shown) lives as long as the app: out of the cycle collector's
     # sight, whose full collections while the first frame is drawn would walk it all again and again.
     gc.freeze()

@@ -14,7 +14,8 @@ from tui.keys import SEARCH
 from tui.widgets.inputs import Input
 from tui.widgets.line_text import show_line
 
-PLACEHOLDER = 'filter: words (typos ok) "phrase" a OR b  NOT a  is:unread p<=2 has:code…'
+PLACEHOLDER = 'filter: words (typos ok), "phrase", a OR b, NOT a, is:unread, p<=2…'
+"""What the bar says before a query is typed: whole at 80 columns (its input then has 72 cells)."""
 TYPING = "type a query · enter: back to the list · esc: clear · ? after leaving: the syntax"
 
 
