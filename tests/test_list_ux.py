@@ -9,7 +9,9 @@ from contextlib import asynccontextmanager
 from textual.widgets import Footer, Static
 from textual.widgets._footer import FooterKey
 
+from store.papers.text import title_display
 from store.readers import read_path
+from store.search.views import surname
 from tests.test_keys_on_a_long_list import settle
 from tests.waits import until
 from tui.app import TriageApp
@@ -95,3 +97,24 @@ async def test_g_and_G_in_the_focused_detail_pane_go_to_its_top_and_bottom(corpo
         await pilot.press("g")
         await until(pilot, lambda: detail.scroll_y == 0)
         assert paper_list.cursor == cursor and app.focused is detail
+
+
+def rows_shown(app: TriageApp) -> list[str]:
+    """The list's rows as drawn on screen (scrolled where it is)."""
+    paper_list = app.query_one(PaperList)
+    return ["".join(segment.text for segment in paper_list.render_line(y)) for y in range(paper_list.size.height)]
+
+
+async def test_at_120_columns_a_scrolled_list_shows_long_titles_and_first_authors_and_the_width_keys(corpora):
+    async with iclr(corpora) as (app, pilot):
+        await pilot.press("ctrl+f", "ctrl+f", "ctrl+f")  # well past the first screen
+        paper_list = app.query_one(PaperList)
+        top = paper_list.scroll_offset.y
+        assert top > 60
+        for y, row in enumerate(rows_shown(app)):
+            paper = paper_list.papers[top + y]
+            title = title_display(paper.title).plain
+            assert title[:45] in row, row  # as long as before (~48 characters)
+            assert row.rstrip().endswith(surname(paper.authors[0])[:14]), row  # the first author: no column before
+        keys = [key for key, _ in footer(app)]
+        assert {"<", ">", "z"} <= set(keys)
