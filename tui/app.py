@@ -174,7 +174,7 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
         Binding("escape", "leave_similar", show=False, tooltip="Back from more like this to the list", id="leave_similar"),
         Binding("escape", "clear_selection", "Clear selection", key_display="esc", show=False, group=TRIAGE, tooltip="Clear the selection", id="clear_selection"),
         Binding("escape", "clear_query", "Clear filter", key_display="esc", group=SEARCH, tooltip="Clear the filter (from the list)", id="clear_query"),
-        Binding("escape", "hide_hint", "Hide the hint", key_display="esc", show=False, tooltip="Hide the first-run hint for good", id="hide_hint"),
+        Binding("escape", "hide_hint", show=False, tooltip="Hide the first-run hint for good", id="hide_hint"),
     ]
 
     view: reactive[str] = reactive("all", init=False)
