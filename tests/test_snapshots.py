@@ -26,8 +26,8 @@ def saved(*keys: str):
 
 
 def test_main_view_side_by_side(snap_compare, seed_path):
-    """120x40 after `s j 2 j r j`: the header line reads "a 19-paper sample of ICLR 2…" (the bundled list,
-    cut before its counts) "19 of 19 shown · 18 unread · 1 ★ · 1 prioritised", "1 read" and a bar at 5%;
+    """120x40 after `s j 2 j r j`: the header line reads "ICLR 2024 sample · 19 of 19 shown · 18 unread ·
+    1 ★ · 1 prioritised" (the bundled list), "1 read" and a bar at 5%;
     the list 60% of the width; the footer ends with `v S m < > z`; the tab bar has All 19 active,
     Unread 18, Starred 1, Prioritised 1 and "sorted by file order" on the right. Rows: the first
     starred, the second with priority 2, the third read (no dot); the fourth highlighted, its full

@@ -256,9 +256,9 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
         names = ", ".join(Path(source).name for source in c.sources)
         self.sub_title = names
         where = " ".join(str(part) for part in (c.venue, c.year) if part) or c.header
-        sample = bundled(c.sources)
-        if sample:  # (its file's name says less)
-            names, where = "", f"a {len(c.papers)}-paper sample of {where}"
+        sample = f"A {len(c.papers)}-paper sample of {where}" if bundled(c.sources) else ""
+        if sample:  # (its file's name says less; the counts say how many)
+            names, where = "", f"{where} sample"
         self.query_one(StatusLine).show_source(names, where)
         theme = self.store.setting("theme").get("name")
         if theme in self.available_themes:
@@ -271,7 +271,7 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
         self.query_one(DetailPane).keys = keys_of(self, {"open_link", "open_pdf"})
         if self._hint:
             hint_keys = keys_of(self, {binding for binding, _ in HINT_KEYS})
-            self.query_one(FirstHint).show_keys(hint_keys, "esc", where[0].upper() + where[1:] if sample else "")
+            self.query_one(FirstHint).show_keys(hint_keys, "esc", sample)
         self._tallies["all"] = Tally(c.papers, self.states)
         paper_list = self.query_one(PaperList)
         paper_list.states = self.states
