@@ -2,33 +2,18 @@
 the cursor row can be read against the cursor."""
 from __future__ import annotations
 
-from rich.color import Color
 from rich.segment import Segment
 
 from store.papers.model import Triage
 from store.readers import read_path
 from tui.app import TriageApp
+from tui.contrast import contrast
 from tui.widgets.paper_list import PaperList
 
 
-def luminance(color: Color) -> float:
-    """WCAG relative luminance of a true colour."""
-    def channel(c: int) -> float:
-        c /= 255
-        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-    r, g, b = color.get_truecolor()
-    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
-
-
-def contrast(a: Color, b: Color) -> float:
-    """WCAG contrast ratio, 1 (none) to 21 (black on white)."""
-    high, low = sorted((luminance(a), luminance(b)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
-
-
 def segment_with(paper_list: PaperList, row: int, text: str) -> Segment:
-    """The drawn segment of list row `row` (on screen) that holds `text`."""
-    strip = paper_list.render_line(row)
+    """The segment of list row `row` that holds `text`, as the screen shows it (after the app's filters)."""
+    strip = paper_list.screen._compositor.render_strips()[paper_list.region.y + row]
     return next(segment for segment in strip if text in segment.text)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from textual import events
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.filter import LineFilter
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.reactive import reactive
@@ -32,6 +33,7 @@ from store.interest.ranking import Ranking
 from store.search.highlight import Hits
 from store.search.views import SCORE_SORT, SORTS, VIEWS, Tally
 from tui import keymap, textual_private
+from tui.contrast import MinimumContrast
 from tui.copying import CopyActions
 from tui.filtering import FilterActions
 from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, declared_bindings, key_display, keys_of
@@ -228,6 +230,7 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
         self._session: dict[str, Any] = {}
         self._restore_cursor: str | None = None
         """The paper to put the cursor on when the restored query's results arrive."""
+        self._legible = MinimumContrast()
         self._interest = Interest(collection.papers, self._search_index)
         self._ranking: Ranking | None = None
         """The newest For-you ranking of the marks (None: fewer than three positives, or none yet)."""
@@ -355,6 +358,10 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
+
+    def get_line_filters(self) -> list[LineFilter]:
+        """Textual's filters, then every letter moved to AA contrast on its background (tui.contrast)."""
+        return [*super().get_line_filters(), self._legible]
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The palette offers every action the keys do (but moving and scrolling), copying in each citation

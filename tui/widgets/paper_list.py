@@ -23,6 +23,7 @@ from textual.strip import Strip
 from store.papers.model import Paper, Triage
 from store.papers.text import title_display
 from store.search.views import surname
+from tui.contrast import AAA, contrast, legible
 from tui.keys import MOVE
 from tui.widgets.kept_lines import KeptLines
 from tui.widgets.scrollbar import SteadyBar
@@ -35,6 +36,9 @@ TitleSpans = Callable[[int], Sequence[tuple[int, int]]]
 
 TITLE_ROOM = 48
 """The cells a title keeps before a column is given room beside it."""
+
+RECEDE = 1.6
+"""How many times the contrast of a read title an unread one has, at least."""
 
 TRACKS = {"oral": "oral", "spotlight": "spot", "poster": "poster"}
 """How the track column names a track (6 cells at most)."""
@@ -330,14 +334,14 @@ class PaperList(KeptLines, SteadyBar, ScrollView, can_focus=True, inherit_bindin
         if cut:
             title.truncate(title_room, overflow="ellipsis")
         start = len(row) + 1
-        row.append(title.plain, self._read_style() if faded else None)
+        row.append(title.plain, self._read_style() if faded else None if selected else self._title_style(base))
         for begin, end in spans:
             row.stylize(part("paper-list--match"), start + begin, start + end)
         if cut:
             row.append(" " * (title_room - title.cell_len))
         else:  # (a list too narrow for its marks: cut as a whole)
             row.truncate(room, overflow="ellipsis", pad=True)
-        style = part("paper-list--column") if not faded else self._read_style()
+        style = self._column_style() if not faded and not selected else self._read_style() if faded else None
         for name in columns:
             size, value = COLUMNS[name]
             cell = Text(value(paper), no_wrap=True, overflow="ellipsis", end="")
@@ -357,6 +361,21 @@ class PaperList(KeptLines, SteadyBar, ScrollView, can_focus=True, inherit_bindin
                 break
             shown.append(name)
         return shown
+
+    def _title_style(self, base: Style) -> Style | None:
+        """An unread title: the text colour at AAA contrast (7:1) at least, and 1.6 times a read title's (which
+        is drawn at AA at least, tui.contrast), so read titles recede even in themes whose text is near AA
+        (solarized). (On the cursor row the title keeps the cursor's colours.)"""
+        read = self._read_style().color
+        if None in (base.color, base.bgcolor, read) or base.color.is_default or base.bgcolor.is_default or read.is_default:
+            return None
+        least = max(AAA, RECEDE * contrast(legible(read, base.bgcolor), base.bgcolor))
+        return Style(color=legible(base.color, base.bgcolor, least))
+
+    def _column_style(self) -> Style:
+        """The author, track and year columns: muted text, its colour worked out on the list's background (a
+        partial component style works `$text-muted` out on none: white, in textual-light)."""
+        return Style(color=self.get_component_rich_style("paper-list--column").color)
 
     def _read_style(self) -> Style:
         """A read title: the text colour faded towards the background (dimmed where the theme's colours
