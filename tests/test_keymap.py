@@ -54,8 +54,8 @@ async def test_a_keys_file_moves_star_to_f_and_help_footer_and_palette_say_so(se
         await press(pilot, "j")  # j no longer moves down
         assert app.query_one(PaperList).cursor == 1
         assert not warnings(app)
-        footer = {key.description: key.key_display for key in app.query_one(Footer).query(FooterKey)}
-        assert footer["Star"] == "f"
+        footer = {key.action: key.key_display for key in app.query_one(Footer).query(FooterKey)}
+        assert footer["toggle_star"] == "f"  # in the Triage group
         await open_help(pilot)
         assert help_row(app, "Toggle star").split()[0] == "f"
         assert help_row(app, "Next paper").split()[:3] == ["^n", "/", "↓"]

@@ -23,7 +23,7 @@ from textual.screen import Screen
 from textual.reactive import reactive
 from textual.theme import Theme
 from textual.timer import Timer
-from textual.widgets import Footer, Input
+from textual.widgets import Input
 
 from store.papers.model import Collection, Paper, Triage
 from store.cite import citations as cite
@@ -51,6 +51,7 @@ from tui.viewing import ViewActions
 from tui.widgets.detail import DetailPane
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.first_hint import HIDDEN, KEYS as HINT_KEYS, FirstHint
+from tui.widgets.footer import KeysFooter
 from tui.widgets.paper_list import PaperList, columns_for
 from tui.syncing import AppSync
 from tui.widgets.status import StatusLine
@@ -251,7 +252,7 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
             yield DetailPane(id="detail")
         if self._hint:
             yield FirstHint(id="first-hint")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self._ui_loop = asyncio.get_running_loop()

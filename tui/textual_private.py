@@ -8,7 +8,9 @@ and tests/test_textual_private.py fails when a Textual release changes what each
   `_color_system` and a style's `_link`.
 - `keymap_of(app)`: the keymap `App.set_keymap` gave the app (`App._keymap`: Textual 8 has no public reader).
 - `merged_bindings(cls)`: every binding of a class, inherited ones too, one per key, as Textual resolves them
-  (`DOMNode._merged_bindings`)."""
+  (`DOMNode._merged_bindings`).
+- `FooterKey`, `FooterLabel`, `KeyGroup`: the parts of Textual's footer (`textual.widgets._footer`), which
+  tui.widgets.footer composes in its own order."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -19,8 +21,11 @@ from textual.app import App
 from textual.binding import Binding
 from textual.dom import DOMNode
 from textual.strip import Strip
+from textual.widgets._footer import FooterKey, FooterLabel, KeyGroup
 
 from store.papers.inert import invisible_removed
+
+__all__ = ["FooterKey", "FooterLabel", "KeyGroup", "inert_strips", "keymap_of", "merged_bindings"]
 
 
 def keymap_of(app: App[object]) -> Mapping[str, str]:

@@ -12,6 +12,8 @@ from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from store.cite.citations import FORMATS
+from tui.keys import MOVE
+from tui.widgets.footer import KeysFooter
 
 PREVIEW_LINES = 12
 
@@ -26,10 +28,11 @@ class CitePicker(ModalScreen[str | None]):
     | `esc` | Cancel |
     """
 
+    FIELD_KEYS = [Binding("enter", "", "Copy")]
     BINDINGS = [
         Binding("escape", "dismiss(None)", "Cancel", tooltip="Cancel a dialog", id="cancel"),
-        Binding("j", "move(1)", "Down", show=False, tooltip="Next format (copy as…)", id="picker_down"),
-        Binding("k", "move(-1)", "Up", show=False, tooltip="Previous format (copy as…)", id="picker_up"),
+        Binding("j", "move(1)", "Down", group=MOVE, tooltip="Next format (copy as…)", id="picker_down"),
+        Binding("k", "move(-1)", "Up", group=MOVE, tooltip="Previous format (copy as…)", id="picker_up"),
     ]
 
     DEFAULT_CSS = """
@@ -53,6 +56,7 @@ class CitePicker(ModalScreen[str | None]):
             yield Label("Copy as… (enter copies and makes it the default for c)", id="cite-picker-title")
             yield OptionList(*(Option(label, id=fmt) for fmt, label in FORMATS.items()))
             yield Static(id="cite-preview")
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)

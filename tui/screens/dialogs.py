@@ -8,6 +8,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Label
 
+from tui.widgets.footer import KeysFooter
 from tui.widgets.inputs import Input, TextArea
 
 DIALOG_CSS = """
@@ -55,6 +56,7 @@ class NoteEditor(_Editor):
             yield Label(Content("Note · " + self.paper_title), classes="dialog-title")
             yield TextArea(str(self.value), id="note", soft_wrap=True)
             yield Label("ctrl+s save · esc cancel", classes="dialog-hint")
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         area = self.query_one(TextArea)
@@ -74,12 +76,14 @@ class TagEditor(_Editor):
     """Edit a paper's tags on one line: `enter` saves (the result is a tuple of tags), `esc` cancels."""
 
     DEFAULT_CSS = DIALOG_CSS.format(name="TagEditor")
+    FIELD_KEYS = [Binding("enter", "", "Save")]
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(Content("Tags · " + self.paper_title), classes="dialog-title")
             yield Input(" ".join(self.value), placeholder="tags, separated by spaces or commas", id="tags")
             yield Label("enter save · esc cancel", classes="dialog-hint")
+        yield KeysFooter()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -103,6 +107,7 @@ class Confirm(ModalScreen[bool]):
         with Vertical():
             yield Label(Content(self.question), classes="dialog-title")
             yield Label("y yes · n no", classes="dialog-hint")
+        yield KeysFooter()
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

@@ -17,6 +17,7 @@ from textual.widgets import Checkbox, Label, Static
 
 from store.cite import export
 from store.common.errors import ReadError
+from tui.widgets.footer import KeysFooter
 from tui.widgets.inputs import Input
 
 DEFAULT_NAME = "reading-list.md"
@@ -34,6 +35,7 @@ class ExportDialog(ModalScreen[str | None]):
     """
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", tooltip="Cancel a dialog", id="cancel")]
+    FIELD_KEYS = [Binding("enter", "", "Write"), Binding("tab", "", "Overwrite box")]
 
     DEFAULT_CSS = """
     ExportDialog {
@@ -62,6 +64,7 @@ class ExportDialog(ModalScreen[str | None]):
             yield Static(id="export-target", markup=False)
             yield Static(id="export-error", markup=False)
             yield Checkbox("Overwrite if it exists", id="export-force")
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.show_target(DEFAULT_NAME)

@@ -17,6 +17,7 @@ from textual.worker import get_current_worker
 from store.search.query import clipped
 from store.marks.saved import LETTERS, SavedSearch, SavedSearches, problem
 from tui.screens.dialogs import DIALOG_CSS
+from tui.widgets.footer import KeysFooter
 from tui.widgets.inputs import Input
 
 NAME_WIDTH = 24
@@ -34,6 +35,7 @@ class SaveSearch(ModalScreen[tuple[str, str] | None]):
     SaveSearch .dialog-hint.-warning { color: $text-warning; }
     """
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", tooltip="Cancel a dialog", id="cancel")]
+    FIELD_KEYS = [Binding("enter", "", "Save"), Binding("tab", "", "Next field")]
 
     def __init__(self, query: str, searches: SavedSearches) -> None:
         super().__init__()
@@ -50,6 +52,7 @@ class SaveSearch(ModalScreen[tuple[str, str] | None]):
             yield Label("Letter: ' then it runs the search")
             yield Input(self.start[1], id="saved-letter", max_length=1, restrict=f"[{LETTERS[0]}-{LETTERS[-1]}]?")
             yield Label(id="saved-hint", classes="dialog-hint")
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self._show_hint()
@@ -98,6 +101,7 @@ class SavedPicker(ModalScreen[str | None]):
         #saved-picker-hint { color: $text-muted; margin-top: 1; }
     }
     """
+    FIELD_KEYS = [Binding("enter", "", "Run")]
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", tooltip="Cancel a dialog", id="cancel")]
 
     def __init__(self, searches: SavedSearches, count: Callable[[str], int | str]) -> None:
@@ -113,6 +117,7 @@ class SavedPicker(ModalScreen[str | None]):
             yield Label("Saved searches", id="saved-picker-title")
             yield OptionList(*(Option(self._row(search), id=search.letter) for search in self.searches))
             yield Label("letter or enter: run it · ↑/↓ move · esc cancel · forget one: ctrl+p \"Forget\"", id="saved-picker-hint")
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

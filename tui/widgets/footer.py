@@ -1,0 +1,85 @@
+"""The footer of the main screen and of each dialog: the keys of the screen it is on, grouped as the help groups them.
+
+Textual's footer lists the keys in the order of its key map, where a key the user's keys file moves
+(tui.keymap) goes to the end: a group would show twice and the line be cut (`k/↑ ^n Move … f Sta▏`).
+This one lists them in the order they are declared, each binding's keys as one item, so the user's
+keys sit in their group. A dialog composes its own: the keys it shows are its own, not the list's under it,
+first those its fields handle themselves (an input's `enter`), which the dialog names in `FIELD_KEYS`, a
+list of bindings to show.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+from itertools import groupby
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.dom import DOMNode
+from textual.widgets import Footer
+
+from tui.textual_private import FooterKey, FooterLabel, KeyGroup, merged_bindings
+
+
+class KeysFooter(Footer):
+    """Textual's footer with the keys in their declared order (see the module docstring)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._ready = False
+
+    def bindings_changed(self, screen: Screen) -> None:
+        self._ready = True
+        super().bindings_changed(screen)
+
+    def compose(self) -> ComposeResult:
+        if not self._ready:
+            return
+        for group, items in groupby(self._shown(), lambda item: item[0].group):
+            items = list(items)
+            if group is not None and len(items) > 1:
+                with KeyGroup(classes="-compact" if group.compact else ""):
+                    for binding, keys, enabled, tooltip in items:
+                        yield FooterKey(binding.key, keys, "", binding.action, disabled=not enabled,
+                                        tooltip=tooltip or binding.description, classes="-grouped").data_bind(compact=Footer.compact)
+                yield FooterLabel(group.description)
+            else:
+                for binding, keys, enabled, tooltip in items:
+                    yield FooterKey(binding.key, keys, binding.description, binding.action, disabled=not enabled,
+                                    tooltip=tooltip).data_bind(compact=Footer.compact)
+        palette = self.screen.active_bindings.get(self.app.COMMAND_PALETTE_BINDING)
+        if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE and palette is not None:
+            _, binding, enabled, _ = palette
+            yield FooterKey(binding.key, self.app.get_key_display(binding), binding.description, binding.action,
+                            classes="-command-palette", disabled=not enabled, tooltip=binding.tooltip or binding.description)
+
+    def _shown(self) -> Iterator[tuple[Binding, str, bool, str]]:
+        """(binding, its keys as shown, enabled, tooltip) for each shown binding of the screen: the keys its
+        fields handle first, then node by node (the focused widget's first, the app's last), each node's in
+        the order its class declares them."""
+        app = self.app
+        for binding in getattr(self.screen, "FIELD_KEYS", ()):
+            yield binding, app.get_key_display(binding), True, binding.tooltip
+        nodes: list[DOMNode] = []
+        first: dict[tuple[int, str], tuple[Binding, bool, str]] = {}
+        """(node, action) → its first binding (a binding of several keys is one per key): Textual's footer
+        shows an action's first key."""
+        for node, binding, enabled, tooltip in self.screen.active_bindings.values():
+            if binding.show and binding.key != app.COMMAND_PALETTE_BINDING:
+                if node not in nodes:
+                    nodes.append(node)
+                first.setdefault((nodes.index(node), binding.action), (binding, enabled, tooltip))
+
+        def rank(item: tuple[tuple[int, str], tuple[Binding, bool, str]]) -> tuple[int, int]:
+            (node, _), (binding, _, _) = item
+            return node, declared_order(type(nodes[node])).get(binding.id, 1 << 30)
+
+        for _, (binding, enabled, tooltip) in sorted(first.items(), key=rank):
+            yield binding, app.get_key_display(binding), enabled, tooltip
+
+
+@lru_cache(64)
+def declared_order(cls: type[DOMNode]) -> dict[str | None, int]:
+    """Binding id → its place among the bindings `cls` declares (inherited ones too)."""
+    return {binding.id: index for index, binding in reversed(list(enumerate(merged_bindings(cls))))}
