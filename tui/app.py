@@ -257,12 +257,12 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
     def on_mount(self) -> None:
         self._ui_loop = asyncio.get_running_loop()
         c = self.collection
-        names = ", ".join(Path(source).name for source in c.sources)
-        self.sub_title = names
+        names = [Path(source).name for source in c.sources]
+        self.sub_title = ", ".join(names)
         where = " ".join(str(part) for part in (c.venue, c.year) if part) or c.header
         sample = f"A {len(c.papers)}-paper sample of {where}" if bundled(c.sources) else ""
         if sample:  # (its file's name says less; the counts say how many)
-            names, where = "", f"{where} sample"
+            names, where = [], f"{where} sample"
         self.query_one(StatusLine).show_source(names, where)
         theme = self.store.setting("theme").get("name")
         if theme in self.available_themes:

@@ -20,9 +20,10 @@ class StatusLine(Horizontal):
     with "saving…" before "5 read" while a mark shown is not yet durable, and before that how far the work
     on a list just opened is ("reading 40%…", "indexing…").
 
-    The counts are never cut: the source names and the venue before them shrink first (cut with `…`).
-    Below 100 columns the source names and the "N read" label are left out and the bar is shorter, so it
-    fits 80 columns.
+    The counts are never cut: the source names and the venue before them shrink first (cut with `…`),
+    then whole counts are left out, the least important first (prioritised, ★, unread). Several lists
+    open read "4 lists: a.jsonl, b.jsonl, …". Below 100 columns the source names and the "N read" label
+    are left out and the bar is shorter, so it fits 80 columns.
     """
 
     DEFAULT_CSS = """
@@ -46,7 +47,9 @@ class StatusLine(Horizontal):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._names = ""
+        self._names: list[str] = []
+        self._counts: list[str] = []
+        """The parts of the counts, the most important first."""
         self._where = ""
         self._limit: int | None = None
         self._reserved = False
@@ -62,13 +65,15 @@ class StatusLine(Horizontal):
         yield Static(id="status-read", markup=False)
         yield ProgressBar(total=1, show_eta=False, id="status-progress")
 
-    def show_source(self, source: str, where: str) -> None:
-        """The source file names (left out when narrow) and the venue and year."""
-        self._names, self._where = source, where
+    def show_source(self, names: list[str], where: str) -> None:
+        """The source file names (left out when narrow; how many when several) and the venue and year."""
+        self._names, self._where = names, where
         self._show_source()
 
     def _show_source(self) -> None:
-        names = "" if self.has_class("-narrow") else self._names
+        names = "" if self.has_class("-narrow") else ", ".join(self._names)
+        if len(self._names) > 1 and names:
+            names = f"{len(self._names)} lists: {names}"
         parts = [Content.styled(names, "bold $text-accent")] if names else []
         if self._where:
             parts.append(Content(f"{self._where} ·"))
@@ -82,11 +87,10 @@ class StatusLine(Horizontal):
         if self.has_class("-narrow") and len(like) > NARROW_LIKE:  # (80 columns: the counts still fit)
             like = like[: NARROW_LIKE - 1].rstrip() + "…"
         lead = f"{shown} like {like}" if like else f"{shown} of {total} shown"
-        counts = f"{lead} · {unread} unread · {starred} ★ · {prioritised} prioritised"
+        self._counts = [lead, f"{unread} unread", f"{starred} ★", f"{prioritised} prioritised"]
         if selected or visual:
-            counts = f"{selected} selected{' (visual)' if visual else ''} · {counts}"
-        show_line(self.query_one("#status-counts", Static), Content(counts))
-        self._fit(len(counts))
+            self._counts.insert(0, f"{selected} selected{' (visual)' if visual else ''}")
+        self._fit()
         show_line(self.query_one("#status-read", Static), Content(f"{read} read"))
         self.query_one(ProgressBar).update(total=max(total, 1), progress=read)
 
@@ -99,19 +103,27 @@ class StatusLine(Horizontal):
     def show_loading(self, text: str) -> None:
         """How far the work on a list just opened is ("reading 40%…", "indexing…": tui.loading); '' once done."""
         self.query_one("#status-loading", Static).update(Content(f"{text} " if text else ""))  # no cell when empty
-        self.call_after_refresh(self._refit)  # once it has its new width
+        self.call_after_refresh(self._fit)  # once it has its new width
 
     def show_saving(self, papers: int) -> None:
         """"saving…" while the marks of `papers` papers shown are not yet durable; nothing once all are."""
         show_line(self.query_one("#status-saving", Static), Content("saving…" if papers else ""))
 
-    def _fit(self, counts: int) -> None:
-        """Leave the counts their room: the source names and venue get what is left, cut with `…`."""
+    def _fit(self) -> None:
+        """Leave the counts their room, as many whole ones as fit: the source names and venue get what is
+        left, cut with `…` (and left out when not even the number of lists would show)."""
+        counts_widget = self.query_one("#status-counts", Static)
         if not self.size.width:  # not laid out yet: on_resize fits it
+            show_line(counts_widget, Content(" · ".join(self._counts)))
             return
         saving = self.query_one("#status-saving", Static)
         others = sum(child.outer_size.width for child in self.children
                      if child.display and child.id not in ("status-source", "status-counts", "status-saving"))
+        kept = list(self._counts)
+        while len(kept) > 1 and self.size.width - others - 2 - SAVING_WIDTH < len(" · ".join(kept)):
+            kept.pop()  # the least important
+        counts = len(" · ".join(kept))
+        show_line(counts_widget, Content(" · ".join(kept)))
         source = self.query_one("#status-source", Static)
         shown = source.content
         wanted = (shown.cell_length if isinstance(shown, Content) else len(shown)) + 1
@@ -124,17 +136,17 @@ class StatusLine(Horizontal):
             saving.styles.width = SAVING_WIDTH if reserve else "auto"
         room -= SAVING_WIDTH if reserve else saving.outer_size.width
         limit = room if wanted > room else None
+        if limit is not None and len(self._names) > 1 and limit <= len(f"{len(self._names)} lists: "):
+            limit = 0  # not even the number of lists: none of it
         if limit != self._limit:  # a new limit lays the line out again: only when the source is (or was) cut
             self._limit = source.styles.max_width = limit
 
     def show_sync(self, text: str) -> None:
         """When marks last synced with other devices ("synced 10:42"), with --sync / $TRIAGE_SYNC."""
         show_line(self.query_one("#status-sync", Static), Content(text + " "))
+        self.call_after_refresh(self._fit)  # once it has its new width
 
     def on_resize(self) -> None:
         self.set_class(self.size.width < 100, "-narrow")
         self._show_source()
-        self.call_after_refresh(self.call_after_refresh, self._refit)  # once the bar has its narrow or wide size
-
-    def _refit(self) -> None:
-        self._fit(len(str(self.query_one("#status-counts", Static).content)))
+        self.call_after_refresh(self.call_after_refresh, self._fit)  # once the bar has its narrow or wide size
