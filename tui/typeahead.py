@@ -20,8 +20,11 @@ from textual.app import App
 from textual.message_pump import MessagePump
 from textual.widgets import Input, TextArea
 
-IN_FLIGHT_SECONDS = 1.0
-"""The longest the keys typed after one wait for its binding to run (a widget may keep a key quietly)."""
+IN_FLIGHT_SECONDS = 30.0
+"""The longest the keys typed after one wait for one widget on its way up to deal with what it had queued
+before the key (a widget stuck in a handler, a bug, does not hold them for good). Counted afresh at each
+widget, and generous: on a loaded machine every step is slow (up to 5 s a widget beside two busy loops on
+two cores, where a bound of 1 s for the whole way sent the letter after `'` to the list, not the picker)."""
 
 
 class TypeAhead:
@@ -43,7 +46,8 @@ class TypeAhead:
         """A key that may open a dialog or move the focus until the widget it was sent to, and the bindings
         above it, have dealt with it."""
         self._give_up: asyncio.TimerHandle | None = None
-        """When the keys typed after the one in flight stop waiting for it (`IN_FLIGHT_SECONDS`)."""
+        """When the keys typed after the one in flight stop waiting for it (`IN_FLIGHT_SECONDS` after it
+        last got a step further)."""
 
     async def typed(self, event: events.Key | events.Paste) -> None:
         """A key or paste from the terminal: apply it now, or after the ones before it."""
@@ -75,9 +79,6 @@ class TypeAhead:
                 # dialog or close one, and the next keys are for where it leads.
                 self._in_flight = event
                 node = target or app.screen
-                # Never waited for for good. (An asyncio timer, not a Textual one: that is a task of its own, ticked with a
-                # message, ~0.6 ms of every key's CPU; cancelled once the key is dealt with.)
-                self._give_up = asyncio.get_running_loop().call_later(IN_FLIGHT_SECONDS, self._follow, event, [])
                 self._follow(event, [node, *node.ancestors_with_self])
 
     def _waits(self, query: Input) -> bool:
@@ -100,14 +101,17 @@ class TypeAhead:
         editor); when the app has had them all, the key is dealt with."""
         if event is not self._in_flight:
             return
-        while path:
-            node, path = path[0], path[1:]
-            if node.post_message(events.Callback(_called(self._follow, event, path))):  # False: gone (a dialog closed)
-                return
-        self._in_flight = None
         if self._give_up is not None:
             self._give_up.cancel()
             self._give_up = None
+        while path:
+            node, path = path[0], path[1:]
+            if node.post_message(events.Callback(_called(self._follow, event, path))):  # False: gone (a dialog closed)
+                # Never waited for for good: a widget stuck in a handler lets the keys go on. (An asyncio timer,
+                # not a Textual one: that is a task of its own, ticked with a message, ~0.6 ms of every key's CPU.)
+                self._give_up = asyncio.get_running_loop().call_later(IN_FLIGHT_SECONDS, self._follow, event, [])
+                return
+        self._in_flight = None
         self._app.call_later(self.apply)
 
     def _query_key_handled(self) -> None:
