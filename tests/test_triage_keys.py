@@ -280,12 +280,13 @@ async def test_a_snapshot_damaged_while_the_app_runs_keeps_the_marks_and_says_so
 
 async def test_an_unreadable_database_is_set_aside_and_the_app_says_so(seed_path, tmp_path):
     db = tmp_path / "broken.json"
-    db.write_text("{ not json", encoding="utf-8")
+    damaged = '{\n "checksum": "0", not json'  # (begins as the databases triage writes: its own, so repaired)
+    db.write_text(damaged, encoding="utf-8")
     app = TriageApp(read_path(seed_path), db_path=str(db))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert any("moved aside" in n.message for n in app._notifications)
         await pilot.press("s")
     (aside,) = tmp_path.glob("broken.json.corrupt-*")
-    assert aside.read_text(encoding="utf-8") == "{ not json"
+    assert aside.read_text(encoding="utf-8") == damaged
     assert len(TriageStore(db).ids()) == 1
