@@ -3,6 +3,8 @@ position of the ICLR list, a new set of papers shows the right rows around the k
 on a scrolled row redraws that row, and a list longer or shorter than the screen scrolls as before."""
 from __future__ import annotations
 
+import re
+
 from store.readers import read_path
 from tui.app import TriageApp
 from tui.widgets.paper_list import PaperList
@@ -14,8 +16,9 @@ def screen_rows(paper_list: PaperList) -> list[str]:
 
 
 def shows(row: str, title: str) -> bool:
-    """Whether a row (marks in its first 4 cells, then a space) shows the start of `title`, cut to fit."""
-    start = row[5:].rstrip().removesuffix("…").rstrip()
+    """Whether a row (marks in its first 4 cells, then a space) shows the start of `title`, cut to fit (then
+    an ellipsis), before the columns (the first author, two spaces or more after the title)."""
+    start = re.split(r"…|\s{2,}", row[5:])[0].rstrip()
     return len(start) > 10 and title.startswith(start)
 
 
