@@ -130,17 +130,19 @@ async def test_typing_in_the_query_lays_nothing_out_when_no_size_changes(corpora
         assert layouts == []
 
 
-async def test_a_star_before_there_is_a_ranking_draws_its_own_row_not_the_list(corpora, monkeypatch):
+async def test_the_first_star_draws_its_own_row_not_the_list(corpora, monkeypatch):
+    """The first star makes the For-you ranking (one star is enough), but in file order no row shows a bucket:
+    only the starred row is drawn again."""
     app = TriageApp(read_path(corpora / "iclr-2024-papers.jsonl"))
     async with app.run_test(size=SIZE) as pilot:
         paper_list = await scrolled(app, pilot)
         rows: list[str] = []
         rendered = PaperList._render_row
         monkeypatch.setattr(PaperList, "_render_row", lambda self, paper, *a: (rows.append(paper.id), rendered(self, paper, *a))[1])
-        await pilot.press("s")  # the first star: the For-you ranking needs three
+        await pilot.press("s")  # the first star
         await until(pilot, lambda: not app.saving)
         await settle(app, pilot)
-        assert app.state_of(paper_list.current.id).starred and app._ranking is None
+        assert app.state_of(paper_list.current.id).starred and app._ranking is not None
         assert set(rows) == {paper_list.current.id}  # drawn with "…" until saved, then with ★
 
 

@@ -139,7 +139,7 @@ class InterestActions:
                 self.refresh_rows(keep=self._current_id())
             else:
                 self.refresh_rows(rows=rerank(paper_list.papers, paper_list.cursor + 1, learnt))
-        else:
+        elif self.sort == INTEREST_SORT:  # its rows' buckets changed (in another sort no row shows one)
             paper_list.redraw()
         self._show_counts()
         if paper_list.current is not None:
