@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import version
 
-from tui.cli.common import Refused, add_common, database, default_files, load, parse_args
+from tui.cli.common import add_common, database, default_files, load, parse_args
 
 
 DESCRIPTION = """\
@@ -62,10 +62,8 @@ def app_parser() -> argparse.ArgumentParser:
 
 
 def sync_folder(option: str | None) -> str | None:
-    """The app's sync folder: --sync DIR (refused when it is no folder), else $TRIAGE_SYNC (a folder
-    not there now, a USB stick not plugged in, is told in the app), else none."""
-    if option is not None and not os.path.isdir(option):
-        raise Refused(f"no folder {option} to sync through (--sync)")
+    """The app's sync folder: --sync DIR, else $TRIAGE_SYNC, else none. A folder not there now (a USB stick
+    not plugged in) is told in the app, "not synced", whichever named it: the list opens all the same."""
     return option or os.environ.get("TRIAGE_SYNC") or None
 
 
