@@ -163,3 +163,11 @@ def test_a_mistyped_command_is_named_with_the_one_meant(tmp_path):
     assert result.stderr == "triage: no such file or command 'lsit' (did you mean list?)\n"
     (tmp_path / "lsit").write_text("Abstract one about graphs and more words here.\n")
     assert triage("list", "lsit", cwd=tmp_path).returncode == 0, "a file of that name is still a file"
+
+
+@pytest.mark.parametrize("word", ["help", "rank"])
+def test_a_word_that_is_neither_a_file_nor_a_command_says_so(word, tmp_path):
+    """Before: `triage help` said "help: no such file", as if a list were missing."""
+    result = triage(word, cwd=tmp_path)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == f"triage: no such file or command {word!r} (see triage --help)\n"

@@ -48,6 +48,8 @@ def _main(argv: list[str]) -> int:
             close = difflib.get_close_matches(argv[0], SUBCOMMANDS, n=1)
             if close:
                 raise Refused(f"no such file or command {argv[0]!r} (did you mean {close[0]}?)")
+            if not any(mark in argv[0] for mark in "/."):  # a word, not a file's path: `triage help`
+                raise Refused(f"no such file or command {argv[0]!r} (see triage --help)")
         from tui.cli.launch import run_app
 
         return run_app(argv)
