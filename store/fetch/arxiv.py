@@ -3,7 +3,7 @@ a point, oldest first, pages of at most 2,000 entries (arXiv's limit), one reque
 
 The query is `search_query=(cat:A OR cat:B) AND submittedDate:[FROM TO TO]`, `sortBy=submittedDate`,
 `sortOrder=ascending`, `start`, `max_results`; the feed's `opensearch:totalResults` says how many
-there are. Pages are read with expat (no document type: no entity is ever declared) into their
+there are. Pages are read with expat (`xml_records`: no document type, no entity is ever declared) into their
 entries' bytes, and combined into one feed: the first page's head, every entry, `</feed>`; the
 readers read it (`store.readers.atom.parse_atom`). Oldest first, so a fetch cut short resumes
 from the newest entry it saved."""
@@ -13,13 +13,13 @@ import os
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from xml.parsers import expat
 
 from store.common.errors import ReadError
 from store.fetch.client import Client, FetchError, with_query
 from store.fetch.saved import feed_name
 from store.fetch.source import Page
-from store.readers.atom import ATOM, parse_xml
+from store.fetch.xml_records import Shape, combined, scan
+from store.readers.atom import ATOM
 
 API = "https://export.arxiv.org/api/query"
 OPENSEARCH = "http://a9.com/-/spec/opensearch/1.1/"
@@ -77,57 +77,22 @@ class Arxiv:
         return scan_feed(body, where)
 
     def combine(self, head: bytes, records: list[bytes], tail: bytes) -> bytes:
-        return head.rstrip() + b"\n  " + b"\n  ".join(records) + b"\n" + tail
+        return combined(head, records, tail)
+
+
+FEED_SHAPE = Shape("an Atom feed", f"{{{ATOM}}}feed", (f"{{{ATOM}}}entry",),
+                   (f"{{{ATOM}}}id", f"{{{ATOM}}}published", f"{{{ATOM}}}summary"), (f"{{{OPENSEARCH}}}totalResults",))
 
 
 def scan_feed(body: bytes, where: str) -> Page:
     """An Atom feed's entries as bytes, their ids and published times, and its total; ReadError
     naming `where` and the line when it is not a well-formed Atom feed, or an arXiv error entry."""
-    parser = expat.ParserCreate(namespace_separator="}")
-    stack: list[str] = []
-    text: list[str] = []
-    spans: list[tuple[int, int]] = []
-    ids: list[str] = []
-    stamps: list[object] = []
-    found = {"total": "", "summary": ""}
-    close = [len(body)]
-    entry = f"{{{ATOM}}}entry"
-
-    def start(tag: str, _attrs: dict[str, str]) -> None:
-        tag = "{" + tag if "}" in tag else tag
-        if not stack and tag != f"{{{ATOM}}}feed":
-            raise ReadError(where, f"not an Atom feed (the document is a <{tag.rpartition('}')[2]}>)", parser.CurrentLineNumber)
-        if tag == entry and len(stack) == 1:
-            spans.append((parser.CurrentByteIndex, -1))
-            ids.append("")
-            stamps.append("")
-        stack.append(tag)
-        text.clear()
-
-    def end(_tag: str) -> None:
-        tag = stack.pop()
-        value = " ".join("".join(text).split())
-        text.clear()
-        if len(stack) == 2 and stack[1] == entry:
-            if tag == f"{{{ATOM}}}id":
-                ids[-1] = value
-            elif tag == f"{{{ATOM}}}published":
-                stamps[-1] = value
-            elif tag == f"{{{ATOM}}}summary":
-                found["summary"] = value
-        elif tag == entry and len(stack) == 1:
-            if "/api/errors" in ids[-1]:
-                raise ReadError(where, f"the arXiv API answered with an error: {found['summary']}", parser.CurrentLineNumber)
-            spans[-1] = (spans[-1][0], body.index(b">", parser.CurrentByteIndex) + 1)
-        elif tag == f"{{{OPENSEARCH}}}totalResults":
-            found["total"] = value
-        elif not stack:
-            close[0] = parser.CurrentByteIndex
-
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    parser.CharacterDataHandler = text.append
-    parse_xml(parser, body, where)
-    head_end = spans[0][0] if spans else close[0]
-    return Page(body[:head_end], [body[a:b] for a, b in spans], ids, stamps, body[close[0]:],
-                int(found["total"]) if found["total"].isdigit() else None)
+    found = scan(body, where, FEED_SHAPE)
+    ids = [values.get(f"{{{ATOM}}}id", "") for values in found.values]
+    for ident, values, line in zip(ids, found.values, found.lines):
+        if "/api/errors" in ident:
+            raise ReadError(where, f"the arXiv API answered with an error: {values.get(f'{{{ATOM}}}summary', '')}", line)
+    total = found.top.get(f"{{{OPENSEARCH}}}totalResults", "")
+    return Page(body[:found.head_end], found.records(body), ids,
+                [values.get(f"{{{ATOM}}}published", "") for values in found.values], body[found.tail_start:],
+                int(total) if total.isdigit() else None)
