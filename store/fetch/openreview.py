@@ -8,7 +8,6 @@ Anonymous requests may be refused (403): a token from `$OPENREVIEW_TOKEN` or `--
 as `Authorization: Bearer`, and the refusal says how to get one."""
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from dataclasses import dataclass
 from store.common.errors import ReadError
 from store.common.json_out import dumps
 from store.fetch.client import Client, FetchError, with_query
-from store.fetch.saved import feed_name
+from store.fetch.saved import feed_name, joined_lines, json_lines, json_value
 from store.fetch.source import Page
 
 API = "https://api2.openreview.net"
@@ -79,26 +78,19 @@ class OpenReview:
 
     def scan(self, body: bytes, where: str) -> Page:
         """An API page (`{"notes": [...], "count": N}`) or a saved file (a note a line)."""
-        text = body.decode("utf-8", "replace")
-        try:
-            if where.startswith(("http:", "https:")):  # (an API page; else a saved file)
-                answer = json.loads(text)
-                notes = answer.get("notes") if isinstance(answer, dict) else None
-                if not isinstance(notes, list):
-                    raise ReadError(where, 'not an OpenReview answer: no "notes" list')
-                total = answer.get("count") if isinstance(answer.get("count"), int) else None
-                lines = [dumps(_whole(n)) for n in notes if isinstance(n, dict)]
-            else:
-                lines = [line for line in text.split("\n") if line.strip()]
-                notes = [json.loads(line) for line in lines]
-                total = None
-        except json.JSONDecodeError as exc:
-            raise ReadError(where, f"not valid JSON: {exc.msg}", exc.lineno) from None
-        except RecursionError:
-            raise ReadError(where, "nested too deeply to read") from None
-        notes = [n for n in notes if isinstance(n, dict)]
-        return Page(b"", [line.encode() for line in lines], [str(n.get("id", i)) for i, n in enumerate(notes)],
+        if where.startswith(("http:", "https:")):  # (an API page; else a saved file)
+            answer = json_value(body.decode("utf-8", "replace"), where)
+            notes = answer.get("notes") if isinstance(answer, dict) else None
+            if not isinstance(notes, list):
+                raise ReadError(where, 'not an OpenReview answer: no "notes" list')
+            total = answer.get("count") if isinstance(answer.get("count"), int) else None
+            notes = [n for n in notes if isinstance(n, dict)]
+            lines = [dumps(_whole(n)).encode() for n in notes]
+        else:
+            lines, notes = json_lines(body, where)
+            total = None
+        return Page(b"", lines, [str(n.get("id", i)) for i, n in enumerate(notes)],
                     [n.get("tcdate") or n.get("cdate") or 0 for n in notes], b"", total)
 
     def combine(self, head: bytes, records: list[bytes], tail: bytes) -> bytes:
-        return b"".join(record + b"\n" for record in records)
+        return joined_lines(records)

@@ -2,9 +2,11 @@
 (`arxiv-cs.LG-2026-12-02.atom`), written whole or not at all (`store.common.files.write_whole`).
 
 The latest file of a feed is where the next fetch starts from; it is read as a regular file (never
-through a symbolic link) of at most `LIMIT` bytes."""
+through a symbolic link) of at most `LIMIT` bytes. A source's JSON answer, or its saved JSON Lines, is
+read by `json_value` and `json_lines` (an error names the file or URL and the line)."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -66,3 +68,34 @@ def write(path: Path, data: bytes) -> None:
         write_whole(path, data)
     except OSError as exc:
         raise ReadError(str(path), f"not saved: {exc.strerror or exc}") from None
+
+
+def json_value(text: str, where: str) -> object:
+    """The JSON value `text` holds; ReadError naming `where` (and the line) when it is not JSON."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ReadError(where, f"not valid JSON: {exc.msg}", exc.lineno) from None
+    except RecursionError:
+        raise ReadError(where, "nested too deeply to read") from None
+
+
+def json_lines(body: bytes, where: str) -> tuple[list[bytes], list[dict]]:
+    """A saved JSON Lines file's lines that hold an object, and those objects; ReadError naming `where`
+    and the line of one that is not JSON."""
+    lines, records = [], []
+    for number, line in enumerate(body.decode("utf-8", "replace").split("\n"), start=1):
+        if line.strip():
+            try:
+                record = json_value(line, where)
+            except ReadError as exc:
+                raise ReadError(where, exc.message, number) from None
+            if isinstance(record, dict):
+                lines.append(line.encode())
+                records.append(record)
+    return lines, records
+
+
+def joined_lines(records: list[bytes]) -> bytes:
+    """One JSON Lines file of `records`, a line each."""
+    return b"".join(record + b"\n" for record in records)
