@@ -1,8 +1,8 @@
-"""The qualifiers of a query: which papers `is:`, `p:`, `has:`, `tag:`, `venue:`, `year:`, `area:`
-and `track:` hold for.
+"""The qualifiers of a query: which papers `is:`, `p:`, `has:`, `tag:`, `venue:`, `year:`, `area:`,
+`track:`, `session:` and `announce:` hold for.
 
 `Facets` works out once per index (when first asked) the papers with a code link or any link and the papers of each
-venue, year, area and track; `Facets.holding` answers a qualifier from them, or, for the triage
+venue, year, area, track, conference slot and arXiv announce type (`store.papers.slots`); `Facets.holding` answers a qualifier from them, or, for the triage
 qualifiers, from the states of the moment (`state_test`: the test on one paper's `Triage`).
 """
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 import numpy as np
 
 from store.papers.model import Paper, Triage
+from store.papers.slots import announced, slot_words
 from store.search.query import Qualifier
 from store.search.views import to_read
 
@@ -45,18 +46,22 @@ class Facets:
             self._years = _grouped(p.year for p in papers)
             self._areas = _grouped(p.area.casefold() for p in papers)
             self._tracks = _grouped(p.track for p in papers)
+            self._slots = _grouped(slot_words(p) if p.fields else "" for p in papers)
+            self._announced = _grouped(announced(p) if p.fields else "" for p in papers)
             self._made = True
 
     def holding(self, q: Qualifier, states: Mapping[str, Triage]) -> np.ndarray:
         """Papers a qualifier holds for (before its own negation is applied by the caller)."""
-        if q.field in ("has", "venue", "year", "area", "track"):
+        if q.field in ("has", "venue", "year", "area", "track", "session", "announce"):
             self.ready()
         if q.field == "has" and q.value in ("code", "link"):
             return (self._code if q.value == "code" else self._linked).copy()
         found = np.zeros(self._size, dtype=bool)
-        if q.field in ("venue", "year", "area", "track"):
-            holds = compare(q.op, int(q.value)) if q.field == "year" else (lambda v: str(q.value) in v)
-            grouped = {"venue": self._venues, "year": self._years, "area": self._areas, "track": self._tracks}[q.field]
+        if q.field in ("venue", "year", "area", "track", "session", "announce"):
+            holds = (compare(q.op, int(q.value)) if q.field == "year" else (lambda v: v == q.value) if q.field == "announce"
+                     else (lambda v: str(q.value) in v))
+            grouped = {"venue": self._venues, "year": self._years, "area": self._areas, "track": self._tracks,
+                       "session": self._slots, "announce": self._announced}[q.field]
             for value, docs in grouped.items():
                 if value is not None and holds(value):
                     found[docs] = True

@@ -26,6 +26,8 @@ SYNTAX = (
     ('title:graph  abstract:"neural network"', "only in the title, only in the abstract (a word, \"phrase\" or 'exact)"),
     ('kw:"diffusion models"  kw:cs.LG', "a keyword or arXiv category (also cat:)"),
     ("area:generative track:oral", "by primary area or subject, by track (part of it, any case)"),
+    ('session:"poster session 2"  session:tue', "by conference slot: session, day, time, room, board (part of it)"),
+    ("announce:new", "by arXiv announce type (new, cross, replace, replace-cross)"),
     ("tag:NAME", "by tag"),
     ("venue:iclr year:2024", "by venue (part of its name) or year (also year>=2023)"),
     ("Capital letters", "make a word or phrase match case-sensitively"),
@@ -41,7 +43,8 @@ _NUMERIC = {"p": (0, 5), "year": (0, 9999)}
 FIELDS = {"author": "author", "title": "title", "abstract": "abstract", "kw": "kw", "cat": "kw"}
 """Qualifiers that look for text in one field of the record (→ a `Term` with that `field`)."""
 _FOLDED = ("author", "kw")  # names and keywords match whatever their case
-QUALIFIERS = ("is", "p", "has", "tag", "author", "title", "abstract", "kw", "cat", "area", "track", "venue", "year")
+QUALIFIERS = ("is", "p", "has", "tag", "author", "title", "abstract", "kw", "cat", "area", "track", "venue", "year",
+              "session", "announce")
 _STATE_FIELDS = ("is", "p", "has", "tag")
 _OPERATOR = re.compile(r"(AND|OR|NOT)(?=\s|\||$)")
 """The boolean words, upper-case and standing alone (`ANDROID`, `and`, `'OR` and `"NOT"` are text)."""

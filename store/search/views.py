@@ -6,6 +6,7 @@ from itertools import compress
 from operator import attrgetter, not_
 
 from store.papers.model import Paper, Triage, kept_title
+from store.papers.slots import slot_order
 
 _NONE = Triage()
 
@@ -36,6 +37,7 @@ SORTS: dict[str, str] = {
     "author": "first author",
     "year": "year (newest first)",
     "track": "track (oral first)",
+    "session": "session time",
     "score": "match score",
 }
 """Sort name → how the header names it, in the order `S` cycles through them."""
@@ -146,5 +148,7 @@ _PAPER_KEYS: dict[str, Callable[[Paper], object]] = {
     "author": lambda paper: surname(paper.authors[0]).casefold() if paper.authors else _LAST,
     "year": lambda paper: -paper.year if paper.year else 0,
     "track": lambda paper: _TRACKS.get(paper.track, 3 if paper.track else 4),
+    "session": slot_order,
 }
-"""The sorts by the papers' own fields (ties keep the order of the list): A to Z, newest first, orals first."""
+"""The sorts by the papers' own fields (ties keep the order of the list): A to Z, newest first, orals first, a
+plan of the days (by session time, then board)."""

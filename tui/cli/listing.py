@@ -25,7 +25,8 @@ def list_parser() -> argparse.ArgumentParser:
         help="file, priority (1 first), starred (first), recent (recently changed first), interest: For you,"
         " the unmarked papers you are most likely to star first, learned from your marks, or suggested: those"
         " whose mark would teach that most first, title (A to Z), author (the first author's surname, A to Z),"
-        " year (newest first) or track (oral, spotlight, poster) (default: best first with --query, else file order)",
+        " year (newest first), track (oral, spotlight, poster) or session (a conference's session time, then board)"
+        " (default: best first with --query, else file order)",
     )
     return parser
 

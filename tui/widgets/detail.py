@@ -1,4 +1,5 @@
-"""The detail pane: one paper in full — title, authors, venue and track, keywords, marks, TL;DR,
+"""The detail pane: one paper in full — title, authors, venue and track, keywords (and a conference slot,
+an arXiv announce type), marks, TL;DR,
 the abstract and the paper's links — drawn line by line.
 
 It is one Line-API widget (a `ScrollView`), not a column of widgets: moving the cursor in the list
@@ -21,6 +22,7 @@ from textual.visual import Visual
 from store.search.highlight import context, Hit, Span
 from store.papers.model import Paper, Triage
 from store.papers.inert import inert
+from store.papers.slots import announced, slot
 from store.search.qualifiers import CODE_HOSTS
 from store.papers.text import Display, display, shown_part, title_display
 from tui.keys import READ
@@ -252,12 +254,19 @@ def meta(paper: Paper) -> Content:
 
 
 def keywords(paper: Paper) -> Content:
-    """`Keywords  diffusion models · robustness` and, on its own line, the primary area."""
+    """`Keywords  diffusion models · robustness` and, on lines of their own, the primary area, the
+    conference slot (`Session  Poster Session 2 · Tue 7 May 16:30–18:30 · Halle B · board #2`) and how
+    arXiv announced it (`Announced  cross`)."""
     lines = []
     if paper.keywords:
         lines.append(Content.styled("Keywords  ", LABEL) + text(" · ".join(paper.keywords)))
     if paper.area:
         lines.append(Content.styled("Area  ", LABEL) + text(paper.area))
+    when, how = (slot(paper), announced(paper)) if paper.fields else ("", "")
+    if when:
+        lines.append(Content.styled("Session  ", LABEL) + text(when))
+    if how:
+        lines.append(Content.styled("Announced  ", LABEL) + text(how))
     return Content("\n").join(lines)
 
 
