@@ -19,7 +19,7 @@ from store.papers.boundary import inert_collection
 from store.common.errors import ReadError
 from store.common.files import not_regular
 from store.papers.model import Collection, Origin
-from store.readers import atom, cache, ids, seed, tabular
+from store.readers import atom, cache, ids, rss, seed, tabular
 from store.readers.records import report, unique
 
 Parser = Callable[[str, str], Collection]
@@ -41,6 +41,7 @@ PARSERS: dict[str, Parser] = {
     ".tsv": tabular.parse_csv,
     ".atom": atom.parse_atom,
     ".xml": atom.parse_atom,
+    ".rss": rss.parse_rss,
 }
 KNOWN_EXTENSIONS = (".txt", *PARSERS)
 

@@ -60,7 +60,7 @@ def parse_xml(parser: expat.XMLParserType, data: str | bytes, path: str) -> None
                         parser.CurrentLineNumber) from None
 
 
-def _tree(text: str, path: str) -> _Element:
+def tree(text: str, path: str) -> _Element:
     """The XML document `text` as a tree of `_Element`s; ReadError naming the line when it is
     malformed or has a document type (DTD)."""
     parser = expat.ParserCreate(namespace_separator="}")
@@ -105,7 +105,7 @@ def _entry(entry: _Element) -> dict[str, Any]:
 
 def parse_atom(text: str, path: str) -> Collection:
     """A saved arXiv API response: an Atom feed, a paper per entry."""
-    feed = _tree(text, path)
+    feed = tree(text, path)
     if feed.tag != f"{{{ATOM}}}feed":
         raise ReadError(path, f"not an Atom feed (the document is a <{feed.tag.rpartition('}')[2]}>)", feed.line)
     entries = list(feed.all(f"{{{ATOM}}}entry"))
