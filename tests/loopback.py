@@ -1,5 +1,6 @@
 """A real HTTP server on loopback, started by the tests, serving each source's documented format
-(the arXiv API's Atom feed, OpenReview API v2's notes, plain files) built from paper records, with the
+(the arXiv API's Atom feed and its daily RSS feed, OpenReview API v2's notes, a conference virtual
+site's events JSON and abstracts sidecar, plain files) built from paper records, with the
 faults a network has: queued (`Loopback.faults`, one per request) or standing (`Loopback.failing`).
 
 Records come from ../shared/corpora (`corpus_records`) or from a small built-in sample (`sample_records`)."""
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import datetime, timedelta, timezone
 import threading
 import time
 from collections import deque
@@ -126,6 +128,91 @@ def openreview_api(notes: list[dict], token: str | None = None) -> Callable[[str
             {"notes": chosen[offset:offset + limit], "count": len(chosen)}).encode()
 
     return answer
+
+
+ANNOUNCED = ("new", "cross", "replace", "replace-cross")
+
+
+def rss_feed(records: list[dict], categories: list[str]) -> bytes:
+    """The arXiv announcement feed of `categories` (rss.arxiv.org/rss/A+B) over `records` (stamped), as
+    arXiv serves it: RSS 2.0, each item's announce type in `arxiv:announce_type` and its description
+    (`arXiv:ID Announce Type: new Abstract: ...`), the ids in `guid`, authors in one `dc:creator`;
+    `records` without an "announce" key cycle through `ANNOUNCED`."""
+    day = time.strftime("%a, %d %b %Y 00:00:00 -0500", time.gmtime())
+    items = []
+    for i, r in enumerate(records):
+        kind, ident = r.get("announce", ANNOUNCED[i % len(ANNOUNCED)]), r["arxiv"]
+        version = "v2" if kind.startswith("replace") else "v1"
+        cats = r.get("categories", categories[:1])
+        items.append(
+            f"<item><title>{_xml(r['title'])}</title><link>https://arxiv.org/abs/{ident}</link>"
+            f"<description>arXiv:{ident}{version} Announce Type: {kind} \nAbstract: {_xml(r['abstract'])}</description>"
+            f'<guid isPermaLink="false">oai:arXiv.org:{ident}{version}</guid>'
+            + "".join(f"<category>{c}</category>" for c in cats)
+            + f"<pubDate>{day}</pubDate><arxiv:announce_type>{kind}</arxiv:announce_type>"
+            f"<dc:rights>http://creativecommons.org/licenses/by/4.0/</dc:rights>"
+            f"<dc:creator>{_xml(', '.join(r.get('authors', [])))}</dc:creator></item>")
+    joined = "+".join(categories)
+    return ('<?xml version=\'1.0\' encoding=\'UTF-8\'?>\n<rss xmlns:arxiv="http://arxiv.org/schemas/atom" '
+            'xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:atom="http://www.w3.org/2005/Atom" '
+            'xmlns:content="http://purl.org/rss/1.0/modules/content/" version="2.0">\n  <channel>'
+            f"<title>{joined} updates on arXiv.org</title><link>http://rss.arxiv.org/rss/{joined}</link>"
+            f"<description>{joined} updates on the arXiv.org e-print archive.</description>"
+            f"<language>en-us</language><lastBuildDate>{day}</lastBuildDate><pubDate>{day}</pubDate>"
+            "<skipDays><day>Saturday</day><day>Sunday</day></skipDays>\n    "
+            + "\n    ".join(items) + "\n  </channel>\n</rss>\n").encode()
+
+
+def arxiv_rss(records: list[dict]) -> Callable[[str, dict[str, str], dict[str, str]], Answer]:
+    """rss.arxiv.org's /rss/CAT+CAT: the day's announcements of those categories among `records`."""
+    def answer(path: str, _q: dict[str, str], _headers: dict[str, str]) -> Answer:
+        cats = path.rpartition("/")[2].split("+")
+        chosen = [r for r in records if set(r.get("categories", ["cs.LG"])) & set(cats)]
+        return 200, {"Content-Type": "application/rss+xml"}, rss_feed(chosen, cats)
+
+    return answer
+
+
+def conference_events(records: list[dict], name: str = "iclr", year: int = 2024,
+                      inline: bool = False) -> tuple[dict, dict[str, str]]:
+    """`records` as a conference virtual site's `/static/virtual/data/NAME-YEAR-orals-posters.json` (a
+    `{"count", "next", "previous", "results"}` page of events: name, authors as objects, eventtype,
+    decision, session, starttime/endtime with the venue's offset, room_name, poster_position...) and its
+    sidecar `NAME-YEAR-abstracts.json` ({event id: abstract}); `inline`: the abstracts in the events too.
+    Six poster sessions over three days, the records dealt round them (the file is not in time order)."""
+    zone = timezone(timedelta(hours=2))
+    events, abstracts = [], {}
+    for i, r in enumerate(records):
+        ident, session = 19000 + i, i % 6
+        start = datetime(year, 5, 7 + session // 2, 10 if session % 2 == 0 else 16, 30, tzinfo=zone)
+        track = (r.get("venue", "").split() or ["poster"])[-1].lower()
+        events.append({
+            "id": ident, "uid": f"{ident:032x}", "name": r["title"],
+            "authors": [{"id": 900 + k, "fullname": a, "url": f"https://{name}.cc/virtual/{year}/author/{900 + k}",
+                         "institution": "Somewhere"} for k, a in enumerate(r.get("authors", []))],
+            "abstract": r["abstract"] if inline else "", "eventmedia": [{"id": 1, "modified": "2024-04-01T00:00:00",
+            "display_section": 1, "type": "URL", "name": "OpenReview", "visible": True, "uri": r.get("url", "")}],
+            "sourceid": ident - 10000, "sourceurl": f"https://openreview.net/group?id={name.upper()}.cc/{year}/Conference",
+            "decision": f"Accept ({track})", "session": f"Poster Session {session + 1}", "cluster": None,
+            "topic": r.get("primary_area"), "keywords": r.get("keywords", []), "paper_url": r.get("url"),
+            "paper_pdf_url": r.get("pdf_url"), "room_name": "Halle B", "related_events": [], "related_events_ids": [],
+            "starttime": start.isoformat(), "endtime": (start + timedelta(hours=2)).isoformat(), "eventtype": "Poster",
+            "virtualsite_url": f"/virtual/{year}/poster/{ident}", "poster_position": f"#{i % 300 + 1}"})
+        abstracts[str(ident)] = r["abstract"]
+    return {"count": len(events), "next": None, "previous": None, "results": events}, abstracts
+
+
+def conference_site(payload: dict, abstracts: dict[str, str] | None, name: str = "iclr",
+                    year: int = 2024) -> dict[str, Callable[[str, dict[str, str], dict[str, str]], Answer]]:
+    """The routes of a virtual site serving `payload` (and `abstracts`, when the year has a sidecar)."""
+    def serve(body: object) -> Callable[[str, dict[str, str], dict[str, str]], Answer]:
+        return lambda p, q, h: (200, {"Content-Type": "application/json"}, json.dumps(body).encode())
+
+    base = f"/static/virtual/data/{name}-{year}"
+    routes = {f"{base}-orals-posters.json": serve(payload)}
+    if abstracts is not None:
+        routes[f"{base}-abstracts.json"] = serve(abstracts)
+    return routes
 
 
 @dataclass

@@ -1,4 +1,5 @@
-"""`triage fetch SOURCE …`: papers from arXiv, OpenReview or a URL saved as a dated list (store.fetch),
+"""`triage fetch SOURCE …`: papers from arXiv (its API or its daily feed), OpenReview, a conference's
+virtual site or a URL saved as a dated list (store.fetch),
 a progress line on a terminal's stderr, the saved file's path on stdout, `--open` to open it."""
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from store.common.errors import ReadError
-from store.fetch import arxiv, openreview, saved
+from store.fetch import announced, arxiv, conference, openreview, saved
 from store.fetch.client import Client
 from store.fetch.source import Outcome, Progress, Source, fetch
 from store.fetch.url import Url
@@ -26,17 +27,21 @@ def fetch_parser() -> argparse.ArgumentParser:
         prog="triage fetch",
         description="Fetch papers and save them as a dated list in the lists folder beside the database "
         "(only what is new since the last fetch of the same feed): "
-        "triage fetch arxiv CAT... [--days N | --since DATE]; triage fetch openreview VENUE_ID; triage fetch URL.",
+        "triage fetch arxiv CAT... [--days N | --since DATE | --new]; triage fetch openreview VENUE_ID; "
+        "triage fetch conference iclr|icml|neurips YEAR; triage fetch URL.",
     )
-    parser.add_argument("source", metavar="SOURCE", help="arxiv, openreview, or the http(s) address of a list")
-    parser.add_argument("args", nargs="*", metavar="ARG", help="arxiv: categories (cs.LG ...); openreview: a venue id")
+    parser.add_argument("source", metavar="SOURCE", help="arxiv, openreview, conference, or the http(s) address of a list")
+    parser.add_argument("args", nargs="*", metavar="ARG", help="arxiv: categories (cs.LG ...); openreview: a venue id; "
+                        "conference: a name and a year")
     when = parser.add_mutually_exclusive_group()
     when.add_argument("--days", type=float, metavar="N", help="arxiv: papers submitted in the last N days (default: "
                       "since the last fetch, else 2)")
     when.add_argument("--since", metavar="DATE", help="arxiv: papers submitted since DATE (YYYY-MM-DD)")
+    when.add_argument("--new", action="store_true", help="arxiv: the day's announcements (new, cross-listed, "
+                      "replaced), from arXiv's RSS feed; else $TRIAGE_ARXIV_FEED")
     parser.add_argument("--token-file", metavar="FILE", help="openreview: a file holding your token (else $OPENREVIEW_TOKEN)")
     parser.add_argument("--endpoint", metavar="URL", help="the source's base address (a mirror); else $TRIAGE_ARXIV_API, "
-                        "$TRIAGE_OPENREVIEW_API, else the public one")
+                        "$TRIAGE_ARXIV_FEED, $TRIAGE_OPENREVIEW_API, $TRIAGE_CONFERENCE_SITE, else the public one")
     parser.add_argument("--into", metavar="DIR", help="the folder to save in (default: lists/ beside the database)")
     parser.add_argument("--db", metavar="PATH", help="triage database (default: $TRIAGE_DB, else the platform data folder)")
     parser.add_argument("--timeout", type=float, default=60.0, metavar="S", help="seconds a request may take (default: 60)")
@@ -74,10 +79,16 @@ def _since(args: argparse.Namespace) -> str | None:
 
 def source_of(args: argparse.Namespace) -> tuple[Source, float, str]:
     """The source the arguments name, its own delay between requests, and its default endpoint."""
+    if args.source != "arxiv" and args.new:
+        raise Refused("--new is for arxiv: triage fetch arxiv cs.LG --new")
     if args.source == "arxiv":
         if not args.args:
             raise Refused("give one or more arXiv categories: triage fetch arxiv cs.LG cs.CL")
+        if args.new:
+            return announced.Announced(args.args, api=announced.endpoint(args.endpoint)), announced.DELAY, announced.FEED
         return arxiv.Arxiv(args.args, api=arxiv.endpoint(args.endpoint)), arxiv.DELAY, arxiv.API
+    if args.source == "conference":
+        return _conference(args)
     if args.source == "openreview":
         if len(args.args) != 1:
             raise Refused("give one venue id: triage fetch openreview ICLR.cc/2025/Conference")
@@ -87,7 +98,20 @@ def source_of(args: argparse.Namespace) -> tuple[Source, float, str]:
         if args.args:
             raise Refused("give one address: triage fetch URL")
         return Url(args.source), 1.0, args.source
-    raise Refused(f"no source {args.source!r}: arxiv, openreview, or an http(s) address of a list")
+    raise Refused(f"no source {args.source!r}: arxiv, openreview, conference, or an http(s) address of a list")
+
+
+def _conference(args: argparse.Namespace) -> tuple[Source, float, str]:
+    names = ", ".join(conference.SITES)
+    if len(args.args) != 2:
+        raise Refused(f"give a conference ({names}) and a year: triage fetch conference iclr 2024")
+    name, year = args.args[0].casefold(), args.args[1]
+    if name not in conference.SITES:
+        raise Refused(f"no conference {args.args[0]!r}: {names}")
+    if not (year.isascii() and year.isdigit() and len(year) == 4):
+        raise Refused(f"{year!r}: give the year as four digits (2024)")
+    site = conference.endpoint(name, args.endpoint)
+    return conference.Conference(name, int(year), api=site), conference.DELAY, conference.SITES[name]
 
 
 class ProgressLine:
@@ -119,13 +143,14 @@ def run_fetch(argv: Sequence[str]) -> int:
     args = parse_args(fetch_parser(), argv)
     source, delay, public = source_of(args)
     if args.delay is not None and (args.delay < 0 or getattr(source, "api", public) == public):
-        raise Refused("--delay is for a mirror (--endpoint, $TRIAGE_ARXIV_API, $TRIAGE_OPENREVIEW_API): "
+        raise Refused("--delay is for a mirror (--endpoint, $TRIAGE_ARXIV_API, $TRIAGE_ARXIV_FEED, $TRIAGE_OPENREVIEW_API, "
+                      "$TRIAGE_CONFERENCE_SITE): "
                       "the public sources are paced as they ask")
     folder = Path(args.into) if args.into else saved.folder_for(database(args.db))
     client = Client(delay=delay if args.delay is None else args.delay, timeout=args.timeout)
     line = ProgressLine(source.name)
     try:
-        outcome = fetch(source, client, folder, _since(args) if args.source == "arxiv" else None, line)
+        outcome = fetch(source, client, folder, _since(args) if args.source == "arxiv" and not args.new else None, line)
     finally:
         line.close()
     return _told(outcome, source, folder, args)
