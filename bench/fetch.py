@@ -5,7 +5,8 @@ readers spend reading the saved file.
     python bench/fetch.py [--records 10000 30000] [--corpus ../shared/corpora/iclr-2024-papers.jsonl]
 
 The sources are served on loopback (tests/loopback.py: the arXiv API's Atom pages of 2,000 entries,
-OpenReview API v2's pages of 1,000 notes), built from the corpus' records repeated with new titles.
+OpenReview API v2's pages of 1,000 notes, a conference virtual site's program with its abstracts
+sidecar, arXiv's announcement feed as one RSS answer), built from the corpus' records repeated with new titles.
 Each fetch runs in a fresh process (`triage fetch` through store.fetch, no pacing: a mirror), whose
 user+system CPU and peak RSS are read from the kernel (getrusage of the children). The wall time of
 a real fetch is the sources' pacing (arXiv: 3 s a page), not measured here.
@@ -22,17 +23,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.loopback import arxiv_api, corpus_records, openreview_api, openreview_notes, serving, stamped  # noqa: E402
+from tests.loopback import (arxiv_api, arxiv_rss, conference_events, conference_site, corpus_records,  # noqa: E402
+                            openreview_api, openreview_notes, serving, stamped)
 
 FETCH = """
 import sys
 from pathlib import Path
+from store.fetch.announced import Announced
 from store.fetch.arxiv import Arxiv
 from store.fetch.client import Client
+from store.fetch.conference import Conference
 from store.fetch.openreview import OpenReview
 from store.fetch.source import fetch
 kind, url, folder = sys.argv[1:]
-source = Arxiv(["cs.LG"], api=url) if kind == "arxiv" else OpenReview("V/2024/Conference", api=url)
+source = {"arxiv": lambda: Arxiv(["cs.LG"], api=url), "openreview": lambda: OpenReview("V/2024/Conference", api=url),
+          "conference": lambda: Conference("iclr", 2024, api=url), "arxiv-new": lambda: Announced(["cs.LG"], api=url + "/rss/"),
+          }[kind]()
 outcome = fetch(source, Client(delay=0, timeout=120), Path(folder))
 assert outcome.fault is None, outcome.fault
 print(outcome.path)
@@ -71,9 +77,11 @@ def main() -> None:
     for n in args.records:
         made = records(args.corpus.parent, n) if args.corpus.name == "iclr-2024-papers.jsonl" else []
         made = made or [json.loads(line) for line in args.corpus.read_text().split("\n") if line]
-        routes = {"/api/query": arxiv_api(stamped(made)), "/notes": openreview_api(openreview_notes(made, "V/2024/Conference"))}
+        routes = {"/api/query": arxiv_api(stamped(made)), "/notes": openreview_api(openreview_notes(made, "V/2024/Conference")),
+                  "/rss/cs.LG": arxiv_rss(stamped(made)), **conference_site(*conference_events(made))}
         with serving(routes) as server, tempfile.TemporaryDirectory() as folder:
-            for kind, url in (("arxiv", server.url + "/api/query"), ("openreview", server.url)):
+            for kind, url in (("arxiv", server.url + "/api/query"), ("openreview", server.url), ("conference", server.url),
+                              ("arxiv-new", server.url)):
                 path, cpu, rss = child(FETCH, kind, url, folder)
                 count, read_cpu, _ = child(READ, path)
                 assert int(count) == n, (count, n)
