@@ -41,6 +41,9 @@ def test_the_days_announcements_are_saved_and_reopen_offline_by_announce_type(tm
     assert [p["title"] for p in listed(path, "--query", "announce:new")] == [r["title"] for r in records[0::4]]
     assert [p["title"] for p in listed(path, "--query", "announce:replace-cross")] == [r["title"] for r in records[3::4]]
     assert len(listed(path, "--query", "-announce:new")) == 9
+    copy = tmp_path / "announced.txt"  # (a feed under another name is known by its content)
+    copy.write_bytes(path.read_bytes())
+    assert [p.title for p in read_path(copy).papers] == [r["title"] for r in records]
 
 
 def test_several_categories_are_one_feed(tmp_path, corpora):

@@ -47,7 +47,7 @@ KNOWN_EXTENSIONS = (".txt", *PARSERS)
 
 
 def _by_content(text: str, path: str) -> Collection:
-    """A `.txt` or unknown file: JSON, JSONL, an Atom feed or BibTeX when it reads as such, else the seed format."""
+    """A `.txt` or unknown file: JSON, JSONL, an Atom or RSS feed or BibTeX when it reads as such, else the seed format."""
     from store.readers import bibtex
 
     start = text.lstrip()[:1]
@@ -57,7 +57,7 @@ def _by_content(text: str, path: str) -> Collection:
     elif start == "{":
         guesses += [tabular.parse_jsonl, tabular.parse_json]
     elif start == "<":
-        guesses.append(atom.parse_atom)
+        guesses += [atom.parse_atom, rss.parse_rss]
     elif bibtex.looks_like_bibtex(text[:65536]):
         guesses.append(_bibtex)
     for parse in guesses:
