@@ -106,3 +106,15 @@ def test_bad_arguments_are_one_line_exit_2(args):
     done = triage("fetch", "conference", *args)
     assert done.returncode == 2, done.stderr
     one_line(done)
+
+
+def test_a_slot_from_the_site_is_text_never_markup_or_escapes(tmp_path, records):
+    from store.papers.slots import slot
+
+    payload, _ = conference_events(records[:1], inline=True)
+    event = payload["results"][0]
+    event.update(session="[@click=app.quit]Poster[/] \x1b]52;c;aGk=\x07Session 1", room_name="Hall\x1b[2J A",
+                 poster_position="#7\u202e", starttime="soon")
+    path = tmp_path / "program.jsonl"
+    path.write_text(json.dumps({**event, "conference": "ICLR 2024"}) + "\n")
+    assert slot(read_path(path).papers[0]) == "[@click=app.quit]Poster[/] Session 1 · soon · Hall A · board #7"
