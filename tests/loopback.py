@@ -173,13 +173,15 @@ def arxiv_rss(records: list[dict]) -> Callable[[str, dict[str, str], dict[str, s
     return answer
 
 
-def conference_events(records: list[dict], name: str = "iclr", year: int = 2024,
-                      inline: bool = False) -> tuple[dict, dict[str, str]]:
+def conference_events(records: list[dict], name: str = "iclr", year: int = 2024, inline: bool = False,
+                      orals: tuple[int, ...] = ()) -> tuple[dict, dict[str, str]]:
     """`records` as a conference virtual site's `/static/virtual/data/NAME-YEAR-orals-posters.json` (a
     `{"count", "next", "previous", "results"}` page of events: name, authors as objects, eventtype,
     decision, session, starttime/endtime with the venue's offset, room_name, poster_position...) and its
     sidecar `NAME-YEAR-abstracts.json` ({event id: abstract}); `inline`: the abstracts in the events too.
-    Six poster sessions over three days, the records dealt round them (the file is not in time order)."""
+    Six poster sessions over three days, the records dealt round them (the file is not in time order); the
+    records at `orals` also have an oral talk (`Oral 1A` at 10:00 on the first day), listed first, each
+    event naming the other in `related_events_ids`, as the site does."""
     zone = timezone(timedelta(hours=2))
     events, abstracts = [], {}
     for i, r in enumerate(records):
@@ -199,6 +201,17 @@ def conference_events(records: list[dict], name: str = "iclr", year: int = 2024,
             "starttime": start.isoformat(), "endtime": (start + timedelta(hours=2)).isoformat(), "eventtype": "Poster",
             "virtualsite_url": f"/virtual/{year}/poster/{ident}", "poster_position": f"#{i % 300 + 1}"})
         abstracts[str(ident)] = r["abstract"]
+    talks = []
+    for k, i in enumerate(orals):
+        poster, start = events[i], datetime(year, 5, 7, 10, 0, tzinfo=zone) + timedelta(minutes=15 * k)
+        talk = {**poster, "id": 18000 + i, "eventtype": "Oral", "decision": "Accept (oral)", "session": "Oral 1A",
+                "starttime": start.isoformat(), "endtime": (start + timedelta(minutes=15)).isoformat(),
+                "room_name": "Halle A", "poster_position": None, "virtualsite_url": f"/virtual/{year}/oral/{18000 + i}",
+                "related_events_ids": [poster["id"]]}
+        poster.update(decision="Accept (oral)", related_events_ids=[talk["id"]])
+        talks.append(talk)
+        abstracts[str(talk["id"])] = records[i]["abstract"]
+    events = talks + events
     return {"count": len(events), "next": None, "previous": None, "results": events}, abstracts
 
 

@@ -79,6 +79,24 @@ async def test_the_detail_pane_shows_the_session_time_room_and_board(tmp_path, r
     assert "Session  Poster Session 2 · Tue 7 May 16:30–18:30 · Halle B · board #2" in lines
 
 
+async def test_an_oral_papers_talk_and_poster_are_both_its_slots(tmp_path, records):
+    payload, abstracts = conference_events(records, orals=(0, 5))
+    with serving(conference_site(payload, abstracts)) as server:
+        path = fetch(server, "iclr", "2024").stdout.strip()
+    found = listed(path)
+    assert [p["title"] for p in found] == [records[i]["title"] for i in (0, 5, *range(1, 5), *range(6, 12))]
+    assert [p["track"] for p in found[:3]] == ["oral", "oral", "poster"]
+    assert [p["title"] for p in listed(path, "--query", 'session:"poster session 6"')] == [records[i]["title"] for i in (5, 11)]
+    assert [p["title"] for p in listed(path, "--query", "session:oral")] == [records[0]["title"], records[5]["title"]]
+    app = TriageApp(Collection(read_path(path).papers[1:2]))
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.press("less_than_sign")
+        await pilot.pause()
+        lines = app.query_one(DetailPane).shown_text.splitlines()
+    assert "Session  Oral 1A · Tue 7 May 10:15–10:30 · Halle A" in lines
+    assert "Also  Poster Session 6 · Thu 9 May 16:30–18:30 · Halle B · board #6" in lines
+
+
 def test_a_malformed_page_is_one_line_naming_its_url_exit_2(tmp_path, records):
     payload, abstracts = conference_events(records)
     with serving(conference_site(payload, abstracts)) as server:

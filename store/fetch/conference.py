@@ -5,8 +5,10 @@ year has one, the abstracts sidecar `NAME-YEAR-abstracts.json` (`{"EVENT ID": "a
 events then come without abstracts; a year without it answers 404).
 
 Saved as JSON Lines, one event a line as the site sent it, with what the file alone would lack: its
-abstract from the sidecar when it has none, `conference` ('ICLR 2024') and `site_url` (its page on
-the site, made whole); `store.readers.conference` reads it. The program is one answer: a later fetch
+abstract from the sidecar when it has none, `conference` ('ICLR 2024'), `site_url` (its page on
+the site, made whole) and `related` (the slots of the events it names in `related_events_ids`: an
+oral paper's talk and poster are two events, each then knowing the other's); `store.readers.conference`
+reads it. The program is one answer: a later fetch
 adds the events not seen before."""
 from __future__ import annotations
 
@@ -23,6 +25,8 @@ from store.fetch.source import Page
 SITES = {"iclr": "https://iclr.cc", "icml": "https://icml.cc", "neurips": "https://neurips.cc"}
 NAMES = {"iclr": "ICLR", "icml": "ICML", "neurips": "NeurIPS"}
 DELAY = 1.0
+SLOT_KEYS = ("eventtype", "session", "starttime", "endtime", "room_name", "poster_position")
+"""What of a related event a saved event keeps (`related`)."""
 
 
 def endpoint(conference: str, option: str | None = None) -> str:
@@ -62,7 +66,8 @@ class Conference:
         events = _events(client.get(url), url)
         missing = any(not isinstance(e.get("abstract"), str) or not e["abstract"].strip() for e in events)
         abstracts = self._sidecar(client) if missing else {}
-        yield _page([dumps(self._whole(e, abstracts)).encode() for e in events], events, len(events))
+        program = {e["id"]: e for e in events if isinstance(e.get("id"), (int, str))}
+        yield _page([dumps(self._whole(e, abstracts, program)).encode() for e in events], events, len(events))
 
     def _sidecar(self, client: Client) -> dict[str, str]:
         """The year's abstracts by event id; none when the site has no sidecar for the year (404)."""
@@ -78,9 +83,13 @@ class Conference:
             raise ReadError(url, "not an abstracts file: no object of abstracts by event id")
         return {str(key): value for key, value in answer.items() if isinstance(value, str)}
 
-    def _whole(self, event: dict, abstracts: dict[str, str]) -> dict:
+    def _whole(self, event: dict, abstracts: dict[str, str], program: dict[object, dict]) -> dict:
         """`event` with what the saved file needs besides (see the module's docstring)."""
         extra: dict[str, object] = {}
+        named = event.get("related_events_ids")
+        related = [program[i] for i in named if isinstance(i, (int, str)) and i in program] if isinstance(named, list) else []
+        if related and "related" not in event:
+            extra["related"] = [{key: other.get(key) for key in SLOT_KEYS} for other in related]
         own = event.get("abstract")
         if (not isinstance(own, str) or not own.strip()) and str(event.get("id")) in abstracts:
             extra["abstract"] = abstracts[str(event.get("id"))]
@@ -95,7 +104,8 @@ class Conference:
         """The program (`{"results": [...]}`) or a saved file (an event a line)."""
         if where.startswith(("http:", "https:")):
             events = _events(body, where)
-            return _page([dumps(self._whole(e, {})).encode() for e in events], events, len(events))
+            program = {e["id"]: e for e in events if isinstance(e.get("id"), (int, str))}
+            return _page([dumps(self._whole(e, {}, program)).encode() for e in events], events, len(events))
         lines, events = json_lines(body, where)
         return _page(lines, events, None)
 

@@ -5,6 +5,7 @@ qualifiers and the sort by session time.
 
 - `session` ('Poster Session 2'), `time` and `end` (ISO 8601 in the venue's time, as the site gives
   them: '2024-05-07T16:30:00+02:00'), `room` ('Halle B'), `board` (the poster's place: '#123').
+- `also session`, `also time`...: the paper's other slot (an oral paper's poster, a poster's oral talk).
 - `announce`: arXiv's announce type, `new`, `cross` (a cross-list), `replace` or `replace-cross`."""
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from datetime import datetime
 from store.papers.model import Paper
 
 SLOT = ("session", "time", "end", "room", "board")
+ALSO = tuple(f"also {name}" for name in SLOT)
 ANNOUNCE = "announce"
 
 
@@ -31,9 +33,10 @@ def _when(stamp: str) -> datetime | None:
         return None
 
 
-def slot(paper: Paper) -> str:
-    """`Poster Session 2 · Tue 7 May 16:30–18:30 · Halle B · board #2` (the parts the record has); ''."""
-    found = _named(paper, SLOT)
+def slot(paper: Paper, also: bool = False) -> str:
+    """`Poster Session 2 · Tue 7 May 16:30–18:30 · Halle B · board #2` (the parts the record has); ''.
+    `also`: the paper's other slot."""
+    found = {name.removeprefix("also "): value for name, value in _named(paper, ALSO if also else SLOT).items()}
     if not found:
         return ""
     start, end = _when(found.get("time", "")), _when(found.get("end", ""))
@@ -48,10 +51,12 @@ def slot(paper: Paper) -> str:
 
 
 def slot_words(paper: Paper) -> str:
-    """What `session:` looks in, lower-case: the slot as shown, and its day as `2024-05-07`; ''."""
-    shown = slot(paper)
-    start = _when(_named(paper, ("time",)).get("time", ""))
-    return f"{shown} {start:%Y-%m-%d %A %B}".casefold() if start else shown.casefold()
+    """What `session:` looks in, lower-case: both slots as shown, and their days as `2024-05-07 tuesday may`; ''."""
+    words = [slot(paper), slot(paper, also=True)]
+    for name, stamp in _named(paper, ("time", "also time")).items():
+        start = _when(stamp)
+        words += [f"{start:%Y-%m-%d %A %B}"] if start else []
+    return " · ".join(word for word in words if word).casefold()
 
 
 def slot_order(paper: Paper) -> tuple[str, str, str]:

@@ -255,16 +255,19 @@ def meta(paper: Paper) -> Content:
 
 def keywords(paper: Paper) -> Content:
     """`Keywords  diffusion models · robustness` and, on lines of their own, the primary area, the
-    conference slot (`Session  Poster Session 2 · Tue 7 May 16:30–18:30 · Halle B · board #2`) and how
+    conference slot (`Session  Poster Session 2 · Tue 7 May 16:30–18:30 · Halle B · board #2`), its other
+    slot (`Also  Oral 1A …`: an oral paper's talk and poster) and how
     arXiv announced it (`Announced  cross`)."""
     lines = []
     if paper.keywords:
         lines.append(Content.styled("Keywords  ", LABEL) + text(" · ".join(paper.keywords)))
     if paper.area:
         lines.append(Content.styled("Area  ", LABEL) + text(paper.area))
-    when, how = (slot(paper), announced(paper)) if paper.fields else ("", "")
+    when, other, how = (slot(paper), slot(paper, also=True), announced(paper)) if paper.fields else ("", "", "")
     if when:
         lines.append(Content.styled("Session  ", LABEL) + text(when))
+    if other:
+        lines.append(Content.styled("Also  ", LABEL) + text(other))
     if how:
         lines.append(Content.styled("Announced  ", LABEL) + text(how))
     return Content("\n").join(lines)
