@@ -41,6 +41,10 @@ def _events(body: bytes, where: str) -> list[dict]:
     return [event for event in events if isinstance(event, dict)]
 
 
+def _abstracted(event: dict) -> bool:
+    return isinstance(event.get("abstract"), str) and bool(event["abstract"].strip())
+
+
 def _page(lines: list[bytes], events: list[dict], total: int | None) -> Page:
     return Page(b"", lines, [str(e.get("id", e.get("uid", i))) for i, e in enumerate(events)], [0] * len(events), b"", total)
 
@@ -64,9 +68,8 @@ class Conference:
     def pages(self, client: Client, since: object | None) -> Iterator[Page]:
         url = self.data("orals-posters")
         events = _events(client.get(url), url)
-        missing = any(not isinstance(e.get("abstract"), str) or not e["abstract"].strip() for e in events)
-        abstracts = self._sidecar(client) if missing else {}
-        program = {e["id"]: e for e in events if isinstance(e.get("id"), (int, str))}
+        abstracts = self._sidecar(client) if not all(map(_abstracted, events)) else {}
+        program = {e["id"]: e for e in events if isinstance(e.get("id"), (int, str))}  # (by id: related_events_ids)
         yield _page([dumps(self._whole(e, abstracts, program)).encode() for e in events], events, len(events))
 
     def _sidecar(self, client: Client) -> dict[str, str]:
@@ -90,22 +93,17 @@ class Conference:
         related = [program[i] for i in named if isinstance(i, (int, str)) and i in program] if isinstance(named, list) else []
         if related and "related" not in event:
             extra["related"] = [{key: other.get(key) for key in SLOT_KEYS} for other in related]
-        own = event.get("abstract")
-        if (not isinstance(own, str) or not own.strip()) and str(event.get("id")) in abstracts:
+        if not _abstracted(event) and str(event.get("id")) in abstracts:
             extra["abstract"] = abstracts[str(event.get("id"))]
         if "conference" not in event:
-            extra["conference"] = f"{NAMES.get(self.conference, self.conference.upper())} {self.year}"
+            extra["conference"] = f"{NAMES[self.conference]} {self.year}"
         page = event.get("virtualsite_url")
         if isinstance(page, str) and page.startswith("/"):
             extra["site_url"] = self.api.rstrip("/") + page
         return {**event, **extra}
 
     def scan(self, body: bytes, where: str) -> Page:
-        """The program (`{"results": [...]}`) or a saved file (an event a line)."""
-        if where.startswith(("http:", "https:")):
-            events = _events(body, where)
-            program = {e["id"]: e for e in events if isinstance(e.get("id"), (int, str))}
-            return _page([dumps(self._whole(e, {}, program)).encode() for e in events], events, len(events))
+        """A saved file (an event a line); the site's answer is read in `pages`, with its sidecar."""
         lines, events = json_lines(body, where)
         return _page(lines, events, None)
 
