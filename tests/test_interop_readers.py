@@ -122,3 +122,20 @@ def test_ris_records_without_title_or_end_are_named_by_line(tmp_path):
     assert [row["title"] for row in rows(result)] == ["Kept"]
     assert result.stderr == (f"triage: 2 skipped: {path}:1: skipped a record that has no title or abstract; "
                              f"{path}:5: the file ends inside this record (no ER line; read as it is)\n")
+
+
+def test_a_huge_wrapped_ris_value_reads_in_one_pass(tmp_path):
+    """300,000 continuation lines of one abstract (joined once, not line by line: that would copy ~700 GB)."""
+    path = tmp_path / "huge.ris"
+    path.write_text("TY  - JOUR\nTI  - Long\nAB  - start\n" + "more words here\n" * 300_000 + "ER  - \n", encoding="utf-8")
+    result = triage("list", str(path), "--format", "jsonl")
+    (row,) = rows(result)
+    assert row["text"].count("\n") == 300_000 and row["text"].endswith("more words here")
+
+
+def test_a_csv_with_csl_like_columns_keeps_its_authors(tmp_path):
+    path = tmp_path / "table.csv"
+    path.write_text("title,author,type,URL,abstract\nA paper,\"A. One; B. Two\",article,https://x.org/1,Some text.\n",
+                    encoding="utf-8")
+    (paper,) = read_path(path).papers
+    assert paper.authors == ("A. One", "B. Two") and paper.links[0] == "https://x.org/1"

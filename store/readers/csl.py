@@ -3,7 +3,7 @@ Lines readers recognise (`is_item`) and read through `from_item`, as they read t
 
 An item becomes the tabular reader's record: title, abstract, authors in order (each name object as
 "particle family, suffix, given", BibTeX's order, or its `literal`; editors when there are no
-authors), year (the first of `issued`'s date parts, else a year in its `raw` or `literal`), venue
+authors; a string as the tabular reader splits one), year (the first of `issued`'s date parts, else a year in its `raw` or `literal`), venue
 (`container-title`, else `event-title`, `event`), URL, DOI, citation key (`citation-key`, else an `id` that is
 one), keywords (`keyword`, separated by commas or semicolons), arXiv id (a `number` such as Zotero's
 "arXiv:2401.01234", the URL or the DOI), and volume, issue, pages, publisher, ISSN under their BibTeX
@@ -66,7 +66,7 @@ def from_item(record: dict[str, Any]) -> dict[str, Any]:
         **{ours: record[theirs] for theirs, ours in _NAMED.items() if record.get(theirs)},
         "title": record.get("title") or "",
         "abstract": record.get("abstract") or "",
-        "authors": [n for n in map(_name, names) if n.strip()] if isinstance(names, list) else [],
+        "authors": [n for n in map(_name, names) if n.strip()] if isinstance(names, list) else names,
         "year": _year(record.get("issued")) or record.get("year") or "",
         "venue": record.get("container-title") or record.get("event-title") or record.get("event") or "",
         "url": record.get("URL") or "",

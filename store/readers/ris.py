@@ -37,7 +37,7 @@ def looks_like_ris(text: str) -> bool:
 
 def _records(text: str, path: str, warnings: list[str]) -> Iterator[tuple[int, str, dict[str, object]]]:
     """(its first line, where, its tabular record) of each RIS record of `text`."""
-    tags: dict[str, list[str]] | None = None
+    tags: dict[str, list[list[str]]] | None = None  # each tag's values, each value as its lines
     start = 0
     last = ""
     for number, raw in enumerate(text.split("\n"), start=1):  # not splitlines: U+2028 may be inside a value
@@ -45,25 +45,29 @@ def _records(text: str, path: str, warnings: list[str]) -> Iterator[tuple[int, s
         match = _TAG.match(line)
         if match is None:
             if tags is not None and last and line.strip():  # the value before, continued
-                tags[last][-1] = f"{tags[last][-1]}\n{line.strip()}".strip()
+                tags[last][-1].append(line.strip())  # (joined once the record is read: linear in its lines)
             continue
         tag, value = match.group(1), (match.group(2) or "").strip()
         if tag == "TY":
             if tags is not None:
                 warnings.append(f"{path}:{start}: a record with no ER line before the next TY (read as it is)")
-                yield start, f"{path}:{start}", _record(tags)
+                yield start, f"{path}:{start}", _record(_values(tags))
             tags, start, last = {}, number, ""
         if tags is None:  # outside a record
             continue
         if tag == "ER":
-            yield start, f"{path}:{start}", _record(tags)
+            yield start, f"{path}:{start}", _record(_values(tags))
             tags = None
             continue
-        tags.setdefault(tag, []).append(value)
+        tags.setdefault(tag, []).append([value])
         last = tag
     if tags is not None:
         warnings.append(f"{path}:{start}: the file ends inside this record (no ER line; read as it is)")
-        yield start, f"{path}:{start}", _record(tags)
+        yield start, f"{path}:{start}", _record(_values(tags))
+
+
+def _values(tags: dict[str, list[list[str]]]) -> dict[str, list[str]]:
+    return {tag: ["\n".join(filter(None, lines)) for lines in values] for tag, values in tags.items()}
 
 
 def _name(value: str) -> str:
