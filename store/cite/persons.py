@@ -22,16 +22,16 @@ class Person(NamedTuple):
 
 
 def persons(paper: Paper) -> list[Person]:
-    """The parts of each of the paper's authors, in order."""
+    """The parts of each of the paper's authors, in order (a name that is only commas or spaces left out)."""
     from bibtexparser.middlewares.names import split_multiple_persons_names  # (only when RIS or CSL-JSON is written)
 
     raw = source_fields(paper)
     if ENTRY_TYPE in raw:  # read from BibTeX: the names as written, braces and all
         written = split_multiple_persons_names(raw.get("author") or raw.get("editor") or "")
         if len(written) == len(paper.authors):
-            return [_parts(name, decode=True) for name in written]
-    return [_parts(name) if name.strip() and not set(name) & set("{}\\") else Person(" ".join(name.split()))
-            for name in paper.authors]
+            return [person for person in (_parts(name, decode=True) for name in written) if any(person)]
+    found = (_parts(name) if not set(name) & set("{}\\") else Person(" ".join(name.split())) for name in paper.authors)
+    return [person for person in found if any(person)]
 
 
 def _parts(name: str, decode: bool = False) -> Person:
