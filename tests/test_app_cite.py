@@ -198,11 +198,11 @@ async def test_the_export_dialog_shows_the_file_it_writes_and_refuses_an_unknown
         dialog.query_one(Input).value = "list.txt"
         await pilot.pause()
         assert shown("#export-target") == f"writes {folder.resolve() / 'list.txt'}"
-        assert shown("#export-error") == "unknown extension .txt: name it .bib, .md, .csv or .jsonl"
+        assert shown("#export-error") == "unknown extension .txt: name it .bib, .ris, .json, .md, .csv or .jsonl"
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen is dialog and list(folder.iterdir()) == [], "nothing is written as BibTeX"
-        assert shown("#export-error") == "list.txt: unknown extension .txt: name it .bib, .md, .csv or .jsonl"
+        assert shown("#export-error") == "list.txt: unknown extension .txt: name it .bib, .ris, .json, .md, .csv or .jsonl"
         dialog.query_one(Input).value = "list.bib"
         await pilot.pause()
         assert shown("#export-error") == "" and shown("#export-target").endswith("list.bib (bibtex)")

@@ -105,9 +105,9 @@ def test_an_unknown_extension_is_refused_unless_a_format_is_given(tmp_path):
     result = triage("export", "-o", str(out))
     assert result.returncode == 2 and not out.exists()
     assert result.stderr == (
-        f"triage: {out}: unknown extension .txt: name it .bib, .md, .csv or .jsonl, or pass --format\n"
+        f"triage: {out}: unknown extension .txt: name it .bib, .ris, .json, .md, .csv or .jsonl, or pass --format\n"
     )
-    assert triage("export", "-o", str(tmp_path / "list")).stderr.endswith("no extension: name it .bib, .md, .csv or .jsonl, or pass --format\n")
+    assert triage("export", "-o", str(tmp_path / "list")).stderr.endswith("no extension: name it .bib, .ris, .json, .md, .csv or .jsonl, or pass --format\n")
     assert triage("export", "-o", str(out), "--format", "markdown").returncode == 0
     assert out.read_text(encoding="utf-8").startswith("# Reading list")
 

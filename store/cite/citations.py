@@ -127,7 +127,7 @@ def _suffix(n: int) -> str:
 # --- BibTeX -----------------------------------------------------------------------------------
 
 
-def _fields(paper: Paper) -> dict[str, str]:
+def source_fields(paper: Paper) -> dict[str, str]:
     """The paper's source fields by lower-case name (the first of repeated names)."""
     fields: dict[str, str] = {}
     for name, value in paper.fields:
@@ -135,8 +135,19 @@ def _fields(paper: Paper) -> dict[str, str]:
     return fields
 
 
+def doi_of(paper: Paper) -> str:
+    """The paper's DOI, bare: its own, else that of a doi.org link it has; or ''."""
+    return paper.doi or next((link.removeprefix(_DOI_LINK) for link in paper.links if link.startswith(_DOI_LINK)), "")
+
+
+def own_url(paper: Paper) -> str:
+    """The paper's own web address: its first link (the record's own comes first, see `Paper.links`)
+    unless that is a DOI's, which is no url (nor is a code link after it); or ''."""
+    return paper.links[0] if paper.links and not paper.links[0].startswith(_DOI_LINK) else ""
+
+
 def entry_type(paper: Paper) -> str:
-    names = _fields(paper)
+    names = source_fields(paper)
     if _FIELD_NAME.fullmatch(names.get(ENTRY_TYPE, "").casefold()):
         return names[ENTRY_TYPE].casefold()
     if "journal" in names:
@@ -149,11 +160,11 @@ def entry_type(paper: Paper) -> str:
 
 
 def _venue_field(paper: Paper, kind: str) -> tuple[str, str] | None:
-    if not paper.venue or _fields(paper).keys() & {"journal", "booktitle"}:
+    if not paper.venue or source_fields(paper).keys() & {"journal", "booktitle"}:
         return None
     if kind == "article":
         return "journal", paper.venue
-    long = CONFERENCES.get(_venue_slug(paper)) if ENTRY_TYPE not in _fields(paper) else None
+    long = CONFERENCES.get(_venue_slug(paper)) if ENTRY_TYPE not in source_fields(paper) else None
     return "booktitle", f"{long} ({paper.venue})" if long else paper.venue
 
 
@@ -167,7 +178,7 @@ def entry(paper: Paper, key: str, abstract: bool = False) -> Entry:
     """The bibtexparser `Entry` for `paper`: a paper read from BibTeX as it came (`_source_entry`);
     any other with its values escaped and the title's case protected where a style would change it
     (`title_value`)."""
-    source = _fields(paper)
+    source = source_fields(paper)
     if ENTRY_TYPE in source:
         return _source_entry(paper, key, abstract)
     kind = entry_type(paper)
@@ -186,7 +197,7 @@ def entry(paper: Paper, key: str, abstract: bool = False) -> Entry:
             continue
         seen.add(name)
         fields.append(Field(name, _source_value(name, value, False)))
-    doi = paper.doi or next((link.removeprefix(_DOI_LINK) for link in paper.links if link.startswith(_DOI_LINK)), "")
+    doi = doi_of(paper)
     if "doi" not in seen and doi:
         fields.append(Field("doi", verbatim(doi)))
     if paper.arxiv and "eprint" not in seen:
@@ -195,9 +206,8 @@ def entry(paper: Paper, key: str, abstract: bool = False) -> Entry:
             fields.append(Field("primaryclass", paper.area))
     if paper.keywords and "keywords" not in seen:
         fields.append(Field("keywords", latex_escape(", ".join(paper.keywords))))
-    # The paper's own link comes first (see Paper.links); a DOI is no url, nor is a code link after it.
-    if "url" not in seen and paper.links and not paper.links[0].startswith(_DOI_LINK):
-        fields.append(Field("url", verbatim(paper.links[0])))
+    if "url" not in seen and own_url(paper):
+        fields.append(Field("url", verbatim(own_url(paper))))
     if abstract and paper.text:
         fields.append(Field("abstract", latex_escape(paper.plain or paper.text)))
     return Entry(kind, key, fields)

@@ -1,4 +1,5 @@
-"""Writing a set of papers with their triage state: BibTeX, a Markdown reading list, CSV, JSON Lines.
+"""Writing a set of papers with their triage state: BibTeX, RIS, CSL-JSON (`interop`), a Markdown reading list,
+CSV, JSON Lines.
 
 `write()` never replaces an existing file unless told to, and never leaves a half-written one;
 a new file gets the mode the umask gives (0644 under the usual 022), an overwritten one keeps its mode.
@@ -18,8 +19,8 @@ from store.papers.inert import inert
 from store.common.json_out import dumps
 from store.papers.model import Paper, Triage
 
-FORMATS = ("bibtex", "markdown", "csv", "jsonl")
-SUFFIXES = {".bib": "bibtex", ".md": "markdown", ".csv": "csv", ".jsonl": "jsonl"}
+FORMATS = ("bibtex", "ris", "csl-json", "markdown", "csv", "jsonl")
+SUFFIXES = {".bib": "bibtex", ".ris": "ris", ".json": "csl-json", ".md": "markdown", ".csv": "csv", ".jsonl": "jsonl"}
 COLUMNS = ("id", "key", "title", "name", "authors", "venue", "year", "track", "keywords", "area", "tldr", "doi",
            "arxiv", "pdf", "links", "read", "starred", "priority", "dismissed", "note", "tags", "text")
 _LISTS = ("authors", "keywords", "tags")
@@ -32,7 +33,7 @@ class Exists(ReadError):
 
 
 def format_for(path: str | os.PathLike[str]) -> str:
-    """The export format a file name asks for by its extension (`.bib`, `.md`, `.csv`, `.jsonl`);
+    """The export format a file name asks for by its extension (`.bib`, `.ris`, `.json`, `.md`, `.csv`, `.jsonl`);
     ReadError naming the file for any other extension (`list.txt` must not silently be BibTeX)."""
     suffix = Path(path).suffix.lower()
     if suffix in SUFFIXES:
@@ -115,6 +116,10 @@ def render(
     keys = keys if keys is not None else cite.citation_keys(papers)
     if fmt == "bibtex":
         return cite.bibtex(papers, keys, abstract)
+    if fmt in ("ris", "csl-json"):
+        from store.cite import interop
+
+        return interop.ris(papers, keys) if fmt == "ris" else interop.csl_json(papers, keys)
     if fmt == "markdown":
         return reading_list(papers, states, keys)
     records = [row(p, states.get(p.id, _NO_STATE), keys[p.id]) for p in papers]

@@ -19,7 +19,7 @@ from store.papers.boundary import inert_collection
 from store.common.errors import ReadError
 from store.common.files import not_regular
 from store.papers.model import Collection, Origin
-from store.readers import atom, cache, ids, rss, seed, tabular
+from store.readers import atom, cache, ids, ris, rss, seed, tabular
 from store.readers.records import report, unique
 
 Parser = Callable[[str, str], Collection]
@@ -39,6 +39,7 @@ PARSERS: dict[str, Parser] = {
     ".ndjson": tabular.parse_jsonl,
     ".csv": tabular.parse_csv,
     ".tsv": tabular.parse_csv,
+    ".ris": ris.parse,
     ".atom": atom.parse_atom,
     ".xml": atom.parse_atom,
     ".rss": rss.parse_rss,
@@ -47,7 +48,7 @@ KNOWN_EXTENSIONS = (".txt", *PARSERS)
 
 
 def _by_content(text: str, path: str) -> Collection:
-    """A `.txt` or unknown file: JSON, JSONL, an Atom or RSS feed or BibTeX when it reads as such, else the seed format."""
+    """A `.txt` or unknown file: JSON, JSONL, an Atom or RSS feed, RIS or BibTeX when it reads as such, else the seed format."""
     from store.readers import bibtex
 
     start = text.lstrip()[:1]
@@ -58,6 +59,8 @@ def _by_content(text: str, path: str) -> Collection:
         guesses += [tabular.parse_jsonl, tabular.parse_json]
     elif start == "<":
         guesses += [atom.parse_atom, rss.parse_rss]
+    elif ris.looks_like_ris(text[:65536]):
+        guesses.append(ris.parse)
     elif bibtex.looks_like_bibtex(text[:65536]):
         guesses.append(_bibtex)
     for parse in guesses:
@@ -78,7 +81,7 @@ def _seed_pieces(name: str, p: Path) -> tuple[Collection, str] | None:
 
     def seed_format(head: str) -> bool:
         checked(head, name)  # (what decoding the whole checks, in the same characters)
-        return head.lstrip()[:1] not in "[{<" and not bibtex.looks_like_bibtex(head[: seed.HEAD])
+        return head.lstrip()[:1] not in "[{<" and not ris.looks_like_ris(head) and not bibtex.looks_like_bibtex(head[: seed.HEAD])
 
     def pieces() -> Iterator[str]:
         try:

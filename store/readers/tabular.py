@@ -7,7 +7,8 @@ year`...). OpenReview exports work as they are: a record's `content` object is r
 `&amp;`) is read as text (`store.papers.text.html_text`). A record without title and abstract, or a JSONL line
 that is not JSON (or nested too deeply to read), is skipped with a warning naming its line; the rest
 load. A record of the arXiv metadata snapshot (Kaggle's JSON Lines) is read as `store.readers.arxiv`
-says, an event of a conference virtual site as `store.readers.conference` says. A lone surrogate escape (`"\\ud800"`, half of a pair) reads as U+FFFD: no file can store it."""
+says, an event of a conference virtual site as `store.readers.conference` says, a CSL-JSON item (Zotero's, Mendeley's
+export) as `store.readers.csl` says. A lone surrogate escape (`"\\ud800"`, half of a pair) reads as U+FFFD: no file can store it."""
 from __future__ import annotations
 
 import csv
@@ -21,7 +22,7 @@ from typing import Any, NamedTuple
 from store.common.errors import ReadError
 from store.papers.inert import inert
 from store.papers.model import Collection
-from store.readers import arxiv, conference
+from store.readers import arxiv, conference, csl
 from store.readers.identifiers import keyword_list
 from store.readers.records import make_papers, split_authors, unique, year_of
 from store.papers.text import html_text
@@ -128,6 +129,8 @@ def _fields(record: dict, path: str, line: int) -> dict[str, Any] | None:
         record = arxiv.from_metadata(record)
     elif conference.is_event(record):
         record = conference.from_event(record)
+    elif csl.is_item(record):
+        record = csl.from_item(record)
     plan = _plan(tuple(record))
     found: dict[str, object] = {}
     used: set[str] = set()

@@ -54,11 +54,12 @@ def export_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(
         prog="triage export",
-        description="Write the papers of FILES with their marks. Markdown is a reading list grouped by priority, with notes.",
+        description="Write the papers of FILES with their marks. Markdown is a reading list grouped by priority, with notes;"
+        " RIS and CSL-JSON (.json) are what Zotero, Mendeley, EndNote and Paperpile import.",
     )
     add_common(parser)
     add_query(parser)
-    parser.add_argument("--format", choices=FORMATS, help="output format (default: from -o's extension .bib/.md/.csv/.jsonl, else bibtex)")
+    parser.add_argument("--format", choices=FORMATS, help="output format (default: from -o's extension .bib/.ris/.json/.md/.csv/.jsonl, else bibtex)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
     parser.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     parser.add_argument("--abstract", action="store_true", help="include abstracts in BibTeX")

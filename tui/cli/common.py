@@ -73,6 +73,10 @@ def add_common(parser: argparse.ArgumentParser) -> None:
         "files", nargs="*", metavar="FILES",
         help="abstract lists or directories of them to read (default: the bundled ICLR 2024 list)",
     )
+    add_db(parser)
+
+
+def add_db(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--db", metavar="PATH",
         help="triage database (default: $TRIAGE_DB, else the platform data folder); its folder must exist",

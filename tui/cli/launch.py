@@ -24,12 +24,15 @@ Triage research-paper abstracts from the keyboard: filter, read, mark, star, pri
                                     print (and copy) the citation of one paper, by id or key
   triage similar ID [FILES...] [-n K] [--format table|jsonl]
                                     the K papers most like paper ID (by id or key), best first
-  triage export [FILES...] [--query Q] [--format bibtex|markdown|csv|jsonl] [-o FILE] [--force]
-                                    write the papers with their marks: a .bib, a reading list…
+  triage export [FILES...] [--query Q] [--format bibtex|ris|csl-json|markdown|csv|jsonl] [-o FILE] [--force]
+                                    write the papers with their marks: a .bib, a .ris, a reading list…
   triage set ID|- [FILES...] [--read|--unread] [--star|--unstar] [--dismiss|--undismiss] [--priority N]
                                     [--note TEXT] [--tag T]... [--untag T]...
                                     mark one paper (ID or a unique prefix of it) without the app, or
                                     each paper whose id is piped in (-): triage list -q Q | triage set - --star
+  triage import FILE... [--star | --tag T | --read]
+                                    mark every paper of FILES (a Zotero export, your papers: .bib, .ris,
+                                    CSL-JSON .json, .jsonl…), starred unless --tag or --read
   triage fetch arxiv CAT... [--days N | --since DATE] | openreview VENUE_ID | URL  [--open]
                                     save the newest papers of a source as a dated list beside the database
   triage keys                       every key binding: its id, its keys (yours from the keys file), what it does

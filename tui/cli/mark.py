@@ -1,12 +1,15 @@
-"""`triage set`: marks on one paper, or on every paper whose id is piped in, without the app."""
+"""`triage set`: marks on one paper, or on every paper whose id is piped in, without the app; `mark` is the path
+`triage import` marks through too."""
 from __future__ import annotations
 
 import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from store.papers.boundary import inert_state
 from store.common.errors import ReadError
@@ -16,6 +19,9 @@ from store.papers.model import Paper, Triage
 from store.marks.clock import now
 from store.readers.ids import Known, ids
 from tui.cli.common import add_common, database, default_files, load, parse_args, Refused, tell, tell_skipped
+
+if TYPE_CHECKING:
+    from store.marks.db import TriageStore
 
 
 def set_parser() -> argparse.ArgumentParser:
@@ -108,11 +114,39 @@ def listed(files: Sequence[str]) -> tuple[Sequence[Paper | Known], list[str]]:
     return found.papers, found.sources
 
 
+def changing(marks: Mapping[str, object], tags: Sequence[str] = (), untag: Sequence[str] = ()) -> Callable[[Triage], Triage]:
+    """The change `triage set` and `triage import` make to a paper's marks: `marks` (field → value) given, `tags`
+    added and `untag` taken off, stamped now."""
+    stamp = now()
+
+    def change(state: Triage) -> Triage:
+        kept = tuple(t for t in dict.fromkeys([*state.tags, *tags]) if t not in untag)
+        # A note or tag given here enters as one from a file does: inert (see store.papers.boundary).
+        return inert_state(replace(state, **marks, tags=kept, updated=stamp))
+
+    return change
+
+
+def mark(db: Path, papers: Sequence[Paper | Known], pick: Callable[[TriageStore], list[str]],
+         change: Callable[[Triage], Triage], refind: bool = True) -> dict[str, Triage]:
+    """`change` made to the marks of the papers `pick` chooses (given the database, `papers` attached: see
+    `TriageStore.attach` for `refind`), as one locked read-modify-write and one durable write; the new marks.
+    What the database has to say (a database moved aside…) goes to stderr."""
+    from store.marks.db import TriageStore
+
+    store = TriageStore(db)
+    told = tell(store.notices)
+    try:
+        store.attach(papers, refind=refind)
+        return store.update_many(pick(store), change)
+    finally:
+        store.close()
+        tell(store.notices[told:])
+
+
 def run_set(argv: Sequence[str]) -> int:
     """Change the marks of one paper, or of each paper whose id is piped in (`-`), as one locked
     read-modify-write and one durable write; print each paper's marks as one JSON line."""
-    from store.marks.db import TriageStore
-
     args = parse_args(set_parser(), argv)
     for option, values in (("--note", [args.note or ""]), ("--tag", args.tag), ("--untag", args.untag)):
         for value in values:
@@ -123,28 +157,17 @@ def run_set(argv: Sequence[str]) -> int:
         print(f"triage: no ids on {STDIN}", file=sys.stderr)
         return 1
     papers, sources = listed(args.files)
-    store = TriageStore(db)
-    told = tell(store.notices)
-    try:
-        store.attach(papers)
+
+    def pick(store: TriageStore) -> list[str]:
         known = [paper.id for paper in papers]
         in_lists = set(known)
         if not all(text in in_lists or store.marked(text) for text in wanted):  # a prefix, or a paper no list has
             known = list(dict.fromkeys([*known, *store.ids()]))  # (only then: a database may hold many marks)
-        pids = resolve_ids(wanted, known, ", ".join(sources), "-" if args.id == "-" else "ID")
-        given = {"read": args.read, "starred": args.starred, "dismissed": args.dismissed, "priority": args.priority, "note": args.note}
-        marks = {name: value for name, value in given.items() if value is not None}
-        stamp = now()
+        return resolve_ids(wanted, known, ", ".join(sources), "-" if args.id == "-" else "ID")
 
-        def change(state: Triage) -> Triage:
-            tags = tuple(t for t in dict.fromkeys([*state.tags, *args.tag]) if t not in args.untag)
-            # A note or tag given here enters as one from a file does: inert (see store.papers.boundary).
-            return inert_state(replace(state, **marks, tags=tags, updated=stamp))
-
-        states = store.update_many(pids, change)
-    finally:
-        store.close()
-        tell(store.notices[told:])
+    given = {"read": args.read, "starred": args.starred, "dismissed": args.dismissed, "priority": args.priority, "note": args.note}
+    marks = {name: value for name, value in given.items() if value is not None}
+    states = mark(db, papers, pick, changing(marks, args.tag, args.untag))
     for pid, state in states.items():
         print(dumps({"id": pid, **state.marks()}))
     return 0

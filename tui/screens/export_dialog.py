@@ -59,7 +59,7 @@ class ExportDialog(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="export-dialog"):
             yield Label(f"Export the {self.count} papers {self.which} to", id="export-title")
-            yield Label(".md reading list by priority · .bib BibTeX · .csv · .jsonl", id="export-help")
+            yield Label(".md reading list by priority · .bib · .ris · .json CSL-JSON · .csv · .jsonl", id="export-help")
             yield Input(DEFAULT_NAME, id="export-path", select_on_focus=False)
             yield Static(id="export-target", markup=False)
             yield Static(id="export-error", markup=False)
