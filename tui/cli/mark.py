@@ -7,6 +7,7 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from store.papers.boundary import inert_state
 from store.common.errors import ReadError
@@ -16,6 +17,9 @@ from store.papers.model import Paper, Triage
 from store.marks.clock import now
 from store.readers.ids import Known, ids
 from tui.cli.common import add_common, database, default_files, load, parse_args, Refused, tell, tell_skipped
+
+if TYPE_CHECKING:
+    from store.marks.db import TriageStore
 
 
 def set_parser() -> argparse.ArgumentParser:
@@ -108,6 +112,17 @@ def listed(files: Sequence[str]) -> tuple[Sequence[Paper | Known], list[str]]:
     return found.papers, found.sources
 
 
+def keep_records(store: TriageStore, pids: Sequence[str], papers: Sequence[Paper | Known], files: Sequence[str]) -> None:
+    """Have the database keep the records of the papers just marked that it keeps none of: when the list's
+    papers came as ids from its cache (`listed`), the list is read now, only then (a paper's first mark)."""
+    if all(isinstance(paper, Paper) for paper in papers):
+        return  # (`store.update_many` kept them)
+    kept = store.kept()
+    missing = {pid for pid in pids if pid not in kept}
+    if missing:
+        store.attach([paper for paper in load(files).papers if paper.id in missing], refind=False)
+
+
 def run_set(argv: Sequence[str]) -> int:
     """Change the marks of one paper, or of each paper whose id is piped in (`-`), as one locked
     read-modify-write and one durable write; print each paper's marks as one JSON line."""
@@ -142,6 +157,7 @@ def run_set(argv: Sequence[str]) -> int:
             return inert_state(replace(state, **marks, tags=tags, updated=stamp))
 
         states = store.update_many(pids, change)
+        keep_records(store, pids, papers, args.files)
     finally:
         store.close()
         tell(store.notices[told:])

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from store.papers.model import Collection, Paper, Triage
 from store.readers.index_cache import search_index
 from store.common.json_out import dumps
-from tui.cli.common import add_common, database, load, named, paper_row, parse_args, print_table, stored_states
+from tui.cli.common import add_common, add_library, database, load, named, paper_row, parse_args, print_table, stored_states
 
 if TYPE_CHECKING:
     from store.interest.ranking import Ranking
@@ -31,6 +31,7 @@ def similar_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("id", metavar="ID", help="the paper's id (as `triage list` shows it), a unique prefix of it, or its citation key")
     add_common(parser)
+    add_library(parser)
     parser.add_argument("-n", type=at_least_one, default=10, metavar="K", help="how many papers (default: 10)")
     parser.add_argument("--format", choices=("table", "jsonl"), default="table",
                         help="output format (default: table); jsonl rows are those of `triage list` and `similarity`")
@@ -50,7 +51,7 @@ def run_similar(argv: Sequence[str]) -> int:
 
     args = parse_args(similar_parser(), argv)
     db = database(args.db)
-    collection = load(args.files)
+    collection = load(args.files, db=db if args.library else None)
     paper = named(collection, args.id, cite.citation_keys(collection.papers))
     features = Features(collection.papers, search_index(collection))
     ids = features.similar(paper.id, args.n)
