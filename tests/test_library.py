@@ -77,7 +77,7 @@ def test_an_old_database_fills_in_its_records_as_its_papers_are_seen_and_at_once
 
 def test_a_richer_record_of_a_marked_paper_replaces_the_one_kept(tmp_path, corpora):
     """Marked in a list of bare abstracts, then seen in the conference's jsonl: the title, authors and venue come."""
-    iclr = [json.loads(line) for line in (corpora / "iclr-2024-papers.jsonl").read_text().splitlines()[:5]]
+    iclr = [json.loads(line) for line in filter(None, (corpora / "iclr-2024-papers.jsonl").read_text().split("\n"))][:5]
     bare = tmp_path / "abstracts.txt"
     bare.write_text("\n\n".join(paper["abstract"] for paper in iclr) + "\n")
     db = tmp_path / "triage.json"

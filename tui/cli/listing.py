@@ -47,7 +47,7 @@ def run_list(argv: Sequence[str]) -> int:
     if args.sort:
         from tui.cli.rank import arranged
 
-        found, gains = arranged(collection, found, states, args.sort, ranked=query is not None)
+        found, gains = arranged(collection, found, states, args.sort, ranked=query is not None, db=db)
     if args.format == "jsonl":
         blank = Triage()
         write_lines(
