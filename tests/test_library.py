@@ -184,3 +184,28 @@ def test_a_records_file_that_is_no_regular_file_is_never_followed_and_the_marks_
     assert "triage.json.papers" in done.stderr and rows(done)[0]["starred"]
     assert secret.read_text() == "do not touch\n"
     assert library(db) == []
+
+
+def test_triage_library_opens_the_app_over_every_marked_paper_and_its_marks_are_the_database_s(tmp_path, corpora):
+    """The installed `triage --library` in a real terminal: two lists' starred papers, no list file named; a
+    search, and a mark made there, which `triage list --library` then shows."""
+    from tests.tmux import Tmux, triage_command
+
+    db = tmp_path / "triage.json"
+    iclr = star(db, corpora / "iclr-2024-papers.jsonl", "reinforcement learning", 3)
+    icml = star(db, corpora / "icml-2024-papers.jsonl", "diffusion", 3)
+    titles = {row["id"]: row["title"] for row in library(db)}
+    app = Tmux(f"{triage_command()} --library --db {db}", width=140, height=40)
+    try:
+        screen = app.wait_for(lambda s: "your library: every paper you marked · 6 of 6 shown" in s)
+        assert all(titles[pid][:25] in screen for pid in iclr + icml), screen
+        app.send("/")
+        app.send("-l", "diffusion")
+        app.send("Enter")
+        screen = app.wait_for(lambda s: "sorted by match score" in s and " of 6 shown" in s and "6 of 6" not in s)
+        assert any(titles[pid][:25] in screen for pid in icml)
+        app.send("r")  # the first paper found: read, in the library
+        app.wait_for(lambda s: "saving…" not in s and " 1 read " in s)
+    finally:
+        app.kill()
+    assert sum(row["read"] for row in library(db)) == 1

@@ -141,27 +141,27 @@ class Shelf:
         self._seen: tuple[int, int] | None = None
         """The inode and size of the file when last read."""
 
-    def _catch_up(self) -> bytes:
-        """Read what was appended since (all of it again when the file was replaced); the file's bytes."""
-        data = _read(self.path)
+    def _catch_up(self) -> None:
+        """Read the frames appended since (all of them again when the file was replaced); nothing is read
+        while the file is as this shelf last left or saw it (the same inode and size)."""
         try:
             st = os.lstat(self.path)
-            seen = (st.st_ino, len(data))
         except FileNotFoundError:
-            seen = None
-        if seen is None or self._seen is None or seen[0] != self._seen[0] or len(data) < self._end:
+            self._index, self._frames, self._end, self._seen = {}, 0, 0, None
+            return
+        if (st.st_ino, st.st_size) == self._seen:
+            return
+        data = _read(self.path)
+        if self._seen is None or st.st_ino != self._seen[0] or len(data) < self._end:
             self._index, self._frames, self._end = {}, 0, 0
-        self._seen = seen
-        start = max(self._end, len(MAGIC)) if data else 0
+        self._seen = (st.st_ino, len(data))
         try:
-            for end, ids, _ in frames(data, start):
+            for end, ids, _ in frames(data, max(self._end, len(MAGIC))):
                 self._index.update(ids)
                 self._frames += 1
                 self._end = end
         except Damaged as exc:
             self._repair(data, str(exc))
-            return _read(self.path)
-        return data
 
     def _repair(self, data: bytes, problem: str) -> None:
         """Keep a copy of the damaged file and write it again from what is believed of it."""
@@ -180,14 +180,11 @@ class Shelf:
             return {}
         return dict(self._index)
 
-    def signature(self) -> tuple[int, int]:
-        """What changes when a record is kept: the number of records and the file's size."""
-        return len(self.richness()), self._end
-
     def records(self) -> tuple[Records, list[str]]:
         """Every record kept, by paper id, and what the user must be told (the file cannot be read, was repaired)."""
         try:
-            records = self._all(self._catch_up())
+            self._catch_up()
+            records = self._all(_read(self.path)[: self._end])
         except (ReadError, Damaged) as exc:
             return {}, [f"{exc}; the papers' records are not read"]
         return records, self._told()
@@ -223,7 +220,7 @@ class Shelf:
                 self._append(encode_frame(new))
                 self._index.update((pid, richness(record)) for pid, record in new.items())
                 if self._frames > COMPACT_FRAMES:
-                    self._rewrite(self._all(_read(self.path)))
+                    self._rewrite(self._all(_read(self.path)[: self._end]))
         except (NotSaved, ReadError, Damaged) as exc:
             return [f"{exc}; the papers' records are not kept (their marks are)"]
         return told + self._told()
