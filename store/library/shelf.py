@@ -5,8 +5,10 @@
                                         (big-endian 32-bit numbers), then the header (JSON: paper id → the
                                         record's `richness`) and the body (zstd: JSON paper id → record)
 
-A write appends one frame holding the records that are new or richer than those kept, and fsyncs it; the
-last frame of a paper holds its record. Which papers the file holds, and how richly, is read from the headers
+A write appends one frame holding the records that are new or richer than those kept; the last frame of a
+paper holds its record. Appends are made durable (fsynced) when the database is closed (`flush`), not at each
+mark, which the marks' own fsync already costs: a crash of the machine (not of the program) may lose the last
+records, never the marks, and a marked paper without its record gets it again when next seen in a list. Which papers the file holds, and how richly, is read from the headers
 alone (no body is decompressed): what a mark asks before it writes. Past `COMPACT_FRAMES` frames the file is
 written again whole as one frame (`store.common.files.write_whole`).
 
@@ -33,7 +35,7 @@ import zstandard
 
 from store.common import json_out
 from store.common.errors import NotSaved, ReadError
-from store.common.files import copy_aside, fsync_dir, open_regular, write_durably, write_whole
+from store.common.files import copy_aside, fsync_dir, open_regular, write_whole
 from store.library.record import MOST_BYTES as MOST_RECORD, checked, richness, size_of, too_large
 
 MAGIC = b"paper-triage papers 1\n"
@@ -140,6 +142,8 @@ class Shelf:
         """Where the last whole frame read ends (0: nothing read)."""
         self._seen: tuple[int, int] | None = None
         """The inode and size of the file when last read."""
+        self._unsynced = ""
+        """What `flush` has to make durable: "" nothing, "written" the file, "made" the file and its folder's entry."""
 
     def _catch_up(self) -> None:
         """Read the frames appended since (all of them again when the file was replaced); nothing is read
@@ -235,7 +239,9 @@ class Shelf:
         try:
             os.ftruncate(fd, start)  # a frame cut short by a killed writer goes
             os.lseek(fd, start, os.SEEK_SET)
-            write_durably(fd, (MAGIC if created else b"") + frame)
+            view = memoryview((MAGIC if created else b"") + frame)
+            while view:  # (fsynced by `flush`: see the module docstring)
+                view = view[os.write(fd, view) :]
         except OSError as exc:
             try:
                 os.ftruncate(fd, start)
@@ -244,11 +250,26 @@ class Shelf:
             raise NotSaved(f"{self.path}: not saved: {exc.strerror or exc}") from None
         finally:
             os.close(fd)
-        if created:
-            fsync_dir(self.path.parent)
+        self._unsynced = self._unsynced or ("made" if created else "written")
         self._end = start + (len(MAGIC) if created else 0) + len(frame)
         self._frames += 1
         self._seen = (os.lstat(self.path).st_ino, self._end)
+
+    def flush(self) -> None:
+        """Make what was appended durable (fsync the file, and its folder when the file was made)."""
+        if not self._unsynced:
+            return
+        try:
+            fd = os.open(self.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            if self._unsynced == "made":
+                fsync_dir(self.path.parent)
+        except OSError as exc:
+            self.notices.append(f"{self.path}: not written to the disk ({exc.strerror or exc})")
+        self._unsynced = ""
 
     def _rewrite(self, records: Records) -> None:
         """The file written again whole as one frame of `records`."""

@@ -393,6 +393,8 @@ class TriageStore:
         return value
 
     def close(self) -> None:
+        self._shelf.flush()  # (an fsync: no lock needed)
+        self._storage.notices.extend(self._shelf.notices)
         self._db.close()
 
 
