@@ -1,6 +1,7 @@
 """What to read next: how well the For-you order and "more like this" find a reader's interest, and how fast.
 
     python bench/ranking.py [--seeds 0,1,2,3,4] [--sizes 2260,10000,100000] [--skip-speed] [--skip-quality]
+                            [--skip-across]
 
 Quality runs on ../shared/corpora/iclr-2024-papers.jsonl with OpenReview's `primary_area` as a
 stand-in for a reader's interest: for each area and seed, a simulated reader goes through 50,
@@ -13,7 +14,10 @@ paper" there) and counted. The buckets: for each, its share of the papers not ye
 share of those in the reader's interest (held-out precision: "likely star" should mostly be
 right). From the first star: keyword-defined topics (`TOPICS`), k = 1-4 stars among 120 papers
 seen, ours against tf-idf + SVM on the same marks. "More like this": share of a paper's 10 most similar papers
-that share its primary area, over every paper. Speed runs on synthetic lists from
+that share its primary area, over every paper. Across lists (the library, issue 32): 12 stars on one area in one
+list and nothing marked in the other, the other's For-you top 20 (ICLR → ICML and back), beside 12 stars in the
+list itself; ICML has no areas, so each ICML paper's area is the one a tf-idf + logistic regression trained on
+every ICLR paper's area gives it (a judge apart from the model judged). Speed runs on synthetic lists from
 ../shared/tools/make_corpus.py. The parameters in store/interest/ranking.py were tuned with seeds
 100-104; the default seeds here are others.
 """
@@ -39,6 +43,8 @@ from views import median_ms  # bench/views.py, beside this script
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 MAKE_CORPUS = SHARED / "tools" / "make_corpus.py"
 ICLR = SHARED / "corpora" / "iclr-2024-papers.jsonl"
+ICML = SHARED / "corpora" / "icml-2024-papers.jsonl"
+STARS = 12
 SEEN = (50, 100, 200)
 AREAS = 8
 """The largest areas but "general machine learning (none of the above)", which is no interest."""
@@ -268,13 +274,55 @@ def speed(sizes: list[int]) -> None:
             print(f"{row} {why:6.1f} {similar:8.1f}")
 
 
+def across(seeds: list[int]) -> None:
+    """P@20 of the For-you order of a list with `STARS` stars of one area in the other list only, and in the list itself."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.linear_model import LogisticRegression
+
+    iclr, icml = read_path(ICLR).papers, read_path(ICML).papers
+    text = lambda papers: [f"{p.title} {p.plain}" for p in papers]  # noqa: E731
+    vectors = TfidfVectorizer(sublinear_tf=True, min_df=2, stop_words="english").fit(text(iclr) + text(icml))
+    truth = np.array([p.area for p in iclr])
+    judge = LogisticRegression(C=10, max_iter=2000).fit(vectors.transform(text(iclr)), truth)
+    areas = {"ICLR": truth, "ICML": judge.predict(vectors.transform(text(icml)))}
+    lists = {"ICLR": iclr, "ICML": icml}
+    chosen = [a for a, _ in Counter(truth).most_common() if not a.startswith("general")][:AREAS]
+    alone = {name: InterestModel(Features(papers)) for name, papers in lists.items()}
+    print(f"\nAcross lists: For-you precision@20 with {STARS} stars on one area, nothing else marked (mean over seeds {seeds});"
+          "\nICML's areas as a tf-idf + LR trained on ICLR's areas gives them")
+    print(f"{'area':42s} {'ICML n':>6s} {'file':>6s} {'in ICML':>8s} {'ICLR→ICML':>10s} {'file':>6s} {'in ICLR':>8s} {'ICML→ICLR':>10s}")
+    means: dict[str, list[float]] = {}
+    for a in chosen:
+        row: list[float] = []
+        for target, source in (("ICML", "ICLR"), ("ICLR", "ICML")):
+            wanted = areas[target] == a
+            within, cross = [], []
+            for seed in seeds:
+                rng = np.random.default_rng(seed)
+                own = rng.choice(np.flatnonzero(wanted), min(STARS, int(wanted.sum())), replace=False)
+                ranking = alone[target].rank({lists[target][i].id: Triage(starred=True) for i in own})
+                within.append(wanted[[alone[target].features.row[pid] for pid in ranking.order[:20]]].mean())
+                others = [lists[source][i] for i in rng.choice(np.flatnonzero(areas[source] == a), STARS, replace=False)]
+                model = InterestModel(Features([*lists[target], *others], own=len(lists[target])))
+                ranked = model.rank({p.id: Triage(starred=True) for p in others})
+                cross.append(wanted[[model.features.row[pid] for pid in ranked.order[:20]]].mean())
+            row += [wanted[:20].mean(), statistics.mean(within), statistics.mean(cross)]
+        for name, value in zip(("file ICML", "in ICML", "ICLR→ICML", "file ICLR", "in ICLR", "ICML→ICLR"), row):
+            means.setdefault(name, []).append(value)
+        print(f"{a[:42]:42s} {int((areas['ICML'] == a).sum()):6d} " + " ".join(f"{v:{w}.3f}" for v, w in zip(row, (6, 8, 10, 6, 8, 10))))
+    print(f"{'MEAN over areas':42s} {'':6s} " + " ".join(f"{statistics.mean(v):{w}.3f}" for v, w in zip(means.values(), (6, 8, 10, 6, 8, 10))))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", default="0,1,2,3,4")
     parser.add_argument("--sizes", default="2260,10000,100000")
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument("--skip-quality", action="store_true")
+    parser.add_argument("--skip-across", action="store_true")
     args = parser.parse_args()
+    if not args.skip_across:
+        across([int(s) for s in args.seeds.split(",")])
     if not args.skip_quality:
         quality([int(s) for s in args.seeds.split(",")])
     if not args.skip_speed:

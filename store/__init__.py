@@ -7,6 +7,8 @@ and the arrows point one way (tests/test_import_contract.py):
         readers         |      |    files of any format → papers
            |            |      |
         search        marks    |    the query language and the index; the database of marks
+           |            |      |
+           |         library   |    the papers the marks are on: their records, kept compressed beside the marks
             \          |      /
                   papers            what a paper is: its text, its title, its identity, inert text
                     |
@@ -14,6 +16,6 @@ and the arrows point one way (tests/test_import_contract.py):
 
 A wing imports only the wings below it along the lines of the drawing: `interest` may import `readers`,
 `search`, `papers` and `common`; `fetch` may import `readers`, `papers` and `common`; `sync` may import
-`marks`, `papers` and `common`. The table is `tests/test_import_contract.py`'s `MAY_IMPORT`. This package
+`marks`, `library`, `papers` and `common`; `marks` may import `library`, which imports `papers` and `common`. The table is `tests/test_import_contract.py`'s `MAY_IMPORT`. This package
 itself imports nothing: import each name from the module that defines it.
 """

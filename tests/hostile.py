@@ -30,11 +30,11 @@ with storage.locked():
 
 
 def triage(*args: str | bytes, env: dict[str, str] | None = None, user: list[str] | None = None,
-           **kwargs) -> subprocess.CompletedProcess[str]:
+           timeout: float = 60, **kwargs) -> subprocess.CompletedProcess[str]:
     """The real command (`python -m tui`), as `user` (`as_nobody()`) if given, with a guard against a
-    hang (not a measure of time)."""
+    hang (not a measure of time: longer for a command that trains on two corpora on a busy machine)."""
     return subprocess.run([*(user or []), sys.executable, "-m", "tui", *args], capture_output=True, text=True,
-                          timeout=60, env={**os.environ, **(env or {})}, **kwargs)
+                          timeout=timeout, env={**os.environ, **(env or {})}, **kwargs)
 
 
 def rows(result: subprocess.CompletedProcess[str]) -> list[dict]:

@@ -41,7 +41,7 @@ from tui.layout import PaneActions, Split
 from tui.loading import Loading
 from tui.marking import MarkingActions
 from tui.selection import SelectionActions
-from tui.interest import Interest, InterestActions, Similar
+from tui.interest import Interest, InterestActions, Similar, outside
 from tui.saved_searches import SAVED_ACTIONS, SavedSearchActions
 from tui.saving import Saver
 from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
@@ -232,7 +232,7 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
         self._restore_cursor: str | None = None
         """The paper to put the cursor on when the restored query's results arrive."""
         self._legible = MinimumContrast()
-        self._interest = Interest(collection.papers, self._search_index)
+        self._interest = Interest(collection.papers, self._search_index, lambda: outside(self.store, collection.papers))
         self._ranking: Ranking | None = None
         """The newest For-you ranking of the marks (None: fewer than three positives, or none yet)."""
         self._similar: Similar | None = None

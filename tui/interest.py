@@ -1,7 +1,8 @@
 """The app's side of "what to read next": the collection's interest model, made when first needed.
 
 `Interest` owns the collection's features (built the first time they are needed: not at all for a
-reader who has starred fewer than `MIN_POSITIVES` papers and never asks for similar papers) and
+reader who has starred fewer than `MIN_POSITIVES` papers and never asks for similar papers), over the
+list's papers and the library's marked papers of other lists (`others`: learnt from, never ranked), and
 answers the app's two questions, each asked from a worker thread: the ranking of a set of marks
 (None while there are too few labels to rank) and the papers most like one. `explain` and `shortly`
 word a ranking for the detail pane and the tab bar.
@@ -20,6 +21,7 @@ from typing import ClassVar
 from textual import work
 from textual.worker import get_current_worker
 
+from store.marks.db import TriageStore
 from store.papers.model import Paper, Triage
 from store.interest.ranking import MIN_POSITIVES, TOO_FEW, Features, InterestModel, Ranking, labels
 from store.search.index import SearchIndex
@@ -29,29 +31,62 @@ from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
 
 
+Others = Callable[[], tuple[list[Paper], dict[str, Triage]]]
+"""The library's marked papers that are not the list's, with their marks (`outside`)."""
+
+
+def outside(store: TriageStore, papers: Sequence[Paper]) -> tuple[list[Paper], dict[str, Triage]]:
+    """The papers of `store`'s library (`store.readers.library`) that are not among `papers`, and their marks."""
+    from store.readers.library import library_collection
+
+    own = set(map(Paper.id.__get__, papers))
+    records = {pid: record for pid, record in store.records().items() if pid not in own}
+    if not records:
+        return [], {}
+    made = library_collection(records, str(store.papers_file)).papers
+    return made, {paper.id: store.get(paper.id) for paper in made}
+
+
 class Interest:
     """The interest model of one collection (see the module docstring); safe to call from any thread."""
 
-    def __init__(self, papers: Sequence[Paper], index: Callable[[], SearchIndex]) -> None:
+    def __init__(self, papers: Sequence[Paper], index: Callable[[], SearchIndex], others: Others | None = None) -> None:
         self._papers = papers
         self._index = index
         self._model: InterestModel | None = None
         self._made_of: SearchIndex | None = None
         self._lock = threading.Lock()
+        self._others = others
+        self.outside: dict[str, Paper] = {}
+        """The other lists' marked papers learnt from, by id (once `rank` or `model` has run)."""
+        self._outside_states: dict[str, Triage] | None = None
+
+    def _outside(self) -> dict[str, Triage]:
+        """The marks of the other lists' papers, fetched the first time (under the lock)."""
+        if self._outside_states is None:
+            papers, states = self._others() if self._others is not None else ([], {})
+            self.outside, self._outside_states = {paper.id: paper for paper in papers}, states
+        return self._outside_states
 
     def model(self) -> InterestModel:
         """The collection's interest model (its features are built on first use, on the caller's thread; again
         once the index is another: the one made before the papers' titles were derived is replaced)."""
         index = self._index()
         with self._lock:
+            self._outside()
             if self._model is None or self._made_of is not index:
-                self._model, self._made_of = InterestModel(Features(self._papers, index)), index
+                features = (Features(self._papers, index) if not self.outside else
+                            Features([*self._papers, *self.outside.values()], own=len(self._papers)))
+                self._model, self._made_of = InterestModel(features), index
             return self._model
 
     def rank(self, states: Mapping[str, Triage]) -> Ranking | None:
-        """The For-you ranking of these marks, None while fewer than `MIN_POSITIVES` are positives."""
-        positives, _ = labels(states)
-        return self.model().rank(states) if len(positives) >= MIN_POSITIVES else None
+        """The For-you ranking of these marks and the other lists' (the list's own win), None while fewer than
+        `MIN_POSITIVES` are positives."""
+        with self._lock:
+            every = {**self._outside(), **states}
+        positives, _ = labels(every)
+        return self.model().rank(every) if len(positives) >= MIN_POSITIVES else None
 
     def similar(self, paper_id: str, k: int) -> list[str]:
         """The ids of the `k` papers most like `paper_id`, best first (blocks while features are built)."""
@@ -69,9 +104,12 @@ class Similar:
     back: str
 
 
-def explain(ranking: Ranking | None, paper: Paper, marked: bool, papers: Mapping[str, Paper]) -> str:
+def explain(ranking: Ranking | None, paper: Paper, marked: bool, papers: Mapping[str, Paper],
+            others: Mapping[str, Paper] | None = None) -> str:
     """What the detail pane says of a paper and the For-you order: the bucket of an unmarked paper, the
-    terms of it that weigh most for and against a star, and the starred papers it is closest to."""
+    terms of it that weigh most for and against a star, and the starred papers it is closest to (one of
+    another list, `others`, named with its venue: "like ‹title› · ICLR 2024")."""
+    others = others or {}
     if ranking is None:
         return f"For you: {TOO_FEW}"
     why = ranking.why(paper.id)
@@ -80,9 +118,10 @@ def explain(ranking: Ranking | None, paper: Paper, marked: bool, papers: Mapping
         lines.append("  for: " + ", ".join(why.terms_for))
     if why.terms_against:
         lines.append("  against: " + ", ".join(why.terms_against))
-    closest = [papers[pid] for pid in why.closest_starred if pid in papers]
+    closest = [shortly(papers[pid]) if pid in papers else f"{shortly(others[pid])} · {others[pid].venue or 'another list'}"
+               for pid in why.closest_starred if pid in papers or pid in others]
     if closest:
-        lines.append("  close to: " + "; ".join(shortly(near) for near in closest))
+        lines.append("  close to: " + "; ".join(closest))
     return "\n".join(lines)
 
 
@@ -119,7 +158,8 @@ class InterestActions:
         """A paper's marks and why the For-you order puts it where it is ('' when it follows none)."""
         state = self.state_of(paper_id)
         shown = self.sort in LEARNT_SORTS or self._ranking is not None
-        why = explain(self._ranking, self.papers_by_id[paper_id], not state.blank, self.papers_by_id) if shown else ""
+        why = (explain(self._ranking, self.papers_by_id[paper_id], not state.blank, self.papers_by_id, self._interest.outside)
+               if shown else "")
         return state, why
 
     def _show_ranking(self, ranking: Ranking | None) -> None:

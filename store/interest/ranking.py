@@ -65,9 +65,12 @@ def _terms_of(word: str) -> list[str]:
 class Features:
     """A collection's papers as vectors, built once (seconds at 100k papers; see bench/ranking.py)
     and shared by every retrain: `x` the tf-idf rows, `z` the latent rows, `terms` the names of
-    `x`'s columns. `similar(paper_id, k)` is "more like this"."""
+    `x`'s columns. `similar(paper_id, k)` is "more like this".
 
-    def __init__(self, papers: Sequence[Paper], index: SearchIndex | None = None) -> None:
+    The first `own` papers are the list's; those after it (the library's papers of other lists) are only
+    learnt from: they are never ranked, suggested nor similar."""
+
+    def __init__(self, papers: Sequence[Paper], index: SearchIndex | None = None, own: int | None = None) -> None:
         from scipy import sparse
         from sklearn.decomposition import TruncatedSVD
 
@@ -75,6 +78,7 @@ class Features:
         index = index if index is not None else SearchIndex(papers)
         n = len(papers)
         self.papers = papers
+        self.own = n if own is None else own
         self.ids = [p.id for p in papers]
         self.id_array = np.array(self.ids, dtype=object)
         self.row = {pid: k for k, pid in enumerate(self.ids)}
@@ -138,9 +142,10 @@ class Features:
         """The ids of the `k` papers most like `paper_id`, best first, never itself; KeyError for
         an id not in the collection."""
         row = self.row[paper_id]
-        sim = self.closeness(row)
-        sim[row] = -np.inf
-        k = min(k, len(self.ids) - 1)
+        sim = self.closeness(row)[: self.own]
+        if row < self.own:
+            sim[row] = -np.inf
+        k = min(k, self.own - (row < self.own))
         if k <= 0:
             return []
         top = np.argpartition(-sim, k - 1)[:k]
@@ -284,7 +289,7 @@ def _dot(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
 
 
 class Ranking:
-    """What `InterestModel.rank` gives: `order` (every paper id: the unmarked papers most likely
+    """What `InterestModel.rank` gives: `order` (every paper id of the list: the unmarked papers most likely
     to be starred first, then the marked ones), `bucket(id)`, `why(id)`, `suggested` and, when
     there are too few labels to rank, a `status` message (then `order` keeps file order, the
     unmarked papers first)."""
@@ -295,8 +300,9 @@ class Ranking:
         self.status = status
         """Empty when ranked; else what the reader should do to get a ranking."""
         self.scores = scores
-        """Each paper's score in file order (higher: more likely starred); zeros when not ranked."""
-        by_score = np.argsort(-self.scores, kind="stable")  # ties (and no ranking) keep file order
+        """Each paper's score in file order, the list's then the others' (higher: more likely starred); zeros
+        when not ranked."""
+        by_score = np.argsort(-self.scores[: f.own], kind="stable")  # ties (and no ranking) keep file order
         self._unmarked = by_score[~marked[by_score]]
         self.order: list[str] = f.id_array[np.concatenate([self._unmarked, by_score[marked[by_score]]])].tolist()
         # Buckets from the rate the reader stars at: about that share of the unmarked papers would be
@@ -346,8 +352,8 @@ class Ranking:
 
     def why(self, paper_id: str, terms: int = 5, papers: int = 3) -> Why:
         """The `terms` words or two-word phrases of the paper weighing most for and against it
-        (store.interest.reasons) and the `papers` starred papers closest to it (never itself); all
-        empty while there is a status."""
+        (store.interest.reasons) and the `papers` starred papers closest to it (never itself: of this list or
+        of the others learnt from); all empty while there is a status."""
         if self._model is None:
             return Why((), (), ())
         f, row = self._f, self._f.row[paper_id]

@@ -2,4 +2,5 @@
 `journal_files`, `sealed`), the lock two processes share (`lock`), the database's clock (`clock`: a hybrid logical clock) and its
 device id, unique to the database instance (`device`), what an action changes and its undo
 (`changes`, `history`), the merge rule of marks made on several devices (`merge`), and saved searches
-(`saved`). Imports `papers` and `common`."""
+(`saved`). The database keeps the record of each paper it holds marks on in `store.library`'s file beside
+it (`db`). Imports `library`, `papers` and `common`."""

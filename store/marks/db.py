@@ -34,6 +34,8 @@ from store.marks.journal import JournalStorage, MIN_COMPACT_BYTES
 from store.papers.model import Paper, Triage, fingerprint, normalise
 from store.marks.clock import after, held
 from store.marks.device import instance, known, new_id
+from store.library.record import record_of as paper_record
+from store.library.shelf import Records, Shelf
 
 TABLE = "triage"
 SETTINGS = "settings"
@@ -75,6 +77,11 @@ class _Table(Table):
             table.update(docs)
 
         self._update_table(updater)
+
+
+def papers_path(db: Path) -> Path:
+    """The file of the records of the database `db`'s marked papers (`store.library.shelf`), beside it."""
+    return db.with_name(db.name + ".papers")
 
 
 class _TinyDB(TinyDB):
@@ -122,6 +129,9 @@ class TriageStore:
         """Each attached paper, for the fingerprint of its abstract stored with its state (the paper, not its
         text: a paper may keep its text as less than a string, `store.papers.cased.Cased`)."""
         self._device: str | None = None
+        self._shelf = Shelf(papers_path(self._storage.path))
+        self.papers_file = self._shelf.path
+        """The file of the marked papers' records (`store.library.shelf`)."""
 
     @property
     def notices(self) -> list[str]:
@@ -141,9 +151,11 @@ class TriageStore:
     def lock_timeout(self, seconds: float) -> None:
         self._storage.lock.timeout = seconds
 
-    def attach(self, papers: Iterable[Paper], refind: bool = True) -> dict[str, Triage]:
+    def attach(self, papers: Iterable[Paper], refind: bool = True, refresh: bool = False) -> dict[str, Triage]:
         """The stored state of each paper that has one, re-finding states of slightly edited abstracts
         (unless not `refind`: for papers that are not all of a list, whose other papers own the states).
+        The record of each marked paper is kept when none is (`store.library`), or, with `refresh`, when the
+        paper's says more than the one kept (a marked paper's does whenever it is marked again).
 
         A re-found state moves to the paper's new id (durably). The papers' texts are remembered
         so later `put`s store their fingerprints. Fingerprints are computed only where needed
@@ -165,7 +177,39 @@ class TriageStore:
                 with contextlib.suppress(NotSaved):  # a database only read: the states are found again next time
                     self._table.replace_many(docs, moves.values())
                 stored.update(docs)
+            if refresh:
+                self._keep_papers([paper for paper in papers if paper.id in stored])
+            else:  # (a record built and weighed is ~40 µs: at every open, only those of papers kept without one)
+                kept = self._shelf.richness()
+                self._keep_papers([paper for paper in papers if paper.id in stored and paper.id not in kept])
         return {pid: from_doc(stored[pid]) for pid in ids if pid in stored}
+
+    def _keep_papers(self, papers: Iterable[Paper]) -> None:
+        """Keep the records of these papers (those that are `Paper`s: not the ids a long list's cache gives)
+        that say more than those kept (under the lock; what cannot be kept is said, the marks are stored)."""
+        records = {paper.id: paper_record(paper) for paper in papers if isinstance(paper, Paper)}
+        if records:
+            self.keep_records(records)
+
+    def keep_records(self, records: Mapping[str, Mapping[str, Any]]) -> None:
+        """Keep each of these records (paper id → `store.library.record` record) that says more than the one
+        kept of its paper (`store.library.shelf.Shelf.keep`)."""
+        with self._storage.locked():
+            self._storage.notices.extend(self._shelf.keep(records))
+
+    def records(self, marked_only: bool = True) -> Records:
+        """The record kept of each paper that has marks (paper id → record); of every paper once marked when
+        not `marked_only` (what a sync or a backup carries)."""
+        with self._storage.locked():
+            kept, told = self._shelf.records()
+            self._storage.notices.extend(told)
+            marked = set(self.ids()) if marked_only else kept.keys()
+        return {pid: record for pid, record in kept.items() if pid in marked}
+
+    def kept(self) -> dict[str, int]:
+        """Paper id → how much its kept record says (`store.library.record.richness`), from the file's headers alone."""
+        with self._storage.locked():
+            return self._shelf.richness()
 
     def get(self, pid: str) -> Triage:
         doc = self._table.get(doc_id=pid)
@@ -225,6 +269,7 @@ class TriageStore:
             if docs:  # a new device id goes in the same journal line as the first marks it made
                 self._write(docs, settings={DEVICE: made} if made else {})
                 self._device = device
+            self._keep_papers(self._attached[pid] for pid in states if pid in self._attached)
 
     def _clock(self) -> float:
         """This database's clock (`store.marks.clock.held`; under the lock)."""
@@ -261,9 +306,11 @@ class TriageStore:
         return self._storage.read().get(TABLE, {})
 
     def digest(self) -> str:
-        """A digest of every paper's record and fingerprint: the same digest, the same marks and times."""
+        """A digest of every paper's record and fingerprint, and of how much each paper's kept record says: the
+        same digest, the same marks and times, and the same papers' records."""
         hashed = hashlib.blake2b(digest_size=16)
         with self._storage.locked():
+            hashed.update(json.dumps(sorted(self._shelf.richness().items())).encode())
             for pid, doc in self._docs().items():
                 fields = doc.get("fields")
                 hashed.update(f"{pid}\0{doc.get('fp', '')}\0{fields if isinstance(fields, str) else json.dumps(doc, sort_keys=True)}\n".encode())
@@ -346,6 +393,8 @@ class TriageStore:
         return value
 
     def close(self) -> None:
+        self._shelf.flush()  # (an fsync: no lock needed)
+        self._storage.notices.extend(self._shelf.notices)
         self._db.close()
 
 

@@ -2,7 +2,7 @@
 
 `read_path` reads one file, choosing the format by extension and, for `.txt` and unknown
 extensions, by content, and keeps what it parsed in the parse cache (`cache`) so that an
-unchanged file opens again at once. `read_paths` reads files and directories (recursively, files with a
+unchanged file opens again at once. `library` makes the papers of the records the database keeps (the library). `read_paths` reads files and directories (recursively, files with a
 known extension, hidden ones skipped) into one collection where the same abstract in two
 files is one paper.
 

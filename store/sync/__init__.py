@@ -1,3 +1,3 @@
 """Marks beyond one database: sync through a folder other machines write to (`folder`), the portable
-file of marks it and a backup hold (`marksfile`), backup and restore (`backup`). Imports `marks`, `readers`,
-`papers` and `common`."""
+file of marks (and of the marked papers' records) it and a backup hold (`marksfile`), backup and restore
+(`backup`). Imports `marks`, `library`, `readers`, `papers` and `common`."""

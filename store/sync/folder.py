@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from store.marks.db import TABLE, TriageStore, folded
+from store.library.shelf import Records, read_file
+from store.marks.db import TABLE, TriageStore, folded, papers_path
 from store.common.errors import ReadError
 from store.common.files import open_regular, read_regular, write_whole
 from store.marks.journal_files import journal_of, read_untouched
@@ -124,7 +125,7 @@ def _sync(store: TriageStore, folder: str | os.PathLike[str], now: float | None)
     state = store.setting(SYNC)
     seen: dict[str, Any] = state.get("seen", {}) if state.get("folder") == where and isinstance(state.get("seen"), dict) else {}
     now_seen: dict[str, list[int]] = {}
-    files, ours = [], None
+    files, ours, papers = [], None, {}
     for file in sorted(path.glob("*" + SUFFIX)):
         if file.name.startswith("."):
             continue  # a sync tool's or our own temporary file
@@ -135,7 +136,7 @@ def _sync(store: TriageStore, folder: str | os.PathLike[str], now: float | None)
                 continue
             with open_regular(file, MOST_BYTES) as opened:
                 signature = _signature(opened.fileno())
-                files.append(read(str(file), opened, MOST_PAPERS, MOST_BYTES))
+                files.append(read(str(file), opened, MOST_PAPERS, MOST_BYTES, papers))
                 opened.seek(0)
                 head = header(str(file), opened.readline(HEADER_BYTES))
             mine = _tell(store, file, head, files[-1], mine, report)
@@ -152,10 +153,11 @@ def _sync(store: TriageStore, folder: str | os.PathLike[str], now: float | None)
         report.read.append(file.name)
     if files:
         report.changed = store.fold(combined(files))
+        store.keep_records(papers)  # (each paper's richest record: a poorer one is not kept over it)
     held = store.digest()
     try:
         if held != state.get("sent") or mine.name not in now_seen:  # else our file holds what we hold
-            data = encode_documents("marks", store.device, store.documents(), written=now)
+            data = encode_documents("marks", store.device, store.documents(), written=now, papers=store.records(marked_only=False))
             if not _holds(mine, data):
                 write_whole(mine, data, links=False)  # a link planted in its place is replaced, never written through
                 report.wrote = True
@@ -207,6 +209,11 @@ def merge_preview(db: Path, other: str | os.PathLike[str]) -> dict[str, tuple[Tr
     database not there yet."""
     records = other_database(db, other)
     return folded(read_untouched(db).get(TABLE, {}), records)[1]
+
+
+def other_papers(other: str | os.PathLike[str]) -> Records:
+    """The papers' records the database file `other` keeps (`store.library.shelf.read_file`: only read)."""
+    return read_file(papers_path(Path(other)))
 
 
 def other_database(db: Path, other: str | os.PathLike[str]) -> dict[str, tuple[Record, str]]:

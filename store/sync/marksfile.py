@@ -3,13 +3,14 @@
 JSON Lines, one paper a line between a header and an end line:
 
     {"paper-triage": "marks", "version": 1, "device": "3f9a0c1e", "papers": 2, "written": 1764585600.0}
-    {"id": "…", "fp": "…", "read": true, …, "tags": ["x"], "updated": …, "fields": {…}}
+    {"id": "…", "fp": "…", "read": true, …, "tags": ["x"], "updated": …, "fields": {…}, "paper": {…}}
     {"id": "…", …}
     {"end": 2}
 
 A paper's line is its id, the marks as `triage list` shows them, their latest time (`updated`), the
 fingerprint of its abstract (so a later version of the abstract finds them again) and `fields`, the
-record `store.marks.merge` merges (each mark with its time and device). A file is written
+record `store.marks.merge` merges (each mark with its time and device), and `paper`, the paper's record when
+the database keeps one (`store.library.record`: what the paper is; older versions ignore it). A file is written
 whole (`store.common.files.write_whole`), papers sorted by id, so the same marks always give the same lines
 after the header; a device file's header says when it was written, by its device's clock (`written`:
 how far ahead that clock is, `store.marks.clock.ahead`), a backup's does not.
@@ -31,6 +32,8 @@ from typing import Any, BinaryIO
 
 from store.common.errors import ReadError
 from store.common.json_out import dumps
+from store.library.record import checked as checked_paper
+from store.library.shelf import Records
 from store.marks.merge import Invalid, Record, checked, doc_of
 
 VERSION = 1
@@ -43,16 +46,21 @@ def encode(kind: str, device: str, records: Mapping[str, tuple[Record, str]], wr
     return encode_documents(kind, device, {pid: doc_of(record, fp) for pid, (record, fp) in records.items()}, written)
 
 
-def encode_documents(kind: str, device: str, docs: Mapping[str, Mapping[str, Any]], written: float | None = None) -> bytes:
+def encode_documents(kind: str, device: str, docs: Mapping[str, Mapping[str, Any]], written: float | None = None,
+                     papers: Mapping[str, Mapping[str, Any]] | None = None) -> bytes:
     """The file of these database documents (`store.marks.merge.doc_of`: the record as a compact JSON string,
     put in as it is, so nothing is parsed again): each paper's id first, then its marks and fingerprint
-    with sorted keys, then its record (the same marks, the same bytes). `written`: when, by this clock."""
+    with sorted keys, then its record (the same marks, the same bytes), then its paper's record from `papers`
+    when there is one. `written`: when, by this clock."""
+    papers = papers or {}
     head = {"paper-triage": kind, "version": VERSION, "device": device, "papers": len(docs)}
     lines = [json.dumps(head if written is None else {**head, "written": written})]
     for pid in sorted(docs):
         doc = docs[pid]
         rest = dumps({key: value for key, value in doc.items() if key != "fields"}, sort_keys=True)
-        lines.append('{"id": ' + json.dumps(pid) + ", " + rest[1:-1] + ', "fields": ' + doc["fields"] + "}")
+        paper = papers.get(pid)
+        kept = ', "paper": ' + dumps(paper) if paper else ""
+        lines.append('{"id": ' + json.dumps(pid) + ", " + rest[1:-1] + ', "fields": ' + doc["fields"] + kept + "}")
     lines.append(json.dumps({"end": len(docs)}))
     return ("\n".join(lines) + "\n").encode("utf-8")
 
@@ -74,19 +82,21 @@ def header(path: str, data: bytes) -> dict[str, Any]:
     return head
 
 
-def decode(path: str, data: bytes) -> dict[str, tuple[Record, str]]:
+def decode(path: str, data: bytes, papers: Records | None = None) -> dict[str, tuple[Record, str]]:
     """The records of a marks file held in memory (see `read`)."""
-    return read(path, io.BytesIO(data))
+    return read(path, io.BytesIO(data), papers=papers)
 
 
 _SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
 """An escaped UTF-16 surrogate: a pair is a character, one alone is not Unicode (it cannot be stored)."""
 
 
-def read(path: str, file: BinaryIO, most_papers: int | None = None, most_bytes: int | None = None) -> dict[str, tuple[Record, str]]:
+def read(path: str, file: BinaryIO, most_papers: int | None = None, most_bytes: int | None = None,
+         papers: Records | None = None) -> dict[str, tuple[Record, str]]:
     """The records of the marks file open as `file` (paper id → record, fingerprint), read a line at a
     time (never the whole file in memory): ReadError naming the line of the first problem (see the module
-    docstring), or when it holds more than `most_papers` papers or `most_bytes` bytes."""
+    docstring), or when it holds more than `most_papers` papers or `most_bytes` bytes. The papers' records
+    the lines carry go into `papers` (paper id → record, those shaped as records)."""
     lines = _lines(path, file, most_bytes)
     number, first = next(lines, (1, b""))
     head = header(path, first)
@@ -117,6 +127,9 @@ def read(path: str, file: BinaryIO, most_papers: int | None = None, most_bytes: 
             raise ReadError(path, f"holds marks on {most}", number)
         pid, entry = _paper(path, row, number, line)
         records[pid] = entry
+        paper = checked_paper(row.get("paper")) if papers is not None else None
+        if paper:
+            papers[pid] = paper
     if end is None:
         raise ReadError(path, "cut short: no end line (a copy still in progress, or a truncated file)", number + 1)
     if end[1] != count or expected != count:

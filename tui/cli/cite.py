@@ -6,7 +6,7 @@ import sys
 from collections.abc import Sequence
 
 from store.common.errors import ReadError
-from tui.cli.common import add_common, add_query, database, load, matching, named, parse_args, parse_query, stored_states
+from tui.cli.common import add_common, add_library, add_query, database, load, matching, named, parse_args, parse_query, stored_states
 
 
 def cite_parser() -> argparse.ArgumentParser:
@@ -15,6 +15,7 @@ def cite_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="triage cite", description="Print the citation of one paper of FILES.")
     parser.add_argument("id", metavar="ID", help="the paper's id (as `triage list` shows it), a unique prefix of it, or its citation key")
     add_common(parser)
+    add_library(parser)
     parser.add_argument("--format", choices=FORMATS, default="bibtex", help="citation format (default: bibtex)")
     parser.add_argument("--abstract", action="store_true", help="include the abstract in BibTeX")
     parser.add_argument("--copy", action="store_true", help="also put it on the clipboard (system clipboard, else OSC 52)")
@@ -32,7 +33,7 @@ def run_cite(argv: Sequence[str]) -> int:
     from store.cite import citations as cite
 
     args = parse_args(cite_parser(), argv)
-    collection = load(args.files)
+    collection = load(args.files, db=database(args.db) if args.library else None)
     keys = cite.citation_keys(collection.papers)
     paper = named(collection, args.id, keys)
     text = cite.render([paper], args.format, keys, args.abstract)
@@ -58,6 +59,7 @@ def export_parser() -> argparse.ArgumentParser:
         " RIS and CSL-JSON (.json) are what Zotero, Mendeley, EndNote and Paperpile import.",
     )
     add_common(parser)
+    add_library(parser)
     add_query(parser)
     parser.add_argument("--format", choices=FORMATS, help="output format (default: from -o's extension .bib/.ris/.json/.md/.csv/.jsonl, else bibtex)")
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
@@ -73,7 +75,7 @@ def run_export(argv: Sequence[str]) -> int:
     fmt = args.format or export_format(args.output)
     query = parse_query(args.query)
     db = database(args.db)
-    collection = load(args.files)
+    collection = load(args.files, db=db if args.library else None)
     states = stored_states(db, collection.papers)
     keys = cite.citation_keys(collection.papers)  # over the whole list, so a key does not depend on the query
     papers = [paper for paper, _ in matching(collection, query, states)]

@@ -40,12 +40,39 @@ def show_progress(name: str, done: int) -> None:
     sys.stderr.flush()
 
 
-def load(files: Sequence[str], report_skipped: bool = True) -> Collection:
-    """The papers of FILES (files and directories; the bundled list when none is given).
+def add_library(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--library", action="store_true",
+                        help="every paper you ever marked, from the database alone, instead of FILES")
+
+
+def library(db: Path) -> Collection:
+    """Every marked paper of the database `db`, made from the records it keeps (`store.readers.library`)."""
+    from store.marks.db import TriageStore
+    from store.readers.library import library_collection
+
+    store = TriageStore(db)
+    told = tell(store.notices)
+    try:
+        records = store.records()
+    finally:
+        store.close()
+        tell(store.notices[told:])
+    collection = library_collection(records, str(store.papers_file))
+    gc.freeze()
+    return collection
+
+
+def load(files: Sequence[str], report_skipped: bool = True, db: Path | None = None) -> Collection:
+    """The papers of FILES (files and directories; the bundled list when none is given), or with `db` (the
+    `--library` option's database) every marked paper of that database; FILES are then refused.
 
     Records that were skipped (a broken BibTeX entry, a JSONL line that is not JSON) are
     reported in one line on stderr unless the caller reports them itself (the app does).
     While the files are read, a terminal's stderr shows how far (`show_progress`)."""
+    if db is not None:
+        if files:
+            raise Refused("--library reads the database alone: give no FILES with it")
+        return library(db)
     terminal = sys.stderr.isatty()
     try:
         with reporting(show_progress) if terminal else nullcontext():

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from importlib.metadata import version
 
-from tui.cli.common import add_common, database, default_files, load, parse_args
+from tui.cli.common import add_common, add_library, database, default_files, load, parse_args
 
 
 DESCRIPTION = """\
@@ -16,6 +16,8 @@ Triage research-paper abstracts from the keyboard: filter, read, mark, star, pri
 
   triage [FILES...] [--sync DIR]    open the app (the bundled ICLR 2024 list when no file is given);
                                     --sync DIR (or $TRIAGE_SYNC): sync marks through DIR on open and close
+  triage --library                  open the app over every paper you ever marked (list, export, cite and
+                                    similar take --library too: the database alone, no list file)
   triage list [FILES...] [--query Q | --saved NAME] [--sort ORDER] [--format table|jsonl]
                                     print the papers (those matching Q, best first) without the app;
                                     --saved NAME: the query saved in the app under NAME (M);
@@ -41,6 +43,8 @@ Triage research-paper abstracts from the keyboard: filter, read, mark, star, pri
   triage backup FILE [--force]      every mark with its times in one portable file (JSON Lines)
   triage restore FILE [--merge|--replace]
                                     put a backup back: into an empty database, merged, or replacing the marks
+  triage library [--refresh FILES...]
+                                    how many marked papers' records the database keeps; --refresh keeps those of FILES now
 
 Options and FILES may come in any order. A query that starts with "-" is fine: -q -is:read.
 Exit codes: 0 ok; 1 nothing matched, or marks not saved (a full disk, a read-only database);
@@ -57,6 +61,7 @@ def app_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="triage", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"%(prog)s {version('paper-triage')}")
     add_common(parser)
+    add_library(parser)
     parser.add_argument(
         "--sync", metavar="DIR",
         help="sync marks through DIR (see triage sync) when the app opens and when it closes (default: $TRIAGE_SYNC)",
@@ -72,15 +77,15 @@ def sync_folder(option: str | None) -> str | None:
 
 def run_app(argv: Sequence[str]) -> int:
     args = parse_args(app_parser(), argv)
-    database(args.db)  # refused before anything is drawn
+    db = database(args.db)  # refused before anything is drawn
     folder = sync_folder(args.sync)
     from store.common import heap
     from tui.loading import head_of
 
     heap.one_arena()  # (before the app starts any thread)
     files = args.files or default_files()
-    head = head_of(files)  # a long list: its first papers now, the rest read behind them (tui.loading)
-    collection = head or load(files, report_skipped=False)
+    head = None if args.library else head_of(files)  # a long list: its first papers now, the rest read behind them (tui.loading)
+    collection = head or load(args.files if args.library else files, report_skipped=False, db=db if args.library else None)
     from tui.app import TriageApp
 
     app = TriageApp(collection, db_path=args.db, sync_folder=folder, files=files if head else None,

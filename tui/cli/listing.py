@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from store.common.json_out import dumps
 from store.papers.model import Triage
 from store.search.views import SCORE_SORT, SORTS
-from tui.cli.common import (add_common, add_query, database, load, matching, paper_row, parse_args, parse_query,
+from tui.cli.common import (add_common, add_library, add_query, database, load, matching, paper_row, parse_args, parse_query,
                             print_table, stored_states, write_lines)
 
 
@@ -17,6 +17,7 @@ def list_parser() -> argparse.ArgumentParser:
         description="Print the papers of FILES, in file order, or those matching --query, best first; --sort puts them in another order.",
     )
     add_common(parser)
+    add_library(parser)
     add_query(parser)
     parser.add_argument("--saved", metavar="NAME", help="the query of the search saved in the app (M) under NAME; not with --query")
     parser.add_argument("--format", choices=("table", "jsonl"), default="table", help="output format (default: table)")
@@ -39,7 +40,7 @@ def run_list(argv: Sequence[str]) -> int:
 
         args.query = saved_query(db, args.saved, args.query)
     query = parse_query(args.query)
-    collection = load(args.files)
+    collection = load(args.files, db=db if args.library else None)
     needs_states = args.format == "jsonl" or args.sort is not None or (query is not None and query.needs_states)
     states = stored_states(db, collection.papers) if needs_states else {}
     found = matching(collection, query, states)
@@ -47,7 +48,7 @@ def run_list(argv: Sequence[str]) -> int:
     if args.sort:
         from tui.cli.rank import arranged
 
-        found, gains = arranged(collection, found, states, args.sort, ranked=query is not None)
+        found, gains = arranged(collection, found, states, args.sort, ranked=query is not None, db=db)
     if args.format == "jsonl":
         blank = Triage()
         write_lines(

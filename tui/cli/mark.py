@@ -114,6 +114,17 @@ def listed(files: Sequence[str]) -> tuple[Sequence[Paper | Known], list[str]]:
     return found.papers, found.sources
 
 
+def keep_records(store: TriageStore, pids: Sequence[str], papers: Sequence[Paper | Known], files: Sequence[str]) -> None:
+    """Have the database keep the records of the papers just marked that it keeps none of: when the list's
+    papers came as ids from its cache (`listed`), the list is read now, only then (a paper's first mark)."""
+    if all(isinstance(paper, Paper) for paper in papers):
+        return  # (`store.update_many` kept them)
+    kept = store.kept()
+    missing = {pid for pid in pids if pid not in kept}
+    if missing:
+        store.attach([paper for paper in load(files).papers if paper.id in missing], refind=False)
+
+
 def changing(marks: Mapping[str, object], tags: Sequence[str] = (), untag: Sequence[str] = ()) -> Callable[[Triage], Triage]:
     """The change `triage set` and `triage import` make to a paper's marks: `marks` (field → value) given, `tags`
     added and `untag` taken off, stamped now."""
@@ -128,7 +139,7 @@ def changing(marks: Mapping[str, object], tags: Sequence[str] = (), untag: Seque
 
 
 def mark(db: Path, papers: Sequence[Paper | Known], pick: Callable[[TriageStore], list[str]],
-         change: Callable[[Triage], Triage], refind: bool = True) -> dict[str, Triage]:
+         change: Callable[[Triage], Triage], refind: bool = True, files: Sequence[str] = ()) -> dict[str, Triage]:
     """`change` made to the marks of the papers `pick` chooses (given the database, `papers` attached: see
     `TriageStore.attach` for `refind`), as one locked read-modify-write and one durable write; the new marks.
     What the database has to say (a database moved aside…) goes to stderr."""
@@ -138,7 +149,10 @@ def mark(db: Path, papers: Sequence[Paper | Known], pick: Callable[[TriageStore]
     told = tell(store.notices)
     try:
         store.attach(papers, refind=refind)
-        return store.update_many(pick(store), change)
+        pids = pick(store)
+        states = store.update_many(pids, change)
+        keep_records(store, pids, papers, files)
+        return states
     finally:
         store.close()
         tell(store.notices[told:])
@@ -167,7 +181,7 @@ def run_set(argv: Sequence[str]) -> int:
 
     given = {"read": args.read, "starred": args.starred, "dismissed": args.dismissed, "priority": args.priority, "note": args.note}
     marks = {name: value for name, value in given.items() if value is not None}
-    states = mark(db, papers, pick, changing(marks, args.tag, args.untag))
+    states = mark(db, papers, pick, changing(marks, args.tag, args.untag), files=args.files)
     for pid, state in states.items():
         print(dumps({"id": pid, **state.marks()}))
     return 0

@@ -9,12 +9,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from store.papers.model import Collection, Paper, Triage
 from store.readers.index_cache import search_index
 from store.common.json_out import dumps
-from tui.cli.common import add_common, database, load, named, paper_row, parse_args, print_table, stored_states
+from tui.cli.common import add_common, add_library, database, load, named, paper_row, parse_args, print_table, stored_states, tell
 
 if TYPE_CHECKING:
     from store.interest.ranking import Ranking
@@ -31,6 +32,7 @@ def similar_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("id", metavar="ID", help="the paper's id (as `triage list` shows it), a unique prefix of it, or its citation key")
     add_common(parser)
+    add_library(parser)
     parser.add_argument("-n", type=at_least_one, default=10, metavar="K", help="how many papers (default: 10)")
     parser.add_argument("--format", choices=("table", "jsonl"), default="table",
                         help="output format (default: table); jsonl rows are those of `triage list` and `similarity`")
@@ -50,7 +52,7 @@ def run_similar(argv: Sequence[str]) -> int:
 
     args = parse_args(similar_parser(), argv)
     db = database(args.db)
-    collection = load(args.files)
+    collection = load(args.files, db=db if args.library else None)
     paper = named(collection, args.id, cite.citation_keys(collection.papers))
     features = Features(collection.papers, search_index(collection))
     ids = features.similar(paper.id, args.n)
@@ -70,7 +72,7 @@ def run_similar(argv: Sequence[str]) -> int:
 
 
 def arranged(collection: Collection, found: Found, states: Mapping[str, Triage], sort: str,
-             ranked: bool) -> tuple[Found, dict[str, dict[str, object]]]:
+             ranked: bool, db: Path) -> tuple[Found, dict[str, dict[str, object]]]:
     """`found` in `sort` order (store.search.views' sorts; `ranked`: `found` is a query's hits, best
     first), and the fields each printed row gains: the For-you `bucket` with a sort learnt from
     the marks (interest, suggested)."""
@@ -80,7 +82,7 @@ def arranged(collection: Collection, found: Found, states: Mapping[str, Triage],
     interest: Mapping[str, int] | None = None
     gains: dict[str, dict[str, object]] = {}
     if sort in LEARNT_SORTS:
-        ranking = for_you(collection, states)
+        ranking = for_you(collection, states, db)
         if ranking is not None:
             interest = ranking.places if sort == INTEREST_SORT else ranking.suggested_places
         # A bucket is a guess about a paper not marked yet: a marked one has none (as in the app).
@@ -90,13 +92,24 @@ def arranged(collection: Collection, found: Found, states: Mapping[str, Triage],
     return [(paper, score[paper.id]) for paper in papers], gains
 
 
-def for_you(collection: Collection, states: Mapping[str, Triage]) -> Ranking | None:
-    """The For-you ranking of the marks in `states`; None, having said on stderr how many stars it
-    takes, while there are too few to rank (then no features are built: that is the slow part)."""
+def for_you(collection: Collection, states: Mapping[str, Triage], db: Path) -> Ranking | None:
+    """The For-you ranking of the marks in `states` and of the library's papers of other lists (`db`'s); None,
+    having said on stderr how many stars it takes, while there are too few to rank (then no features are
+    built: that is the slow part)."""
     from store.interest.ranking import TOO_FEW, labels
-    from tui.interest import Interest
+    from store.marks.db import TriageStore
+    from tui.interest import Interest, outside
 
-    ranking = Interest(collection.papers, lambda: search_index(collection)).rank(states)
+    def others() -> tuple[list[Paper], dict[str, Triage]]:
+        store = TriageStore(db)
+        told = tell(store.notices)
+        try:
+            return outside(store, collection.papers)
+        finally:
+            store.close()
+            tell(store.notices[told:])
+
+    ranking = Interest(collection.papers, lambda: search_index(collection), others).rank(states)
     if ranking is None:
         print(f"triage: {TOO_FEW} ({len(labels(states)[0])} starred)", file=sys.stderr)
     return ranking

@@ -86,7 +86,7 @@ def run_sync(argv: Sequence[str]) -> int:
 
 
 def run_merge(argv: Sequence[str]) -> int:
-    from store.sync.folder import merge_preview, other_database
+    from store.sync.folder import merge_preview, other_database, other_papers
 
     parser = _parser("triage merge", "Fold the marks of another database file into this one: per field the"
                      " later change wins, tags merge by when each was added or removed, and two notes changed"
@@ -99,8 +99,10 @@ def run_merge(argv: Sequence[str]) -> int:
         changed = merge_preview(database(args.db), args.other)
     else:
         records = other_database(database(args.db), args.other)  # (refused before this database is opened)
+        papers = other_papers(args.other)
         with opened(args.db) as store:
             changed = store.fold(records)
+            store.keep_records(papers)
     print_changes(changed, "would change" if args.dry_run else "changed")
     return 0
 
