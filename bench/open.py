@@ -136,14 +136,19 @@ def corpus(size: str, folder: Path) -> tuple[Path, int]:
         path = folder / f"abstracts-{size}.txt"
         if not path.exists():
             subprocess.run([sys.executable, str(MAKE_CORPUS), size, "-o", str(path)], check=True)
+    return path, count(path, folder)
+
+
+def count(path: Path, folder: Path) -> int:
+    """The number of papers the header will count in the list at `path`, parsed once (kept in `folder`)."""
     counted = folder / f"{path.name}.papers"  # the number of papers the header will count, parsed once
     if counted.exists() and counted.stat().st_mtime >= path.stat().st_mtime:
-        return path, int(counted.read_text())
+        return int(counted.read_text())
     from store.readers import read_path
 
     total = len(read_path(path).papers)
     counted.write_text(str(total))
-    return path, total
+    return total
 
 
 def main() -> None:
