@@ -41,6 +41,8 @@ MAKE_CORPUS = SHARED / "tools" / "make_corpus.py"
 ICLR = SHARED / "corpora" / "iclr-2024-abstracts.txt"
 POLL = 0.05
 TIMEOUT = 300.0
+QUIT = 120.0
+"""Seconds an app is given to exit after `q` (it may write its cache first)."""
 
 
 def tmux(socket: str, *args: str) -> str:
@@ -118,7 +120,7 @@ def run(triage: str, path: Path, total: int, cache: Path, db: Path, query: str) 
                 break
             time.sleep(POLL)
         tmux(socket, "send-keys", "-t", "t", "Enter", "q")  # back to the list, then quit
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + QUIT
         while "EXIT=" not in tmux(socket, "capture-pane", "-p", "-t", "t") and time.monotonic() < deadline:
             rss, pss = tree_memory(shell)  # the cache may be written as the app exits
             peak, peak_pss = max(peak, rss), max(peak_pss, pss)
