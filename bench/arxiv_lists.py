@@ -10,13 +10,14 @@ a real one (a third of them) or the opening words of its abstract, an abstract o
 drawn from all real abstracts (as make_corpus.py draws them: no two alike), wrapped at 80 columns
 and indented as the snapshot's are, a primary arXiv category from the paper's area and up to two
 more, a month-ordered id, one to three versions and sometimes a DOI or journal reference.
-Deterministic for a size. `abstracts-N.txt`: make_corpus.py's bare-abstract list of N (open.py's).
+Deterministic for a size; each list's paper count is kept beside it (`LIST.papers`). `abstracts-N.txt`: make_corpus.py's bare-abstract list of N (open.py's).
 """
 from __future__ import annotations
 
 import argparse
 import ast
 import json
+import os
 import random
 import re
 import sys
@@ -111,6 +112,7 @@ def main() -> None:
     args = parser.parse_args()
     folder = Path(args.into)
     folder.mkdir(parents=True, exist_ok=True)
+    os.environ["TRIAGE_CACHE"] = str(folder / "quick-cache")  # (counting parses: never in the user's cache)
     for size in args.sizes:
         path = arxiv_list(size, folder)
         print(path, count(path, folder), flush=True)
