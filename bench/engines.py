@@ -1,0 +1,143 @@
+"""Engines for issue 34: today's SearchIndex beside tantivy and SQLite FTS5, on the same records.
+
+    python bench/engines.py [--sizes 100000,1000000] [--engines searchindex,tantivy,fts5] [--runs 7]
+                            [--data /work/wt/engine34-data]
+
+DESIGN NOTE — see the bottom of this docstring (filled in with the numbers of the run it cites).
+
+What is measured, for each size's arXiv-form list (bench/arxiv_lists.py, made once into `--data`) and
+each engine (bench/engine_adapters.py), each step in a fresh process:
+- build: from the list file to an index on disk that answers (tantivy: the records in its document
+  store, committed and merged; FTS5: a `papers` table and an external-content fts5 table over it
+  with prefix indexes 1–3, optimized; both with the vocabulary file beside; SearchIndex: the app's
+  parse and index cache entries, `read_path` + `search_index` + `literal_ready`): CPU s (all threads),
+  wall s, peak RSS (VmHWM), and the size on disk;
+- reopen: a new process opens the index until its first answer (`graph`), wall and CPU s;
+- queries: each class of bench/scale.py's QUERIES, first time, then p50/p95 ms over `--runs`,
+  with its match count and the ids of the first 40 rows (the rows a screen shows); the peak RSS
+  of the reopened process after all of them. `rg -i` on the list file is timed once per size in the
+  parent, on the same patterns as bench/scale.py.
+The page cache is warm (the index was just written: a shared machine, its caches are not dropped).
+The machine is shared (2 cores, ~7 developers): CPU seconds are what load inflates least.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from arxiv_lists import DATA, arxiv_list  # noqa: E402 (beside this file)
+from engine_adapters import ENGINES, Today  # noqa: E402
+from scale import QUERIES, _tool, percentile  # noqa: E402
+
+
+def peak_mb() -> float:
+    return int(Path("/proc/self/status").read_text().split("VmHWM:")[1].split()[0]) / 1024
+
+
+def build(engine: str, path: Path, folder: Path) -> dict:
+    started, cpu = time.perf_counter(), time.process_time()
+    ENGINES[engine].build(path, folder)
+    return {"wall": time.perf_counter() - started, "cpu": time.process_time() - cpu, "peak": peak_mb()}
+
+
+def reopen(engine: str, path: Path, folder: Path, runs: int) -> dict:
+    started, cpu = time.perf_counter(), time.process_time()
+    kind = ENGINES[engine]
+    opened = kind(folder, path) if kind is Today else kind(folder)
+    opened.search("graph")
+    out = {"wall": time.perf_counter() - started, "cpu": time.process_time() - cpu, "queries": {}}
+    for label, query, _, _ in QUERIES:
+        started = time.perf_counter()
+        count, ids = opened.search(query)
+        first = (time.perf_counter() - started) * 1000
+        samples = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            opened.search(query)
+            samples.append((time.perf_counter() - started) * 1000)
+        out["queries"][label] = {"count": count, "first": first, "samples": samples, "ids": ids[:5]}
+    out["peak"] = peak_mb()
+    return out
+
+
+def child(step: str, engine: str, path: Path, folder: Path, runs: int) -> dict:
+    env = {**os.environ, "TRIAGE_CACHE": str(folder)}
+    done = subprocess.run([sys.executable, __file__, f"--{step}", engine, str(path), str(folder), "--runs", str(runs)],
+                          env=env, capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"{engine} {step} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def disk_mb(folder: Path) -> float:
+    return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file()) / 2**20
+
+
+def cell(samples: list[float]) -> str:
+    return f"{statistics.median(samples):.1f}/{percentile(samples, 0.95):.1f}" if samples else "-"
+
+
+def table(size: int, path: Path, engines: list[str], data: Path, runs: int) -> None:
+    print(f"\n== {size:,} records, arXiv snapshot form ({path.name}, {path.stat().st_size / 2**20:.0f} MB); "
+          f"load {os.getloadavg()[0]:.2f} on {os.cpu_count()} shared cores", flush=True)
+    results = {}
+    for engine in engines:
+        folder = data / f"engine-{engine}-{size}"
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        built = child("build", engine, path, folder, runs)
+        opened = child("reopen", engine, path, folder, runs)
+        results[engine] = (built, disk_mb(folder), opened)
+        print(f"  {engine}: built ({built['cpu']:.0f} s CPU), reopened (load {os.getloadavg()[0]:.2f})", flush=True)
+    rg = {label: [_tool(["rg", "-i", "-c", "-e", pattern], path, pattern) for _ in range(max(3, runs // 2))]
+          for label, _, pattern, _ in QUERIES}
+    print(f"  {'':<34}" + "".join(f"{e:>22}" for e in engines))
+    rows = [("build CPU s (wall s)", lambda b, d, o: f"{b['cpu']:.1f} ({b['wall']:.1f})"),
+            ("build peak RSS MB", lambda b, d, o: f"{b['peak']:.0f}"),
+            ("on disk MB", lambda b, d, o: f"{d:.0f}"),
+            ("reopen to first answer s, CPU (wall)", lambda b, d, o: f"{o['cpu']:.2f} ({o['wall']:.2f})"),
+            ("peak RSS MB, reopened + all queries", lambda b, d, o: f"{o['peak']:.0f}")]
+    for label, show in rows:
+        print(f"  {label:<34}" + "".join(f"{show(*results[e]):>22}" for e in engines))
+    print(f"\n  query ms p50/p95 (matches){'':<8}" + "".join(f"{e:>22}" for e in engines) + f"{'rg -i p50/p95':>16}")
+    for label, query, _, _ in QUERIES:
+        cells = ""
+        for e in engines:
+            got = results[e][2]["queries"][label]
+            cells += f"{cell(got['samples']) + ' (' + str(got['count']) + ')':>22}"
+        print(f"  {label:<10} {query[:23]:<23}{cells}{cell(rg[label]):>16}")
+    for e in engines:
+        firsts = " ".join(f"{label} {results[e][2]['queries'][label]['first']:.0f}" for label, *_ in QUERIES)
+        print(f"  first-time ms, {e}: {firsts}")
+    print(flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="100000,1000000")
+    parser.add_argument("--engines", default="searchindex,tantivy,fts5")
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--data", default=str(DATA))
+    parser.add_argument("--build", nargs=3, help=argparse.SUPPRESS)
+    parser.add_argument("--reopen", nargs=3, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.build or args.reopen:
+        engine, path, folder = args.build or args.reopen
+        step = build(engine, Path(path), Path(folder)) if args.build else reopen(engine, Path(path), Path(folder), args.runs)
+        print(json.dumps(step))
+        return
+    data = Path(args.data)
+    for size in (int(s) for s in args.sizes.split(",")):
+        table(size, arxiv_list(size, data), args.engines.split(","), data, args.runs)
+
+
+if __name__ == "__main__":
+    main()
