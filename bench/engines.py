@@ -1,7 +1,7 @@
 """Engines for issue 34: today's SearchIndex beside tantivy and SQLite FTS5, on the same records.
 
     python bench/engines.py [--sizes 100000,1000000] [--engines searchindex,tantivy,fts5] [--runs 7]
-                            [--data /work/wt/engine34-data]
+                            [--data /work/wt/engine34-data] [--reuse]
 
 DESIGN NOTE — see the bottom of this docstring (filled in with the numbers of the run it cites).
 
@@ -85,17 +85,23 @@ def cell(samples: list[float]) -> str:
     return f"{statistics.median(samples):.1f}/{percentile(samples, 0.95):.1f}" if samples else "-"
 
 
-def table(size: int, path: Path, engines: list[str], data: Path, runs: int) -> None:
+def table(size: int, path: Path, engines: list[str], data: Path, runs: int, reuse: bool) -> None:
     print(f"\n== {size:,} records, arXiv snapshot form ({path.name}, {path.stat().st_size / 2**20:.0f} MB); "
           f"load {os.getloadavg()[0]:.2f} on {os.cpu_count()} shared cores", flush=True)
     results = {}
     for engine in engines:
         folder = data / f"engine-{engine}-{size}"
+        kept = data / f"engine-{engine}-{size}.json"
+        if reuse and kept.exists():
+            results[engine] = tuple(json.loads(kept.read_text()))
+            print(f"  {engine}: as measured before ({kept.name})", flush=True)
+            continue
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
         built = child("build", engine, path, folder, runs)
         opened = child("reopen", engine, path, folder, runs)
         results[engine] = (built, disk_mb(folder), opened)
+        kept.write_text(json.dumps(results[engine]))
         print(f"  {engine}: built ({built['cpu']:.0f} s CPU), reopened (load {os.getloadavg()[0]:.2f})", flush=True)
     rg = {label: [_tool(["rg", "-i", "-c", "-e", pattern], path, pattern) for _ in range(max(3, runs // 2))]
           for label, _, pattern, _ in QUERIES}
@@ -126,6 +132,8 @@ def main() -> None:
     parser.add_argument("--engines", default="searchindex,tantivy,fts5")
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--data", default=str(DATA))
+    parser.add_argument("--reuse", action="store_true", help="an engine measured before at a size (its results kept "
+                        "beside its index, engine-ENGINE-SIZE.json) is not measured again: engines run apart make one table")
     parser.add_argument("--build", nargs=3, help=argparse.SUPPRESS)
     parser.add_argument("--reopen", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -136,7 +144,7 @@ def main() -> None:
         return
     data = Path(args.data)
     for size in (int(s) for s in args.sizes.split(",")):
-        table(size, arxiv_list(size, data), args.engines.split(","), data, args.runs)
+        table(size, arxiv_list(size, data), args.engines.split(","), data, args.runs, args.reuse)
 
 
 if __name__ == "__main__":
