@@ -94,9 +94,10 @@ def lists(size: str, kinds: list[str], data: Path) -> list[tuple[str, Path]]:
 # ---- open
 
 
-def open_rows(triage: str, path: Path, total: int, folder: Path) -> list[str]:
+def open_rows(triage: str, path: Path, total: int, folder: Path) -> None:
+    """Prints a row for a cold open and one for the reopen, each as it is measured (a 1M open takes minutes)."""
     opening.TIMEOUT = opening.QUIT = max(300.0, total / 1000)  # 1M: ~17 min each way (today's app is slow there)
-    cache, rows = folder / "cache", []
+    cache = folder / "cache"
     shutil.rmtree(cache, ignore_errors=True)
     cache.mkdir(parents=True)
     for kind in ("cold", "reopened"):
@@ -109,8 +110,7 @@ def open_rows(triage: str, path: Path, total: int, folder: Path) -> list[str]:
                                                "graph")
         cpu = sum(map(float, timing.read_text().split()[-2:])) if timing.exists() else float("nan")
         size = sum(f.stat().st_size for f in cache.iterdir()) / 2**20
-        rows.append(f"  {kind:<9} {first:>14.2f} {ready:>13.2f} {cpu:>16.1f} {peak:>17.0f} {size:>9.0f}  {load:>5.2f}")
-    return rows
+        print(f"  {kind:<9} {first:>14.2f} {ready:>13.2f} {cpu:>16.1f} {peak:>17.0f} {size:>9.0f}  {load:>5.2f}", flush=True)
 
 
 # ---- queries
@@ -207,7 +207,7 @@ def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, float,
     return wall, cpu, peak / 2**20, shell.returncode
 
 
-def cli_rows(triage: str, path: Path, ident: str, folder: Path) -> list[str]:
+def cli_rows(triage: str, path: Path, ident: str, folder: Path) -> None:
     db = folder / "db-cli" / "triage.json"
     db.parent.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "TRIAGE_CACHE": str(folder / "cache"), "TRIAGE_DB": str(db)}
@@ -221,11 +221,10 @@ def cli_rows(triage: str, path: Path, ident: str, folder: Path) -> list[str]:
                                                  str(out / "all.bib"), "--force"]),
         ("plain script: the same records as BibTeX", [sys.executable, str(PLAIN), str(path), str(out / "plain.bib")]),
     ]
-    rows = [f"  {'command':<42} {'wall s':>8} {'CPU s':>8} {'peak RSS MB':>12} {'exit':>5}"]
+    print(f"  {'command':<42} {'wall s':>8} {'CPU s':>8} {'peak RSS MB':>12} {'exit':>5}", flush=True)
     for label, command in commands:
         wall, cpu, peak, code = timed(command, env)
-        rows.append(f"  {label:<42} {wall:>8.1f} {cpu:>8.1f} {peak:>12.0f} {code:>5}")
-    return rows
+        print(f"  {label:<42} {wall:>8.1f} {cpu:>8.1f} {peak:>12.0f} {code:>5}", flush=True)
 
 
 def main() -> None:
@@ -257,7 +256,7 @@ def main() -> None:
                 if "open" not in skip:
                     print(f"  {'open':<9} {'first frame s':>14} {'searchable s':>13} {'CPU s (session)':>16} "
                           f"{'peak RSS MB (tree)':>17} {'cache MB':>9}  load", flush=True)
-                    print("\n".join(open_rows(args.triage, path, total, folder)), flush=True)
+                    open_rows(args.triage, path, total, folder)
                 ident = None
                 if "queries" not in skip:
                     rows, got = query_rows(path, folder / "cache", args.runs)
@@ -267,7 +266,7 @@ def main() -> None:
                     if ident is None:
                         from store.readers import read_path
                         ident = read_path(path).papers[0].id
-                    print("\n".join(cli_rows(args.triage, path, ident, folder)), flush=True)
+                    cli_rows(args.triage, path, ident, folder)
 
 
 if __name__ == "__main__":
