@@ -1,7 +1,7 @@
 """Engines for issue 34: today's SearchIndex beside tantivy and SQLite FTS5, on the same records.
 
     python bench/engines.py [--sizes 100000,1000000] [--engines searchindex,tantivy,fts5] [--runs 7]
-                            [--data /work/wt/engine34-data] [--reuse]
+                            [--data /work/wt/engine34-data] [--reuse] [--rg-runs 3]
 
 DESIGN NOTE (issue 34) — the run of 2026-12-02 on the shared 2-core machine (load average 10–27 from
 other developers' tests: wall times are several times the CPU times; compare CPU, and competitors
@@ -150,7 +150,7 @@ def cell(samples: list[float]) -> str:
     return f"{statistics.median(samples):.1f}/{percentile(samples, 0.95):.1f}" if samples else "-"
 
 
-def table(size: int, path: Path, engines: list[str], data: Path, runs: int, reuse: bool) -> None:
+def table(size: int, path: Path, engines: list[str], data: Path, runs: int, reuse: bool, rg_runs: int) -> None:
     print(f"\n== {size:,} records, arXiv snapshot form ({path.name}, {path.stat().st_size / 2**20:.0f} MB); "
           f"load {os.getloadavg()[0]:.2f} on {os.cpu_count()} shared cores", flush=True)
     results = {}
@@ -168,7 +168,7 @@ def table(size: int, path: Path, engines: list[str], data: Path, runs: int, reus
         results[engine] = (built, disk_mb(folder), opened)
         kept.write_text(json.dumps(results[engine]))
         print(f"  {engine}: built ({built['cpu']:.0f} s CPU), reopened (load {os.getloadavg()[0]:.2f})", flush=True)
-    rg = {label: [_tool(["rg", "-i", "-c", "-e", pattern], path, pattern) for _ in range(max(3, runs // 2))]
+    rg = {label: [_tool(["rg", "-i", "-c", "-e", pattern], path, pattern) for _ in range(rg_runs)]
           for label, _, pattern, _ in QUERIES}
     print(f"  {'':<34}" + "".join(f"{e:>22}" for e in engines))
     rows = [("build CPU s (wall s)", lambda b, d, o: f"{b['cpu']:.1f} ({b['wall']:.1f})"),
@@ -197,6 +197,7 @@ def main() -> None:
     parser.add_argument("--engines", default="searchindex,tantivy,fts5")
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--data", default=str(DATA))
+    parser.add_argument("--rg-runs", type=int, default=3, help="runs of rg -i per query (a run is ~20 s at 1M on a loaded machine)")
     parser.add_argument("--reuse", action="store_true", help="an engine measured before at a size (its results kept "
                         "beside its index, engine-ENGINE-SIZE.json) is not measured again: engines run apart make one table")
     parser.add_argument("--build", nargs=3, help=argparse.SUPPRESS)
@@ -209,7 +210,7 @@ def main() -> None:
         return
     data = Path(args.data)
     for size in (int(s) for s in args.sizes.split(",")):
-        table(size, arxiv_list(size, data), args.engines.split(","), data, args.runs, args.reuse)
+        table(size, arxiv_list(size, data), args.engines.split(","), data, args.runs, args.reuse, args.rg_runs)
 
 
 if __name__ == "__main__":
