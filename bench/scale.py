@@ -7,7 +7,11 @@ The lists: `iclr` is the real ICLR 2024 list (../shared/corpora/iclr-2024-papers
 a number N gives two lists made once by bench/arxiv_lists.py into `--data` (outside the repository)
 and reused: `arxiv-N.jsonl` (the arXiv metadata snapshot's own JSON Lines, records of the corpora,
 varied) and `abstracts-N.txt` (make_corpus.py's bare abstracts). 2700000 (the snapshot's size) is
-a size like any other: it was not run (its list alone is ~3.5 GB and today's app would hold ~8 GB).
+a size like any other: it was not run (its list alone would be ~5.9 GB in this form).
+Run of 2026-12-02 (load 14-27 on the 2 shared cores): ICLR and both 100k lists measured whole; at 1M
+(arxiv-1000000.jsonl, 2,082 MB) today's app showed its first 59 rows and then, after 10 minutes
+(62 s of CPU), still said "reading 0%…" with 7.9 GB resident: the run was stopped there to leave the
+machine to bench/engines.py; the bare 1M list was made but not opened.
 
 Each list gets three parts, all through the public code paths:
 - open: the installed `triage LIST` in a private tmux server (bench/open.py's `run`: the first frame,
