@@ -25,7 +25,17 @@ within one table, which ran in the same minutes).
   rg -i on the same file: 750–2,500 ms a query (bench/scale.py's table has fzf: 20 s to >180 s).
   (today's app, bench/scale.py: cold open searchable after 195 s wall, 80 s CPU for the session, peak
   1,375 MB for the app and its workers; reopened searchable after 12 s, 787 MB.)
-1,000,000 records: see RESULTS-1M below.
+1,000,000 records (2,082 MB), tantivy alone (`--engines tantivy`, load 10–27; FTS5's and SearchIndex's
+builds did not fit the session on this load — FTS5 scores and counts every match, so its common-word
+query grows ~10×, ~12 s; today's app was still "reading 0%" after 10 min at 7.9 GB, bench/scale.py):
+  build 277 s CPU (1,487 s wall), peak 748 MB; 1,509 MB on disk with the records; reopened to its
+  first answer in 0.08 s CPU (0.51 s wall), 135 MB resident after every query; p50/p95 ms: 1 word
+  45/233 (715,277 matches), 2 words 83/171, 4 words 200/264, typo 39/60, prefix 24/87, "n 21/32,
+  "neural network" 222/274, "graph neural network" 146/201, author: 3/20, author:"…" 0.6/0.9,
+  kw: 55/61, title: 15/20, OR 35/67, NOT 143/172; rg -i on the same file 1.3–7.8 s a query.
+  So at 1M the phrase, 4-word and NOT classes miss "p50 ≤ 100 ms" under this load (the count of all
+  matches is most of it: the list needs the count and the first screen, so count with a cheaper
+  collector, or say "245,371+" past a bound, and score only the top page); everything else meets it.
 
 Choice: tantivy. It is the only one of the three that meets the query aim already at 100k under this
 load (every class p50 ≤ 75 ms but "4 words", 146 ms, and each far under rg), opens in 0.07 s of CPU
