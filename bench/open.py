@@ -41,6 +41,8 @@ MAKE_CORPUS = SHARED / "tools" / "make_corpus.py"
 ICLR = SHARED / "corpora" / "iclr-2024-abstracts.txt"
 POLL = 0.05
 TIMEOUT = 300.0
+QUIT = 120.0
+"""Seconds an app is given to exit after `q` (it may write its cache first)."""
 
 
 def tmux(socket: str, *args: str) -> str:
@@ -118,7 +120,7 @@ def run(triage: str, path: Path, total: int, cache: Path, db: Path, query: str) 
                 break
             time.sleep(POLL)
         tmux(socket, "send-keys", "-t", "t", "Enter", "q")  # back to the list, then quit
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + QUIT
         while "EXIT=" not in tmux(socket, "capture-pane", "-p", "-t", "t") and time.monotonic() < deadline:
             rss, pss = tree_memory(shell)  # the cache may be written as the app exits
             peak, peak_pss = max(peak, rss), max(peak_pss, pss)
@@ -136,14 +138,19 @@ def corpus(size: str, folder: Path) -> tuple[Path, int]:
         path = folder / f"abstracts-{size}.txt"
         if not path.exists():
             subprocess.run([sys.executable, str(MAKE_CORPUS), size, "-o", str(path)], check=True)
+    return path, count(path, folder)
+
+
+def count(path: Path, folder: Path) -> int:
+    """The number of papers the header will count in the list at `path`, parsed once (kept in `folder`)."""
     counted = folder / f"{path.name}.papers"  # the number of papers the header will count, parsed once
     if counted.exists() and counted.stat().st_mtime >= path.stat().st_mtime:
-        return path, int(counted.read_text())
+        return int(counted.read_text())
     from store.readers import read_path
 
     total = len(read_path(path).papers)
     counted.write_text(str(total))
-    return path, total
+    return total
 
 
 def main() -> None:

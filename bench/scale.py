@@ -1,0 +1,278 @@
+"""paper-triage at scale, as it is today: one table per list size, fzf and rg timed in the same run on the same text.
+
+    python bench/scale.py [--sizes iclr,100000,1000000] [--kinds arxiv,bare] [--data /work/wt/engine34-data]
+                          [--runs 7] [--skip open,queries,cli]
+
+The lists: `iclr` is the real ICLR 2024 list (../shared/corpora/iclr-2024-papers.jsonl, 2,260 records);
+a number N gives two lists made once by bench/arxiv_lists.py into `--data` (outside the repository)
+and reused: `arxiv-N.jsonl` (the arXiv metadata snapshot's own JSON Lines, records of the corpora,
+varied) and `abstracts-N.txt` (make_corpus.py's bare abstracts). 2700000 (the snapshot's size) is
+a size like any other: it was not run (its list alone would be ~5.9 GB in this form).
+Run of 2026-12-02 (load 14-27 on the 2 shared cores): ICLR and both 100k lists measured whole; at 1M
+(arxiv-1000000.jsonl, 2,082 MB) today's app showed its first 59 rows and then, after 10 minutes
+(62 s of CPU), still said "reading 0%…" with 7.9 GB resident: the run was stopped there to leave the
+machine to bench/engines.py; the bare 1M list was made but not opened.
+
+Each list gets three parts, all through the public code paths:
+- open: the installed `triage LIST` in a private tmux server (bench/open.py's `run`: the first frame,
+  a query typed at once, "searchable" when the filter bar counts its matches of the whole list, the
+  peak RSS of the app and its workers, polled), "cold" with an empty cache, then "reopened" with
+  what that left; its CPU (user+system, the whole session to its exit) by /usr/bin/time.
+- queries: `store.search.SearchIndex` as the app gets it (`read_path`, `search_index` from the cache
+  the open left, `literal_ready`, `qualifiers_ready`), in a process of its own: each query's first
+  time, then p50 / p95 over `--runs`; `rg -i` and `fzf --filter` on the list file itself, in the same
+  loop (one run of each in turn, so load falls on all three alike). rg and fzf cannot say what
+  triage says (fields, typos, ranking): each row gives the nearest pattern they take (QUERIES), "-"
+  where there is none; "*" after a count: the app shows a hint beside it (an unfinished `"n`).
+- cli: `triage set ID --star`, `triage list --sort interest`, `triage similar ID`, `triage export
+  --format bibtex` of all, and a plain script writing the same records as BibTeX — wall and CPU s
+  (the process and its children, from getrusage) and the peak RSS of the process tree (polled).
+The machine is shared (2 cores, other developers' test runs): the load average is printed with each
+table; CPU seconds are what load inflates least.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import open as opening  # noqa: E402 (bench/open.py beside this file)
+from arxiv_lists import DATA, SHARED, arxiv_list  # noqa: E402
+
+ICLR = SHARED / "corpora" / "iclr-2024-papers.jsonl"
+PLAIN = Path(__file__).resolve().parent / "plain_export.py"
+
+# (class, triage query, rg -i pattern (a regex, "|"-joined alternatives; "!" before a second pattern = lines
+#  without it), fzf --filter query); None: the tool has no way to say it. `(?-u:\b)`: rg's Unicode word
+#  boundary with -i took ~60 s a run on the 208 MB arXiv-form 100k list (5 s CPU), the ASCII one as a literal does.
+QUERIES = [
+    ("1 word", "learning", "learning", "learning"),
+    ("2 words", "graph neural", "graph.*neural|neural.*graph", "graph neural"),
+    ("4 words", "reinforcement learning policy gradient", "reinforcement.*learning.*policy.*gradient",
+     "reinforcement learning policy gradient"),
+    ("typo", "difusion recovry", "diffusion.*recovery|recovery.*diffusion", "difusion recovry"),
+    ("prefix", "contrastiv", "contrastiv", "contrastiv"),
+    ('"n prefix', '"n', r"(?-u:\b)n", "'n"),
+    ("phrase", '"neural network"', r"neural\s+network", "'neural\\ network"),
+    ("phrase 3", '"graph neural network"', r"graph\s+neural\s+network", "'graph\\ neural\\ network"),
+    ("author:", "author:bengio", r'"authors": "[^"]*bengio', None),
+    ('author:""', 'author:"Yoshua Bengio"', r'"authors": "[^"]*yoshua bengio', None),
+    ("kw:", "kw:cs.LG", r'"categories": "[^"]*cs\.lg', None),
+    ("title:", "title:graph", r'"title": "[^"]*graph', None),
+    ("OR", "llm OR agent", r"(?-u:\b)(llm|agent)", "llm | agent"),
+    ("NOT", "language NOT graph", "language!graph", "language !graph"),
+]
+
+
+FZF_BYTES = 50 * 2**20
+FZF_BIG = ("1 word", "typo", "phrase")
+TOOL_TIMEOUT = 180
+"""fzf --filter is slow on long lines (~0.5–3 s a query on the 4 MB ICLR list): on a list of more than
+FZF_BYTES it runs once, for these classes only; a run longer than TOOL_TIMEOUT s is stopped ("inf")."""
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def lists(size: str, kinds: list[str], data: Path) -> list[tuple[str, Path]]:
+    if size == "iclr":
+        return [("ICLR 2024 jsonl", ICLR)]
+    made = []
+    if "arxiv" in kinds:
+        made.append((f"arXiv snapshot form, {int(size):,}", arxiv_list(int(size), data)))
+    if "bare" in kinds:
+        made.append((f"make_corpus bare abstracts, {int(size):,}", opening.corpus(size, data)[0]))
+    return made
+
+
+# ---- open
+
+
+def open_rows(triage: str, path: Path, total: int, folder: Path) -> None:
+    """Prints a row for a cold open and one for the reopen, each as it is measured (a 1M open takes minutes)."""
+    opening.TIMEOUT = opening.QUIT = max(300.0, total / 1000)  # 1M: ~17 min each way (today's app is slow there)
+    cache = folder / "cache"
+    shutil.rmtree(cache, ignore_errors=True)
+    cache.mkdir(parents=True)
+    for kind in ("cold", "reopened"):
+        db = folder / f"db-{kind}" / "triage.json"
+        db.parent.mkdir(parents=True, exist_ok=True)
+        timing = folder / f"time-{kind}"
+        timing.unlink(missing_ok=True)
+        load = os.getloadavg()[0]
+        first, ready, _, peak, _ = opening.run(f"/usr/bin/time -o {timing} -f '%U %S' {triage}", path, total, cache, db,
+                                               "graph")
+        cpu = sum(map(float, timing.read_text().split()[-2:])) if timing.exists() else float("nan")
+        size = sum(f.stat().st_size for f in cache.iterdir()) / 2**20
+        print(f"  {kind:<9} {first:>14.2f} {ready:>13.2f} {cpu:>16.1f} {peak:>17.0f} {size:>9.0f}  {load:>5.2f}", flush=True)
+
+
+# ---- queries
+
+
+def measure_queries(path: Path, runs: int) -> dict:
+    """In a process of its own (`--measure-queries`): the index as the app gets it, each query's
+    times beside rg's and fzf's, the peak memory, and the ids of a few papers for the CLI part."""
+    from store.readers import read_path
+    from store.readers.index_cache import search_index
+
+    started, cpu = time.perf_counter(), time.process_time()
+    collection = read_path(path)
+    index = search_index(collection)
+    index.literal_ready()
+    index.qualifiers_ready()
+    ready = (time.perf_counter() - started, time.process_time() - cpu)
+    out = {"papers": len(collection.papers), "ready": ready, "queries": {}}
+    big = path.stat().st_size > FZF_BYTES
+    for label, query, pattern, fuzzy in QUERIES:
+        started = time.perf_counter()
+        hits = index.search(query)
+        first = (time.perf_counter() - started) * 1000
+        mine, rg, fzf = [], [], []
+        if big and label not in FZF_BIG:
+            fuzzy = None
+        for run in range(runs):
+            started = time.perf_counter()
+            hits = index.search(query)
+            mine.append((time.perf_counter() - started) * 1000)
+            rg.append(_tool(["rg", "-i", "-c", "-e", pattern], path, pattern))
+            if fuzzy is not None and (run == 0 or not big):
+                fzf.append(_tool(["fzf", "--filter", fuzzy], path, None))
+        out["queries"][label] = {"hits": f"{len(hits)}{'*' if hits.query.hint else ''}", "first": first, "mine": mine,
+                                 "rg": rg, "fzf": fzf}
+    out["ids"] = [hit.paper_id for hit in index.search("graph neural")[:3]] or [collection.papers[0].id]
+    out["peak"] = int(Path("/proc/self/status").read_text().split("VmHWM:")[1].split()[0]) / 1024
+    return out
+
+
+def _tool(command: list[str], path: Path, pattern: str | None) -> float:
+    """ms of one run of rg or fzf over the list file (rg's "a!b": lines with a and without b)."""
+    started = time.perf_counter()
+    if pattern is not None and "!" in pattern:
+        wanted, unwanted = pattern.split("!")
+        first = subprocess.Popen(["rg", "-i", "-e", wanted, str(path)], stdout=subprocess.PIPE)
+        subprocess.run(["rg", "-i", "-v", "-c", "-e", unwanted], stdin=first.stdout, capture_output=True)
+        first.wait()
+    else:
+        with path.open("rb") as source:
+            try:
+                subprocess.run(command + ([str(path)] if pattern is not None else []),
+                               stdin=None if pattern is not None else source, capture_output=True, timeout=TOOL_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                return float("inf")
+    return (time.perf_counter() - started) * 1000
+
+
+def query_rows(path: Path, cache: Path, runs: int) -> tuple[list[str], dict]:
+    env = {**os.environ, "TRIAGE_CACHE": str(cache)}
+    done = subprocess.run([sys.executable, __file__, "--measure-queries", str(path), "--runs", str(runs)], env=env,
+                          check=True, capture_output=True, text=True)
+    got = json.loads(done.stdout)
+    rows = [f"  index as the app gets it (cache the open left: parse, index, phrase texts, qualifiers): "
+            f"{got['ready'][0]:.1f} s wall, {got['ready'][1]:.1f} s CPU; peak {got['peak']:.0f} MB",
+            f"  {'class':<10} {'query':<40} {'hits':>7} {'first ms':>9} {'triage p50/p95':>15} {'rg -i p50/p95':>15} "
+            f"{'fzf p50/p95':>15}"]
+    for label, query, _, _ in QUERIES:
+        q = got["queries"][label]
+
+        def cell(samples: list[float]) -> str:
+            return f"{statistics.median(samples):.0f}/{percentile(samples, 0.95):.0f}" if samples else "-"
+
+        rows.append(f"  {label:<10} {query:<40} {q['hits']:>7} {q['first']:>9.0f} {cell(q['mine']):>15} {cell(q['rg']):>15} "
+                    f"{cell(q['fzf']):>15}")
+    return rows, got
+
+
+# ---- command line
+
+
+def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, float, int]:
+    """(wall s, CPU s of it and its children, peak RSS MB of its process tree, exit code) of one command."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    shell = subprocess.Popen(["sh", "-c", '"$@" >/dev/null 2>&1', "sh", *command], env=env)  # (sh stays: the root)
+    peak = 0
+    while shell.poll() is None:
+        peak = max(peak, opening.tree_memory(shell.pid)[0])
+        time.sleep(opening.POLL)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, peak / 2**20, shell.returncode
+
+
+def cli_rows(triage: str, path: Path, ident: str, folder: Path) -> None:
+    db = folder / "db-cli" / "triage.json"
+    db.parent.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "TRIAGE_CACHE": str(folder / "cache"), "TRIAGE_DB": str(db)}
+    out = folder / "out"
+    out.mkdir(exist_ok=True)
+    commands = [
+        ("triage set ID --star", [triage, "set", ident, "--star", str(path)]),
+        ("triage list --sort interest", [triage, "list", str(path), "--sort", "interest"]),
+        ("triage similar ID", [triage, "similar", ident, str(path)]),
+        ("triage export --format bibtex (all)", [triage, "export", str(path), "--format", "bibtex", "-o",
+                                                 str(out / "all.bib"), "--force"]),
+        ("plain script: the same records as BibTeX", [sys.executable, str(PLAIN), str(path), str(out / "plain.bib")]),
+    ]
+    print(f"  {'command':<42} {'wall s':>8} {'CPU s':>8} {'peak RSS MB':>12} {'exit':>5}", flush=True)
+    for label, command in commands:
+        wall, cpu, peak, code = timed(command, env)
+        print(f"  {label:<42} {wall:>8.1f} {cpu:>8.1f} {peak:>12.0f} {code:>5}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="iclr,100000,1000000")
+    parser.add_argument("--kinds", default="arxiv,bare", help="which large lists: arxiv, bare or both")
+    parser.add_argument("--data", default=str(DATA))
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--skip", default="", help="parts to leave out: open, queries, cli")
+    parser.add_argument("--triage", default=str(Path(sys.executable).parent / "triage"))
+    parser.add_argument("--measure-queries", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.measure_queries:
+        print(json.dumps(measure_queries(Path(args.measure_queries), args.runs)))
+        return
+    data, skip = Path(args.data), set(args.skip.split(","))
+    data.mkdir(parents=True, exist_ok=True)
+    os.environ["TRIAGE_CACHE"] = str(data / "quick-cache")  # (counting parses: never in the user's cache)
+    print(f"shared machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start; "
+          "wall times are pessimistic, CPU times less so")
+    for size in args.sizes.split(","):
+        for name, path in lists(size, args.kinds.split(","), data):
+            total = opening.count(path, data)
+            print(f"\n== {name}: {path.name}, {total:,} papers, {path.stat().st_size / 2**20:.0f} MB "
+                  f"(load {os.getloadavg()[0]:.2f})", flush=True)
+            with tempfile.TemporaryDirectory(prefix="bench-scale-") as tmp:
+                folder = Path(tmp)
+                (folder / "cache").mkdir()
+                if "open" not in skip:
+                    print(f"  {'open':<9} {'first frame s':>14} {'searchable s':>13} {'CPU s (session)':>16} "
+                          f"{'peak RSS MB (tree)':>17} {'cache MB':>9}  load", flush=True)
+                    open_rows(args.triage, path, total, folder)
+                ident = None
+                if "queries" not in skip:
+                    rows, got = query_rows(path, folder / "cache", args.runs)
+                    ident = got["ids"][0]
+                    print("\n".join(rows), flush=True)
+                if "cli" not in skip:
+                    if ident is None:
+                        from store.readers import read_path
+                        ident = read_path(path).papers[0].id
+                    cli_rows(args.triage, path, ident, folder)
+
+
+if __name__ == "__main__":
+    main()
