@@ -141,3 +141,17 @@ def test_the_output_boundary_finds_controls_among_other_letters_as_before():
             assert inert(text) == _CONTROL.sub("", text) != text
     for text in (line, "\ud800 é", "plain ascii"):
         assert inert(text) is text
+
+
+def test_set_reaches_a_paper_marked_from_another_list(tmp_path):
+    """A paper starred from one list is marked again by id while another list is named (the library keeps
+    it): before, `set` refused it as 'in other.txt or the database' although the database had it."""
+    path = write_list(tmp_path / "list.txt", ABSTRACTS)
+    other = write_list(tmp_path / "other.txt", ABSTRACTS[1:2])
+    paper = read_path(path).papers[0]
+    assert triage("set", paper.id, str(path), "--star").returncode == 0
+    for wanted in (paper.id, paper.id[:6]):
+        result = triage("set", wanted, str(other), "--priority", "3")
+        assert result.returncode == 0, result.stderr
+    state = TriageStore(os.environ["TRIAGE_DB"]).get(paper.id)
+    assert state.starred and state.priority == 3

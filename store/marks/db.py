@@ -215,10 +215,6 @@ class TriageStore:
         doc = self._table.get(doc_id=pid)
         return from_doc(doc) if doc is not None else Triage()
 
-    def marked(self, pid: str) -> bool:
-        """Whether paper `pid` has marks stored."""
-        return not self.get(pid).blank
-
     def ids(self) -> list[str]:
         """Ids of every paper that has marks stored."""
         return [doc.doc_id for doc in self._table if not from_doc(doc).blank]

@@ -175,7 +175,7 @@ def run_set(argv: Sequence[str]) -> int:
     def pick(store: TriageStore) -> list[str]:
         known = [paper.id for paper in papers]
         in_lists = set(known)
-        if not all(text in in_lists or store.marked(text) for text in wanted):  # a prefix, or a paper no list has
+        if not all(text in in_lists for text in wanted):  # a prefix, or a paper these lists lack (marked elsewhere)
             known = list(dict.fromkeys([*known, *store.ids()]))  # (only then: a database may hold many marks)
         return resolve_ids(wanted, known, ", ".join(sources), "-" if args.id == "-" else "ID")
 
