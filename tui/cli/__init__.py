@@ -34,6 +34,11 @@ def run(name: str, argv: Sequence[str]) -> int:
     return getattr(import_module(f"tui.cli.{module}"), function)(argv)
 
 
+def _fetch_first(spec: str, db: str | None) -> tuple[int, object]:
+    """`triage --fetch SPEC`: tui.cli.fetch's `fetch_first`, imported only then."""
+    return import_module("tui.cli.fetch").fetch_first(spec, db)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     with inert_output():  # nothing a file or the database holds reaches the terminal as a control
@@ -52,7 +57,7 @@ def _main(argv: list[str]) -> int:
                 raise Refused(f"no such file or command {argv[0]!r} (see triage --help)")
         from tui.cli.launch import run_app
 
-        return run_app(argv)
+        return run_app(argv, _fetch_first)
     except (ReadError, Refused, Locked) as exc:
         print(f"triage: {exc}", file=sys.stderr)
         return 2

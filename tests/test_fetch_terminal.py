@@ -1,0 +1,75 @@
+"""Fetching in a real terminal (tmux) against a real HTTP server on loopback: `triage fetch … --open` and
+`triage --fetch SPEC` open the app on what was fetched; the progress line of `triage fetch`."""
+from __future__ import annotations
+
+import re
+import shlex
+import time
+
+import pytest
+
+from tests.loopback import arxiv_api, sample_records, serving, stamped
+from tests.tmux import Tmux, triage_command
+
+TODAY = time.strftime("%Y-%m-%d", time.gmtime())
+
+
+@pytest.fixture
+def arxiv_server():
+    records = stamped(sample_records(12))
+    with serving({"/api/query": arxiv_api(records, cap=4)}) as server:
+        server.records = records
+        yield server
+
+
+def test_fetch_open_opens_the_app_on_the_fetched_list(arxiv_server):
+    term = Tmux(f"{triage_command()} fetch arxiv cs.LG --endpoint {arxiv_server.url}/api/query --delay 0.01 --open")
+    try:
+        screen = term.wait_for(lambda s: "12 of 12 shown" in s)
+        assert f"arxiv-cs.LG-{TODAY}.atom" in screen and "Sample paper 0" in screen
+        term.quit()
+    finally:
+        term.kill()
+
+
+def test_triage_fetch_option_fetches_then_opens_the_app(tmp_path, arxiv_server):
+    spec = f"arxiv cs.LG --endpoint {arxiv_server.url}/api/query --delay 0.01"
+    term = Tmux(f"{triage_command()} --fetch {shlex.quote(spec)}")
+    try:
+        screen = term.wait_for(lambda s: "12 of 12 shown" in s or "EXIT=" in s)
+        assert "12 of 12 shown" in screen and f"arxiv-cs.LG-{TODAY}.atom" in screen
+        term.quit()
+    finally:
+        term.kill()
+    assert (tmp_path / "lists" / f"arxiv-cs.LG-{TODAY}.atom").is_file()
+
+
+def test_a_bad_fetch_spec_is_one_line_and_no_app():
+    term = Tmux(f"{triage_command()} --fetch 'nowhere at all'")
+    try:
+        screen = term.wait_for(lambda s: "EXIT=" in s)
+        assert "EXIT=2" in screen and "triage: no source 'nowhere'" in screen and "Traceback" not in screen
+    finally:
+        term.kill()
+
+
+PROGRESS = re.compile(r"fetching arxiv-cs\.LG: page \d, \d+ of 12 papers, [\d,]+ a second(, about [\d,]+ s left)?")
+
+
+@pytest.mark.parametrize("width", [120, 50])
+def test_fetch_on_a_terminal_shows_a_progress_line_and_leaves_no_half_line(arxiv_server, width):
+    """Three pages a second apart: the line says the page, the papers, the rate and the time left, fits the
+    terminal (at 50 columns it is cut, never wrapped), and is gone once the fetch is done."""
+    term = Tmux(f"{triage_command()} fetch arxiv cs.LG --endpoint {arxiv_server.url}/api/query --delay 1", width=width)
+    try:
+        seen = term.wait_for(lambda s: "page 2," in s or "EXIT=" in s)
+        line = next(line for line in seen.splitlines() if line.startswith("fetching"))
+        assert len(line) < width
+        if width >= 100:
+            assert PROGRESS.fullmatch(line.rstrip()) and "s left" in line, line
+        screen = term.wait_for(lambda s: "EXIT=" in s)
+        lines = [line for line in screen.splitlines() if line.strip()]
+        assert lines[0].startswith("triage: 12 new papers saved"), screen
+        assert "fetching" not in screen and "EXIT=0" in screen, screen
+    finally:
+        term.kill()
