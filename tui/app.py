@@ -48,6 +48,7 @@ from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
 from tui.screens.help import HelpScreen
 from tui.typeahead import TypeAhead
 from tui.viewing import ViewActions
+from tui.watching import Watching
 from tui.widgets.detail import DetailPane
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.first_hint import HIDDEN, KEYS as HINT_KEYS, FirstHint
@@ -75,7 +76,7 @@ TRIAGE_ACTIONS = {
 COPY_ACTIONS = {"copy_citation", "pick_citation", "copy_shown", "open_link", "open_pdf", "export_shown"}
 
 
-class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestActions, PaneActions, SelectionActions,
+class TriageApp(Loading, Watching, MarkingActions, FilterActions, ViewActions, InterestActions, PaneActions, SelectionActions,
                 CopyActions, SavedSearchActions, App[None]):
     """Triage a list of abstracts from the keyboard.
 
@@ -96,7 +97,7 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
     | `u` / `ctrl+r` | Undo / redo |
     | `e` | Edit the note |
     | `t` | Edit the tags |
-    | `R` | Mark all papers shown as read (asks first) |
+    | `R` | Mark all papers shown as read (asks first); after "list changed on disk": reload it (tui.watching) |
     | `;` | Select the paper (or unselect it), then the next one |
     | `V` | Visual mode: the rows the cursor moves over join the selection; `V` again stops |
     | `ctrl+a` | Select all papers shown |
@@ -149,6 +150,8 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
         Binding("ctrl+r", "redo", "Redo", show=False, group=TRIAGE, tooltip="Redo what was undone", id="redo"),
         Binding("e", "edit('note')", "Note", group=TRIAGE, tooltip="Edit the note (ctrl+s saves, esc cancels)", id="edit_note"),
         Binding("t", "edit('tags')", "Tags", group=TRIAGE, tooltip="Edit the tags", id="edit_tags"),
+        Binding("R", "reload_list", "Reload", show=False, tooltip="Reload the list changed on disk (marks, cursor, query kept)",
+                id="reload_list"),
         Binding("R", "read_all", "All read", show=False, group=TRIAGE, tooltip="Mark all papers shown as read", id="read_all"),
         Binding("semicolon", "toggle_selected", "Select", key_display=";", show=False, group=TRIAGE, tooltip="Select or unselect the paper, then the next", id="toggle_selected"),
         Binding("V", "visual_mode", "Visual", show=False, group=TRIAGE, tooltip="Visual mode: select the rows moved over", id="visual_mode"),
@@ -192,6 +195,7 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
         super().__init__()
         self.collection = collection
         self.init_loading(files)
+        self.init_watching()
         self.db_path = db_path
         self.store = TriageStore(db_path)
         self.states: dict[str, Triage] = self.initial_states()
@@ -294,6 +298,7 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
             self.notify(notice, title="Triage database", severity="warning", timeout=20, markup=False)
         self.load_saved_searches()
         self.set_interval(POLL_SECONDS, self._saver.poll)
+        self.start_watching()
         if self._sync:
             self._sync.start()
         self.call_after_refresh(self.start_loading)  # after the first paint, which it must not slow
@@ -343,6 +348,8 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
             return bool(self.selection) and self.default_screen.focused is self.query_one(PaperList)
         if action == "clear_query":
             return self.esc_clears_filter() and self.default_screen.focused is self.query_one(PaperList)
+        if action == "reload_list":  # (before "mark all read" on its key, while there is a change to load)
+            return self.changed_on_disk and self.screen is self.default_screen
         if action == "hide_hint":  # (after the escape bindings above it, which come first when they apply)
             return self._hint and self.default_screen.focused is self.query_one(PaperList)
         return True
