@@ -73,3 +73,58 @@ def test_fetch_on_a_terminal_shows_a_progress_line_and_leaves_no_half_line(arxiv
         assert "fetching" not in screen and "EXIT=0" in screen, screen
     finally:
         term.kill()
+
+
+def test_F_fetches_the_newest_papers_of_the_open_feed_marks_them_new_keeps_marks_and_cursor(tmp_path):
+    """The app opened on a list `triage fetch` saved; four papers more on the server; `F` in the app: the list grows
+    in place, the new rows marked +, the star and the cursor's paper kept. Then a refused request: one line in
+    the header, the list as it was."""
+    records = stamped(sample_records(12))
+    served = records[:8]
+    with serving({"/api/query": arxiv_api(served, cap=4)}) as server:
+        first = triage_fetch(server)
+        assert first.returncode == 0, first.stderr
+        term = Tmux(f"{triage_command()} {first.stdout.strip()}")
+        try:
+            term.wait_for(lambda s: "8 of 8 shown" in s)
+            term.send("s", "j", "j")
+            term.wait_for(lambda s: "1 ★" in s and "in setting 2." in s and "saving…" not in s)
+            served.extend(records[8:])
+            term.send("F")
+            screen = term.wait_for(lambda s: "12 of 12 shown" in s and "1 ★" in s)
+            assert "in setting 2." in screen
+            rows = {line.split("Sample paper ")[1].split(":")[0]: line.split("▕")[0] for line in screen.splitlines()
+                    if "Sample paper " in line and "▕" in line}
+            assert all("+" in rows.get(str(i), "") for i in range(8, 12)), screen
+            assert not any("+" in rows.get(str(i), "+") for i in range(8)), screen
+            assert "changed on disk" not in screen
+            term.send("/", "is:new", "Enter")
+            screen = term.wait_for(lambda s: "4 of 12 shown" in s)
+            assert "Sample paper 8" in screen and "Sample paper 7" not in screen
+            term.send("Escape")
+            term.wait_for(lambda s: "12 of 12 shown" in s)
+            server.failing = lambda q: "403"
+            term.send("F")
+            screen = term.wait_for(lambda s: "HTTP 403" in s and "12 of 12 shown" in s.splitlines()[0])
+            header = screen.splitlines()[0]
+            assert "not fetched from 127.0.0.1: HTTP 403 Forbidden" in header and "12 of 12 shown" in header, screen
+            term.quit()
+        finally:
+            term.kill()
+
+
+def test_F_on_a_list_that_was_not_fetched_says_so(tmp_path, seed_path):
+    term = Tmux(f"{triage_command()} {seed_path}")
+    try:
+        term.wait_for(lambda s: "19 of 19 shown" in s)
+        term.send("F")
+        assert "19 of 19 shown" in term.wait_for(lambda s: "F: not a list triage fetch saved" in s)
+    finally:
+        term.kill()
+
+
+def triage_fetch(server):
+    import subprocess
+
+    return subprocess.run([triage_command(), "fetch", "arxiv", "cs.LG", "--endpoint", f"{server.url}/api/query",
+                           "--delay", "0.01", "--timeout", "10"], capture_output=True, text=True, timeout=60)

@@ -35,6 +35,7 @@ from store.search.views import SCORE_SORT, SORTS, VIEWS, Tally
 from tui import keymap, textual_private
 from tui.contrast import MinimumContrast
 from tui.copying import CopyActions
+from tui.feeding import Feeding
 from tui.filtering import FilterActions
 from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, declared_bindings, key_display, keys_of
 from tui.layout import PaneActions, Split
@@ -76,7 +77,7 @@ TRIAGE_ACTIONS = {
 COPY_ACTIONS = {"copy_citation", "pick_citation", "copy_shown", "open_link", "open_pdf", "export_shown"}
 
 
-class TriageApp(Loading, Watching, MarkingActions, FilterActions, ViewActions, InterestActions, PaneActions, SelectionActions,
+class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewActions, InterestActions, PaneActions, SelectionActions,
                 CopyActions, SavedSearchActions, App[None]):
     """Triage a list of abstracts from the keyboard.
 
@@ -98,6 +99,7 @@ class TriageApp(Loading, Watching, MarkingActions, FilterActions, ViewActions, I
     | `e` | Edit the note |
     | `t` | Edit the tags |
     | `R` | Mark all papers shown as read (asks first); after "list changed on disk": reload it (tui.watching) |
+    | `F` | Fetch the newest papers of the open feed (a list `triage fetch` saved), marked `+` (tui.feeding) |
     | `;` | Select the paper (or unselect it), then the next one |
     | `V` | Visual mode: the rows the cursor moves over join the selection; `V` again stops |
     | `ctrl+a` | Select all papers shown |
@@ -150,6 +152,8 @@ class TriageApp(Loading, Watching, MarkingActions, FilterActions, ViewActions, I
         Binding("ctrl+r", "redo", "Redo", show=False, group=TRIAGE, tooltip="Redo what was undone", id="redo"),
         Binding("e", "edit('note')", "Note", group=TRIAGE, tooltip="Edit the note (ctrl+s saves, esc cancels)", id="edit_note"),
         Binding("t", "edit('tags')", "Tags", group=TRIAGE, tooltip="Edit the tags", id="edit_tags"),
+        Binding("F", "fetch_newest", "Fetch newest", show=False, tooltip="Fetch the newest papers of the open feed",
+                id="fetch_newest"),
         Binding("R", "reload_list", "Reload", show=False, tooltip="Reload the list changed on disk (marks, cursor, query kept)",
                 id="reload_list"),
         Binding("R", "read_all", "All read", show=False, group=TRIAGE, tooltip="Mark all papers shown as read", id="read_all"),

@@ -84,6 +84,7 @@ class FilterActions:
     _esc_clears = False
     """Whether the footer was last told that `esc` clears the filter (see `follow_esc`)."""
     _paper_array: Any = None
+    fresh: frozenset[str]
     """The collection's papers as a numpy object array (made by the first search), or None."""
 
     def matched(self) -> tuple[Sequence[Paper], bool]:
@@ -116,7 +117,7 @@ class FilterActions:
     @work(thread=True, exclusive=True, group="search")
     def _search(self, text: str, serial: int, states: dict[str, Triage]) -> None:
         """Search on a worker thread (typing never waits); a newer keystroke cancels this one."""
-        hits = self._search_index().search(text, states)
+        hits = self._search_index().search(text, states, self.fresh)
         papers = self._papers_of(hits)
         if not get_current_worker().is_cancelled:
             self.call_from_thread(self._show_hits, hits, serial, papers)

@@ -7,7 +7,7 @@ worker thread and lands them as the open pipeline lands a long list (`Loading._l
 again, the cursor on its paper when that is still there (else at the top), the query searched again."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 
 from textual import work
 
@@ -20,6 +20,7 @@ from store.search.index import SearchIndex
 from tui.keys import keys_of
 from tui.loading import Landing
 from tui.widgets.filter_bar import FilterBar
+from tui.widgets.paper_list import PaperList
 from tui.widgets.status import StatusLine
 
 WATCH_SECONDS = 2.0
@@ -35,6 +36,8 @@ class Watching:
         self.changed_on_disk = False
         """Whether a list's file changed since it was read (the header says so; `R` reloads)."""
         self._reloading = False
+        self.fresh: frozenset[str] = frozenset()
+        """The papers new this session: those fetched from the app (tui.feeding); their rows show `+`."""
 
     def start_watching(self) -> None:
         self.set_interval(WATCH_SECONDS, self._look)  # type: ignore[attr-defined]
@@ -55,9 +58,9 @@ class Watching:
         key = keys_of(self, {"reload_list"}).get("reload_list", "R")  # type: ignore[arg-type]
         self.query_one(StatusLine).show_notice(f"list changed on disk — {key} reloads")  # type: ignore[attr-defined]
 
-    def watched(self, pins: tuple[object, ...] | None = None) -> None:
-        """The lists' files as they are now (or as `pins`) are the ones shown: no change to tell."""
-        self._pins = cache.pins(self.collection.sources) if pins is None else pins  # type: ignore[attr-defined]
+    def watched(self, pins: tuple[object, ...]) -> None:
+        """The lists' files as `pins` says are the ones shown: no change to tell."""
+        self._pins = pins
         self.changed_on_disk = False
         self.query_one(StatusLine).show_notice("")  # type: ignore[attr-defined]
 
@@ -67,12 +70,20 @@ class Watching:
             return
         self._reloading = True
         self._say("reloading…")  # type: ignore[attr-defined]
-        query = self._searched if self._hits is not None else None  # type: ignore[attr-defined]
-        self._reload(list(self.collection.sources), query, dict(self.states), self._search_serial)  # type: ignore[attr-defined]
+        self._reload(list(self.collection.sources), *self.shown_query())  # type: ignore[attr-defined]
+
+    def shown_query(self) -> tuple[str | None, dict[str, Triage], int]:
+        """The query shown (None: none), the marks it is searched with, and its number: what `read_again` takes."""
+        return self._searched if self._hits is not None else None, dict(self.states), self._search_serial  # type: ignore[attr-defined]
 
     @work(thread=True, exclusive=True, group="reload")
     def _reload(self, sources: Sequence[str], query: str | None, states: dict[str, Triage], serial: int) -> None:
-        """The lists read again, their index, and the query shown searched in it (the marks of `states`)."""
+        self.read_again(sources, query, states, serial)
+
+    def read_again(self, sources: Sequence[str], query: str | None, states: dict[str, Triage], serial: int,
+                   known: Container[str] = ()) -> None:
+        """On a worker thread: the lists `sources` read again, their index, and the `query` shown searched in it
+        (with the marks of `states`), then landed (`land_again`); the papers not in `known` are new."""
         pins = cache.pins(sources)  # (before the read: a change while reading is told after it)
         try:
             whole = read_paths(sources)
@@ -80,18 +91,21 @@ class Watching:
             self.call_from_thread(self._not_reloaded, str(exc))  # type: ignore[attr-defined]
             return
         index = search_index(whole)
-        hits = index.search(query, states) if query is not None else None
-        self.call_from_thread(self.land_again, Landing.of(whole), index, hits, serial, pins)  # type: ignore[attr-defined]
+        fresh = {paper.id for paper in whole.papers if paper.id not in known} if known else set()
+        hits = index.search(query, states, self.fresh | fresh) if query is not None else None
+        self.call_from_thread(self.land_again, Landing.of(whole), index, hits, serial, pins, fresh)  # type: ignore[attr-defined]
 
     def land_again(self, landing: Landing, index: SearchIndex, hits: Hits | None, serial: int,
-                   pins: tuple[object, ...] | None = None) -> None:
+                   pins: tuple[object, ...], fresh: set[str]) -> None:
         """Show `landing` in place of the papers shown, as the open pipeline lands a list: its `index`, the
         query's `hits` in it (of query number `serial`: a newer one typed meanwhile is searched again), the
-        marks, and the cursor on its paper."""
+        marks, and the cursor on its paper; the papers of `fresh` marked new."""
         self._reloading = False
         self._say("")  # type: ignore[attr-defined]
         self._index = index
         self.hits_among(hits, landing.whole.papers)  # type: ignore[attr-defined]
+        if fresh:
+            self.query_one(PaperList).fresh = self.fresh = self.fresh | fresh  # type: ignore[attr-defined]
         self._land(landing)  # type: ignore[attr-defined]
         if hits is not None:
             self.query_one(FilterBar).show_result(len(hits), len(landing.whole.papers), hits.query.hint, False)  # type: ignore[attr-defined]

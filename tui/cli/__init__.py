@@ -16,7 +16,7 @@ from importlib import import_module
 
 from store.common.errors import Locked, NotSaved, ReadError
 from tui.boundary import inert_output
-from tui.cli.common import Refused
+from tui.cli.common import OpenApp, Refused
 
 SUBCOMMANDS = {
     "list": ("listing", "run_list"), "cite": ("cite", "run_cite"), "export": ("cite", "run_export"),
@@ -48,8 +48,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: list[str]) -> int:
     try:
         if argv and argv[0] in SUBCOMMANDS:
-            return run(argv[0], argv[1:])
-        if argv and not argv[0].startswith("-") and not os.path.exists(argv[0]):
+            try:
+                return run(argv[0], argv[1:])
+            except OpenApp as then:  # (`triage fetch … --open`: the app, once the fetch is done)
+                argv = then.argv
+        elif argv and not argv[0].startswith("-") and not os.path.exists(argv[0]):
             close = difflib.get_close_matches(argv[0], SUBCOMMANDS, n=1)
             if close:
                 raise Refused(f"no such file or command {argv[0]!r} (did you mean {close[0]}?)")

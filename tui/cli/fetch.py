@@ -16,8 +16,7 @@ from store.fetch.client import Client
 from store.fetch.source import Progress, Source, fetch
 from store.fetch.url import Url
 from tui.boundary import write_control
-from tui.cli.common import database, ERASE_LINE, parse_args, Refused
-from tui.cli.launch import run_app
+from tui.cli.common import database, ERASE_LINE, OpenApp, parse_args, Refused
 
 TOKEN_LIMIT = 64 << 10
 
@@ -91,6 +90,16 @@ def source_of(args: argparse.Namespace) -> tuple[Source, float, str]:
     raise Refused(f"no source {args.source!r}: arxiv, openreview, or an http(s) address of a list")
 
 
+def progress_text(state: Progress) -> str:
+    """`page 3, 4,000 of 9,100 papers, 310 a second, about 17 s left`."""
+    elapsed = max(time.monotonic() - state.started, 1e-6)
+    rate = state.records / elapsed
+    of = f" of {state.total:,}" if state.total is not None else ""
+    left = (f", about {(state.total - state.records) / rate:,.0f} s left"
+            if state.total is not None and rate > 0 and state.total > state.records else "")
+    return f"page {state.pages}, {state.records:,}{of} papers, {rate:,.0f} a second{left}"
+
+
 class ProgressLine:
     """`fetching arxiv-cs.LG: page 3, 4,000 of 9,100 papers, 310 a second, about 17 s left` on a terminal's stderr."""
 
@@ -101,14 +110,8 @@ class ProgressLine:
     def __call__(self, state: Progress) -> None:
         if not self.shown:
             return
-        elapsed = max(time.monotonic() - state.started, 1e-6)
-        rate = state.records / elapsed
-        of = f" of {state.total:,}" if state.total is not None else ""
-        left = (f", about {(state.total - state.records) / rate:,.0f} s left"
-                if state.total is not None and rate > 0 and state.total > state.records else "")
-        line = f"fetching {self.name}: page {state.pages}, {state.records:,}{of} papers, {rate:,.0f} a second{left}"
         write_control(sys.stderr, ERASE_LINE)
-        sys.stderr.write(line[: self.width() - 1])  # a wrapped line would leave its first part behind
+        sys.stderr.write(f"fetching {self.name}: {progress_text(state)}"[: self.width() - 1])  # a wrapped line would leave its first part behind
         sys.stderr.flush()
 
     @staticmethod
@@ -124,13 +127,15 @@ class ProgressLine:
             sys.stderr.flush()
 
 
-def prepared(args: argparse.Namespace) -> tuple[Source, Client, Path]:
-    """The source the arguments name, the client that fetches it (paced as it asks), and the folder to save in."""
+def prepared(args: argparse.Namespace, folder: Path | None = None) -> tuple[Source, Client, Path]:
+    """The source the arguments name, the client that fetches it (paced as it asks), and the folder to save in
+    (`folder`, else --into, else lists/ beside the database)."""
     source, delay, public = source_of(args)
     if args.delay is not None and (args.delay < 0 or getattr(source, "api", public) == public):
         raise Refused("--delay is for a mirror (--endpoint, $TRIAGE_ARXIV_API, $TRIAGE_OPENREVIEW_API): "
                       "the public sources are paced as they ask")
-    folder = Path(args.into) if args.into else saved.folder_for(database(args.db))
+    if folder is None:
+        folder = Path(args.into) if args.into else saved.folder_for(database(args.db))
     return source, Client(delay=delay if args.delay is None else args.delay, timeout=args.timeout), folder
 
 
@@ -150,7 +155,7 @@ def run_fetch(argv: Sequence[str]) -> int:
     code, path = fetch_told(args)
     if args.open and path is not None and code != 2:
         sys.stdout.flush()
-        return run_app([str(path), *(["--db", args.db] if args.db else [])])
+        raise OpenApp([str(path), *(["--db", args.db] if args.db else [])])
     return code
 
 
