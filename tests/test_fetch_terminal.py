@@ -77,8 +77,8 @@ def test_fetch_on_a_terminal_shows_a_progress_line_and_leaves_no_half_line(arxiv
 
 def test_F_fetches_the_newest_papers_of_the_open_feed_marks_them_new_keeps_marks_and_cursor(tmp_path):
     """The app opened on a list `triage fetch` saved; four papers more on the server; `F` in the app: the list grows
-    in place, the new rows marked +, the star and the cursor's paper kept. Then a refused request: one line in
-    the header, the list as it was."""
+    in place (the header saying how far), the new rows marked + (is:new finds them), the star and the cursor's
+    paper kept. Then a refused request: one line in the header, the list as it was."""
     records = stamped(sample_records(12))
     served = records[:8]
     with serving({"/api/query": arxiv_api(served, cap=4)}) as server:
@@ -91,6 +91,7 @@ def test_F_fetches_the_newest_papers_of_the_open_feed_marks_them_new_keeps_marks
             term.wait_for(lambda s: "1 ★" in s and "in setting 2." in s and "saving…" not in s)
             served.extend(records[8:])
             term.send("F")
+            term.wait_for(lambda s: "fetching: page 1, 4 of 5 papers" in s.splitlines()[0])  # (paced: 1 s a page)
             screen = term.wait_for(lambda s: "12 of 12 shown" in s and "1 ★" in s)
             assert "in setting 2." in screen
             rows = {line.split("Sample paper ")[1].split(":")[0]: line.split("▕")[0] for line in screen.splitlines()
@@ -127,4 +128,4 @@ def triage_fetch(server):
     import subprocess
 
     return subprocess.run([triage_command(), "fetch", "arxiv", "cs.LG", "--endpoint", f"{server.url}/api/query",
-                           "--delay", "0.01", "--timeout", "10"], capture_output=True, text=True, timeout=60)
+                           "--delay", "1", "--timeout", "10"], capture_output=True, text=True, timeout=60)
