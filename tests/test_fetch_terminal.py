@@ -14,14 +14,6 @@ from tests.tmux import Tmux, triage_command
 TODAY = time.strftime("%Y-%m-%d", time.gmtime())
 
 
-@pytest.fixture
-def arxiv_server():
-    records = stamped(sample_records(12))
-    with serving({"/api/query": arxiv_api(records, cap=4)}) as server:
-        server.records = records
-        yield server
-
-
 def test_fetch_open_opens_the_app_on_the_fetched_list(arxiv_server):
     term = Tmux(f"{triage_command()} fetch arxiv cs.LG --endpoint {arxiv_server.url}/api/query --delay 0.01 --open")
     try:
@@ -129,3 +121,21 @@ def triage_fetch(server):
 
     return subprocess.run([triage_command(), "fetch", "arxiv", "cs.LG", "--endpoint", f"{server.url}/api/query",
                            "--delay", "1", "--timeout", "10"], capture_output=True, text=True, timeout=60)
+
+
+def test_F_with_the_feeds_latest_file_damaged_says_so_in_the_header_and_the_app_goes_on(tmp_path):
+    records = stamped(sample_records(6))
+    with serving({"/api/query": arxiv_api(records)}) as server:
+        first = triage_fetch(server)
+        path = first.stdout.strip()
+        term = Tmux(f"{triage_command()} {path}")
+        try:
+            term.wait_for(lambda s: "6 of 6 shown" in s)
+            with open(path, "w") as file:
+                file.write("<feed><entry>")
+            term.send("F")
+            header = term.wait_for(lambda s: "not fetched:" in s).splitlines()[0]
+            assert "6 of 6 shown" in header and "EXIT" not in term.screen()
+            term.quit()
+        finally:
+            term.kill()

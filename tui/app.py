@@ -4,7 +4,8 @@ Owns the wiring (the widgets, the state the actions share, start and exit), the 
 (tui.keys collects them from here for the help, the palette and `triage keys`), `check_action` and
 the palette. The actions live in mixins, each owning one capability: tui.marking (the triage keys and
 durable marks), tui.filtering (the query), tui.viewing (rows, views, sorts, session), tui.interest
-(For you, more like this), tui.layout (the panes), tui.selection, tui.copying, tui.saved_searches.
+(For you, more like this), tui.layout (the panes), tui.selection, tui.copying, tui.saved_searches,
+tui.watching (a list changed on disk), tui.feeding (fetching from the app).
 """
 from __future__ import annotations
 
@@ -77,8 +78,8 @@ TRIAGE_ACTIONS = {
 COPY_ACTIONS = {"copy_citation", "pick_citation", "copy_shown", "open_link", "open_pdf", "export_shown"}
 
 
-class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewActions, InterestActions, PaneActions, SelectionActions,
-                CopyActions, SavedSearchActions, App[None]):
+class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewActions, InterestActions, PaneActions,
+                SelectionActions, CopyActions, SavedSearchActions, App[None]):
     """Triage a list of abstracts from the keyboard.
 
     | Key | Action |

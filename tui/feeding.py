@@ -86,7 +86,11 @@ class Feeding:
             except (Refused, ReadError) as exc:
                 fault = f"{path.name}: its feed cannot be fetched again: {exc}"
                 continue
-            outcome = fetch(source, client, folder, None, self._fetching)
+            try:
+                outcome = fetch(source, client, folder, None, self._fetching)
+            except ReadError as exc:  # (the feed's latest file damaged, or today's not saved: nothing written)
+                fault = f"not fetched: {exc}"
+                continue
             if outcome.fault is not None:
                 fault = failed(outcome)
             if outcome.path is not None:

@@ -83,8 +83,8 @@ class FilterActions:
     selection: Selection
     _esc_clears = False
     """Whether the footer was last told that `esc` clears the filter (see `follow_esc`)."""
-    _paper_array: Any = None
     fresh: frozenset[str]
+    _paper_array: Any = None
     """The collection's papers as a numpy object array (made by the first search), or None."""
 
     def matched(self) -> tuple[Sequence[Paper], bool]:
