@@ -24,9 +24,9 @@ def test_a_list_changed_on_disk_is_noticed_and_R_reloads_it_keeping_marks_cursor
         assert "changed on disk" not in term.screen()
         with path.open("a") as file:
             file.write(jsonl(records[6:]))
-        term.wait_for(lambda s: "list changed on disk — R reloads" in s)
+        term.wait_for(lambda s: "list changed on disk — R reloads" in s, timeout=60)
         term.send("R")
-        screen = term.wait_for(lambda s: "12 of 12 shown" in s)
+        screen = term.wait_for(lambda s: "12 of 12 shown" in s, timeout=60)
         assert "1 ★" in screen and "in setting 2." in screen  # the star kept, the cursor on its paper
         assert "Sample paper 11" in screen and "changed on disk" not in screen
         # with a query: the reload searches it again, the cursor staying on its paper
@@ -34,9 +34,9 @@ def test_a_list_changed_on_disk_is_noticed_and_R_reloads_it_keeping_marks_cursor
         term.wait_for(lambda s: "12 of 12 shown" not in s or "in setting 1." in s)
         term.wait_for(lambda s: "in setting 1." in s)
         path.write_text(jsonl(records[:3] + records[4:]))  # an edit: paper 3 gone
-        term.wait_for(lambda s: "list changed on disk — R reloads" in s)
+        term.wait_for(lambda s: "list changed on disk — R reloads" in s, timeout=60)
         term.send("R")
-        screen = term.wait_for(lambda s: "11 of 11 shown" in s)
+        screen = term.wait_for(lambda s: "11 of 11 shown" in s, timeout=60)
         assert "in setting 1." in screen and "methods" in screen and "1 ★" in screen
         term.quit()
     finally:

@@ -34,6 +34,7 @@ from store.interest.ranking import Ranking
 from store.search.highlight import Hits
 from store.search.views import SCORE_SORT, SORTS, VIEWS, Tally
 from tui import keymap, textual_private
+from tui.textual_private import keymap_of
 from tui.contrast import MinimumContrast
 from tui.copying import CopyActions
 from tui.feeding import Feeding
@@ -153,9 +154,10 @@ class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewA
         Binding("ctrl+r", "redo", "Redo", show=False, group=TRIAGE, tooltip="Redo what was undone", id="redo"),
         Binding("e", "edit('note')", "Note", group=TRIAGE, tooltip="Edit the note (ctrl+s saves, esc cancels)", id="edit_note"),
         Binding("t", "edit('tags')", "Tags", group=TRIAGE, tooltip="Edit the tags", id="edit_tags"),
-        Binding("F", "fetch_newest", "Fetch newest", show=False, tooltip="Fetch the newest papers of the open feed",
-                id="fetch_newest"),
-        Binding("R", "reload_list", "Reload", show=False, tooltip="Reload the list changed on disk (marks, cursor, query kept)",
+        # (no description: not in the help, which fits one screen; the palette offers the fetch, the header names
+        # the reload's key when it applies)
+        Binding("F", "fetch_newest", show=False, tooltip="Fetch the newest papers of the open feed", id="fetch_newest"),
+        Binding("R", "reload_list", show=False, tooltip="Reload the list changed on disk (marks, cursor, query kept)",
                 id="reload_list"),
         Binding("R", "read_all", "All read", show=False, group=TRIAGE, tooltip="Mark all papers shown as read", id="read_all"),
         Binding("semicolon", "toggle_selected", "Select", key_display=";", show=False, group=TRIAGE, tooltip="Select or unselect the paper, then the next", id="toggle_selected"),
@@ -395,6 +397,8 @@ class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewA
         for sort, name in SORTS.items():
             if sort != SCORE_SORT or querying:
                 yield SystemCommand(f"Sort by {name}", "order the list (S cycles the sorts)", partial(self.action_sort, sort))
+        yield SystemCommand("Fetch the newest papers of the open feed", f"key: {keymap_of(self).get('fetch_newest', 'F')}",
+                            self.action_fetch_newest)
         yield from self.saved_commands()
         yield from textual_commands
 

@@ -21,7 +21,7 @@ from store.fetch import saved
 from store.fetch.source import Outcome, Progress, fetch
 from tui.cli.common import Refused, parse_args
 from tui.cli.fetch import fetch_parser, prepared, progress_text
-from tui.keys import keys_of
+from tui.textual_private import keymap_of
 from tui.widgets.status import StatusLine
 
 
@@ -67,7 +67,7 @@ class Feeding:
             return
         feeds = feeds_of(self.collection.sources)  # type: ignore[attr-defined]
         if not feeds:
-            status.show_notice(f"{keys_of(self, {'fetch_newest'}).get('fetch_newest', 'F')}: not a list triage fetch saved")  # type: ignore[arg-type]
+            status.show_notice(f"{keymap_of(self).get('fetch_newest', 'F')}: not a list triage fetch saved")  # type: ignore[arg-type]
             return
         self._reloading = True  # (no reload, no other fetch, and no notice of the change the fetch makes)
         status.show_notice("")

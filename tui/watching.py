@@ -17,7 +17,7 @@ from store.readers.index_cache import search_index
 from store.papers.model import Triage
 from store.search.highlight import Hits
 from store.search.index import SearchIndex
-from tui.keys import keys_of
+from tui.textual_private import keymap_of
 from tui.loading import Landing
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
@@ -55,7 +55,7 @@ class Watching:
         if pins is not self._pins or self._reloading:  # (read again meanwhile)
             return
         self.changed_on_disk = True
-        key = keys_of(self, {"reload_list"}).get("reload_list", "R")  # type: ignore[arg-type]
+        key = keymap_of(self).get("reload_list", "R")  # type: ignore[arg-type]
         self.query_one(StatusLine).show_notice(f"list changed on disk — {key} reloads")  # type: ignore[attr-defined]
 
     def watched(self, pins: tuple[object, ...]) -> None:
