@@ -60,3 +60,14 @@ def _isolated_db(tmp_path, monkeypatch):
     monkeypatch.setenv("TRIAGE_CONFIG", str(tmp_path / "keys.toml"))
     monkeypatch.setenv("TRIAGE_CACHE", str(tmp_path / "cache"))
     monkeypatch.delenv("TMUX", raising=False)
+
+
+@pytest.fixture
+def arxiv_server():
+    """The arXiv API on loopback (tests.loopback) serving 12 sample papers of the last day and a half, 5 a page."""
+    from tests.loopback import arxiv_api, sample_records, serving, stamped
+
+    records = stamped(sample_records(12))
+    with serving({"/api/query": arxiv_api(records, cap=5)}) as server:
+        server.records = records
+        yield server

@@ -10,8 +10,7 @@ import time
 import pytest
 
 from tests.hostile import one_line, triage
-from tests.loopback import (arxiv_api, corpus_records, openreview_api, openreview_notes, sample_records, serving,
-                            stamped)
+from tests.loopback import corpus_records, openreview_api, openreview_notes, sample_records, serving
 
 TODAY = time.strftime("%Y-%m-%d", time.gmtime())
 VENUE = "ICLR.cc/2024/Conference"
@@ -25,14 +24,6 @@ def fetch(*args, env=None):
 def listed(path):
     done = triage("list", str(path), "--format", "jsonl")
     return [json.loads(line) for line in done.stdout.split("\n") if line]  # (not splitlines: U+2028 in abstracts)
-
-
-@pytest.fixture
-def arxiv_server():
-    records = stamped(sample_records(12))
-    with serving({"/api/query": arxiv_api(records, cap=5)}) as server:
-        server.records = records
-        yield server
 
 
 def test_fetch_arxiv_saves_a_dated_list_the_app_reads(tmp_path, arxiv_server):

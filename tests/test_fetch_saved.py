@@ -105,3 +105,29 @@ def test_a_real_corpus_in_pages_of_1000(tmp_path, corpora):
         outcome = run(server, tmp_path, page_size=1000)
     assert len(server.requests) == 3
     assert titles(outcome.path) == [" ".join(r["title"].split()) for r in records]
+
+
+def test_a_feeds_sidecar_says_how_to_fetch_it_again_and_a_hostile_one_is_not_read(tmp_path):
+    import os
+
+    from store.fetch import saved
+
+    folder = tmp_path / "lists"
+    day = folder / f"openreview-ICLR.cc_2025_Conference-{TODAY}.jsonl"
+    assert saved.recall(day) is None  # (no sidecar: a list that was not fetched)
+    saved.remember(folder, "openreview-ICLR.cc_2025_Conference", ["openreview", "ICLR.cc/2025/Conference"])
+    assert saved.recall(day) == ["openreview", "ICLR.cc/2025/Conference"]
+    assert saved.recall(folder / "openreview-ICLR.cc_2025_Conference.jsonl") is None  # not a dated list
+    sidecar = folder / f"openreview-ICLR.cc_2025_Conference{saved.FEED}"
+    for hostile in ("link", "fifo", "huge", "not json", "not words"):
+        sidecar.unlink()
+        if hostile == "link":
+            (tmp_path / "elsewhere").write_text('{"fetch": ["arxiv", "cs.LG"]}')
+            sidecar.symlink_to(tmp_path / "elsewhere")
+        elif hostile == "fifo":
+            os.mkfifo(sidecar)
+        elif hostile == "huge":
+            sidecar.write_text('{"fetch": ["arxiv", "' + "x" * (saved.SIDECAR_LIMIT + 1) + '"]}')
+        else:
+            sidecar.write_text("{fetch" if hostile == "not json" else '{"fetch": [1, 2]}')
+        assert saved.recall(day) is None, hostile

@@ -156,7 +156,7 @@ def test_a_query_not_understood_matches_nothing_not_everything(index):
         found = index.search(text, starred)
         assert found.ids == [], text
         assert found.query.hint and found.query.filters
-    assert index.search("is:stared").query.hint == "is: needs one of read, unread, starred, dismissed"
+    assert index.search("is:stared").query.hint == "is: needs one of read, unread, starred, dismissed, new"
     assert index.search("p<=9").query.hint == "p<= needs a number from 0 to 5"
     assert index.search("auther:bengio").query.hint.startswith("unknown qualifier auther:")
 
@@ -248,3 +248,10 @@ def test_long_words_a_weak_hash_would_confuse_are_told_apart():
     index = SearchIndex([paper("a", f"first {thue}"), paper("b", f"second {morse}")])
     assert ids(index, thue) == ["a"]
     assert ids(index, morse) == ["b"]
+
+
+def test_is_new_matches_the_papers_the_caller_names_new_and_none_by_default(index):
+    first, second = index.papers[1].id, index.papers[3].id
+    assert [p.id for p in index.search("is:new", {}, new={first, second, "gone"}).papers] == [first, second]
+    assert len(index.search("-is:new", {}, new={first}).papers) == len(index.papers) - 1
+    assert len(index.search("is:new", {}).papers) == 0

@@ -4,7 +4,8 @@ Owns the wiring (the widgets, the state the actions share, start and exit), the 
 (tui.keys collects them from here for the help, the palette and `triage keys`), `check_action` and
 the palette. The actions live in mixins, each owning one capability: tui.marking (the triage keys and
 durable marks), tui.filtering (the query), tui.viewing (rows, views, sorts, session), tui.interest
-(For you, more like this), tui.layout (the panes), tui.selection, tui.copying, tui.saved_searches.
+(For you, more like this), tui.layout (the panes), tui.selection, tui.copying, tui.saved_searches,
+tui.watching (a list changed on disk), tui.feeding (fetching from the app).
 """
 from __future__ import annotations
 
@@ -33,8 +34,10 @@ from store.interest.ranking import Ranking
 from store.search.highlight import Hits
 from store.search.views import SCORE_SORT, SORTS, VIEWS, Tally
 from tui import keymap, textual_private
+from tui.textual_private import keymap_of
 from tui.contrast import MinimumContrast
 from tui.copying import CopyActions
+from tui.feeding import Feeding
 from tui.filtering import FilterActions
 from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, declared_bindings, key_display, keys_of
 from tui.layout import PaneActions, Split
@@ -48,6 +51,7 @@ from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
 from tui.screens.help import HelpScreen
 from tui.typeahead import TypeAhead
 from tui.viewing import ViewActions
+from tui.watching import Watching
 from tui.widgets.detail import DetailPane
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.first_hint import HIDDEN, KEYS as HINT_KEYS, FirstHint
@@ -75,8 +79,8 @@ TRIAGE_ACTIONS = {
 COPY_ACTIONS = {"copy_citation", "pick_citation", "copy_shown", "open_link", "open_pdf", "export_shown"}
 
 
-class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestActions, PaneActions, SelectionActions,
-                CopyActions, SavedSearchActions, App[None]):
+class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewActions, InterestActions, PaneActions,
+                SelectionActions, CopyActions, SavedSearchActions, App[None]):
     """Triage a list of abstracts from the keyboard.
 
     | Key | Action |
@@ -96,7 +100,8 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
     | `u` / `ctrl+r` | Undo / redo |
     | `e` | Edit the note |
     | `t` | Edit the tags |
-    | `R` | Mark all papers shown as read (asks first) |
+    | `R` | Mark all papers shown as read (asks first); after "list changed on disk": reload it (tui.watching) |
+    | `F` | Fetch the newest papers of the open feed (a list `triage fetch` saved), marked `+` (tui.feeding) |
     | `;` | Select the paper (or unselect it), then the next one |
     | `V` | Visual mode: the rows the cursor moves over join the selection; `V` again stops |
     | `ctrl+a` | Select all papers shown |
@@ -149,6 +154,11 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
         Binding("ctrl+r", "redo", "Redo", show=False, group=TRIAGE, tooltip="Redo what was undone", id="redo"),
         Binding("e", "edit('note')", "Note", group=TRIAGE, tooltip="Edit the note (ctrl+s saves, esc cancels)", id="edit_note"),
         Binding("t", "edit('tags')", "Tags", group=TRIAGE, tooltip="Edit the tags", id="edit_tags"),
+        # (no description: not in the help, which fits one screen; the palette offers the fetch, the header names
+        # the reload's key when it applies)
+        Binding("F", "fetch_newest", show=False, tooltip="Fetch the newest papers of the open feed", id="fetch_newest"),
+        Binding("R", "reload_list", show=False, tooltip="Reload the list changed on disk (marks, cursor, query kept)",
+                id="reload_list"),
         Binding("R", "read_all", "All read", show=False, group=TRIAGE, tooltip="Mark all papers shown as read", id="read_all"),
         Binding("semicolon", "toggle_selected", "Select", key_display=";", show=False, group=TRIAGE, tooltip="Select or unselect the paper, then the next", id="toggle_selected"),
         Binding("V", "visual_mode", "Visual", show=False, group=TRIAGE, tooltip="Visual mode: select the rows moved over", id="visual_mode"),
@@ -192,6 +202,7 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
         super().__init__()
         self.collection = collection
         self.init_loading(files)
+        self.init_watching()
         self.db_path = db_path
         self.store = TriageStore(db_path)
         self.states: dict[str, Triage] = self.initial_states()
@@ -294,6 +305,7 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
             self.notify(notice, title="Triage database", severity="warning", timeout=20, markup=False)
         self.load_saved_searches()
         self.set_interval(POLL_SECONDS, self._saver.poll)
+        self.start_watching()
         if self._sync:
             self._sync.start()
         self.call_after_refresh(self.start_loading)  # after the first paint, which it must not slow
@@ -343,6 +355,8 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
             return bool(self.selection) and self.default_screen.focused is self.query_one(PaperList)
         if action == "clear_query":
             return self.esc_clears_filter() and self.default_screen.focused is self.query_one(PaperList)
+        if action == "reload_list":  # (before "mark all read" on its key, while there is a change to load)
+            return self.changed_on_disk and self.screen is self.default_screen
         if action == "hide_hint":  # (after the escape bindings above it, which come first when they apply)
             return self._hint and self.default_screen.focused is self.query_one(PaperList)
         return True
@@ -383,6 +397,8 @@ class TriageApp(Loading, MarkingActions, FilterActions, ViewActions, InterestAct
         for sort, name in SORTS.items():
             if sort != SCORE_SORT or querying:
                 yield SystemCommand(f"Sort by {name}", "order the list (S cycles the sorts)", partial(self.action_sort, sort))
+        yield SystemCommand("Fetch the newest papers of the open feed", f"key: {keymap_of(self).get('fetch_newest', 'F')}",
+                            self.action_fetch_newest)
         yield from self.saved_commands()
         yield from textual_commands
 

@@ -28,6 +28,15 @@ if TYPE_CHECKING:
     from tui.selection import Selection
 
 
+def paper_array(papers: Sequence[Paper]) -> np.ndarray:
+    """`papers` as an object array (what `HitPapers` takes its papers from)."""
+    import numpy as np  # (here: the index has loaded it already)
+
+    array = np.empty(len(papers), dtype=object)
+    array[:] = papers
+    return array
+
+
 class HitPapers(Sequence[Paper]):
     """A query's matching papers, best first: the papers at `positions` of an object array of the
     collection's papers, each looked up when asked for (a row drawn, the paper under the cursor), all
@@ -74,6 +83,7 @@ class FilterActions:
     selection: Selection
     _esc_clears = False
     """Whether the footer was last told that `esc` clears the filter (see `follow_esc`)."""
+    fresh: frozenset[str]
     _paper_array: Any = None
     """The collection's papers as a numpy object array (made by the first search), or None."""
 
@@ -107,7 +117,7 @@ class FilterActions:
     @work(thread=True, exclusive=True, group="search")
     def _search(self, text: str, serial: int, states: dict[str, Triage]) -> None:
         """Search on a worker thread (typing never waits); a newer keystroke cancels this one."""
-        hits = self._search_index().search(text, states)
+        hits = self._search_index().search(text, states, self.fresh)
         papers = self._papers_of(hits)
         if not get_current_worker().is_cancelled:
             self.call_from_thread(self._show_hits, hits, serial, papers)
@@ -117,12 +127,15 @@ class FilterActions:
         collection's papers (made once) as rows are asked for: a keystroke matching 100,000 papers
         makes no list of them (~5 ms at 100,000)."""
         if self._paper_array is None:
-            import numpy as np  # (here: the index has loaded it already)
-
-            array = np.empty(len(self.collection.papers), dtype=object)
-            array[:] = self.collection.papers
-            self._paper_array = array
+            self._paper_array = paper_array(self.collection.papers)
         return HitPapers(self._paper_array, hits.positions)
+
+    def hits_among(self, hits: Hits | None, papers: Sequence[Paper]) -> None:
+        """The query's `hits` (None: no query) searched among `papers`, the list about to be shown in place of
+        the one shown (tui.watching): what the rows show once it is."""
+        self._paper_array = paper_array(papers)
+        if hits is not None:
+            self._hits, self._hit_papers = hits, HitPapers(self._paper_array, hits.positions)
 
     def _show_hits(self, hits: Hits, serial: int, papers: Sequence[Paper]) -> None:
         """Show the results of query number `serial` (the matching `papers`, best first: `hits.papers`),

@@ -301,6 +301,7 @@ class Loading:
         keep = current.id if current is not None else None
         if self._cursor_after_load is not None and paper_list.cursor == 0:  # not moved since the start
             keep = self._cursor_after_load
+        self._cursor_after_load = None
         c = self.collection
         c.papers[:] = whole.papers  # in place: who holds the list (the interest model) sees it whole
         c.header, c.venue, c.year, c.sources, c.warnings = whole.header, whole.venue, whole.year, whole.sources, whole.warnings

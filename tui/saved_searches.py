@@ -33,6 +33,7 @@ class SavedSearchActions:
     store: TriageStore
     states: dict[str, Triage]
     _saver: Saver
+    fresh: frozenset[str]
     saved_searches: SavedSearches = SavedSearches()
     """The saved searches, as this window last saved or read them."""
     _saved_version = 0
@@ -80,7 +81,7 @@ class SavedSearchActions:
         if not self.saved_searches:
             self.notify("No saved searches yet: type a query after /, then M saves it under a letter")
             return
-        states = dict(self.states)
+        states, fresh = dict(self.states), self.fresh
         index: Callable[[], SearchIndex] = self._search_index
 
         def picked(name: str | None) -> None:
@@ -89,7 +90,7 @@ class SavedSearchActions:
 
         def count(text: str) -> int | str:
             query = parse(text)
-            return "too long" if query.too_long else len(index().search(query, states))
+            return "too long" if query.too_long else len(index().search(query, states, fresh))
 
         self.push_screen(SavedPicker(self.saved_searches, count), picked)
 

@@ -46,8 +46,8 @@ def latest(folder: Path, name: str, suffix: str) -> Path | None:
     return folder / max(names) if names else None
 
 
-def read(path: Path) -> bytes:
-    """The bytes of a saved file: a regular file, not a link, at most `LIMIT` bytes; ReadError otherwise."""
+def read(path: Path, limit: int = LIMIT) -> bytes:
+    """The bytes of a saved file: a regular file, not a link, at most `limit` bytes; ReadError otherwise."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError as exc:
@@ -56,9 +56,9 @@ def read(path: Path) -> bytes:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise ReadError(str(path), "not a regular file: not read")
-        if info.st_size > LIMIT:
-            raise ReadError(str(path), f"larger than {LIMIT >> 20} MB: not read")
-        return file.read(LIMIT + 1)
+        if info.st_size > limit:
+            raise ReadError(str(path), f"larger than {limit:,} bytes: not read")
+        return file.read(limit + 1)
 
 
 def write(path: Path, data: bytes) -> None:
@@ -99,3 +99,28 @@ def json_lines(body: bytes, where: str) -> tuple[list[bytes], list[dict]]:
 def joined_lines(records: list[bytes]) -> bytes:
     """One JSON Lines file of `records`, a line each."""
     return b"".join(record + b"\n" for record in records)
+
+
+FEED = ".feed"
+"""The extension of a feed's sidecar: how to fetch it again (`remember`, `recall`), beside its dated files."""
+_DATED = re.compile(r"(.+)-\d{4}-\d{2}-\d{2}\.[A-Za-z0-9]+")
+SIDECAR_LIMIT = 64 << 10
+
+
+def remember(folder: Path, name: str, words: list[str]) -> None:
+    """Keep how feed `name` is fetched (the words of `triage fetch` that fetch it) in its sidecar in `folder`."""
+    write(folder / f"{name}{FEED}", json.dumps({"fetch": words}, ensure_ascii=False).encode() + b"\n")
+
+
+def recall(path: Path) -> list[str] | None:
+    """The words that fetch the feed the dated list `path` is a day of (its sidecar's); None when `path` is
+    not such a list or its sidecar is missing or unreadable (a list that was not fetched)."""
+    found = _DATED.fullmatch(path.name)
+    sidecar = path.parent / f"{found.group(1)}{FEED}" if found else None
+    if sidecar is None or not os.path.lexists(sidecar):
+        return None
+    try:
+        words = json.loads(read(sidecar, SIDECAR_LIMIT)).get("fetch")
+    except (ReadError, ValueError, AttributeError):
+        return None
+    return words if isinstance(words, list) and words and all(isinstance(w, str) for w in words) else None

@@ -106,6 +106,18 @@ def _pin(info: os.stat_result) -> tuple[int, int, int, int]:
     return (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
 
 
+def pins(paths: Sequence[str]) -> tuple[tuple[int, int, int, int] | None, ...]:
+    """What pins the content of each of `paths` now (None: not there, or not to be looked at): a file written
+    since (an edit, a fetch appending to it, a file replaced whole) has other pins. A status each, no read."""
+    found: list[tuple[int, int, int, int] | None] = []
+    for path in paths:
+        try:
+            found.append(_pin(os.stat(path)))
+        except (OSError, ValueError):
+            found.append(None)
+    return tuple(found)
+
+
 def _key(name: str, path: Path) -> tuple:
     """What must be unchanged for a cached parse to stand; OSError for a file that is not a regular
     one (a pipe, a device), which is never cached."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 
 import numpy as np
 
@@ -18,6 +18,9 @@ from store.papers.slots import announced, slot_words
 from store.search.query import Qualifier
 from store.search.views import to_read
 
+NEW = "new"
+"""`is:new`: the papers new this session (those the app fetched: tui.feeding), which the caller of a search
+names (`SearchIndex.search`'s `new`); none elsewhere (`triage list`)."""
 CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "sr.ht")
 """Hosts whose links count as a code link for `has:code`."""
 
@@ -50,8 +53,9 @@ class Facets:
             self._announced = _grouped(announced(p) if p.fields else "" for p in papers)
             self._made = True
 
-    def holding(self, q: Qualifier, states: Mapping[str, Triage]) -> np.ndarray:
-        """Papers a qualifier holds for (before its own negation is applied by the caller)."""
+    def holding(self, q: Qualifier, states: Mapping[str, Triage], new: Container[str] = ()) -> np.ndarray:
+        """Papers a qualifier holds for (before its own negation is applied by the caller); `new`: the ids `is:new`
+        holds for."""
         if q.field in ("has", "venue", "year", "area", "track", "session", "announce"):
             self.ready()
         if q.field == "has" and q.value in ("code", "link"):
@@ -65,6 +69,11 @@ class Facets:
             for value, docs in grouped.items():
                 if value is not None and holds(value):
                     found[docs] = True
+            return found
+        if q.field == "is" and q.value == NEW:
+            for pid in new:
+                if pid in self._position:
+                    found[self._position[pid]] = True
             return found
         state = state_test(q)
         default = state(Triage())  # untouched papers qualify too (is:unread, p:0)

@@ -17,7 +17,7 @@ from importlib import import_module
 
 from store.common.errors import Locked, NotSaved, ReadError
 from tui.boundary import inert_output
-from tui.cli.common import Refused
+from tui.cli.common import OpenApp, Refused
 
 SUBCOMMANDS = {
     "list": ("listing", "run_list"), "cite": ("cite", "run_cite"), "export": ("cite", "run_export"),
@@ -35,6 +35,11 @@ def run(name: str, argv: Sequence[str]) -> int:
     return getattr(import_module(f"tui.cli.{module}"), function)(argv)
 
 
+def _fetch_first(spec: str, db: str | None) -> tuple[int, object]:
+    """`triage --fetch SPEC`: tui.cli.fetch's `fetch_first`, imported only then."""
+    return import_module("tui.cli.fetch").fetch_first(spec, db)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     with inert_output():  # nothing a file or the database holds reaches the terminal as a control
@@ -44,8 +49,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: list[str]) -> int:
     try:
         if argv and argv[0] in SUBCOMMANDS:
-            return run(argv[0], argv[1:])
-        if argv and not argv[0].startswith("-") and not os.path.exists(argv[0]):
+            try:
+                return run(argv[0], argv[1:])
+            except OpenApp as then:  # (`triage fetch … --open`: the app, once the fetch is done)
+                argv = then.argv
+        elif argv and not argv[0].startswith("-") and not os.path.exists(argv[0]):
             close = difflib.get_close_matches(argv[0], SUBCOMMANDS, n=1)
             if close:
                 raise Refused(f"no such file or command {argv[0]!r} (did you mean {close[0]}?)")
@@ -53,7 +61,7 @@ def _main(argv: list[str]) -> int:
                 raise Refused(f"no such file or command {argv[0]!r} (see triage --help)")
         from tui.cli.launch import run_app
 
-        return run_app(argv)
+        return run_app(argv, _fetch_first)
     except (ReadError, Refused, Locked) as exc:
         print(f"triage: {exc}", file=sys.stderr)
         return 2

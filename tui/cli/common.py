@@ -24,6 +24,15 @@ class Refused(Exception):
     """Bad input the command refuses before doing anything: `str()` is the line after "triage: " (exit 2)."""
 
 
+class OpenApp(Exception):
+    """What a subcommand raises, once done, to have the app opened on `argv` (`triage fetch … --open`): the
+    command line opens it (tui.cli), so that no subcommand imports the app's launch."""
+
+    def __init__(self, argv: Sequence[str]) -> None:
+        super().__init__(argv)
+        self.argv = list(argv)
+
+
 def default_files() -> list[str]:
     from seeds import DEFAULT
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 import time
 from collections.abc import Sequence
@@ -13,11 +14,10 @@ from pathlib import Path
 from store.common.errors import ReadError
 from store.fetch import announced, arxiv, conference, openreview, saved
 from store.fetch.client import Client
-from store.fetch.source import Outcome, Progress, Source, fetch
+from store.fetch.source import Progress, Source, fetch
 from store.fetch.url import Url
 from tui.boundary import write_control
-from tui.cli.common import database, ERASE_LINE, parse_args, Refused
-from tui.cli.launch import run_app
+from tui.cli.common import database, ERASE_LINE, OpenApp, parse_args, Refused
 
 TOKEN_LIMIT = 64 << 10
 
@@ -114,6 +114,16 @@ def _conference(args: argparse.Namespace) -> tuple[Source, float, str]:
     return conference.Conference(name, int(year), api=site), conference.DELAY, conference.SITES[name]
 
 
+def progress_text(state: Progress) -> str:
+    """`page 3, 4,000 of 9,100 papers, 310 a second, about 17 s left`."""
+    elapsed = max(time.monotonic() - state.started, 1e-6)
+    rate = state.records / elapsed
+    of = f" of {state.total:,}" if state.total is not None else ""
+    left = (f", about {(state.total - state.records) / rate:,.0f} s left"
+            if state.total is not None and rate > 0 and state.total > state.records else "")
+    return f"page {state.pages}, {state.records:,}{of} papers, {rate:,.0f} a second{left}"
+
+
 class ProgressLine:
     """`fetching arxiv-cs.LG: page 3, 4,000 of 9,100 papers, 310 a second, about 17 s left` on a terminal's stderr."""
 
@@ -124,14 +134,16 @@ class ProgressLine:
     def __call__(self, state: Progress) -> None:
         if not self.shown:
             return
-        elapsed = max(time.monotonic() - state.started, 1e-6)
-        rate = state.records / elapsed
-        of = f" of {state.total:,}" if state.total is not None else ""
-        left = (f", about {(state.total - state.records) / rate:,.0f} s left"
-                if state.total is not None and rate > 0 and state.total > state.records else "")
         write_control(sys.stderr, ERASE_LINE)
-        sys.stderr.write(f"fetching {self.name}: page {state.pages}, {state.records:,}{of} papers, {rate:,.0f} a second{left}")
+        sys.stderr.write(f"fetching {self.name}: {progress_text(state)}"[: self.width() - 1])  # a wrapped line would leave its first part behind
         sys.stderr.flush()
+
+    @staticmethod
+    def width() -> int:
+        try:
+            return os.get_terminal_size(sys.stderr.fileno()).columns
+        except (OSError, ValueError):
+            return 80
 
     def close(self) -> None:
         if self.shown:
@@ -139,32 +151,68 @@ class ProgressLine:
             sys.stderr.flush()
 
 
-def run_fetch(argv: Sequence[str]) -> int:
-    args = parse_args(fetch_parser(), argv)
+def prepared(args: argparse.Namespace, folder: Path | None = None) -> tuple[Source, Client, Path]:
+    """The source the arguments name, the client that fetches it (paced as it asks), and the folder to save in
+    (`folder`, else --into, else lists/ beside the database)."""
     source, delay, public = source_of(args)
     if args.delay is not None and (args.delay < 0 or getattr(source, "api", public) == public):
         raise Refused("--delay is for a mirror (--endpoint, $TRIAGE_ARXIV_API, $TRIAGE_ARXIV_FEED, $TRIAGE_OPENREVIEW_API, "
                       "$TRIAGE_CONFERENCE_SITE): "
                       "the public sources are paced as they ask")
-    folder = Path(args.into) if args.into else saved.folder_for(database(args.db))
-    client = Client(delay=delay if args.delay is None else args.delay, timeout=args.timeout)
+    if folder is None:
+        folder = Path(args.into) if args.into else saved.folder_for(database(args.db))
+    return source, Client(delay=delay if args.delay is None else args.delay, timeout=args.timeout), folder
+
+
+def again(args: argparse.Namespace) -> list[str]:
+    """The words of `triage fetch` that fetch the same feed again (its source, endpoint, pacing, token file),
+    without what was for this run only (--days, --since, --open): what the app's fetch key runs."""
+    words = [args.source, *args.args]
+    for option, value in (("--endpoint", args.endpoint), ("--delay", args.delay), ("--timeout", args.timeout),
+                          ("--token-file", args.token_file and os.path.abspath(args.token_file))):
+        if value is not None:
+            words += [option, str(value)]
+    return words
+
+
+def run_fetch(argv: Sequence[str]) -> int:
+    args = parse_args(fetch_parser(), argv)
+    code, path = fetch_told(args)
+    if args.open and path is not None and code != 2:
+        sys.stdout.flush()
+        raise OpenApp([str(path), *(["--db", args.db] if args.db else [])])
+    return code
+
+
+def fetch_first(spec: str, db: str | None) -> tuple[int, Path | None]:
+    """`triage --fetch SPEC`: the fetch `triage fetch SPEC` runs; its exit code and the list to open (None: none)."""
+    try:
+        words = shlex.split(spec)
+    except ValueError as exc:
+        raise Refused(f"--fetch {spec!r}: {exc}") from None
+    code, path = fetch_told(parse_args(fetch_parser(), [*words, *(["--db", db] if db else [])]))
+    return code, None if code == 2 else path
+
+
+def fetch_told(args: argparse.Namespace) -> tuple[int, Path | None]:
+    """Run the fetch `args` ask for, a progress line on a terminal, what came told on stderr and the list's path
+    on stdout: the exit code and the feed's latest list (None when it has none)."""
+    source, client, folder = prepared(args)
     line = ProgressLine(source.name)
     try:
         outcome = fetch(source, client, folder, _since(args) if args.source == "arxiv" and not args.new else None, line)
     finally:
         line.close()
-    return _told(outcome, source, folder, args)
-
-
-def _told(outcome: Outcome, source: Source, folder: Path, args: argparse.Namespace) -> int:
-    if outcome.fault is not None:
-        print(f"triage: {outcome.fault} — {outcome.summary()}", file=sys.stderr)
-        return 2
-    print(f"triage: {outcome.summary()}", file=sys.stderr)
     path = outcome.path or saved.latest(folder, source.name, source.suffix)
     if path is not None:
+        try:
+            saved.remember(folder, source.name, again(args))
+        except ReadError:  # (the list is saved: only the app's fetch key will not know this feed)
+            pass
+    if outcome.fault is not None:
+        print(f"triage: {outcome.fault} — {outcome.summary()}", file=sys.stderr)
+        return 2, path
+    print(f"triage: {outcome.summary()}", file=sys.stderr)
+    if path is not None:
         print(path)
-    if args.open and path is not None:
-        sys.stdout.flush()
-        return run_app([str(path), *(["--db", args.db] if args.db else [])])
-    return 0 if outcome.path else 1
+    return (0 if outcome.path else 1), path

@@ -5,8 +5,9 @@ import argparse
 import gc
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib.metadata import version
+from pathlib import Path
 
 from tui.cli.common import add_common, add_library, database, default_files, load, parse_args
 
@@ -18,6 +19,7 @@ Triage research-paper abstracts from the keyboard: filter, read, mark, star, pri
                                     --sync DIR (or $TRIAGE_SYNC): sync marks through DIR on open and close
   triage --library                  open the app over every paper you ever marked (list, export, cite and
                                     similar take --library too: the database alone, no list file)
+  triage --fetch 'arxiv cs.LG'      fetch (as triage fetch does), then open the app on the fetched list
   triage list [FILES...] [--query Q | --saved NAME] [--sort ORDER] [--format table|jsonl]
                                     print the papers (those matching Q, best first) without the app;
                                     --saved NAME: the query saved in the app under NAME (M);
@@ -63,6 +65,11 @@ def app_parser() -> argparse.ArgumentParser:
     add_common(parser)
     add_library(parser)
     parser.add_argument(
+        "--fetch", metavar="SPEC",
+        help="fetch first, then open the app on the fetched list: SPEC is what follows `triage fetch` "
+        "(--fetch 'arxiv cs.LG cs.CL'); a fetch that fails is told and nothing opens",
+    )
+    parser.add_argument(
         "--sync", metavar="DIR",
         help="sync marks through DIR (see triage sync) when the app opens and when it closes (default: $TRIAGE_SYNC)",
     )
@@ -75,10 +82,17 @@ def sync_folder(option: str | None) -> str | None:
     return option or os.environ.get("TRIAGE_SYNC") or None
 
 
-def run_app(argv: Sequence[str]) -> int:
+def run_app(argv: Sequence[str], fetch_first: Callable[[str, str | None], tuple[int, Path | None]] | None = None) -> int:
+    """The app on the lists `argv` names; with --fetch, on what `fetch_first(SPEC, --db)` fetched first (its exit
+    code, and the list to open: None, nothing opens)."""
     args = parse_args(app_parser(), argv)
     db = database(args.db)  # refused before anything is drawn
     folder = sync_folder(args.sync)
+    if args.fetch is not None and fetch_first is not None:
+        code, fetched = fetch_first(args.fetch, args.db)
+        if fetched is None:
+            return code
+        args.files = [str(fetched), *args.files]
     from store.common import heap
     from tui.loading import head_of
 

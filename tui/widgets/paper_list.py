@@ -99,6 +99,7 @@ class PaperList(KeptLines, SteadyBar, ScrollView, can_focus=True, inherit_bindin
         "paper-list--match",
         "paper-list--selected",
         "paper-list--unsaved",
+        "paper-list--new",
         "paper-list--column",
     }
 
@@ -118,6 +119,7 @@ class PaperList(KeptLines, SteadyBar, ScrollView, can_focus=True, inherit_bindin
         & > .paper-list--selected { background: $accent 25%; }
         & > .paper-list--match { color: $text-warning; background: $warning-muted; text-style: bold; }
         & > .paper-list--unsaved { color: $text-muted; text-style: bold; }
+        & > .paper-list--new { color: $text-success; text-style: bold; }
         & > .paper-list--column { color: $text-muted; }
     }
     """
@@ -154,6 +156,8 @@ class PaperList(KeptLines, SteadyBar, ScrollView, can_focus=True, inherit_bindin
         """The ids of the selected papers; call `refresh_papers` with those whose selection changed."""
         self.unsaved: Container[str] = ()
         """Ids of the papers whose marks shown are not yet saved; call `refresh_papers` when it changes."""
+        self.fresh: Container[str] = ()
+        """Ids of the papers new this session (fetched from the app: `+` in the first column); call `redraw`."""
         self.columns: tuple[str, ...] = ()
         """The columns of `COLUMNS` the papers have (see `columns_for`), shown when there is room; call `redraw`."""
         self._rows: dict[str, int] | None = {}
@@ -314,6 +318,8 @@ class PaperList(KeptLines, SteadyBar, ScrollView, can_focus=True, inherit_bindin
             row.append("…", part("paper-list--unsaved"))
         elif chosen:
             row.append("▌", part("paper-list--bucket"))
+        elif paper.id in self.fresh:
+            row.append("+", part("paper-list--new"))
         else:
             row.append(self.buckets(paper.id) if self.buckets is not None and state.blank else " ", part("paper-list--bucket"))
         if state.dismissed:

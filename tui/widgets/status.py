@@ -33,6 +33,7 @@ class StatusLine(Horizontal):
         & > #status-source { width: auto; padding: 0 0 0 1; color: $text; text-wrap: nowrap; text-overflow: ellipsis; }
         & > #status-counts { width: 1fr; padding: 0 1; color: $text; text-wrap: nowrap; }
         & > #status-loading { width: auto; color: $text-muted; text-style: bold; }
+        & > #status-notice { width: auto; max-width: 40%; color: $text-warning; text-style: bold; text-wrap: nowrap; text-overflow: ellipsis; }
         & > #status-saving { width: auto; padding: 0 1 0 0; color: $text-warning; text-style: bold; }
         & > #status-read { width: auto; color: $text-muted; }
         & > #status-sync { width: auto; color: $text-muted; }
@@ -60,6 +61,7 @@ class StatusLine(Horizontal):
         yield Static(id="status-source", markup=False)
         yield Static(id="status-counts", markup=False)
         yield Static(id="status-loading", markup=False)
+        yield Static(id="status-notice", markup=False)
         yield Static(id="status-saving", markup=False)
         yield Static(id="status-sync", markup=False)
         yield Static(id="status-read", markup=False)
@@ -104,6 +106,12 @@ class StatusLine(Horizontal):
         """How far the work on a list just opened is ("reading 40%…", "indexing…": tui.loading); '' once done."""
         self.query_one("#status-loading", Static).update(Content(f"{text} " if text else ""))  # no cell when empty
         self.call_after_refresh(self._fit)  # once it has its new width
+
+    def show_notice(self, text: str) -> None:
+        """What the user should know of the list itself ("list changed on disk — R reloads", a fetch that failed);
+        '' once it is over."""
+        self.query_one("#status-notice", Static).update(Content(f"{text} " if text else ""))
+        self.call_after_refresh(self.call_after_refresh, self._fit)  # once it has its new width (laid out)
 
     def show_saving(self, papers: int) -> None:
         """"saving…" while the marks of `papers` papers shown are not yet durable; nothing once all are."""
