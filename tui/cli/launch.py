@@ -27,7 +27,7 @@ Triage research-paper abstracts from the keyboard: filter, read, mark, star, pri
   triage export [FILES...] [--query Q] [--format bibtex|markdown|csv|jsonl] [-o FILE] [--force]
                                     write the papers with their marks: a .bib, a reading list…
   triage set ID|- [FILES...] [--read|--unread] [--star|--unstar] [--dismiss|--undismiss] [--priority N]
-                                    [--note TEXT] [--tag T]... [--untag T]...
+                                    [--note TEXT] [--tag T]... [--untag T]... [--format line|jsonl]
                                     mark one paper (ID or a unique prefix of it) without the app, or
                                     each paper whose id is piped in (-): triage list -q Q | triage set - --star
   triage fetch arxiv CAT... [--days N | --since DATE] | openreview VENUE_ID | URL  [--open]
