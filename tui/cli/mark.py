@@ -54,7 +54,7 @@ def confirmation(paper: Paper | Known | None, pid: str, state: Triage) -> str:
     words = ["not for me" if state.dismissed else "read" if state.read else "unread"]
     words += ["starred"] * state.starred + [f"priority {state.priority}"] * bool(state.priority)
     words += [f"tags: {', '.join(state.tags)}"] * bool(state.tags) + [f"note: {state.note}"] * bool(state.note)
-    told = f"  ({'; '.join(words)})"
+    told = f"  ({' '.join('; '.join(words).split())})"  # (one line: a note's line breaks, U+2028 too, as spaces)
     room = shutil.get_terminal_size((100, 24)).columns - len(pid) - 7 - len(told)
     shown = f"  {plain_title(paper.title, max(20, room))}" if paper is not None and paper.title else ""
     return f"{pid}  {marks_column(state)}{shown}{told}"
