@@ -4,6 +4,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SEED = ROOT / "seeds" / "iclr2024.txt"
 SHARED = ROOT.parent / "shared"
 CORPORA = SHARED / "corpora"
+MAKE_CORPUS = SHARED / "tools" / "make_corpus.py"
 
 
 @pytest.fixture
@@ -25,6 +28,19 @@ def corpora() -> Path:
     if not CORPORA.is_dir():
         pytest.skip("../shared/corpora is not beside this checkout")
     return CORPORA
+
+
+@pytest.fixture
+def generated(tmp_path) -> Callable[[int], Path]:
+    """Makes a list of that many synthetic abstracts (../shared/tools/make_corpus.py's); skips without it."""
+    def make(count: int) -> Path:
+        if not MAKE_CORPUS.exists():
+            pytest.skip("../shared/tools/make_corpus.py is not beside this checkout")
+        path = tmp_path / f"abstracts-{count}.txt"
+        subprocess.run([sys.executable, str(MAKE_CORPUS), str(count), "-o", str(path)], check=True, capture_output=True)
+        return path
+
+    return make
 
 
 @pytest.fixture

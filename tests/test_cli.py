@@ -96,3 +96,28 @@ def test_bad_files_exit_2_with_one_line(tmp_path):
     (tmp_path / "dir").mkdir()
     result = triage(str(tmp_path / "dir"))
     assert result.returncode == 2 and "no readable lists" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_folder_with_no_readable_list_names_each_file_it_skipped_and_why(tmp_path):
+    folder = tmp_path / "lists"
+    folder.mkdir()
+    (folder / "scores.tsv").write_text("1\t2\n3\t4\n", encoding="utf-8")
+    (folder / "empty.txt").write_text("\x00\x01\n", encoding="utf-8")
+    (folder / "paper.pdf").write_bytes(b"%PDF-1.7")
+    result = triage("list", str(folder))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    line = result.stderr
+    assert line.startswith(f"triage: {folder}: no readable lists in this directory"), line
+    assert f"{folder / 'scores.tsv'}:1: no title or abstract column" in line and f"{folder / 'empty.txt'}: binary file" in line
+    assert "1 file of another kind (paper.pdf)" in line
+
+
+def test_a_whole_file_read_as_one_abstract_without_a_sentence_is_warned_about(tmp_path):
+    passwd = tmp_path / "passwd"
+    passwd.write_text("root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n", encoding="utf-8")
+    result = triage("list", str(passwd))
+    assert result.returncode == 0 and len(result.stdout.splitlines()) == 1
+    assert result.stderr == f"triage: {passwd}: read as one abstract without a sentence: is it a list of abstracts?\n"
+    one = tmp_path / "one.txt"
+    one.write_text("We propose a method. It works well on graphs.\n", encoding="utf-8")
+    assert triage("list", str(one)).stderr == ""  # one real abstract: no doubt

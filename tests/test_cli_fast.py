@@ -71,7 +71,7 @@ def test_set_from_the_ids_entry_stores_what_set_from_the_list_stores(tmp_path):
             assert ids.ids([str(path)]) is None
         else:
             assert ids.ids([str(path)]) is not None
-        result = triage("set", papers[0].id[:6], str(path), "--star", "--note", "hm", "--db", str(tmp_path / db))
+        result = triage("set", papers[0].id[:6], str(path), "--star", "--note", "hm", "--db", str(tmp_path / db), "--format", "jsonl")
         assert result.returncode == 0, result.stderr
         assert json.loads(result.stdout)["starred"] is True
     docs = [TriageStore(tmp_path / db)._table.get(doc_id=papers[0].id) for db in ("read.json", "ids.json")]
@@ -89,7 +89,7 @@ def test_set_on_an_edited_cached_list_finds_the_state_of_the_edited_abstract(tmp
     write_list(path, [ABSTRACTS[0].replace("retraining", "re-training"), *ABSTRACTS[1:]])
     new = read_path(path).papers[0]  # parsed again and cached, with its ids entry
     assert new.id != old.id and len(ids_entries()) == 1
-    result = triage("set", new.id, str(path), "--priority", "2")
+    result = triage("set", new.id, str(path), "--priority", "2", "--format", "jsonl")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {"id": new.id, "read": False, "starred": True, "priority": 2, "dismissed": False,
                                               "note": "", "tags": []}

@@ -68,7 +68,7 @@ def test_a_query_starting_with_a_dash_reaches_the_query(seed_path):
 
 def test_options_after_files_in_every_subcommand(seed_path, iclr, tmp_path):
     target = read_path(seed_path).papers[4].id
-    marked = triage("set", target, "--star", str(seed_path))
+    marked = triage("set", target, "--star", str(seed_path), "--format", "jsonl")
     assert marked.returncode == 0, marked.stderr
     assert json.loads(marked.stdout)["starred"] is True
     listed = triage("list", str(seed_path), "--format", "jsonl", str(iclr))

@@ -141,7 +141,7 @@ def test_a_mark_saved_on_a_nearly_full_disk_is_saved_though_the_snapshot_is_not_
     with mounted_tmpfs(tmp_path / "small") as folder:
         db = marked_database(folder, papers[0].id)
         filler = fill(folder, leave_pages=1)  # room for the journal line, none for a new snapshot
-        result = triage("set", papers[1].id, "--star", "--db", str(db))
+        result = triage("set", papers[1].id, "--star", "--db", str(db), "--format", "jsonl")
         assert result.returncode == 0, result.stderr
         assert json.loads(result.stdout)["starred"]
         assert one_line(result) == f"triage: {db}: not rewritten (No space left on device); every change is kept in triage.json.journal"

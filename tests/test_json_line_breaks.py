@@ -37,9 +37,11 @@ def test_every_json_output_keeps_one_line_per_record(tmp_path):
     assert len(rows) == 3 and "one\u2028two\u2029three" in rows[0]["text"]
     pid = rows[0]["id"]
 
-    marked = triage("set", pid, papers, "--note", NOTE, "--tag", f"t\u2028ag")
+    marked = triage("set", pid, papers, "--note", NOTE, "--tag", f"t\u2028ag", "--format", "jsonl")
     assert marked.returncode == 0, marked.stderr
     [row] = records(marked.stdout)
+    said = triage("set", pid, papers).stdout  # the plain line a person reads: one line too
+    assert len(said.splitlines()) == 1 and said.endswith("tags: t ag; note: a note one two threefour)\n"), said
     assert row["note"] == NOTE.replace("\x85", "") and row["tags"] == ["t\u2028ag"]  # (U+0085 is a C1 control: inert)
 
     for args in (("list", papers, "-q", "graphs", "--format", "jsonl"), ("similar", rows[1]["id"], papers, "--format", "jsonl"),

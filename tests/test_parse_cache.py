@@ -173,7 +173,7 @@ def run_triage(args: list[str], stderr_on_terminal: bool) -> str:
 def test_reading_progress_shows_on_a_terminal_only(tmp_path):
     path = write_list(tmp_path / "list.txt", ABSTRACTS)
     shown = run_triage(["list", str(path)], stderr_on_terminal=True)
-    assert f"reading {path}… 3 abstracts" in shown
+    assert "reading " in shown and f"{path.name}… 3 abstracts" in shown  # (the path, or its name where it is too long)
     assert shown.endswith("\r\x1b[K")  # the line is erased once the list is read
     assert run_triage(["list", str(path)], stderr_on_terminal=False) == ""
 

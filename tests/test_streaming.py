@@ -3,8 +3,6 @@ the list (tui.loading), and the state they leave is exactly a non-streamed open'
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -17,16 +15,12 @@ from store.papers.model import Triage, untitled
 from store.cite import citations as cite
 from store.readers import cache, quick, read_path, read_paths, titles
 from store.marks.db import TriageStore
-from tests.conftest import SHARED
 from tests.tmux import Tmux, triage_command
 from tests.waits import until
 from tui.app import TriageApp
 from tui.loading import head_of
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
-
-MAKE_CORPUS = SHARED / "tools" / "make_corpus.py"
-
 
 @pytest.fixture(autouse=True)
 def _the_corpora_are_long(monkeypatch):
@@ -69,18 +63,6 @@ def held(monkeypatch) -> threading.Event:
     monkeypatch.setattr(tui.loading, "read_paths", later)
     yield release
     release.set()
-
-
-@pytest.fixture
-def generated(tmp_path):
-    def make(count: int) -> Path:
-        if not MAKE_CORPUS.exists():
-            pytest.skip("../shared/tools/make_corpus.py is not beside this checkout")
-        path = tmp_path / f"abstracts-{count}.txt"
-        subprocess.run([sys.executable, str(MAKE_CORPUS), str(count), "-o", str(path)], check=True, capture_output=True)
-        return path
-
-    return make
 
 
 async def finished(pilot, app: TriageApp) -> None:

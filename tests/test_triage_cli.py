@@ -17,7 +17,7 @@ def test_set_by_unique_prefix_then_list_carries_the_marks(seed_path):
     papers = read_path(seed_path).papers
     target = papers[3].id
     prefix = next(target[:n] for n in range(1, 11) if sum(p.id.startswith(target[:n]) for p in papers) == 1)
-    result = triage("set", prefix, "--star", "--priority", "2", "--tag", "nlp", "--tag", "later", "--note", "read §3")
+    result = triage("set", prefix, "--star", "--priority", "2", "--tag", "nlp", "--tag", "later", "--note", "read §3", "--format", "jsonl")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {
         "id": target, "read": False, "starred": True, "priority": 2, "dismissed": False, "note": "read §3",
@@ -62,7 +62,7 @@ def test_the_app_refuses_a_database_from_a_newer_version_before_drawing(tmp_path
 
 def test_set_dismiss_then_list_shows_it_and_undismiss_takes_it_off(seed_path, tmp_path):
     target = read_path(seed_path).papers[4].id
-    marked = triage("set", target, str(seed_path), "--dismiss")
+    marked = triage("set", target, str(seed_path), "--dismiss", "--format", "jsonl")
     assert marked.returncode == 0, marked.stderr
     assert json.loads(marked.stdout)["dismissed"] is True
     rows = {row["id"]: row for row in map(json.loads, triage("list", str(seed_path), "--format", "jsonl").stdout.splitlines())}
@@ -72,7 +72,7 @@ def test_set_dismiss_then_list_shows_it_and_undismiss_takes_it_off(seed_path, tm
     assert triage("export", "-o", str(out)).returncode == 0
     exported = {row["id"]: row["dismissed"] for row in csv.DictReader(out.open(encoding="utf-8"))}
     assert exported[target] == "True" and list(exported.values()).count("True") == 1
-    assert json.loads(triage("set", target, "--undismiss").stdout)["dismissed"] is False
+    assert json.loads(triage("set", target, "--undismiss", "--format", "jsonl").stdout)["dismissed"] is False
     assert triage("list", "-q", "is:dismissed").returncode == 1
 
 
@@ -108,7 +108,7 @@ def test_set_dash_marks_each_paper_listed_on_stdin_in_one_journal_write(seed_pat
     table = triage("list", "-q", "graph").stdout
     graph = [line.split()[0] for line in table.splitlines()]
     assert len(graph) == 2
-    result, appends = triage_counting("set", "-", str(seed_path), "--star", "--tag", "graph", stdin=table)
+    result, appends = triage_counting("set", "-", str(seed_path), "--star", "--tag", "graph", "--format", "jsonl", stdin=table)
     assert result.returncode == 0, result.stderr
     assert [json.loads(line)["id"] for line in result.stdout.splitlines()] == graph
     assert all(json.loads(line)["starred"] and json.loads(line)["tags"] == ["graph"] for line in result.stdout.splitlines())
@@ -150,3 +150,19 @@ def test_set_dash_on_the_iclr_list_marks_its_matches_in_one_write(corpora):
     assert sorted(listed("is:dismissed", corpus)) == sorted(graph)
     result, appends = triage_counting("set", "-", corpus, "--read", stdin=triage("list", corpus).stdout)
     assert (result.returncode, appends, len(result.stdout.splitlines())) == (0, 1, 2260)
+
+
+def test_list_shows_the_marks_and_titles_as_the_app_does_and_set_says_what_it_marked_in_a_line(tmp_path):
+    path = tmp_path / "papers.jsonl"
+    rows = [{"title": "Nearly $d$-Linear Convergence Bounds", "abstract": "We bound the convergence of diffusion models."},
+            {"title": "A Second Paper", "abstract": "Another abstract about graphs."}]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    first, second = read_path(path).papers
+    marked = triage("set", first.id[:6], str(path), "--star", "--priority", "2", "--tag", "nlp")
+    assert marked.returncode == 0, marked.stderr
+    [line] = marked.stdout.splitlines()
+    assert line.startswith(f"{first.id}  •★2  Nearly d-Linear Conv") and line.endswith("  (unread; starred; priority 2; tags: nlp)")
+    assert triage("set", second.id, str(path), "--dismiss").stdout.startswith(f"{second.id}  ✗    A Second Paper  (not for me)")
+    table = triage("list", str(path)).stdout.splitlines()
+    assert [(line[:10], line[12:15], line[17:].split("  ")[0]) for line in table] == [
+        (first.id, "•★2", "Nearly d-Linear Convergence Bounds"), (second.id, "✗  ", "A Second Paper")]

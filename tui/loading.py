@@ -42,7 +42,7 @@ from typing import Any, NamedTuple
 from store.papers.model import Collection, Paper, Triage
 from store.common.errors import ReadError
 from store.search.index import SearchIndex
-from store.readers import cache, describe_skipped, index_cache, quick, read_paths, records, titles
+from store.readers import NOT_A_LIST, cache, describe_skipped, index_cache, quick, read_paths, records, titles
 from store.common import heap
 from store.readers.index_cache import search_index
 from store.marks.db import TriageStore
@@ -319,7 +319,8 @@ class Loading:
     def tell_skipped(self) -> None:
         """The records the lists' reading skipped, in one notice (none when none was)."""
         if self.collection.warnings:
-            self.notify(describe_skipped(self.collection.warnings), title="Some records were skipped",  # type: ignore[attr-defined]
+            skipped = not all(warning.endswith(NOT_A_LIST) for warning in self.collection.warnings)
+            self.notify(describe_skipped(self.collection.warnings), title="Some records were skipped" if skipped else "Is this a list?",  # type: ignore[attr-defined]
                         severity="warning", timeout=12, markup=False)
 
     def _not_read(self, error: str) -> None:

@@ -10,6 +10,9 @@
 - `remove_dead_writers` removes the temporary files that writers which died before renaming
   them left behind: their process is gone, or they are untouched for `STALE_MINUTES`.
 - `move_aside` / `copy_aside` keep a damaged file as `<name>.corrupt-<time>`, never over another.
+- `abandonable` / `replace_unless_abandoned` / `abandon`: a file written through a temporary one that the
+  process may give up at any moment (a cache entry, at quit): once `abandon` is called none is renamed over
+  its file any more, and the temporary files being written are removed.
 """
 from __future__ import annotations
 
@@ -18,7 +21,10 @@ import os
 import re
 import shutil
 import stat
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import BinaryIO
 
@@ -206,3 +212,48 @@ def copy_aside(path: Path) -> Path:
         except FileExistsError:
             continue
         return target
+
+
+class Abandoned(OSError):
+    """A write given up (`abandon`): its file is as it was."""
+
+
+_abandoned = threading.Event()
+_unfinished: set[str] = set()
+"""The temporary files being written that `abandon` removes."""
+_finishing = threading.Lock()
+"""Held while a temporary file is renamed over its file, and while writes are abandoned."""
+
+
+@contextmanager
+def abandonable(temp: str) -> Iterator[None]:
+    """Within the block, the temporary file `temp` is being written: `abandon` removes it."""
+    with _finishing:
+        _unfinished.add(temp)
+    try:
+        yield
+    finally:
+        with _finishing:
+            _unfinished.discard(temp)
+
+
+def abandoned() -> bool:
+    return _abandoned.is_set()
+
+
+def replace_unless_abandoned(temp: str, path: Path) -> None:
+    """Rename `temp` over `path`, or raise `Abandoned` (`path` left as it was) once writes were abandoned."""
+    with _finishing:
+        if _abandoned.is_set():
+            raise Abandoned(f"{path}: given up")
+        os.replace(temp, path)
+
+
+def abandon() -> None:
+    """Give up the `abandonable` writes of this process, now and from now on: none replaces its file any more,
+    and their temporary files are removed (a thread still writing one writes into a file no name holds)."""
+    with _finishing:
+        _abandoned.set()
+        for temp in _unfinished:
+            with suppress(OSError):
+                os.unlink(temp)

@@ -11,6 +11,7 @@ beside its parse entry: `index_cache`), `papers` and `common`."""
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -132,16 +133,29 @@ def _parse(name: str, p: Path) -> Collection:
     codec = found[1]
     if not collection.papers:
         raise ReadError(name, "no abstracts found (nothing but control or invisible characters)")
+    if parser is None and len(collection.papers) == 1 and not _SENTENCE.search(collection.papers[0].text):  # /etc/passwd
+        collection.warnings.append(f"{name}: read as one abstract without a sentence: {NOT_A_LIST}")
     collection.encoding = codec  # (what the parse cache reads texts back from the file with)
     return collection
 
 
-def _files(directory: Path) -> list[Path]:
-    found = []
+NOT_A_LIST = "is it a list of abstracts?"
+"""How a warning ends that doubts a file is a list at all (one says so on its own, not as a record skipped)."""
+_SENTENCE = re.compile(r"[^\W\d_]{2,}[.!?](?:\s|$)")
+"""A word ending a sentence: what any abstract has (`We propose a method.`), a password file or a table of numbers not."""
+
+
+def _files(directory: Path) -> tuple[list[Path], list[str]]:
+    """The files in `directory` (and its folders, hidden ones left out) of a known extension, and the names of the others."""
+    found, others = [], []
     for root, dirs, files in os.walk(directory):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        found += [Path(root, f) for f in sorted(files) if not f.startswith(".") and Path(f).suffix.lower() in KNOWN_EXTENSIONS]
-    return found
+        for name in sorted(f for f in files if not f.startswith(".")):
+            if Path(name).suffix.lower() in KNOWN_EXTENSIONS:
+                found.append(Path(root, name))
+            else:
+                others.append(name)
+    return found, others
 
 
 def read_paths(paths: Iterable[str | os.PathLike[str]]) -> Collection:
@@ -159,18 +173,22 @@ def read_paths(paths: Iterable[str | os.PathLike[str]]) -> Collection:
             parts.append(part)
             warnings += part.warnings
             continue
-        found = 0
-        for file in _files(p):
+        found, skipped = 0, []
+        files, others = _files(p)
+        for file in files:
             try:
                 part = read_path(file)
             except ReadError as exc:
+                skipped.append(str(exc))
                 warnings.append(f"skipped {exc}")
                 continue
             parts.append(part)
             warnings += part.warnings
             found += 1
         if not found:
-            raise ReadError(str(path), f"no readable lists in this directory ({', '.join(KNOWN_EXTENSIONS)})")
+            kinds = f"{len(others)} file{'s' if len(others) > 1 else ''} of another kind ({', '.join(others[:3])}{', …' if len(others) > 3 else ''})"
+            why = "; ".join([*(f"skipped {reason}" for reason in skipped), *([kinds] if others else [])])
+            raise ReadError(str(path), f"no readable lists in this directory ({', '.join(KNOWN_EXTENSIONS)})" + (f": {why}" if why else ""))
     if len(parts) == 1:
         only = parts[0]
         return Collection(only.papers, only.header, only.venue, only.year, only.sources, warnings, origin=only.origin)
@@ -191,7 +209,10 @@ def read_paths(paths: Iterable[str | os.PathLike[str]]) -> Collection:
 
 
 def describe_skipped(warnings: list[str], limit: int = 3) -> str:
-    """One line saying how many records were skipped and why: the first `limit` reasons, then a count."""
+    """One line saying how many records were skipped and why: the first `limit` reasons, then a count; before
+    them, each file doubted to be a list (`NOT_A_LIST`)."""
+    doubts = [warning for warning in warnings if warning.endswith(NOT_A_LIST)]
+    warnings = [warning for warning in warnings if not warning.endswith(NOT_A_LIST)]
     shown = "; ".join(warnings[:limit])
     more = f" (and {len(warnings) - limit} more)" if len(warnings) > limit else ""
-    return f"{len(warnings)} skipped: {shown}{more}" if warnings else ""
+    return "; ".join([*doubts, *([f"{len(warnings)} skipped: {shown}{more}"] if warnings else [])])

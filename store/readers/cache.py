@@ -15,7 +15,7 @@ found to be the very file of the key (its size, times and inode, checked again a
 nor any display text but as a paper keeps it (`store.papers.model.Paper.plain`: a patch over its
 text where the two differ).
 An entry is written whole or not at all (a temporary file renamed over it), a large one by a
-thread while the caller goes on. Entries not used for `KEEP_DAYS`, and the temporary files of
+thread while the caller goes on (the app gives up at quit those not written in a moment: `abandon`). Entries not used for `KEEP_DAYS`, and the temporary files of
 writers that died before renaming theirs (`store.common.files.remove_dead_writers`), are removed when
 a new entry is written.
 
@@ -48,7 +48,7 @@ from typing import BinaryIO
 import platformdirs
 
 from store.common import heap
-from store.common.files import remove_dead_writers
+from store.common.files import abandon as abandon_writes, abandonable, abandoned, remove_dead_writers, replace_unless_abandoned
 from store.papers.model import Collection, Origin, Paper, any_untitled, built, kept_plain
 from store.readers import sourced
 from store.common.collector import collector_paused
@@ -258,11 +258,13 @@ def _store(entry: Path, write: Callable[[BinaryIO], object]) -> None:
     entry.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(dir=entry.parent, prefix=f".{entry.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "wb") as out:
-            write(out)
-        os.replace(temp, entry)
+        with abandonable(temp):  # (given up at quit: `abandon`)
+            with os.fdopen(fd, "wb") as out:
+                write(out)
+            replace_unless_abandoned(temp, entry)
     except BaseException:
-        os.unlink(temp)
+        with suppress(FileNotFoundError):  # (removed by `abandon`)
+            os.unlink(temp)
         raise
     since = time.time() - KEEP_DAYS * 86400
     for other in entry.parent.iterdir():
@@ -298,6 +300,8 @@ def _write_behind(*entries: tuple[Path, Callable[[BinaryIO], object]]) -> None:
     50-60 MB more for a moment, and a long list's three made at once were ~40 MB more than one at a time."""
     def store_each() -> None:
         for entry, write in entries:
+            if abandoned():
+                return
             _store_quietly(entry, write)
             heap.give_back()  # what making it freed, before the next is made (glibc would keep it: `store.common.heap`)
 
@@ -368,6 +372,17 @@ def settle(entry: Path | None = None) -> None:
         writing[1].join()
         with suppress(ValueError):  # (another thread's settle removed it meanwhile)
             _writers.remove(writing)
+
+
+def abandon(grace: float) -> bool:
+    """At quit: the entries being written in the background that are not written within `grace` seconds are
+    given up (none half-written; each is made again when its list is next read). Whether any was: the
+    interpreter would wait for its writer, so the caller ends the process itself (`os._exit`)."""
+    deadline = time.monotonic() + grace
+    for _, writer in list(_writers):
+        writer.join(max(0.0, deadline - time.monotonic()))
+    abandon_writes()
+    return any(writer.is_alive() for _, writer in _writers)
 
 
 def cached(name: str, path: Path, parse: Callable[[], Collection],

@@ -4,8 +4,8 @@ paper of 100,000 does not load all 100,000.
 
 An ids entry holds, under the very key of the parse entry (the file's path, size, times and inode,
 the code's version key) and behind a CRC-32, the list's sources, its warnings (the skipped records
-`triage` reports), and each paper's id and fingerprint (`store.marks.db.fingerprint`: what the triage
-store keeps with a state to find it again after a small edit, and all it reads of a text). It is
+`triage` reports), and each paper's id, fingerprint (`store.marks.db.fingerprint`: what the triage
+store keeps with a state to find it again after a small edit, and all it reads of a text) and title. It is
 written with the parse entry, by the same background writer for a long list, or by the first
 `ids` call that finds the list cached without one; any doubt (another key, a failed CRC, a damaged
 or missing entry, a file that is not a regular one) means None: the caller reads the list.
@@ -30,6 +30,8 @@ class Known(NamedTuple):
 
     id: str
     text: str
+    title: str = ""
+    """Its title, as far as it was known when the entry was made (what `triage set` says it marked)."""
 
 
 class Ids(NamedTuple):
@@ -41,9 +43,9 @@ class Ids(NamedTuple):
 
 
 def known(collection: Collection) -> Ids:
-    from store.papers.model import fingerprint
+    from store.papers.model import fingerprint, kept_title
 
-    return Ids([Known(paper.id, fingerprint(paper.text)) for paper in collection.papers], list(collection.sources),
+    return Ids([Known(paper.id, fingerprint(paper.text), kept_title(paper)) for paper in collection.papers], list(collection.sources),
                list(collection.warnings))
 
 
@@ -54,7 +56,8 @@ def save(path: Path, key: tuple, found: Callable[[], Ids], count: int) -> None:
     def write(out: BinaryIO) -> None:
         made = found()
         texts = [paper.text for paper in made.papers]
-        data = marshal.dumps((key, (made.sources, made.warnings), [paper.id for paper in made.papers], texts))
+        titles = [paper.title for paper in made.papers]
+        data = marshal.dumps((key, (made.sources, made.warnings), [paper.id for paper in made.papers], texts, titles))
         out.write(cache._header(data))
         out.write(data)
 
@@ -69,12 +72,12 @@ def save_beside(path: Path, key: tuple, collection: Collection) -> None:
 
 def _decode(data: bytes, key: tuple) -> Ids | None:
     with collector_paused():
-        stored_key, (sources, warnings), ids, texts = marshal.loads(cache._unsealed(data))
+        stored_key, (sources, warnings), ids, texts, titles = marshal.loads(cache._unsealed(data))
         if stored_key != key:
             return None
-        if len(texts) != len(ids):
+        if not len(texts) == len(titles) == len(ids):
             raise ValueError("damaged ids entry")
-        return Ids(list(map(Known, ids, texts)), list(sources), list(warnings))
+        return Ids(list(map(Known, ids, texts, titles)), list(sources), list(warnings))
 
 
 def ids(paths: Sequence[str]) -> Ids | None:

@@ -11,8 +11,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from itertools import islice
 from pathlib import Path
+from unicodedata import east_asian_width
 
 from store.papers.model import Collection, Paper, Triage
+from store.papers.text import display
 from store.readers import describe_skipped, read_paths
 from store.readers.index_cache import search_index
 from store.readers.records import reporting
@@ -43,10 +45,27 @@ ERASE_LINE = "\r\x1b[K"
 
 
 def show_progress(name: str, done: int) -> None:
-    """One line on stderr, rewritten in place: "reading big.txt… 40,000 abstracts"."""
+    """One line on stderr, rewritten in place: "reading big.txt… 40,000 abstracts"; never wider than the
+    terminal (a line it wrapped would leave its first rows there once erased): the file's name for a path
+    too long, cut."""
+    try:
+        room = (os.get_terminal_size(sys.stderr.fileno()).columns or 80) - 1  # (0: a terminal that does not say)
+    except OSError:
+        room = 79
+    count = f" {done:,} abstracts" if done else ""
+    line = f"reading {name}…{count}"
+    if _cells(line) > room:
+        line = f"reading {Path(name).name}…{count}"
+    while line and _cells(line) > room:
+        line = line[:-1]
     write_control(sys.stderr, ERASE_LINE)
-    sys.stderr.write(f"reading {name}…" + (f" {done:,} abstracts" if done else ""))
+    sys.stderr.write(line)
     sys.stderr.flush()
+
+
+def _cells(text: str) -> int:
+    """The terminal cells `text` takes at most (a wide character two)."""
+    return len(text) + sum(east_asian_width(char) in "WF" for char in text)
 
 
 def add_library(parser: argparse.ArgumentParser) -> None:
@@ -190,15 +209,29 @@ def paper_row(paper: Paper, state: Triage) -> dict[str, object]:
             **state.marks()}
 
 
-def print_table(papers: Sequence[Paper]) -> None:
+def marks_column(state: Triage) -> str:
+    """A paper's marks in three characters, as the app's list shows them: `•` unread (`✗` not for me), `★`, the priority."""
+    return ("✗" if state.dismissed else " " if state.read else "•") + ("★" if state.starred else " ") + (str(state.priority or " "))
+
+
+def plain_title(title: str, room: int) -> str:
+    """A title as the app shows it (its LaTeX and markdown rendered: `Nearly $d$-Linear` reads `Nearly d-Linear`),
+    cut with `…` to `room` characters."""
+    title = display(title).plain
+    return title if len(title) <= room else title[: room - 1] + "…"
+
+
+def print_table(papers: Sequence[Paper], states: Mapping[str, Triage]) -> None:
+    """A row a paper: its id, its marks (`marks_column`), its title and where it appeared."""
     width = shutil.get_terminal_size((100, 24)).columns
-    title_width = max(20, width - 12 - 12)
+    title_width = max(20, width - 12 - 5 - 12)
+    blank = Triage()
 
     def line(paper: Paper) -> str:
-        title = paper.title if len(paper.title) <= title_width else paper.title[: title_width - 1] + "…"
+        title = plain_title(paper.title, title_width)
         year = str(paper.year or "")
         where = paper.venue if year in paper.venue else " ".join(part for part in (paper.venue, year) if part)
-        return f"{paper.id}  {title:<{title_width}}  {where}".rstrip()
+        return f"{paper.id}  {marks_column(states.get(paper.id, blank))}  {title:<{title_width}}  {where}".rstrip()
 
     write_lines(map(line, papers))
 

@@ -41,8 +41,7 @@ def run_list(argv: Sequence[str]) -> int:
         args.query = saved_query(db, args.saved, args.query)
     query = parse_query(args.query)
     collection = load(args.files, db=db if args.library else None)
-    needs_states = args.format == "jsonl" or args.sort is not None or (query is not None and query.needs_states)
-    states = stored_states(db, collection.papers) if needs_states else {}
+    states = stored_states(db, collection.papers)  # (the table shows the marks too)
     found = matching(collection, query, states)
     gains: Mapping[str, dict[str, object]] = {}
     if args.sort:
@@ -57,5 +56,5 @@ def run_list(argv: Sequence[str]) -> int:
             for row in ({**paper_row(paper, states.get(paper.id, blank)), **gains.get(paper.id, {})},)
         )
     else:
-        print_table([paper for paper, _ in found])
+        print_table([paper for paper, _ in found], states)
     return 0 if found else 1

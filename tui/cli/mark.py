@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
@@ -18,7 +19,8 @@ from store.common.json_out import dumps
 from store.papers.model import Paper, Triage
 from store.marks.clock import now
 from store.readers.ids import Known, ids
-from tui.cli.common import add_common, database, default_files, load, parse_args, Refused, tell, tell_skipped
+from tui.cli.common import (add_common, database, default_files, load, marks_column, parse_args, plain_title, Refused, tell,
+                            tell_skipped)
 
 if TYPE_CHECKING:
     from store.marks.db import TriageStore
@@ -47,7 +49,21 @@ def set_parser() -> argparse.ArgumentParser:
     parser.add_argument("--note", metavar="TEXT", help="replace the note ('' clears it)")
     parser.add_argument("--tag", action="append", default=[], metavar="T", help="add a tag (repeatable)")
     parser.add_argument("--untag", action="append", default=[], metavar="T", help="remove a tag (repeatable)")
+    parser.add_argument("--format", choices=("line", "jsonl"), default="line",
+                        help="what is printed for each paper marked: a line with its marks and title (default), or its marks as JSON")
     return parser
+
+
+def confirmation(paper: Paper | Known | None, pid: str, state: Triage) -> str:
+    """What `triage set` says of a paper it marked: its id, its marks as `triage list` shows them, its title (when a
+    list holds it) and its marks in words: `7d72a49aaf  •★2  Nearly d-Linear…  (unread, starred, priority 2, tags: nlp)`."""
+    words = ["not for me" if state.dismissed else "read" if state.read else "unread"]
+    words += ["starred"] * state.starred + [f"priority {state.priority}"] * bool(state.priority)
+    words += [f"tags: {', '.join(state.tags)}"] * bool(state.tags) + [f"note: {state.note}"] * bool(state.note)
+    told = f"  ({' '.join('; '.join(words).split())})"  # (one line: a note's line breaks, U+2028 too, as spaces)
+    room = shutil.get_terminal_size((100, 24)).columns - len(pid) - 7 - len(told)
+    shown = f"  {plain_title(paper.title, max(20, room))}" if paper is not None and paper.title else ""
+    return f"{pid}  {marks_column(state)}{shown}{told}"
 
 
 STDIN = "standard input"
@@ -160,7 +176,7 @@ def mark(db: Path, papers: Sequence[Paper | Known], pick: Callable[[TriageStore]
 
 def run_set(argv: Sequence[str]) -> int:
     """Change the marks of one paper, or of each paper whose id is piped in (`-`), as one locked
-    read-modify-write and one durable write; print each paper's marks as one JSON line."""
+    read-modify-write and one durable write; print each paper's marks in a line (`confirmation`), or as JSON."""
     args = parse_args(set_parser(), argv)
     for option, values in (("--note", [args.note or ""]), ("--tag", args.tag), ("--untag", args.untag)):
         for value in values:
@@ -182,6 +198,7 @@ def run_set(argv: Sequence[str]) -> int:
     given = {"read": args.read, "starred": args.starred, "dismissed": args.dismissed, "priority": args.priority, "note": args.note}
     marks = {name: value for name, value in given.items() if value is not None}
     states = mark(db, papers, pick, changing(marks, args.tag, args.untag), files=args.files)
+    by_id = {paper.id: paper for paper in papers} if args.format == "line" else {}
     for pid, state in states.items():
-        print(dumps({"id": pid, **state.marks()}))
+        print(dumps({"id": pid, **state.marks()}) if args.format == "jsonl" else confirmation(by_id.get(pid), pid, state))
     return 0

@@ -60,10 +60,10 @@ def run_similar(argv: Sequence[str]) -> int:
         print(f"triage: {', '.join(collection.sources)} has no other paper", file=sys.stderr)
         return 1
     by_id = {p.id: p for p in collection.papers}
-    if args.format == "table":
-        print_table([by_id[pid] for pid in ids])
-        return 0
     states = stored_states(db, collection.papers)
+    if args.format == "table":
+        print_table([by_id[pid] for pid in ids], states)
+        return 0
     closeness = features.closeness(features.row[paper.id], [features.row[pid] for pid in ids])
     for pid, similarity in zip(ids, closeness):
         row = paper_row(by_id[pid], states.get(pid, Triage()))

@@ -5,7 +5,9 @@ Textual's footer lists the keys in the order of its key map, where a key the use
 This one lists them in the order they are declared, each binding's keys as one item, so the user's
 keys sit in their group. A dialog composes its own: the keys it shows are its own, not the list's under it,
 first those its fields handle themselves (an input's `enter`), which the dialog names in `FIELD_KEYS`, a
-list of bindings to show.
+list of bindings to show. Where the line has no room for them all, whole groups and keys are left out from
+its end (the last declared first; the moving keys, which the arrows do too, before all; the palette's key
+kept): never a word cut (`Views and sor▏` at 120 columns).
 """
 from __future__ import annotations
 
@@ -17,8 +19,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.dom import DOMNode
+from textual.widget import Widget
 from textual.widgets import Footer
 
+from tui.keys import MOVE
 from tui.textual_private import FooterKey, FooterLabel, KeyGroup, merged_bindings
 
 
@@ -28,31 +32,69 @@ class KeysFooter(Footer):
     def __init__(self) -> None:
         super().__init__()
         self._ready = False
+        self._units: list[list[Widget]] = []
+        """The footer's items as they are left out whole: a key, or a group's keys and its label."""
+        self._widths: dict[int, int] = {}
+        """A unit's cells (by its place) as laid out while shown: a unit left out has no width then."""
+        self._moving: set[int] = set()
+        """The places of the moving keys' units: left out first."""
 
     def bindings_changed(self, screen: Screen) -> None:
         self._ready = True
         super().bindings_changed(screen)
 
     def compose(self) -> ComposeResult:
+        self._units, self._widths, self._moving = [], {}, set()
         if not self._ready:
             return
         for group, items in groupby(self._shown(), lambda item: item[0].group):
             items = list(items)
             if group is not None and len(items) > 1:
-                with KeyGroup(classes="-compact" if group.compact else ""):
-                    for binding, keys, enabled, tooltip in items:
-                        yield FooterKey(binding.key, keys, "", binding.action, disabled=not enabled,
+                with KeyGroup(classes="-compact" if group.compact else "") as keys:
+                    for binding, keys_shown, enabled, tooltip in items:
+                        yield FooterKey(binding.key, keys_shown, "", binding.action, disabled=not enabled,
                                         tooltip=tooltip or binding.description, classes="-grouped").data_bind(compact=Footer.compact)
-                yield FooterLabel(group.description)
+                label = FooterLabel(group.description)
+                self._units.append([keys, label])
+                if group is MOVE:
+                    self._moving.add(len(self._units) - 1)
+                yield label
             else:
-                for binding, keys, enabled, tooltip in items:
-                    yield FooterKey(binding.key, keys, binding.description, binding.action, disabled=not enabled,
+                for binding, keys_shown, enabled, tooltip in items:
+                    key = FooterKey(binding.key, keys_shown, binding.description, binding.action, disabled=not enabled,
                                     tooltip=tooltip).data_bind(compact=Footer.compact)
+                    self._units.append([key])
+                    if binding.group is MOVE:
+                        self._moving.add(len(self._units) - 1)
+                    yield key
+        self.call_after_refresh(self._fit)
         palette = self.screen.active_bindings.get(self.app.COMMAND_PALETTE_BINDING)
         if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE and palette is not None:
             _, binding, enabled, _ = palette
             yield FooterKey(binding.key, self.app.get_key_display(binding), binding.description, binding.action,
                             classes="-command-palette", disabled=not enabled, tooltip=binding.tooltip or binding.description)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """Show each unit that fits beside the palette's key and the units before it (the moving keys' last)."""
+        for place, unit in enumerate(self._units):
+            if all(widget.display for widget in unit):
+                width = sum(widget.outer_size.width + widget.styles.margin.width for widget in unit)
+                if width == 0 and unit[0].is_attached:  # (not laid out yet: once it is)
+                    self.call_after_refresh(self._fit)
+                    return
+                self._widths[place] = width
+        palette = self.query(".-command-palette")
+        room = self.size.width - sum(key.outer_size.width + key.styles.margin.width for key in palette)
+        kept = sorted(range(len(self._units)), key=lambda place: place in self._moving)
+        for place in kept:  # (one too wide left out, a later one that fits is shown)
+            shown = self._widths.get(place, 0) <= room
+            room -= self._widths.get(place, 0) if shown else 0
+            for widget in self._units[place]:
+                if widget.display != shown:
+                    widget.display = shown
 
     def _shown(self) -> Iterator[tuple[Binding, str, bool, str]]:
         """(binding, its keys as shown, enabled, tooltip) for each shown binding of the screen: the keys its
