@@ -8,6 +8,7 @@ from textual.screen import Screen
 
 from store.papers.model import Collection, Paper, paper_id
 from store.readers import read_path
+from tests.waits import settled, until
 from tui.app import TriageApp
 from tui.widgets.detail import DetailPane
 from tui.widgets.paper_list import PaperList
@@ -86,8 +87,7 @@ async def test_j_through_a_scrolled_list_never_lays_the_screen_out_again(corpora
     app = TriageApp(read_path(corpora / "iclr-2024-papers.jsonl"))
     async with app.run_test(size=(80, 24)) as pilot:
         app.query_one(PaperList).cursor = 500
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await settled(app, pilot)  # the header's "reading…" going away lays it out once
         papers = app.query_one(PaperList).papers
         layouts.clear()
         for step in range(1, 21):
@@ -149,10 +149,9 @@ async def test_the_header_shortens_a_long_source_name_never_its_counts(tmp_path,
     long.write_bytes(Path(seed_path).read_bytes())
     app = TriageApp(read_path(long))
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
         counts = app.query_one("#status-counts")
-        assert str(counts.content) == "19 of 19 shown · 19 unread · 0 ★ · 0 prioritised"
-        assert counts.size.width >= len(str(counts.content))  # drawn whole
+        await until(pilot, lambda: str(counts.content) == "19 of 19 shown · 19 unread · 0 ★ · 0 prioritised"
+                    and counts.size.width >= len(str(counts.content)))  # drawn whole
         assert app.query_one("#status-source").size.width < 40  # the name gave way
 
 

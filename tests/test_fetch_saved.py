@@ -20,7 +20,7 @@ def run(server, folder, page_size=5, **kwargs):
     from store.fetch.source import fetch
 
     source = Arxiv(["cs.LG"], api=server.url + "/api/query", page_size=page_size)
-    return fetch(source, Client(delay=0, timeout=10, retries=1, backoff=0.01), folder, **kwargs)
+    return fetch(source, Client(delay=0, timeout=60, retries=1, backoff=0.01), folder, **kwargs)
 
 
 def titles(path):

@@ -9,6 +9,7 @@ import tui.loading
 from store.search.index import SearchIndex
 from store.readers import read_path
 from store.readers.index_cache import search_index
+from tests.waits import until
 from tui.app import TriageApp
 from tui.widgets.detail import DetailPane
 from tui.widgets.paper_list import PaperList
@@ -128,7 +129,7 @@ def slow_on(monkeypatch, slow_query: str) -> threading.Event:
     class Slow(SearchIndex):
         def search(self, query, states=None):
             if query == slow_query:
-                release.wait(10)
+                release.wait(60)  # (set by the test: the bound only keeps a failing test from hanging)
             return super().search(query, states)
 
     monkeypatch.setattr(tui.loading, "search_index", lambda collection, bodies: Slow(collection.papers, bodies))
@@ -141,8 +142,7 @@ async def test_a_slow_old_query_never_replaces_a_newer_result(seed_path, monkeyp
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("slash", "d")  # its search hangs
         await pilot.press(*"ifusion")  # "difusion" answers at once
-        while shown(app) != [CDRL]:
-            await pilot.pause(0.01)
+        await until(pilot, lambda: shown(app) == [CDRL])
         release.set()  # now "d" finishes, late
         await settle(app, pilot)
         assert shown(app) == [CDRL]
@@ -160,7 +160,7 @@ async def test_typing_before_the_index_is_built_says_so(seed_path, monkeypatch):
     built = threading.Event()
 
     def slow_to_build(collection, bodies):
-        built.wait(10)
+        built.wait(60)  # (set by the test, which must type before it: not 10 s, a slow start on a loaded machine)
         return search_index(collection, bodies)
 
     monkeypatch.setattr(tui.loading, "search_index", slow_to_build)

@@ -27,7 +27,7 @@ def test_typing_a_query_filters_the_list_in_a_real_terminal(term):
     screen = term.wait_for(lambda s: "1 of 19" in s and "CDRL — cooperative diffusion recovery likelihood" in s)
     assert "HDGNN" not in screen
     term.send("Escape")
-    screen = term.wait_for(lambda s: "19 shown" in s and "HDGNN" in s)
+    screen = term.wait_for(lambda s: "19 of 19 shown" in s and "HDGNN" in s)  # ("1 of 19 shown" holds "19 shown")
     assert "1 of 19" not in screen
     term.quit()
 
@@ -67,9 +67,9 @@ def test_editing_keys_typed_at_once_apply_in_the_order_typed(term):
 def test_a_query_not_understood_shows_its_hint_and_no_papers_in_a_real_terminal(term):
     term.send("/")
     term.send("-l", "is:stared")
-    screen = term.wait_for(lambda s: "0 of 19" in s)
-    assert "is: needs one of read, unread, starred" in screen
-    assert "No papers" in screen and ZEROTH not in screen and "HDGNN" not in screen
+    # the count, the hint and the empty list come in one frame, which tmux may take in more than one read
+    screen = term.wait_for(lambda s: "0 of 19" in s and "is: needs one of read, unread, starred" in s and "No papers" in s)
+    assert ZEROTH not in screen and "HDGNN" not in screen
     term.send("Enter")
     term.quit()
 
@@ -77,8 +77,7 @@ def test_a_query_not_understood_shows_its_hint_and_no_papers_in_a_real_terminal(
 def test_a_dash_before_a_word_negates_it_in_a_real_terminal(term):
     term.send("/")
     term.send("-l", "--", "-graph")  # as !graph: every paper but the two about graphs
-    screen = term.wait_for(lambda s: "17 of 19" in s)
-    assert "HDGNN" not in screen
+    term.wait_for(lambda s: "17 of 19" in s and "HDGNN" not in s)  # the count and the rows: one frame, maybe two reads
     term.send("Enter")
     term.quit()
 

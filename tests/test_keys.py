@@ -18,11 +18,22 @@ def help_text(app: TriageApp) -> str:
     return "\n".join(str(group.content) for group in app.screen.query(".help-group").results(Static))
 
 
+async def open_help(pilot, app: TriageApp) -> None:
+    """Press `?` and wait until the help shows its keys: each column is filled at its first size, and
+    laid out again at its new height (two refreshes after the screen opens, later on a loaded machine)."""
+    await pilot.press("question_mark")
+
+    def drawn() -> bool:
+        columns = list(app.screen.query(".help-group").results(Static)) if isinstance(app.screen, HelpScreen) else []
+        return bool(columns) and all(str(c.content) and c.size.height == len(str(c.content).splitlines()) for c in columns)
+
+    await until(pilot, drawn)
+
+
 async def test_question_mark_lists_every_key_and_esc_closes_it(seed_path):
     app = TriageApp(read_path(seed_path))
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("question_mark")
-        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await open_help(pilot, app)
         text = help_text(app)
         bindings = list(declared_bindings(app))
         assert len(bindings) >= 12
@@ -43,8 +54,7 @@ async def test_question_mark_lists_every_key_and_esc_closes_it(seed_path):
 async def test_help_fits_and_scrolls_at_80x24(seed_path):
     app = TriageApp(read_path(seed_path))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("question_mark")
-        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await open_help(pilot, app)
         box = app.screen.query_one("#help-box")
         assert box.region.right <= 80 and box.region.bottom <= 24
         scroll = app.screen.query_one("#help-keys .help-scroll")
@@ -69,21 +79,18 @@ async def test_help_fits_and_scrolls_at_80x24(seed_path):
 async def test_help_fits_120x40_without_scrolling_and_shows_the_query_syntax_on_a_tab(seed_path):
     app = TriageApp(read_path(seed_path))
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("question_mark")
-        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
-        await pilot.pause()
+        await open_help(pilot, app)
         scroll = app.screen.query_one("#help-keys .help-scroll")
         assert scroll.max_scroll_y == 0 and scroll.virtual_size.height <= scroll.size.height  # every key in view
         assert "^p  Command palette: any action by name" in help_text(app)
         footnote = app.screen.query_one("#help-footnote")
         assert footnote.region.bottom <= 40 and "ctrl+p" in str(footnote.content)
         await pilot.press("tab")
-        await pilot.pause()
         syntax = app.screen.query_one("#help-syntax", Static)
-        assert syntax.region.height > 0 and "is:starred" in str(syntax.content)
+        await until(pilot, lambda: syntax.region.height > 0)
+        assert "is:starred" in str(syntax.content)
         await pilot.press("tab")
-        await pilot.pause()
-        assert syntax.region.height == 0
+        await until(pilot, lambda: syntax.region.height == 0)
 
 
 async def test_palette_lists_app_actions_and_runs_them(seed_path):

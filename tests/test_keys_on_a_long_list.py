@@ -13,7 +13,7 @@ from dataclasses import replace
 from textual.screen import Screen
 
 from store.readers import read_path
-from tests.waits import until
+from tests.waits import settled, until
 from tests.test_views_app import header, tabs
 from tui.app import TriageApp
 from tui.widgets.detail import DetailPane
@@ -25,28 +25,22 @@ from store.papers.text import title_display
 SIZE = (120, 40)
 
 
-async def settle(app: TriageApp, pilot) -> None:
-    await until(pilot, lambda: app._index is not None, tries=3000)  # made on tui.loading's thread, not a worker
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-
-
 @asynccontextmanager
 async def graph_query(corpora) -> AsyncIterator[tuple]:
     """The ICLR list with the query `graph` typed and its results shown: (collection, app, pilot)."""
     collection = read_path(corpora / "iclr-2024-papers.jsonl")
     app = TriageApp(collection)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+        await settled(app, pilot)
         await pilot.press("slash", *"graph")
-        await settle(app, pilot)
+        await settled(app, pilot)
         yield collection, app, pilot
 
 
 async def test_each_move_is_drawn_with_its_paper_in_the_detail_pane(corpora, monkeypatch):
     app = TriageApp(read_path(corpora / "iclr-2024-papers.jsonl"))
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+        await settled(app, pilot)
         paper_list, detail = app.query_one(PaperList), app.query_one(DetailPane)
         frames: list[tuple[str, str]] = []
         drawn = Screen._compositor_refresh
@@ -67,7 +61,7 @@ async def test_each_move_is_drawn_with_its_paper_in_the_detail_pane(corpora, mon
 async def test_counts_that_keep_their_width_change_in_place(corpora, monkeypatch):
     app = TriageApp(read_path(corpora / "iclr-2024-papers.jsonl"))
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+        await settled(app, pilot)
         layouts = []
         laid_out = Screen._refresh_layout
 
@@ -78,7 +72,7 @@ async def test_counts_that_keep_their_width_change_in_place(corpora, monkeypatch
         monkeypatch.setattr(Screen, "_refresh_layout", laying_out)
         await pilot.press("s")  # "saving…" comes and goes in the room the header keeps for it at 120 columns
         await until(pilot, lambda: not app.saving)
-        await settle(app, pilot)
+        await settled(app, pilot)
         assert "Starred 1" in tabs(app) and "1 ★" in header(app)
         assert layouts == []
         status, view_tabs = app.query_one(StatusLine), app.query_one(ViewTabs)
@@ -99,11 +93,11 @@ async def test_a_querys_counts_are_over_its_hits_as_papers_are_marked(corpora):
         assert 50 < len(hits) < len(collection.papers)
         assert tabs(app) == f"[All {len(hits)}] · Unread {len(hits)} · Starred 0 · Prioritised 0"
         await pilot.press("s", "j", "2", "j", "r")
-        await settle(app, pilot)
+        await settled(app, pilot)
         assert tabs(app) == f"[All {len(hits)}] · Unread {len(hits) - 1} · Starred 1 · Prioritised 1"
         outside = next(paper for paper in collection.papers if paper not in hits)
         app.change({outside.id: replace(app.state_of(outside.id), starred=True, priority=1)})
-        await settle(app, pilot)
+        await settled(app, pilot)
         assert tabs(app) == f"[All {len(hits)}] · Unread {len(hits) - 1} · Starred 1 · Prioritised 1"
         assert header(app).endswith(f"{len(hits)} of {len(collection.papers)} shown · {len(hits) - 1} unread"
                                     " · 1 ★ · 1 prioritised")
@@ -113,7 +107,7 @@ async def test_a_mark_on_a_row_scrolled_away_shows_when_it_comes_back(corpora):
     collection = read_path(corpora / "iclr-2024-papers.jsonl")
     app = TriageApp(collection)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+        await settled(app, pilot)
         paper_list = app.query_one(PaperList)
         paper_list.cursor = 1200
         await pilot.pause()
@@ -124,7 +118,7 @@ async def test_a_mark_on_a_row_scrolled_away_shows_when_it_comes_back(corpora):
         await pilot.pause()
         paper = collection.papers[1203]
         app.change({paper.id: replace(app.state_of(paper.id), starred=True, priority=3)})
-        await settle(app, pilot)
+        await settled(app, pilot)
         paper_list.cursor = 1200
         await pilot.pause()
         assert paper_list.scroll_offset.y == top
@@ -140,7 +134,7 @@ def matched_text(paper_list: PaperList, row: int) -> str:
 async def test_a_querys_rows_far_down_are_its_hits_marked_and_highlighted(corpora):
     async with graph_query(corpora) as (collection, app, pilot):
         await pilot.press("enter", "G")
-        await settle(app, pilot)
+        await settled(app, pilot)
         paper_list, hits = app.query_one(PaperList), app._hits
         papers = hits.papers
         assert 50 < len(papers) < len(collection.papers) and paper_list.current is papers[-1]
@@ -150,14 +144,14 @@ async def test_a_querys_rows_far_down_are_its_hits_marked_and_highlighted(corpor
         assert far > SIZE[1]
         paper_list.cursor = far + 1
         await pilot.press("k", "s", "r", "j")  # starred and read: the row above the cursor
-        await settle(app, pilot)
+        await settled(app, pilot)
         assert app.query_one(DetailPane).part("title").plain == title_display(papers[far + 1].title).plain
         row = far - paper_list.scroll_offset.y
         drawn = paper_list.render_line(row).text
         assert drawn[1:3] == " ★" and title_display(papers[far].title).plain[:40] in drawn
         assert "graph" in matched_text(paper_list, row).lower()
         await pilot.press("v")  # the Unread view of the query's hits: all but the one read
-        await settle(app, pilot)
+        await settled(app, pilot)
         assert list(paper_list.papers) == [paper for paper in papers if paper is not papers[far]]
         # a paper below the one read, now a row higher: its own abstract's matches are marked
         below = next(k for k in range(far + 1, len(papers)) if hits[k].text_spans)

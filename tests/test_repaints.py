@@ -12,7 +12,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from store.readers import read_path
-from tests.waits import until
+from tests.waits import settled, until
 from tui.app import TriageApp
 from tui.widgets.detail import DetailPane
 from tui.widgets.paper_list import PaperList
@@ -21,15 +21,9 @@ from tui.widgets.scrollbar import _look
 SIZE = (120, 40)
 
 
-async def settle(app: TriageApp, pilot) -> None:
-    await until(pilot, lambda: app._index is not None, tries=3000)  # made on tui.loading's thread, not a worker
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-
-
 async def scrolled(app: TriageApp, pilot) -> PaperList:
     """The list, settled, with its cursor past the first screen: each `j` then scrolls it by a row."""
-    await settle(app, pilot)
+    await settled(app, pilot)
     paper_list = app.query_one(PaperList)
     paper_list.cursor = 600
     await pilot.pause()
@@ -92,7 +86,7 @@ async def test_a_move_draws_the_detail_panes_scrollbar_once_for_each_look_it_tak
 async def test_a_move_draws_the_detail_lines_that_changed_and_leaves_the_blank_ones(corpora, monkeypatch):
     app = TriageApp(read_path(corpora / "iclr-2024-papers.jsonl"))
     async with app.run_test(size=(200, 50)) as pilot:  # wide: most abstracts end on screen
-        await settle(app, pilot)
+        await settled(app, pilot)
         pane = app.query_one(DetailPane)
         lines: list[int] = []  # the lines finished for the screen (padded, coloured: Textual's StylesCache)
         finish = pane._styles_cache.render_line
@@ -115,16 +109,16 @@ async def test_a_move_draws_the_detail_lines_that_changed_and_leaves_the_blank_o
 async def test_typing_in_the_query_lays_nothing_out_when_no_size_changes(corpora, monkeypatch):
     app = TriageApp(read_path(corpora / "iclr-2024-papers.jsonl"))
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+        await settled(app, pilot)
         await pilot.press("slash", *"graph")
-        await settle(app, pilot)
+        await settled(app, pilot)
         count = str(app.query_one("#filter-count").content)
         layouts = []
         laid_out = Screen._refresh_layout
         monkeypatch.setattr(Screen, "_refresh_layout", lambda self, *a, **k: (layouts.append(1), laid_out(self, *a, **k))[1])
         for _ in range(3):  # the same matches, the same counts: only the query's text changes
             await pilot.press("space")
-            await settle(app, pilot)
+            await settled(app, pilot)
         assert app.query_one("#filter-input").value == "graph   "
         assert str(app.query_one("#filter-count").content) == count
         assert layouts == []
@@ -141,7 +135,7 @@ async def test_the_first_star_draws_its_own_row_not_the_list(corpora, monkeypatc
         monkeypatch.setattr(PaperList, "_render_row", lambda self, paper, *a: (rows.append(paper.id), rendered(self, paper, *a))[1])
         await pilot.press("s")  # the first star
         await until(pilot, lambda: not app.saving)
-        await settle(app, pilot)
+        await settled(app, pilot)
         assert app.state_of(paper_list.current.id).starred and app._ranking is not None
         assert set(rows) == {paper_list.current.id}  # drawn with "…" until saved, then with ★
 
@@ -152,7 +146,7 @@ async def test_a_move_that_scrolls_the_list_finishes_only_the_new_row_and_keeps_
         paper_list = await scrolled(app, pilot)
         await pilot.press("s")  # a star on a row that scrolls up the screen
         await until(pilot, lambda: not app.saving)
-        await settle(app, pilot)
+        await settled(app, pilot)
         starred = paper_list.current.id
         lines: list[int] = []
         finish = paper_list._styles_cache.render_line

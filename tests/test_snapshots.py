@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from store.papers.model import Collection, Paper
 from store.readers import read_path
+from tests.test_keys import open_help
 from tests.waits import until
 from tui.app import TriageApp
 
@@ -65,7 +66,8 @@ def test_citation_picker(snap_compare, seed_path):
 def test_help_screen(snap_compare, seed_path):
     """120x40 after `?`: a box titled Keys over the dimmed app, with the keys grouped in bordered
     panels (Move, Read, Triage, Views and sorts, General …), each key in bold accent beside what it does."""
-    assert snap_compare(TriageApp(read_path(seed_path)), press=["question_mark"], terminal_size=(120, 40))
+    assert snap_compare(TriageApp(read_path(seed_path)), terminal_size=(120, 40),
+                        run_before=lambda pilot: open_help(pilot, pilot.app))  # (its columns fill at their first size)
 
 
 def test_light_theme_after_a_switch(snap_compare, seed_path):

@@ -66,7 +66,7 @@ def held(monkeypatch) -> threading.Event:
 
 
 async def finished(pilot, app: TriageApp) -> None:
-    await until(pilot, lambda: not app.loading and app._index is not None and app._all_titled.is_set(), tries=6000)
+    await until(pilot, lambda: not app.loading and app._index is not None and app._all_titled.is_set(), timeout=240)
     await pilot.pause()
 
 
@@ -160,13 +160,13 @@ async def test_the_parse_entry_is_written_once_search_is_ready_or_at_a_quit_befo
         indexing.clear(), release.clear()
         app = streamed_app([path])
         async with app.run_test(size=(120, 40)) as pilot:
-            await until(pilot, lambda: indexing.is_set(), tries=3000)
+            await until(pilot, lambda: indexing.is_set(), timeout=120)
             assert not list(entries.glob("*" + cache.SUFFIX))  # read whole, not written yet
             if not quit_first:
                 release.set()
-                await until(pilot, lambda: app._index is not None, tries=3000)
+                await until(pilot, lambda: app._index is not None, timeout=120)
                 # (its writer starts just after: when the index is handed over, `cache.held` ends)
-                await until(pilot, lambda: cache.settle() or list(entries.glob("*" + cache.SUFFIX)), tries=3000)
+                await until(pilot, lambda: cache.settle() or list(entries.glob("*" + cache.SUFFIX)), timeout=120)
                 for entry in entries.iterdir():
                     entry.unlink()
         release.set()  # (the app quit while its index was made)
@@ -214,7 +214,7 @@ async def test_a_list_gone_before_it_is_read_whole_keeps_its_first_rows_and_says
         shown = rows(app)
         path.unlink()
         held.set()
-        await until(pilot, lambda: app._index is not None, tries=3000)
+        await until(pilot, lambda: app._index is not None, timeout=120)
         await until(pilot, lambda: any("could not be read whole" in (n.title or "") for n in app._notifications))
         assert rows(app) == shown
         await pilot.press("slash", *shown[3][1].split()[0])
@@ -267,7 +267,7 @@ def test_the_list_is_on_screen_while_it_is_read_and_keys_work(generated, tmp_pat
         term.send("/", *"graph")
         term.wait_for(lambda s: re.search(r"\b\d+ of 30000\b(?! shown)", s), timeout=300, interval=0.05)
         term.wait_for(lambda s: re.search(r"\b\d+ of 30000\b(?! shown)(?! · titles)", s), timeout=300, interval=0.05)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # (a bound, not a time asserted: the machine may be loaded)
         while (server(term) or server(term, "resource_tracker")) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not server(term), "the workers' server outlived the open"
@@ -325,9 +325,9 @@ async def test_a_query_typed_before_the_index_is_answered_before_the_work_that_f
         await until(pilot, lambda: str(app.query_one("#filter-count").content) == "indexing…")
         held.set()
         await finished(pilot, app)
-        await until(pilot, lambda: "phrase texts" in order and "results" in order, tries=6000)
+        await until(pilot, lambda: "phrase texts" in order and "results" in order, timeout=240)
         assert order == ["results", "phrase texts"]
-        await until(pilot, lambda: "citation_keys" in app.__dict__, tries=6000)
+        await until(pilot, lambda: "citation_keys" in app.__dict__, timeout=240)
 
 
 async def test_the_whole_list_lands_without_a_pass_over_all_its_papers_on_the_ui_thread(corpora, held, monkeypatch):
@@ -372,7 +372,7 @@ async def test_a_list_parsed_behind_the_app_is_searchable_before_its_titles_are_
     expected = SearchIndex(full).search("graph neural")
     app = streamed_app([path])
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: not app.loading and app._index is not None, tries=6000)
+        await until(pilot, lambda: not app.loading and app._index is not None, timeout=240)
         loading = app.query_one("#status-loading")
         await until(pilot, lambda: str(loading.content).startswith("titles"))
         assert app._index.provisional and sum(map(untitled, app.collection.papers)) > 5000
@@ -387,15 +387,15 @@ async def test_a_list_parsed_behind_the_app_is_searchable_before_its_titles_are_
         assert sum(map(untitled, app.collection.papers)) > 5000  # only the rows shown derived theirs
         await pilot.press("slash", *"graph neural")
         count = app.query_one("#filter-count")
-        await until(pilot, lambda: str(count.content) == f"{len(expected)} of 6000 · titles…", tries=3000)
+        await until(pilot, lambda: str(count.content) == f"{len(expected)} of 6000 · titles…", timeout=120)
         assert {paper.id for paper in paper_list.papers} == set(expected.ids)
         titling.set()
         await finished(pilot, app)
-        await until(pilot, lambda: str(count.content) == f"{len(expected)} of 6000", tries=3000)
+        await until(pilot, lambda: str(count.content) == f"{len(expected)} of 6000", timeout=120)
         assert [paper.id for paper in paper_list.papers] == expected.ids
         assert str(loading.content) == ""
         app.query_one(FilterBar).value = ""
-        await until(pilot, lambda: len(paper_list.papers) == 6000, tries=3000)
+        await until(pilot, lambda: len(paper_list.papers) == 6000, timeout=120)
         await check_final_state(app, pilot, full)
     cache.settle()
     assert cache.has_entry(str(path))  # (a list of 14 MB: not one written in the background for its size)
@@ -410,7 +410,7 @@ async def test_quitting_before_the_titles_are_derived_caches_no_list_without_the
     full = parsed(path)
     app = streamed_app([path])
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: not app.loading and app._index is not None, tries=6000)
+        await until(pilot, lambda: not app.loading and app._index is not None, timeout=240)
         assert app._index.provisional
     cache.settle()
     assert not list((tmp_path / "cache").glob("*" + cache.SUFFIX)) and not list((tmp_path / "cache").glob("*" + cache.INDEX_SUFFIX))
@@ -429,12 +429,12 @@ async def test_a_citation_copied_before_the_titles_are_derived_is_copied_once_th
     full = parsed(path)
     app = streamed_app([path])
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: not app.loading and app._index is not None, tries=6000)
+        await until(pilot, lambda: not app.loading and app._index is not None, timeout=240)
         await pilot.press("j", "c")
         messages = lambda: [n.message for n in app._notifications]  # noqa: E731
         await until(pilot, lambda: any(m.startswith("Citation keys need every paper's title") for m in messages()))
         await pilot.press("j")
         assert app.query_one(PaperList).current.id == full[2].id and "BibTeX copied (OSC 52)" not in messages()
         titling.set()
-        await until(pilot, lambda: "BibTeX copied (OSC 52)" in messages(), tries=6000)
+        await until(pilot, lambda: "BibTeX copied (OSC 52)" in messages(), timeout=240)
         assert app.clipboard == cite.render([full[1]], "bibtex", cite.citation_keys(full))

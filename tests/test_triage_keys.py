@@ -244,11 +244,7 @@ async def test_marks_from_another_process_are_picked_up(seed_path):
         await press(pilot, "s")
         other = TriageStore(os.environ["TRIAGE_DB"])
         other.put({papers[2].id: Triage(read=True, priority=4)})
-        for _ in range(200):
-            if marks(app, 2) == "   4":
-                break
-            await pilot.pause(0.02)
-        assert marks(app, 2) == "   4"
+        await until(pilot, lambda: marks(app, 2) == "   4")
         assert marks(app, 0) == " •★ "
         assert "18 unread" in header(app)
     assert TriageStore(os.environ["TRIAGE_DB"]).get(papers[0].id).starred

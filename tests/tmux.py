@@ -45,7 +45,7 @@ class Tmux:
     def send(self, *keys: str) -> None:
         self._tmux("send-keys", "-t", "t", *keys)
 
-    def wait_for(self, predicate, timeout: float = 30.0, interval: float = 0.1) -> str:
+    def wait_for(self, predicate, timeout: float = 60.0, interval: float = 0.1) -> str:
         """Poll the screen every `interval` seconds until `predicate(screen)` holds; fail with the last
         screen if it never does."""
         deadline = time.monotonic() + timeout

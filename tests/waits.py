@@ -1,14 +1,24 @@
 """Waiting in a Pilot for what the user would wait for, instead of a fixed sleep."""
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 
-async def until(pilot, condition: Callable[[], bool], tries: int = 250) -> None:
-    """Let the app run until `condition()` holds (screen switches and workers finish a little later,
-    more so on a loaded machine); fail if it never does."""
-    for _ in range(tries):
-        if condition():
-            return
+async def until(pilot, condition: Callable[[], bool], timeout: float = 60.0) -> None:
+    """Let the app run until `condition()` holds (screen switches, layouts and workers finish a little
+    later, much later on a loaded machine); fail if it does not within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the app never reached the state the test waits for"
         await pilot.pause(0.02)
-    assert condition()
+
+
+async def settled(app, pilot, timeout: float = 120.0) -> None:
+    """Let the app finish what it does behind its first frame (tui.loading's thread: the whole read,
+    the index, the header's "reading…"/"titles…" going away, the citation keys) and lay the screen out:
+    a test that counts layouts or repaints starts from a still screen."""
+    await until(pilot, lambda: app._thread is not None and not app.working_behind, timeout)
+    await pilot.pause()  # (what the thread posted last runs on the app's loop)
+    await app.workers.wait_for_complete()
+    await pilot.pause()
