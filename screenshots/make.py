@@ -1,6 +1,7 @@
 """Regenerate the README's screenshots from Pilot runs at fixed sizes: `python screenshots/make.py`.
 
-Each shot opens the bundled seed list with a fresh database, presses its keys and saves an SVG here.
+Each shot opens the bundled seed list with a fresh database, presses its keys and saves an SVG here; the
+library shot opens the papers the main shot's keys marked, from the database alone (`triage --library`).
 """
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ import tempfile
 from pathlib import Path
 
 from seeds import DEFAULT
+from store.papers.model import Collection
 from store.readers import read_path
 from tui.app import TriageApp
+from tui.cli.common import library
 
 HERE = Path(__file__).resolve().parent
 
@@ -40,9 +43,14 @@ SHOTS: dict[str, tuple[tuple[int, int], str, tuple[str, ...]]] = {
 }
 """name → (terminal size, theme, keys pressed before the shot)."""
 
+LIBRARY = ((120, 40), "textual-dark", ("j",))
+"""The library: every paper `MARKS` marked, the cursor on the second."""
 
-async def shoot(name: str, size: tuple[int, int], theme: str, keys: tuple[str, ...]) -> None:
-    app = TriageApp(read_path(DEFAULT))
+
+async def shoot(name: str | None, size: tuple[int, int], theme: str, keys: tuple[str, ...],
+                collection: Collection | None = None) -> None:
+    """Open `collection` (the seed list), press `keys`, save the screen as NAME.svg (no name: nothing saved)."""
+    app = TriageApp(collection or read_path(DEFAULT))
     async with app.run_test(size=size) as pilot:
         app.theme = theme
         await pilot.pause()
@@ -50,8 +58,10 @@ async def shoot(name: str, size: tuple[int, int], theme: str, keys: tuple[str, .
         await app.workers.wait_for_complete()
         await pilot.pause()
         await pilot.wait_for_scheduled_animations()
-        app.save_screenshot(str(HERE / f"{name}.svg"))
-    print(f"screenshots/{name}.svg")
+        if name:
+            app.save_screenshot(str(HERE / f"{name}.svg"))
+    if name:
+        print(f"screenshots/{name}.svg")
 
 
 async def main() -> None:
@@ -59,6 +69,11 @@ async def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             os.environ["TRIAGE_DB"] = str(Path(folder) / "triage.json")
             await shoot(name, size, theme, keys)
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "triage.json"
+        os.environ["TRIAGE_DB"] = str(db)
+        await shoot(None, (120, 40), "textual-dark", MARKS)
+        await shoot("library", *LIBRARY, collection=library(db))
 
 
 if __name__ == "__main__":

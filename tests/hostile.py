@@ -39,7 +39,7 @@ def triage(*args: str | bytes, env: dict[str, str] | None = None, user: list[str
 
 def rows(result: subprocess.CompletedProcess[str]) -> list[dict]:
     """The JSON lines a command printed (`list --format jsonl`, `set`)."""
-    return [json.loads(line) for line in result.stdout.splitlines()]
+    return [json.loads(line) for line in result.stdout.split("\n") if line]  # (not splitlines: U+2028 in abstracts)
 
 
 def one_line(result: subprocess.CompletedProcess[str], start: str = "triage: ") -> str:

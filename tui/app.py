@@ -31,6 +31,7 @@ from store.cite import citations as cite
 from store.marks.db import TriageStore
 from store.marks.history import History
 from store.interest.ranking import Ranking
+from store.readers.library import HEADER as LIBRARY
 from store.search.highlight import Hits
 from store.search.views import SCORE_SORT, SORTS, VIEWS, Tally
 from tui import keymap, textual_private
@@ -274,6 +275,8 @@ class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewA
         sample = f"A {len(c.papers)}-paper sample of {where}" if bundled(c.sources) else ""
         if sample:  # (its file's name says less; the counts say how many)
             names, where = [], f"{where} sample"
+        elif c.header == LIBRARY:  # (the records file's name says nothing a reader needs)
+            names = []
         self.query_one(StatusLine).show_source(names, where)
         theme = self.store.setting("theme").get("name")
         if theme in self.available_themes:

@@ -10,7 +10,7 @@ from store.common.errors import ReadError
 from store.papers.model import Collection, replaced
 from store.readers.tabular import collect
 
-HEADER = "your library: every paper you marked"
+HEADER = "your library"
 
 
 def library_collection(records: Mapping[str, Mapping[str, Any]], source: str) -> Collection:
