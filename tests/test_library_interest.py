@@ -50,7 +50,7 @@ async def test_why_names_a_starred_paper_of_the_other_list(tmp_path, corpora):
     app = TriageApp(read_path(corpora / "icml-2024-papers.jsonl"), str(db))
     async with app.run_test(size=(140, 50)) as pilot:
         app.sort = "interest"
-        await until(pilot, lambda: app._ranking is not None, tries=2000)
+        await until(pilot, lambda: app._ranking is not None, timeout=120)
         await pilot.pause()
         shown = str(app.query_one(DetailPane).part("state"))
         assert "close to:" in shown and "· ICLR 2024" in shown
