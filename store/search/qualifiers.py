@@ -1,4 +1,4 @@
-"""The qualifiers of a query: which papers `is:`, `p:`, `has:`, `tag:`, `venue:`, `year:`, `area:`,
+"""The qualifiers of a query: which papers `is:` (`is:new` too), `p:`, `has:`, `tag:`, `venue:`, `year:`, `area:`,
 `track:`, `session:` and `announce:` hold for.
 
 `Facets` works out once per index (when first asked) the papers with a code link or any link and the papers of each
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 
 import numpy as np
 
@@ -50,8 +50,9 @@ class Facets:
             self._announced = _grouped(announced(p) if p.fields else "" for p in papers)
             self._made = True
 
-    def holding(self, q: Qualifier, states: Mapping[str, Triage]) -> np.ndarray:
-        """Papers a qualifier holds for (before its own negation is applied by the caller)."""
+    def holding(self, q: Qualifier, states: Mapping[str, Triage], new: Collection[str] = ()) -> np.ndarray:
+        """Papers a qualifier holds for (before its own negation is applied by the caller); `new`: the ids of
+        the papers `is:new` holds for (`store.library.seen`)."""
         if q.field in ("has", "venue", "year", "area", "track", "session", "announce"):
             self.ready()
         if q.field == "has" and q.value in ("code", "link"):
@@ -65,6 +66,9 @@ class Facets:
             for value, docs in grouped.items():
                 if value is not None and holds(value):
                     found[docs] = True
+            return found
+        if q.field == "is" and q.value == "new":
+            found[np.fromiter((self._position[pid] for pid in new if pid in self._position), np.intp)] = True
             return found
         state = state_test(q)
         default = state(Triage())  # untouched papers qualify too (is:unread, p:0)
