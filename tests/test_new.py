@@ -83,15 +83,28 @@ def test_camera_ready_versions_are_the_same_papers_an_added_paper_is_new(tmp_pat
     assert len(titles(str(bare), "-q", "is:new")) == 1
 
 
-def test_the_header_says_how_many_are_new(tmp_path):
+def test_the_header_says_how_many_are_new_and_is_new_filters_them_in_the_app(tmp_path):
+    """In a real terminal: the header says "3 new" (not at the first open, when all are), `/is:new` shows them."""
     listing = tmp_path / "daily.jsonl"
     day1 = [paper(n) for n in range(1, 8)]
     write(listing, day1)
-    titles(str(listing))
+    first = Tmux(f"{triage_command()} {listing}")
+    try:
+        assert " new" not in first.wait_for(lambda s: "7 of 7 shown" in s)
+        first.quit()
+    finally:
+        first.kill()
     write(listing, day1 + [paper(n) for n in range(8, 11)])
     tmux = Tmux(f"{triage_command()} {listing}")
     try:
         tmux.wait_for(lambda s: "10 of 10 shown" in s and "3 new" in s)
+        tmux.send("/")
+        tmux.send("is:new")
+        screen = tmux.wait_for(lambda s: "3 of 10 shown" in s)
+        assert all(f"Paper number {n} " in screen for n in (8, 9, 10)) and "Paper number 7 " not in screen
+        tmux.send("Escape")
+        tmux.send("Escape")
+        tmux.wait_for(lambda s: "10 of 10 shown" in s)
         tmux.quit()
     finally:
         tmux.kill()

@@ -44,6 +44,7 @@ from store.common.errors import ReadError
 from store.search.index import SearchIndex
 from store.readers import cache, describe_skipped, index_cache, quick, read_paths, records, titles
 from store.common import heap
+from store.library.seen import list_name
 from store.readers.index_cache import search_index
 from store.marks.db import TriageStore
 from store.readers.records import reporting
@@ -123,8 +124,14 @@ class Loading:
 
     def initial_states(self) -> dict[str, Triage]:
         """The marks of the papers shown at first: a head's by id only (a state is re-found, moved to an
-        edited abstract's new id, only against all papers: when the whole list has landed)."""
+        edited abstract's new id, only against all papers: when the whole list has landed). A whole list is
+        opened now (`new_ids`); a head's when the whole list lands."""
+        self.new_ids: frozenset[str] = frozenset() if self.loading else self._opened()
+        """The ids of the papers first seen since this list was last opened (`store.library.seen`)."""
         return self.store.attach(self.collection.papers, refind=not self.loading)
+
+    def _opened(self) -> frozenset[str]:
+        return self.store.opened(list_name(self.collection.sources), self.collection.papers)
 
     def keep_after_load(self, paper_id: str | None) -> None:
         """Put the cursor on `paper_id` (the restored session's) once the whole list lands, if the head lacks it."""
@@ -308,6 +315,7 @@ class Loading:
         self.papers_by_id = landing.by_id
         self.__dict__.pop("citation_keys", None)  # made again from all papers
         self._files = None
+        self.new_ids = self._opened()
         self._tallies["all"] = Tally(c.papers, self.states, landing.by_id)
         paper_list.columns = landing.columns
         self.refresh_rows(keep=keep)

@@ -32,6 +32,7 @@ class SavedSearchActions:
 
     store: TriageStore
     states: dict[str, Triage]
+    new_ids: frozenset[str]
     _saver: Saver
     saved_searches: SavedSearches = SavedSearches()
     """The saved searches, as this window last saved or read them."""
@@ -89,7 +90,7 @@ class SavedSearchActions:
 
         def count(text: str) -> int | str:
             query = parse(text)
-            return "too long" if query.too_long else len(index().search(query, states))
+            return "too long" if query.too_long else len(index().search(query, states, self.new_ids))
 
         self.push_screen(SavedPicker(self.saved_searches, count), picked)
 
