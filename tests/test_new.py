@@ -108,3 +108,25 @@ def test_the_header_says_how_many_are_new_and_is_new_filters_them_in_the_app(tmp
         tmux.quit()
     finally:
         tmux.kill()
+
+
+def test_a_seen_file_that_is_a_link_a_fifo_or_damaged_is_never_followed_nor_trusted(tmp_path):
+    """The first-seen file beside the database: another's file it links to is left as it is, a FIFO does not
+    hang the command, damage is set aside and said in one line; every paper then counts as new."""
+    import os
+
+    listing = tmp_path / "list.jsonl"
+    write(listing, [paper(1), paper(2)])
+    seen = tmp_path / "triage.json.seen"
+    victim = tmp_path / "victim.txt"
+    victim.write_text("someone else's file\n")
+    for make in (lambda: seen.symlink_to(victim), lambda: os.mkfifo(seen), lambda: seen.write_text("{not json")):
+        make()
+        result = triage("list", str(listing), "-q", "is:new")
+        assert result.returncode == 0 and "Traceback" not in result.stderr
+        assert len(result.stdout.splitlines()) == 2
+        assert "triage.json.seen" in result.stderr and "set aside" in result.stderr
+        assert seen.is_file() and not seen.is_symlink()
+        assert victim.read_text() == "someone else's file\n"
+        assert triage("list", str(listing), "-q", "is:new").returncode == 1  # remembered again since
+        seen.unlink()

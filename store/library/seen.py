@@ -81,11 +81,12 @@ class Seen:
         except FileNotFoundError:
             pass
         except (ReadError, ValueError, RecursionError) as exc:
+            problem = str(exc) if isinstance(exc, ReadError) else f"{self.path}: {exc}"
             try:
                 aside = move_aside(self.path)
-                self.notices.append(f"{self.path}: {exc}; set aside as {aside.name}: every paper of this list counts as new")
+                self.notices.append(f"{problem}; set aside as {aside.name}: every paper of this list counts as new")
             except OSError:
-                self.notices.append(f"{self.path}: {exc}; what is new is not known")
+                self.notices.append(f"{problem}; what is new is not known")
                 raise
         return {"format": FORMAT, "opens": 0, "first": {}, "when": {}, "opened": {}}
 
