@@ -44,7 +44,6 @@ from store.common.errors import ReadError
 from store.search.index import SearchIndex
 from store.readers import cache, describe_skipped, index_cache, quick, read_paths, records, titles
 from store.common import heap
-from store.library.seen import list_name
 from store.readers.index_cache import search_index
 from store.marks.db import TriageStore
 from store.readers.records import reporting
@@ -77,10 +76,13 @@ class Landing(NamedTuple):
     by_id: dict[str, Paper]
     """Each paper by its id (the app's `papers_by_id` from now on, and the set of ids its tallies count in)."""
     columns: tuple[str, ...]
+    new: frozenset[str]
+    """The ids of its papers first seen since it was last opened (`store.library.seen`), now that it is."""
 
     @classmethod
-    def of(cls, whole: Collection) -> Landing:
-        return cls(whole, dict(zip(map(attrgetter("id"), whole.papers), whole.papers)), columns_for(whole.papers))
+    def of(cls, whole: Collection, store: TriageStore) -> Landing:
+        return cls(whole, dict(zip(map(attrgetter("id"), whole.papers), whole.papers)), columns_for(whole.papers),
+                   store.opened(whole.sources, whole.papers))
 
 
 class Loading:
@@ -126,12 +128,10 @@ class Loading:
         """The marks of the papers shown at first: a head's by id only (a state is re-found, moved to an
         edited abstract's new id, only against all papers: when the whole list has landed). A whole list is
         opened now (`new_ids`); a head's when the whole list lands."""
-        self.new_ids: frozenset[str] = frozenset() if self.loading else self._opened()
+        c = self.collection
+        self.new_ids: frozenset[str] = frozenset() if self.loading else self.store.opened(c.sources, c.papers)
         """The ids of the papers first seen since this list was last opened (`store.library.seen`)."""
         return self.store.attach(self.collection.papers, refind=not self.loading)
-
-    def _opened(self) -> frozenset[str]:
-        return self.store.opened(list_name(self.collection.sources), self.collection.papers)
 
     def keep_after_load(self, paper_id: str | None) -> None:
         """Put the cursor on `paper_id` (the restored session's) once the whole list lands, if the head lacks it."""
@@ -224,7 +224,7 @@ class Loading:
                 return None
             if whole is not None:
                 landed = threading.Event()
-                landing = Landing.of(whole)  # (here, not on the UI thread)
+                landing = Landing.of(whole, self.store)  # (here, not on the UI thread)
                 self._post(lambda: (self._land(landing), landed.set()))
                 while not landed.wait(0.1):
                     if self._stopping:
@@ -315,7 +315,7 @@ class Loading:
         self.papers_by_id = landing.by_id
         self.__dict__.pop("citation_keys", None)  # made again from all papers
         self._files = None
-        self.new_ids = self._opened()
+        self.new_ids = landing.new
         self._tallies["all"] = Tally(c.papers, self.states, landing.by_id)
         paper_list.columns = landing.columns
         self.refresh_rows(keep=keep)

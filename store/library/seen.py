@@ -29,7 +29,7 @@ from pathlib import Path
 from store.common.errors import ReadError
 from store.common.files import move_aside, read_regular, write_whole
 from store.library.record import openreview_id
-from store.papers.model import Paper, normalise
+from store.papers.model import Paper, paper_id
 
 FORMAT = "paper-triage seen 1"
 MOST_BYTES = 256 << 20
@@ -55,7 +55,7 @@ def identities(paper: Paper) -> list[str]:
     if openreview:
         names.append("openreview:" + openreview)
     if paper.authors:  # (a record with authors has its own title: none is derived here)
-        names.append("title:" + normalise(f"{paper.title} / {paper.authors[0]}"))
+        names.append("title:" + paper_id(f"{paper.title} / {paper.authors[0]}"))  # (a hash: 10 characters)
     return names
 
 
