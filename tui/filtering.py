@@ -69,6 +69,7 @@ class FilterActions:
 
     collection: Collection
     states: dict[str, Triage]
+    new_ids: frozenset[str]
     sort: str
     _index: SearchIndex | None
     _search_index: Callable[[], SearchIndex]
@@ -83,7 +84,6 @@ class FilterActions:
     selection: Selection
     _esc_clears = False
     """Whether the footer was last told that `esc` clears the filter (see `follow_esc`)."""
-    fresh: frozenset[str]
     _paper_array: Any = None
     """The collection's papers as a numpy object array (made by the first search), or None."""
 
@@ -117,7 +117,7 @@ class FilterActions:
     @work(thread=True, exclusive=True, group="search")
     def _search(self, text: str, serial: int, states: dict[str, Triage]) -> None:
         """Search on a worker thread (typing never waits); a newer keystroke cancels this one."""
-        hits = self._search_index().search(text, states, self.fresh)
+        hits = self._search_index().search(text, states, self.new_ids)
         papers = self._papers_of(hits)
         if not get_current_worker().is_cancelled:
             self.call_from_thread(self._show_hits, hits, serial, papers)

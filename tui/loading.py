@@ -76,10 +76,13 @@ class Landing(NamedTuple):
     by_id: dict[str, Paper]
     """Each paper by its id (the app's `papers_by_id` from now on, and the set of ids its tallies count in)."""
     columns: tuple[str, ...]
+    new: frozenset[str]
+    """The ids of its papers first seen since it was last opened (`store.library.seen`), now that it is."""
 
     @classmethod
-    def of(cls, whole: Collection) -> Landing:
-        return cls(whole, dict(zip(map(attrgetter("id"), whole.papers), whole.papers)), columns_for(whole.papers))
+    def of(cls, whole: Collection, store: TriageStore) -> Landing:
+        return cls(whole, dict(zip(map(attrgetter("id"), whole.papers), whole.papers)), columns_for(whole.papers),
+                   store.opened(whole.sources, whole.papers))
 
 
 class Loading:
@@ -123,7 +126,11 @@ class Loading:
 
     def initial_states(self) -> dict[str, Triage]:
         """The marks of the papers shown at first: a head's by id only (a state is re-found, moved to an
-        edited abstract's new id, only against all papers: when the whole list has landed)."""
+        edited abstract's new id, only against all papers: when the whole list has landed). A whole list is
+        opened now (`new_ids`); a head's when the whole list lands."""
+        c = self.collection
+        self.new_ids: frozenset[str] = frozenset() if self.loading else self.store.opened(c.sources, c.papers)
+        """The ids of the papers first seen since this list was last opened (`store.library.seen`)."""
         return self.store.attach(self.collection.papers, refind=not self.loading)
 
     def keep_after_load(self, paper_id: str | None) -> None:
@@ -217,7 +224,7 @@ class Loading:
                 return None
             if whole is not None:
                 landed = threading.Event()
-                landing = Landing.of(whole)  # (here, not on the UI thread)
+                landing = Landing.of(whole, self.store)  # (here, not on the UI thread)
                 self._post(lambda: (self._land(landing), landed.set()))
                 while not landed.wait(0.1):
                     if self._stopping:
@@ -309,6 +316,7 @@ class Loading:
         self.papers_by_id = landing.by_id
         self.__dict__.pop("citation_keys", None)  # made again from all papers
         self._files = None
+        self.new_ids = landing.new
         self._tallies["all"] = Tally(c.papers, self.states, landing.by_id)
         paper_list.columns = landing.columns
         self.refresh_rows(keep=keep)

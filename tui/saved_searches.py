@@ -32,8 +32,8 @@ class SavedSearchActions:
 
     store: TriageStore
     states: dict[str, Triage]
+    new_ids: frozenset[str]
     _saver: Saver
-    fresh: frozenset[str]
     saved_searches: SavedSearches = SavedSearches()
     """The saved searches, as this window last saved or read them."""
     _saved_version = 0
@@ -81,7 +81,7 @@ class SavedSearchActions:
         if not self.saved_searches:
             self.notify("No saved searches yet: type a query after /, then M saves it under a letter")
             return
-        states, fresh = dict(self.states), self.fresh
+        states, new = dict(self.states), self.new_ids
         index: Callable[[], SearchIndex] = self._search_index
 
         def picked(name: str | None) -> None:
@@ -90,7 +90,7 @@ class SavedSearchActions:
 
         def count(text: str) -> int | str:
             query = parse(text)
-            return "too long" if query.too_long else len(index().search(query, states, fresh))
+            return "too long" if query.too_long else len(index().search(query, states, new))
 
         self.push_screen(SavedPicker(self.saved_searches, count), picked)
 

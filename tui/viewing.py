@@ -54,6 +54,7 @@ class ViewActions:
     view: str
     sort: str
     states: dict[str, Triage]
+    new_ids: frozenset[str]
     store: TriageStore
     _saver: Saver
     _hits: Hits | None
@@ -87,7 +88,7 @@ class ViewActions:
         elif hits is not None and self._similar is None and self.view == "all" and sort == SCORE_SORT:
             papers = matched  # the hits as they are (`arrange` would copy them: 100,000 papers a keystroke)
         else:
-            papers = arrange(matched, self.states, self.view, sort, ranked, self._learnt())
+            papers = arrange(matched, self.states, self.view, sort, ranked, self._learnt(), self.new_ids)
         # A row marks what the query matched in its own paper, looked up by the paper (never by the row's
         # place: "more like this" and the other sorts show the hits at other places than the query's).
         title_spans = None if hits is None else (
@@ -121,7 +122,7 @@ class ViewActions:
             shown=shown["all"], total=every["all"], like=shortly(self._similar.of) if self._similar else "",
             unread=shown["unread"], starred=shown["starred"],
             prioritised=shown["prioritised"], read=self._tallies["all"].read,
-            selected=len(self.selection), visual=self.selection.anchor is not None,
+            selected=len(self.selection), visual=self.selection.anchor is not None, new=len(self.new_ids),
         )
         self.follow_esc()
 

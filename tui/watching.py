@@ -92,8 +92,11 @@ class Watching:
             return
         index = search_index(whole)
         fresh = {paper.id for paper in whole.papers if paper.id not in known} if known else set()
-        hits = index.search(query, states, self.fresh | fresh) if query is not None else None
-        self.call_from_thread(self.land_again, Landing.of(whole), index, hits, serial, pins, fresh)  # type: ignore[attr-defined]
+        landing = Landing.of(whole, self.store)  # type: ignore[attr-defined]
+        # New this session stays new: what was at the open, what F fetched, what the file gained.
+        landing = landing._replace(new=landing.new | self.new_ids | fresh)  # type: ignore[attr-defined]
+        hits = index.search(query, states, landing.new) if query is not None else None
+        self.call_from_thread(self.land_again, landing, index, hits, serial, pins, fresh)  # type: ignore[attr-defined]
 
     def land_again(self, landing: Landing, index: SearchIndex, hits: Hits | None, serial: int,
                    pins: tuple[object, ...], fresh: set[str]) -> None:

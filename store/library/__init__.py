@@ -1,5 +1,6 @@
 """The papers the marks are on: each marked paper's record (title, authors, venue, year, track, keywords,
 area, TL;DR, links, its ids and its abstract) as a plain JSON object (`record`), and the compressed,
 append-only file beside the database that keeps them (`shelf`), written under the database's lock by
-`store.marks.db.TriageStore` whenever a paper gets a mark or a marked paper is seen with a richer record.
+`store.marks.db.TriageStore` whenever a paper gets a mark or a marked paper is seen with a richer record;
+and what is new (`seen`): when each paper was first seen and each list last opened, `<database>.seen`.
 Imports `papers` and `common`."""

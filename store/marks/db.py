@@ -35,6 +35,7 @@ from store.papers.model import Paper, Triage, fingerprint, normalise
 from store.marks.clock import after, held
 from store.marks.device import instance, known, new_id
 from store.library.record import record_of as paper_record
+from store.library.seen import Seen, list_name
 from store.library.shelf import Records, Shelf
 
 TABLE = "triage"
@@ -132,6 +133,7 @@ class TriageStore:
         self._shelf = Shelf(papers_path(self._storage.path))
         self.papers_file = self._shelf.path
         """The file of the marked papers' records (`store.library.shelf`)."""
+        self._seen = Seen(self._storage.path.with_name(self._storage.path.name + ".seen"))
 
     @property
     def notices(self) -> list[str]:
@@ -183,6 +185,19 @@ class TriageStore:
                 kept = self._shelf.richness()
                 self._keep_papers([paper for paper in papers if paper.id in stored and paper.id not in kept])
         return {pid: from_doc(stored[pid]) for pid in ids if pid in stored}
+
+    def opened(self, sources: Iterable[str], papers: Iterable[Paper]) -> frozenset[str]:
+        """The ids of the papers new in the list of the files `sources` (`store.library.seen`), now that it is
+        opened with `papers`; none when the database cannot be locked (only read)."""
+        try:
+            with self._storage.locked():
+                new = self._seen.open(list_name(sources), [paper for paper in papers if isinstance(paper, Paper)])
+        except NotSaved:
+            return frozenset()
+        finally:
+            self._storage.notices.extend(self._seen.notices)
+            self._seen.notices.clear()
+        return new
 
     def _keep_papers(self, papers: Iterable[Paper]) -> None:
         """Keep the records of these papers (those that are `Paper`s: not the ids a long list's cache gives)

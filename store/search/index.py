@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Container, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -62,10 +62,10 @@ class SearchIndex(Made):
     def _none(self) -> np.ndarray:
         return np.zeros(len(self.papers), dtype=bool)
 
-    def search(self, query: str | Query, states: Mapping[str, Triage] | None = None, new: Container[str] = ()) -> Hits:
+    def search(self, query: str | Query, states: Mapping[str, Triage] | None = None, new: Collection[str] = ()) -> Hits:
         """Papers matching `query`, best first (ties in file order). `states` maps paper id →
         `Triage` for the is:/p:/has:note/has:tag/tag: qualifiers; missing ids count as untouched.
-        `new`: the ids of the papers `is:new` matches (store.search.qualifiers)."""
+        `new`: the ids of the papers `is:new` finds (`store.library.seen`)."""
         if isinstance(query, str):
             query = parse(query)
         states = states or {}
@@ -78,7 +78,7 @@ class SearchIndex(Made):
         body = np.zeros(len(self.papers))
         scored = False
         for group in query.groups:
-            inside, outside, match = self._group(group, states, notes, words, patterns, new)
+            inside, outside, match = self._group(group, states, new, notes, words, patterns)
             selected &= inside if outside is None else ~outside
             if match is not None:
                 title += match.title
@@ -94,9 +94,8 @@ class SearchIndex(Made):
 
     # --- one OR group -------------------------------------------------------------------
 
-    def _group(self, atoms: tuple[Term | Qualifier, ...], states: Mapping[str, Triage], notes: Notes | None,
-               words: dict[str, int], patterns: list[re.Pattern[str]],
-               new: Container[str]) -> tuple[np.ndarray, np.ndarray | None, _Match | None]:
+    def _group(self, atoms: tuple[Term | Qualifier, ...], states: Mapping[str, Triage], new: Collection[str], notes: Notes | None,
+               words: dict[str, int], patterns: list[re.Pattern[str]]) -> tuple[np.ndarray, np.ndarray | None, _Match | None]:
         """(papers matched, papers ruled out or None, the best term scores or None) of an OR
         group. A group with a negated atom is described by what it rules out: `a | !b` rules
         out the papers with b but without a."""

@@ -1,4 +1,4 @@
-"""The qualifiers of a query: which papers `is:`, `p:`, `has:`, `tag:`, `venue:`, `year:`, `area:`,
+"""The qualifiers of a query: which papers `is:` (`is:new` too), `p:`, `has:`, `tag:`, `venue:`, `year:`, `area:`,
 `track:`, `session:` and `announce:` hold for.
 
 `Facets` works out once per index (when first asked) the papers with a code link or any link and the papers of each
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import defaultdict
-from collections.abc import Callable, Container, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 
 import numpy as np
 
@@ -19,8 +19,8 @@ from store.search.query import Qualifier
 from store.search.views import to_read
 
 NEW = "new"
-"""`is:new`: the papers new this session (those the app fetched: tui.feeding), which the caller of a search
-names (`SearchIndex.search`'s `new`); none elsewhere (`triage list`)."""
+"""`is:new`: the papers the caller of a search names new (`SearchIndex.search`'s `new`): first seen since the list
+was last opened (`store.library.seen`), and in the app those `F` fetched this session (tui.feeding)."""
 CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "sr.ht")
 """Hosts whose links count as a code link for `has:code`."""
 
@@ -53,9 +53,9 @@ class Facets:
             self._announced = _grouped(announced(p) if p.fields else "" for p in papers)
             self._made = True
 
-    def holding(self, q: Qualifier, states: Mapping[str, Triage], new: Container[str] = ()) -> np.ndarray:
-        """Papers a qualifier holds for (before its own negation is applied by the caller); `new`: the ids `is:new`
-        holds for."""
+    def holding(self, q: Qualifier, states: Mapping[str, Triage], new: Collection[str] = ()) -> np.ndarray:
+        """Papers a qualifier holds for (before its own negation is applied by the caller); `new`: the ids of
+        the papers `is:new` holds for (`store.library.seen`)."""
         if q.field in ("has", "venue", "year", "area", "track", "session", "announce"):
             self.ready()
         if q.field == "has" and q.value in ("code", "link"):
@@ -71,9 +71,7 @@ class Facets:
                     found[docs] = True
             return found
         if q.field == "is" and q.value == NEW:
-            for pid in new:
-                if pid in self._position:
-                    found[self._position[pid]] = True
+            found[np.fromiter((self._position[pid] for pid in new if pid in self._position), np.intp)] = True
             return found
         state = state_test(q)
         default = state(Triage())  # untouched papers qualify too (is:unread, p:0)

@@ -31,6 +31,7 @@ SORTS: dict[str, str] = {
     "priority": "priority",
     "starred": "starred first",
     "recent": "recently changed",
+    "new": "new first",
     "interest": "for you",
     "suggested": "suggested",
     "title": "title",
@@ -83,18 +84,21 @@ def next_sort(sort: str, querying: bool) -> str:
 
 
 def arrange(papers: Sequence[Paper], states: Mapping[str, Triage], view: str, sort: str, ranked: bool = False,
-            interest: Mapping[str, int] | None = None) -> list[Paper]:
+            interest: Mapping[str, int] | None = None, new: Container[str] = ()) -> list[Paper]:
     """The papers `view` shows, in `sort` order; ties keep the order of `papers`.
 
     `papers` is in file order, or best first when `ranked` (the hits of a query): the score sort keeps
     that order, and is file order when there is no query. The learnt sorts follow `interest` (paper
-    id → place in the learnt order), and keep the order of `papers` until there is one.
+    id → place in the learnt order), and keep the order of `papers` until there is one. The new sort puts the
+    papers of `new` (`store.library.seen`) first.
     """
     shown = list(papers) if view == "all" else in_view(papers, states, view)
     if sort in ("file", SCORE_SORT):
         return sorted(shown, key=lambda paper: paper.position) if ranked and sort == "file" else shown
     if sort in LEARNT_SORTS:
         return rerank(shown, 0, interest) if interest is not None else shown
+    if sort == "new":
+        return sorted(shown, key=lambda paper: paper.id not in new)
     if sort in _PAPER_KEYS:
         return sorted(shown, key=_PAPER_KEYS[sort])
     key = _SORT_KEYS[sort]

@@ -7,11 +7,12 @@ import gc
 import os
 import shutil
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set as AbstractSet
 from contextlib import nullcontext
 from itertools import islice
 from pathlib import Path
 from unicodedata import east_asian_width
+from typing import TYPE_CHECKING, TypeVar
 
 from store.papers.model import Collection, Paper, Triage
 from store.papers.text import display
@@ -20,6 +21,11 @@ from store.readers.index_cache import search_index
 from store.readers.records import reporting
 from store.search.query import Query, clipped, parse
 from tui.boundary import write_control
+
+if TYPE_CHECKING:
+    from store.marks.db import TriageStore
+
+T = TypeVar("T")
 
 
 class Refused(Exception):
@@ -196,12 +202,13 @@ def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse
     return parser.parse_intermixed_args(attach_query(argv))
 
 
-def matching(collection: Collection, query: Query | None, states: Mapping[str, Triage]) -> list[tuple[Paper, float | None]]:
+def matching(collection: Collection, query: Query | None, states: Mapping[str, Triage],
+             new: AbstractSet[str] = frozenset()) -> list[tuple[Paper, float | None]]:
     """The papers of `collection` with their scores: all in file order without a query, else
     those matching it, ranked as the app ranks them (a long list's index from the cache)."""
     if query is None:
         return [(paper, None) for paper in collection.papers]
-    return [(hit.paper, hit.score) for hit in search_index(collection).search(query, states)]
+    return [(hit.paper, hit.score) for hit in search_index(collection).search(query, states, new)]
 
 
 def paper_row(paper: Paper, state: Triage) -> dict[str, object]:
@@ -255,17 +262,27 @@ def named(collection: Collection, text: str, keys: Mapping[str, str]) -> Paper:
     return found[0]
 
 
-def stored_states(db: Path, papers: Sequence[Paper]) -> dict[str, Triage]:
-    """The marks stored for `papers` (notices such as a database moved aside go to stderr)."""
+def in_store(db: Path, work: Callable[[TriageStore], T]) -> T:
+    """What `work` does with the database `db` opened (notices such as a database moved aside go to stderr)."""
     from store.marks.db import TriageStore
 
     store = TriageStore(db)
     told = tell(store.notices)
     try:
-        return store.attach(papers)
+        return work(store)
     finally:
         store.close()
         tell(store.notices[told:])
+
+
+def stored_states(db: Path, papers: Sequence[Paper]) -> dict[str, Triage]:
+    """The marks stored for `papers`."""
+    return in_store(db, lambda store: store.attach(papers))
+
+
+def opened_now(db: Path, collection: Collection) -> frozenset[str]:
+    """The ids of the papers of `collection` new since it was last opened, now that it is (`store.library.seen`)."""
+    return in_store(db, lambda store: store.opened(collection.sources, collection.papers))
 
 
 def tell(notices: Sequence[str]) -> int:

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from store.common.json_out import dumps
 from store.papers.model import Triage
 from store.search.views import SCORE_SORT, SORTS
-from tui.cli.common import (add_common, add_library, add_query, database, load, matching, paper_row, parse_args, parse_query,
+from tui.cli.common import (add_common, add_library, add_query, database, load, matching, opened_now, paper_row, parse_args, parse_query,
                             print_table, stored_states, write_lines)
 
 
@@ -26,7 +26,7 @@ def list_parser() -> argparse.ArgumentParser:
         help="file, priority (1 first), starred (first), recent (recently changed first), interest: For you,"
         " the unmarked papers you are most likely to star first, learned from your marks, or suggested: those"
         " whose mark would teach that most first, title (A to Z), author (the first author's surname, A to Z),"
-        " year (newest first), track (oral, spotlight, poster) or session (a conference's session time, then board)"
+        " year (newest first), new (the papers first seen since the list was last opened first), track (oral, spotlight, poster) or session (a conference's session time, then board)"
         " (default: best first with --query, else file order)",
     )
     return parser
@@ -42,12 +42,13 @@ def run_list(argv: Sequence[str]) -> int:
     query = parse_query(args.query)
     collection = load(args.files, db=db if args.library else None)
     states = stored_states(db, collection.papers)  # (the table shows the marks too)
-    found = matching(collection, query, states)
+    new = opened_now(db, collection)
+    found = matching(collection, query, states, new)
     gains: Mapping[str, dict[str, object]] = {}
     if args.sort:
         from tui.cli.rank import arranged
 
-        found, gains = arranged(collection, found, states, args.sort, ranked=query is not None, db=db)
+        found, gains = arranged(collection, found, states, args.sort, ranked=query is not None, db=db, new=new)
     if args.format == "jsonl":
         blank = Triage()
         write_lines(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set as AbstractSet
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -72,10 +72,10 @@ def run_similar(argv: Sequence[str]) -> int:
 
 
 def arranged(collection: Collection, found: Found, states: Mapping[str, Triage], sort: str,
-             ranked: bool, db: Path) -> tuple[Found, dict[str, dict[str, object]]]:
+             ranked: bool, db: Path, new: AbstractSet[str] = frozenset()) -> tuple[Found, dict[str, dict[str, object]]]:
     """`found` in `sort` order (store.search.views' sorts; `ranked`: `found` is a query's hits, best
     first), and the fields each printed row gains: the For-you `bucket` with a sort learnt from
-    the marks (interest, suggested)."""
+    the marks (interest, suggested); `new`: the papers the new sort puts first."""
     from store.search.views import INTEREST_SORT, LEARNT_SORTS, arrange
 
     score = {paper.id: value for paper, value in found}
@@ -88,7 +88,7 @@ def arranged(collection: Collection, found: Found, states: Mapping[str, Triage],
         # A bucket is a guess about a paper not marked yet: a marked one has none (as in the app).
         gains = {paper.id: {"bucket": None if paper.id in states else
                             ranking.bucket(paper.id).label if ranking is not None else "unsure"} for paper, _ in found}
-    papers = arrange([paper for paper, _ in found], states, "all", sort, ranked, interest)
+    papers = arrange([paper for paper, _ in found], states, "all", sort, ranked, interest, new)
     return [(paper, score[paper.id]) for paper in papers], gains
 
 

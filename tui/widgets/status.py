@@ -82,14 +82,16 @@ class StatusLine(Horizontal):
         show_line(self.query_one("#status-source", Static), Content("  ").join(parts))
 
     def show(self, *, shown: int, total: int, unread: int, starred: int, prioritised: int, read: int,
-             selected: int = 0, visual: bool = False, like: str = "") -> None:
+             selected: int = 0, visual: bool = False, like: str = "", new: int = 0) -> None:
         """`unread`, `starred`, `prioritised` count the papers shown; `read` counts all `total` papers;
         `selected` the papers selected (shown or not), `visual` whether visual mode extends the selection;
-        `like`: the paper "more like this" shows papers like ("30 like GraphPulse" for "30 of 2260 shown")."""
+        `like`: the paper "more like this" shows papers like ("30 like GraphPulse" for "30 of 2260 shown");
+        `new`: the list's papers first seen since it was last opened ("3 new", when some are and some not: a
+        list opened for the first time is all new, which the count would only repeat)."""
         if self.has_class("-narrow") and len(like) > NARROW_LIKE:  # (80 columns: the counts still fit)
             like = like[: NARROW_LIKE - 1].rstrip() + "…"
         lead = f"{shown} like {like}" if like else f"{shown} of {total} shown"
-        self._counts = [lead, f"{unread} unread", f"{starred} ★", f"{prioritised} prioritised"]
+        self._counts = [lead, *([f"{new} new"] if 0 < new < total else []), f"{unread} unread", f"{starred} ★", f"{prioritised} prioritised"]
         if selected or visual:
             self._counts.insert(0, f"{selected} selected{' (visual)' if visual else ''}")
         self._fit()

@@ -1,0 +1,138 @@
+"""What is new: the file beside the database, `<database>.seen`, that says when the database first saw each
+paper and when each list was last opened. A paper is new in a list when it was first seen since that list was
+last opened (`is_new`: the one place that says what new means; a list never opened before is all new).
+
+A paper is known by every identity it has (`identities`): its id (a hash of its abstract), and its arXiv id,
+DOI, OpenReview id, and title with its first author's name. So a camera-ready version or an arXiv v2, whose
+abstract (and so id) changed, is not new when any other of its identities was seen before; a bare abstract
+with none of these is new once its text changes.
+
+    {"format": "paper-triage seen 1",
+     "opens": N,                                 the opens counted so far
+     "first": {"N": [identity, ...], ...},       identities first seen at the Nth open
+     "when": {"N": "2026-12-02T16:59:00Z"},      the time of each open that saw something first
+     "opened": {list: N, ...}}                   the open at which each list was last opened
+
+Opens are counted, not timed: two opens in one second, or a clock set back, still tell old from new. The file
+is written whole (`store.common.files.write_whole`, its symbolic link replaced, never followed) and read only
+when it is a regular file of at most `MOST_BYTES`; past `MOST_IDENTITIES` the identities first seen earliest
+are forgotten, past `MOST_LISTS` the lists opened earliest. A file that cannot be read is set aside and begun
+again (said). `Seen` is not locked: its owner (the triage store) calls it under the database's lock.
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+from store.common.errors import ReadError
+from store.common.files import move_aside, read_regular, write_whole
+from store.library.record import openreview_id
+from store.papers.model import Paper, paper_id
+
+FORMAT = "paper-triage seen 1"
+MOST_BYTES = 256 << 20
+"""The largest file read: some 10 million identities."""
+MOST_IDENTITIES = 8_000_000
+"""Identities kept: some two million papers."""
+MOST_LISTS = 10_000
+
+
+def is_new(first_seen: int, last_opened: int | None) -> bool:
+    """Whether a paper first seen at open `first_seen` is new in a list last opened at `last_opened` (None: never)."""
+    return last_opened is None or first_seen > last_opened
+
+
+def identities(paper: Paper) -> list[str]:
+    """Every name `paper` is known by, whatever the wording of its abstract there (see the module docstring)."""
+    names = [paper.id]
+    if paper.arxiv:
+        names.append("arxiv:" + paper.arxiv)
+    if paper.doi:
+        names.append("doi:" + paper.doi.casefold())
+    openreview = openreview_id(paper.links)
+    if openreview:
+        names.append("openreview:" + openreview)
+    if paper.authors:  # (a record with authors has its own title: none is derived here)
+        names.append("title:" + paper_id(f"{paper.title} / {paper.authors[0]}"))  # (a hash: 10 characters)
+    return names
+
+
+def list_name(sources: Iterable[str]) -> str:
+    """What a list is remembered by: the real paths of its files."""
+    return "\n".join(sorted(str(Path(source).resolve()) for source in sources))
+
+
+class Seen:
+    """The first-seen file of one database (see the module docstring)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.notices: list[str] = []
+
+    def _read(self) -> dict:
+        try:
+            data = json.loads(read_regular(self.path, MOST_BYTES, "a first-seen file"))
+            if not (isinstance(data, dict) and data.get("format") == FORMAT and type(data.get("opens")) is int
+                    and all(isinstance(data.get(part), dict) for part in ("first", "when", "opened"))):
+                raise ValueError("not a paper-triage first-seen file")
+            return data
+        except FileNotFoundError:
+            pass
+        except (ReadError, ValueError, RecursionError) as exc:
+            problem = str(exc) if isinstance(exc, ReadError) else f"{self.path}: {exc}"
+            try:
+                aside = move_aside(self.path)
+                self.notices.append(f"{problem}; set aside as {aside.name}: every paper of this list counts as new")
+            except OSError:
+                self.notices.append(f"{problem}; what is new is not known")
+                raise
+        return {"format": FORMAT, "opens": 0, "first": {}, "when": {}, "opened": {}}
+
+    def open(self, name: str, papers: Iterable[Paper]) -> frozenset[str]:
+        """The ids of `papers` new in the list `name` (`is_new`), now that it is opened: its papers not seen
+        before are seen now, and the list is opened now."""
+        try:
+            data = self._read()
+        except OSError:
+            return frozenset()
+        first: dict[str, int] = {}
+        for serial, names in data["first"].items():
+            if serial.isdigit() and isinstance(names, list):
+                first.update((name, int(serial)) for name in names if isinstance(name, str))
+        last = data["opened"].get(name)
+        last = last if type(last) is int else None
+        now = data["opens"] + 1
+        new, unseen = set(), []
+        for paper in papers:
+            names = identities(paper)
+            seen = [first[name] for name in names if name in first]
+            if is_new(min(seen, default=now), last):
+                new.add(paper.id)
+            unseen.extend(name for name in names if name not in first)
+        data["opens"] = now
+        if unseen:
+            data["first"][str(now)] = list(dict.fromkeys(unseen))
+            data["when"][str(now)] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        data["opened"][name] = now
+        self._bound(data, len(first) + len(unseen))
+        try:
+            write_whole(self.path, json.dumps(data, separators=(",", ":")).encode(), links=False)
+        except OSError as exc:
+            self.notices.append(f"{self.path}: not saved ({exc.strerror or exc}): these papers count as new again next time")
+        return frozenset(new)
+
+    @staticmethod
+    def _bound(data: dict, count: int) -> None:
+        """Forget the identities first seen earliest past `MOST_IDENTITIES`, the lists opened earliest past `MOST_LISTS`."""
+        for serial in sorted(data["first"], key=lambda s: int(s) if s.isdigit() else -1):
+            if count <= MOST_IDENTITIES:
+                break
+            names = data["first"].pop(serial)
+            data["when"].pop(serial, None)
+            count -= len(names) if isinstance(names, list) else 0
+        opened = data["opened"]
+        if len(opened) > MOST_LISTS:
+            for name in sorted(opened, key=lambda n: opened[n] if type(opened[n]) is int else -1)[: len(opened) - MOST_LISTS]:
+                del opened[name]

@@ -1,0 +1,132 @@
+"""What is new (issue 32 item 5): `is:new`, the `new` sort and the header's "N new", over a real database and
+the installed `triage`: a daily arXiv listing that grows, a conference list whose abstracts change (camera-ready)."""
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from tests.tmux import Tmux, triage_command
+
+
+def triage(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([triage_command(), *args], capture_output=True, text=True, timeout=120)
+
+
+def paper(n: int, abstract: str = "", **fields: object) -> dict[str, object]:
+    return {"title": f"Paper number {n} on topic {n * 7}", "authors": [f"Author{n} Surname{n}"],
+            "abstract": abstract or f"We study problem {n} with method {n * 3} and show result {n * 11} on benchmark {n}.",
+            **fields}
+
+
+def write(path: Path, rows: list[dict[str, object]]) -> None:
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+
+
+def titles(*args: str) -> list[str]:
+    result = triage("list", *args, "--format", "jsonl")
+    assert result.returncode in (0, 1), result.stderr
+    assert "Traceback" not in result.stderr
+    return [json.loads(line)["title"] for line in result.stdout.splitlines()]
+
+
+def test_a_daily_listing_shows_exactly_the_papers_added_since_it_was_last_opened(tmp_path):
+    listing = tmp_path / "arxiv-new.jsonl"
+    day1 = [paper(n, arxiv=f"2412.0{n:04d}") for n in range(1, 6)]
+    write(listing, day1)
+    assert len(titles(str(listing))) == 5  # opened once: day 1
+    day2 = [paper(n, arxiv=f"2412.0{n:04d}") for n in range(6, 9)]
+    write(listing, day2 + day1)  # the next day's listing: three papers more
+    assert titles(str(listing), "-q", "is:new") == [row["title"] for row in day2]
+    # opened again since: nothing is new any more, and every paper is not new
+    assert titles(str(listing), "-q", "is:new") == []
+    assert len(titles(str(listing), "-q", "-is:new")) == 8
+
+
+def test_the_new_sort_puts_the_new_papers_first(tmp_path):
+    listing = tmp_path / "list.jsonl"
+    old = [paper(n) for n in range(1, 5)]
+    write(listing, old)
+    titles(str(listing))
+    added = paper(9)
+    write(listing, [*old[:2], added, *old[2:]])
+    assert titles(str(listing), "--sort", "new") == [added["title"], *(row["title"] for row in old)]
+
+
+def test_a_list_never_opened_is_all_new_and_a_paper_seen_in_another_list_is_not_new_there_later(tmp_path):
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    write(first, [paper(1), paper(2)])
+    assert len(titles(str(first), "-q", "is:new")) == 2  # never opened: everything unseen is new
+    write(second, [paper(2), paper(3)])
+    titles(str(second))
+    write(second, [paper(1), paper(2), paper(3), paper(4)])  # paper 1 was seen in a.jsonl before b was last opened
+    assert titles(str(second), "-q", "is:new") == [paper(4)["title"]]
+
+
+def test_camera_ready_versions_are_the_same_papers_an_added_paper_is_new(tmp_path):
+    """A changed abstract gives a paper a new id; it is not new when an arXiv id, DOI or OpenReview id, or
+    its title with its first author, was seen before. A bare abstract with none of those is new when edited."""
+    conference = tmp_path / "conf.jsonl"
+    submitted = [paper(1, url="https://openreview.net/forum?id=AbC1"), paper(2, doi="10.1000/two"),
+                 paper(3, arxiv="2401.00003"), paper(4)]
+    write(conference, submitted)
+    titles(str(conference))
+    camera = [{**row, "abstract": row["abstract"] + " Camera-ready: new experiments."} for row in submitted]
+    added = paper(5, url="https://openreview.net/forum?id=XyZ5")
+    write(conference, [*camera, added])
+    assert titles(str(conference), "-q", "is:new") == [added["title"]]
+
+    bare = tmp_path / "abstracts.txt"
+    bare.write_text("We study the first problem in depth and show a result.\n\nA second abstract about another problem.\n")
+    titles(str(bare))
+    bare.write_text("We study the first problem in depth and show a better result.\n\nA second abstract about another problem.\n")
+    assert len(titles(str(bare), "-q", "is:new")) == 1
+
+
+def test_the_header_says_how_many_are_new_and_is_new_filters_them_in_the_app(tmp_path):
+    """In a real terminal: the header says "3 new" (not at the first open, when all are), `/is:new` shows them."""
+    listing = tmp_path / "daily.jsonl"
+    day1 = [paper(n) for n in range(1, 8)]
+    write(listing, day1)
+    first = Tmux(f"{triage_command()} {listing}")
+    try:
+        assert " new" not in first.wait_for(lambda s: "7 of 7 shown" in s)
+        first.quit()
+    finally:
+        first.kill()
+    write(listing, day1 + [paper(n) for n in range(8, 11)])
+    tmux = Tmux(f"{triage_command()} {listing}")
+    try:
+        tmux.wait_for(lambda s: "10 of 10 shown" in s and "3 new" in s)
+        tmux.send("/")
+        tmux.send("is:new")
+        screen = tmux.wait_for(lambda s: "3 of 10 shown" in s)
+        assert all(f"Paper number {n} " in screen for n in (8, 9, 10)) and "Paper number 7 " not in screen
+        tmux.send("Escape")
+        tmux.send("Escape")
+        tmux.wait_for(lambda s: "10 of 10 shown" in s)
+        tmux.quit()
+    finally:
+        tmux.kill()
+
+
+def test_a_seen_file_that_is_a_link_a_fifo_or_damaged_is_never_followed_nor_trusted(tmp_path):
+    """The first-seen file beside the database: another's file it links to is left as it is, a FIFO does not
+    hang the command, damage is set aside and said in one line; every paper then counts as new."""
+    import os
+
+    listing = tmp_path / "list.jsonl"
+    write(listing, [paper(1), paper(2)])
+    seen = tmp_path / "triage.json.seen"
+    victim = tmp_path / "victim.txt"
+    victim.write_text("someone else's file\n")
+    for make in (lambda: seen.symlink_to(victim), lambda: os.mkfifo(seen), lambda: seen.write_text("{not json")):
+        make()
+        result = triage("list", str(listing), "-q", "is:new")
+        assert result.returncode == 0 and "Traceback" not in result.stderr
+        assert len(result.stdout.splitlines()) == 2
+        assert "triage.json.seen" in result.stderr and "set aside" in result.stderr
+        assert seen.is_file() and not seen.is_symlink()
+        assert victim.read_text() == "someone else's file\n"
+        assert triage("list", str(listing), "-q", "is:new").returncode == 1  # remembered again since
+        seen.unlink()
