@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import subprocess
 import time
 
 import pytest
@@ -76,6 +77,8 @@ def test_F_fetches_the_newest_papers_of_the_open_feed_marks_them_new_keeps_marks
     with serving({"/api/query": arxiv_api(served, cap=4)}) as server:
         first = triage_fetch(server)
         assert first.returncode == 0, first.stderr
+        # A list opened once before: its 8 papers are seen (not new) when the app opens it.
+        subprocess.run([triage_command(), "list", first.stdout.strip()], capture_output=True, check=True, timeout=120)
         term = Tmux(f"{triage_command()} {first.stdout.strip()}")
         try:
             term.wait_for(lambda s: "8 of 8 shown" in s)
@@ -117,7 +120,6 @@ def test_F_on_a_list_that_was_not_fetched_says_so(tmp_path, seed_path):
 
 
 def triage_fetch(server):
-    import subprocess
 
     return subprocess.run([triage_command(), "fetch", "arxiv", "cs.LG", "--endpoint", f"{server.url}/api/query",
                            "--delay", "1", "--timeout", "10"], capture_output=True, text=True, timeout=60)
