@@ -120,7 +120,6 @@ def test_F_on_a_list_that_was_not_fetched_says_so(tmp_path, seed_path):
 
 
 def triage_fetch(server):
-
     return subprocess.run([triage_command(), "fetch", "arxiv", "cs.LG", "--endpoint", f"{server.url}/api/query",
                            "--delay", "1", "--timeout", "10"], capture_output=True, text=True, timeout=60)
 
