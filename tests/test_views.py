@@ -49,15 +49,15 @@ def test_score_sort_keeps_the_rank_and_file_sort_undoes_it(marked):
 
 def test_the_sort_cycle_offers_match_score_only_while_querying():
     cycle, sort = [], "file"
-    for _ in range(11):
+    for _ in range(12):
         sort = next_sort(sort, querying=False)
         cycle.append(sort)
-    assert cycle == ["priority", "starred", "recent", "interest", "suggested", "title", "author", "year", "track",
+    assert cycle == ["priority", "starred", "recent", "new", "interest", "suggested", "title", "author", "year", "track",
                      "session", "file"]
     assert next_sort("session", querying=True) == "score"
     assert next_sort("score", querying=False) == "file"
-    assert set(SORTS) == {"file", "priority", "starred", "recent", "interest", "suggested", "title", "author", "year",
-                          "track", "session", "score"}
+    assert set(SORTS) == {"file", "priority", "starred", "recent", "new", "interest", "suggested", "title", "author",
+                          "year", "track", "session", "score"}
 
 
 def paper(title: str, authors: tuple[str, ...] = (), year: int | None = None, track: str = "") -> Paper:
