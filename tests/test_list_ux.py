@@ -12,8 +12,7 @@ from textual.widgets._footer import FooterKey
 from store.papers.text import title_display
 from store.readers import read_path
 from store.search.views import surname
-from tests.test_keys_on_a_long_list import settle
-from tests.waits import until
+from tests.waits import settled, until
 from tui.app import TriageApp
 from tui.interest import shortly
 from tui.widgets.detail import DetailPane
@@ -27,7 +26,7 @@ async def iclr(corpora, size: tuple[int, int] = (120, 40)) -> AsyncIterator[tupl
     """The ICLR list open and indexed: (app, pilot)."""
     app = TriageApp(read_path(corpora / "iclr-2024-papers.jsonl"))
     async with app.run_test(size=size) as pilot:
-        await settle(app, pilot)
+        await settled(app, pilot)
         yield app, pilot
 
 
@@ -36,7 +35,7 @@ async def typed(app: TriageApp, pilot, query: str) -> list[str]:
     await pilot.press("slash")
     app.query_one(FilterBar).input.value = ""
     await pilot.press(*query)
-    await settle(app, pilot)
+    await settled(app, pilot)
     return [paper.id for paper in app.query_one(PaperList).papers]
 
 
@@ -75,7 +74,7 @@ async def test_more_like_this_under_a_query_says_whose_and_sets_the_query_count_
         colour = count.rich_style.color
         await pilot.press("m")
         await until(pilot, lambda: app._similar is not None)
-        await settle(app, pilot)
+        await settled(app, pilot)
         header = app.query_one(StatusLine).text
         assert f"30 like {shortly(paper)}" in header and "of 2260 shown" not in header
         assert str(count.content).startswith(f"{matched} of 2260") and "not shown" in str(count.content)

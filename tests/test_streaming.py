@@ -254,9 +254,8 @@ def test_the_list_is_on_screen_while_it_is_read_and_keys_work(generated, tmp_pat
     it; `j` moves on the rows shown; a query typed meanwhile answers over the whole list once it is
     indexed, and again once the titles are derived; the server the workers were forked from is gone by then
     (~40 MB: ended once the list is read), and so is the resource tracker (~13 MB: ended once the titles' workers
-    are), without a word on the screen. Quit at that very moment, the list's parse and index
-    are in the cache for the next open (the index entry, ~20 MB here, is written by a thread the background
-    read starts: the app must not exit under it)."""
+    are), without a word on the screen. Quit at that very moment: the app exits at once (`q` never waits for a
+    cache write: one not done within 0.5 s is given up), and no cache entry is left half written."""
     path = generated(30000)
     term = Tmux(f"{triage_command()} {path}")
     try:
@@ -278,7 +277,6 @@ def test_the_list_is_on_screen_while_it_is_read_and_keys_work(generated, tmp_pat
     finally:
         term.kill()
     written = tmp_path / "cache"
-    assert list(written.glob("*" + cache.SUFFIX)) and list(written.glob("*" + cache.INDEX_SUFFIX))
     assert not list(written.glob(".*.tmp")), "a cache entry was left half written"
 
 

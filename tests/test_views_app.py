@@ -88,11 +88,13 @@ async def test_S_cycles_the_sorts_and_the_tab_bar_names_the_sort(seed_path):
         assert shown_ids(app)[:3] == [papers[3].id, papers[1].id, papers[0].id]  # the last marked first
         assert str(sort_name.content) == "sorted by recently changed"
         await press(pilot, "S")
+        assert str(sort_name.content) == "sorted by new first"
+        await press(pilot, "S")
         await until(pilot, lambda: str(sort_name.content) == "sorted by for you")  # 3 starred or priority 1–2
         assert all(app.state_of(pid).blank for pid in shown_ids(app)[:15])  # the unmarked papers first
         await press(pilot, "S")
         assert str(sort_name.content) == "sorted by suggested" and shown_ids(app)[0] == app._ranking.suggested[0]
-        for name in ("title", "first author", "year (newest first)", "track (oral first)"):
+        for name in ("title", "first author", "year (newest first)", "track (oral first)", "session time"):
             await press(pilot, "S")
             assert str(sort_name.content) == f"sorted by {name}"
         await press(pilot, "S")
@@ -214,7 +216,7 @@ async def test_a_query_ranks_best_first_and_views_and_sorts_apply_to_its_matches
         assert shown_ids(app) == [starred]
         await press(pilot, "v", "v", "S")
         assert app.sort == "file" and shown_ids(app) == sorted(ranked, key=[p.id for p in papers].index)
-        for _ in range(10):  # priority … suggested, title, author, year, track, then score
+        for _ in range(12):  # priority, starred, recent, new … suggested, title, author, year, track, session, then score
             await press(pilot, "S")
         assert app.sort == "score" and shown_ids(app) == ranked
         await press(pilot, "slash", "escape")  # clear the filter

@@ -94,7 +94,7 @@ class Watching:
         fresh = {paper.id for paper in whole.papers if paper.id not in known} if known else set()
         landing = Landing.of(whole, self.store)  # type: ignore[attr-defined]
         # New this session stays new: what was at the open, what F fetched, what the file gained.
-        landing = landing._replace(new=landing.new | self.new_ids | fresh)  # type: ignore[attr-defined]
+        landing = landing._replace(new=frozenset((landing.new | self.new_ids | fresh) & landing.by_id.keys()))  # type: ignore[attr-defined]
         hits = index.search(query, states, landing.new) if query is not None else None
         self.call_from_thread(self.land_again, landing, index, hits, serial, pins, fresh)  # type: ignore[attr-defined]
 

@@ -21,7 +21,9 @@ again (said). `Seen` is not locked: its owner (the triage store) calls it under 
 """
 from __future__ import annotations
 
+import errno
 import json
+import os
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -30,6 +32,11 @@ from store.common.errors import ReadError
 from store.common.files import move_aside, read_regular, write_whole
 from store.library.record import openreview_id
 from store.papers.model import Paper, paper_id
+
+QUIET = (errno.EROFS, errno.EACCES, errno.EPERM)
+"""Why a file beside a database only read cannot be written: not said (its marks are not written either)."""
+MARGIN = 64 << 20
+"""Free space the file leaves to the marks: on a disk with less, it is not written (the marks' journal needs it more)."""
 
 FORMAT = "paper-triage seen 1"
 MOST_BYTES = 256 << 20
@@ -117,11 +124,23 @@ class Seen:
             data["when"][str(now)] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         data["opened"][name] = now
         self._bound(data, len(first) + len(unseen))
+        body = json.dumps(data, separators=(",", ":")).encode()
+        if not self._room_for(len(body)):
+            return frozenset(new)  # (a nearly full disk keeps its last bytes for the marks: nothing is new next time)
         try:
-            write_whole(self.path, json.dumps(data, separators=(",", ":")).encode(), links=False)
+            write_whole(self.path, body, links=False)
         except OSError as exc:
-            self.notices.append(f"{self.path}: not saved ({exc.strerror or exc}): these papers count as new again next time")
+            if exc.errno not in QUIET:  # (a database only read: nothing to say, as for its marks)
+                self.notices.append(f"{self.path}: not saved ({exc.strerror or exc}): these papers count as new again next time")
         return frozenset(new)
+
+    def _room_for(self, size: int) -> bool:
+        """Whether the disk keeps `MARGIN` free beyond a new copy of the file of `size` bytes."""
+        try:
+            disk = os.statvfs(self.path.parent)
+        except OSError:
+            return True  # (the write says what is wrong)
+        return disk.f_bavail * disk.f_frsize >= size + MARGIN
 
     @staticmethod
     def _bound(data: dict, count: int) -> None:

@@ -112,8 +112,9 @@ class StatusLine(Horizontal):
     def show_notice(self, text: str) -> None:
         """What the user should know of the list itself ("list changed on disk — R reloads", a fetch that failed);
         '' once it is over."""
-        self.query_one("#status-notice", Static).update(Content(f"{text} " if text else ""))
-        self.call_after_refresh(self.call_after_refresh, self._fit)  # once it has its new width (laid out)
+        for notice in self.query("#status-notice").results(Static):  # (none while the line is still composed)
+            notice.update(Content(f"{text} " if text else ""))
+            self.call_after_refresh(self.call_after_refresh, self._fit)  # once it has its new width (laid out)
 
     def show_saving(self, papers: int) -> None:
         """"saving…" while the marks of `papers` papers shown are not yet durable; nothing once all are."""
