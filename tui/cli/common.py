@@ -81,17 +81,10 @@ def add_library(parser: argparse.ArgumentParser) -> None:
 
 def library(db: Path) -> Collection:
     """Every marked paper of the database `db`, made from the records it keeps (`store.readers.library`)."""
-    from store.marks.db import TriageStore
     from store.readers.library import library_collection
 
-    store = TriageStore(db)
-    told = tell(store.notices)
-    try:
-        records = store.records()
-    finally:
-        store.close()
-        tell(store.notices[told:])
-    collection = library_collection(records, str(store.papers_file))
+    records, source = in_store(db, lambda store: (store.records(), str(store.papers_file)))
+    collection = library_collection(records, source)
     gc.freeze()
     return collection
 

@@ -19,8 +19,8 @@ from store.common.json_out import dumps
 from store.papers.model import Paper, Triage
 from store.marks.clock import now
 from store.readers.ids import Known, ids
-from tui.cli.common import (add_common, database, default_files, load, marks_column, parse_args, plain_title, Refused, tell,
-                            tell_skipped)
+from tui.cli.common import (add_common, database, default_files, in_store, load, marks_column, parse_args, plain_title,
+                            Refused, tell_skipped)
 
 if TYPE_CHECKING:
     from store.marks.db import TriageStore
@@ -159,19 +159,15 @@ def mark(db: Path, papers: Sequence[Paper | Known], pick: Callable[[TriageStore]
     """`change` made to the marks of the papers `pick` chooses (given the database, `papers` attached: see
     `TriageStore.attach` for `refind`), as one locked read-modify-write and one durable write; the new marks.
     What the database has to say (a database moved aside…) goes to stderr."""
-    from store.marks.db import TriageStore
 
-    store = TriageStore(db)
-    told = tell(store.notices)
-    try:
+    def marked(store: TriageStore) -> dict[str, Triage]:
         store.attach(papers, refind=refind)
         pids = pick(store)
         states = store.update_many(pids, change)
         keep_records(store, pids, papers, files)
         return states
-    finally:
-        store.close()
-        tell(store.notices[told:])
+
+    return in_store(db, marked)
 
 
 def run_set(argv: Sequence[str]) -> int:

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 from store.papers.model import Collection, Paper, Triage
 from store.readers.index_cache import search_index
 from store.common.json_out import dumps
-from tui.cli.common import add_common, add_library, database, load, named, paper_row, parse_args, print_table, stored_states, tell
+from tui.cli.common import (add_common, add_library, database, in_store, load, named, paper_row, parse_args, print_table,
+                            stored_states)
 
 if TYPE_CHECKING:
     from store.interest.ranking import Ranking
@@ -97,17 +98,10 @@ def for_you(collection: Collection, states: Mapping[str, Triage], db: Path) -> R
     having said on stderr how many stars it takes, while there are too few to rank (then no features are
     built: that is the slow part)."""
     from store.interest.ranking import TOO_FEW, labels
-    from store.marks.db import TriageStore
     from tui.interest import Interest, outside
 
     def others() -> tuple[list[Paper], dict[str, Triage]]:
-        store = TriageStore(db)
-        told = tell(store.notices)
-        try:
-            return outside(store, collection.papers)
-        finally:
-            store.close()
-            tell(store.notices[told:])
+        return in_store(db, lambda store: outside(store, collection.papers))
 
     ranking = Interest(collection.papers, lambda: search_index(collection), others).rank(states)
     if ranking is None:
