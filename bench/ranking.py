@@ -137,8 +137,8 @@ def quality(seeds: list[int]) -> None:
             f"{statistics.mean(v for n in SEEN for v in means[(m, n)]):15.3f}" for m in methods) + "\n")
     print("runs left out (fewer than %d starred): " % MIN_POSITIVES + ", ".join(f"{too_few[n]} at {n} seen" for n in SEEN))
     print_buckets(buckets, "areas, all runs")
-    print(f"\nActive learning: AP after 50 random marks and 50 more, taken at random or from Suggested "
-          f"(10 at a time), over papers neither saw")
+    print("\nActive learning: AP after 50 random marks and 50 more, taken at random or from Suggested "
+          "(10 at a time), over papers neither saw")
     for name, values in learning.items():
         print(f"  {name:10s} {statistics.mean(values):.3f}  ({len(values)} runs)")
     buckets = {b: [0, 0] for b in Bucket}

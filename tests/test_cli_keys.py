@@ -124,7 +124,7 @@ def test_triage_keys_says_a_hostile_keys_file_in_one_line(kind):
 @pytest.mark.parametrize("kind", ["arrays 50,000 deep", "a name dotted 20,000 deep", "a FIFO"])
 def test_the_app_in_a_terminal_starts_with_the_default_keys_and_one_warning_despite_a_hostile_keys_file(kind):
     """Before: the app printed a RecursionError traceback and exited 0 without drawing; hung on the FIFO."""
-    path = hostile_keys_file(kind)
+    hostile_keys_file(kind)
     tmux = Tmux(triage_command())
     try:
         tmux.wait_for(lambda s: "19 unread" in s and "Keys file" in s and "keep their default keys" in s)

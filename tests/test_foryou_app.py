@@ -92,7 +92,6 @@ async def test_the_bucket_mark_shows_in_the_for_you_sort_only(tmp_path):
 
 async def test_a_new_ranking_moves_only_the_rows_below_the_cursor(tmp_path):
     app = TriageApp(read_path(mixed_list(tmp_path)), str(tmp_path / "db.json"))
-    papers = app.collection.papers
     async with app.run_test(size=(120, 40)) as pilot:
         await for_you_after_three_stars(app, pilot)
         paper_list = app.query_one(PaperList)

@@ -37,7 +37,7 @@ def test_every_json_output_keeps_one_line_per_record(tmp_path):
     assert len(rows) == 3 and "one\u2028two\u2029three" in rows[0]["text"]
     pid = rows[0]["id"]
 
-    marked = triage("set", pid, papers, "--note", NOTE, "--tag", f"t\u2028ag", "--format", "jsonl")
+    marked = triage("set", pid, papers, "--note", NOTE, "--tag", "t\u2028ag", "--format", "jsonl")
     assert marked.returncode == 0, marked.stderr
     [row] = records(marked.stdout)
     said = triage("set", pid, papers).stdout  # the plain line a person reads: one line too

@@ -7,7 +7,7 @@ import json
 import os
 
 import pytest
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from store.cite import citations as cite
 from store.readers import read_path
@@ -43,7 +43,9 @@ def header(app: TriageApp) -> str:
 
 
 def last_message(app: TriageApp) -> str:
-    return list(app._notifications)[-1].message
+    """The latest notification's text ("" before any: it is posted after the change it tells of shows)."""
+    told = list(app._notifications)
+    return told[-1].message if told else ""
 
 
 def stored():
@@ -95,7 +97,7 @@ async def test_V_in_a_scrolled_long_list_then_star_marks_exactly_those_papers(co
     app = TriageApp(collection)
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "G", "V", *["k"] * 4, "s")
-        assert last_message(app) == "Starred 5 papers"
+        await until(pilot, lambda: last_message(app) == "Starred 5 papers")
         assert "5 ★" in header(app)
     get = stored()
     assert [p.id for p in papers if get(p.id).starred] == [p.id for p in papers[-5:]]
@@ -120,7 +122,7 @@ async def test_ctrl_a_selects_all_shown_and_a_bulk_star_above_50_asks_then_undoe
         await until(pilot, lambda: isinstance(app.screen, Confirm))
         await press(pilot, "y")
         await until(pilot, lambda: f"· {len(papers)} ★" in header(app))
-        assert last_message(app) == f"Starred {len(papers)} papers"
+        await until(pilot, lambda: last_message(app) == f"Starred {len(papers)} papers")
         await press(pilot, "u")
         await until(pilot, lambda: "· 0 ★" in header(app))
         await press(pilot, "ctrl+r")
@@ -141,7 +143,7 @@ async def test_each_triage_key_acts_on_the_selection_and_u_undoes_it_all(seed_pa
         await press(pilot, "j", "semicolon", "j", "semicolon", "j", "j", "semicolon", "k")
         cursor = app.query_one(PaperList).current
         await press(pilot, *keys)
-        assert last_message(app) == message
+        await until(pilot, lambda: last_message(app) == message)
         assert app.query_one(PaperList).current is cursor  # `d` on a selection does not move on
         chosen = [papers[1].id, papers[3].id, papers[6].id]
         assert [p.id for p in papers if getattr(app.state_of(p.id), field) == value] == chosen
@@ -157,13 +159,13 @@ async def test_a_toggle_on_a_selection_all_marked_takes_the_mark_off_all(seed_pa
     app = TriageApp(read_path(seed_path))
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "s", "V", "j", "s")  # one of two starred: star both
-        assert last_message(app) == "Starred 1 paper"
+        await until(pilot, lambda: last_message(app) == "Starred 1 paper")
         assert app.state_of(papers[1].id).starred
         await press(pilot, "s")
-        assert last_message(app) == "Unstarred 2 papers"
+        await until(pilot, lambda: last_message(app) == "Unstarred 2 papers")
         assert not app.state_of(papers[0].id).starred and not app.state_of(papers[1].id).starred
         await press(pilot, "0")
-        assert last_message(app) == "Nothing to change in the 2 papers selected"
+        await until(pilot, lambda: last_message(app) == "Nothing to change in the 2 papers selected")
 
 
 async def test_t_adds_tags_to_each_selected_paper_keeping_theirs(seed_path):
@@ -176,7 +178,7 @@ async def test_t_adds_tags_to_each_selected_paper_keeping_theirs(seed_path):
         assert isinstance(app.screen, TagEditor)
         app.screen.query_one(Input).value = "rl, later"
         await press(pilot, "enter")
-        assert last_message(app) == "Tagged 2 papers"
+        await until(pilot, lambda: last_message(app) == "Tagged 2 papers")
         assert app.state_of(papers[0].id).tags == ("mine", "rl", "later")
         assert app.state_of(papers[1].id).tags == ("rl", "later")
         await press(pilot, "u")

@@ -280,8 +280,7 @@ async def test_an_unreadable_database_is_set_aside_and_the_app_says_so(seed_path
     db.write_text(damaged, encoding="utf-8")
     app = TriageApp(read_path(seed_path), db_path=str(db))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        assert any("moved aside" in n.message for n in app._notifications)
+        await until(pilot, lambda: any("moved aside" in n.message for n in app._notifications))
         await pilot.press("s")
     (aside,) = tmp_path.glob("broken.json.corrupt-*")
     assert aside.read_text(encoding="utf-8") == damaged
