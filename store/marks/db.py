@@ -35,7 +35,7 @@ from store.papers.model import Paper, Triage, fingerprint, normalise
 from store.marks.clock import after, held
 from store.marks.device import instance, known, new_id
 from store.library.record import record_of as paper_record
-from store.library.seen import Seen, list_name
+from store.library.seen import NOTHING, Opened, Seen, list_name
 from store.library.shelf import Records, Shelf
 
 TABLE = "triage"
@@ -186,14 +186,15 @@ class TriageStore:
                 self._keep_papers([paper for paper in papers if paper.id in stored and paper.id not in kept])
         return {pid: from_doc(stored[pid]) for pid in ids if pid in stored}
 
-    def opened(self, sources: Iterable[str], papers: Iterable[Paper]) -> frozenset[str]:
-        """The ids of the papers new in the list of the files `sources` (`store.library.seen`), now that it is
-        opened with `papers`; none when the database cannot be locked (only read)."""
+    def opened(self, sources: Iterable[str], papers: Iterable[Paper]) -> Opened:
+        """The ids of the papers new in the list of the files `sources`, and of those the database sees first now
+        (`store.library.seen.Opened`), now that it is opened with `papers`; none when the database cannot be
+        locked (only read)."""
         try:
             with self._storage.locked():
                 new = self._seen.open(list_name(sources), [paper for paper in papers if isinstance(paper, Paper)])
         except NotSaved:
-            return frozenset()
+            return NOTHING
         finally:
             self._storage.notices.extend(self._seen.notices)
             self._seen.notices.clear()

@@ -282,7 +282,7 @@ def stored_states(db: Path, papers: Sequence[Paper]) -> dict[str, Triage]:
 
 def opened_now(db: Path, collection: Collection) -> frozenset[str]:
     """The ids of the papers of `collection` new since it was last opened, now that it is (`store.library.seen`)."""
-    return in_store(db, lambda store: store.opened(collection.sources, collection.papers))
+    return in_store(db, lambda store: store.opened(collection.sources, collection.papers).new)
 
 
 def tell(notices: Sequence[str]) -> int:
