@@ -112,3 +112,12 @@ def test_proposals_come_from_five_dismissed_papers_sharing_a_value_not_a_rule_no
     assert rules.proposals(papers, states, kept) == []
     assert rules.proposals(papers, states, rules.load(store), least=4) == [rules.Proposal("area:privacy", 4)]
     store.close()
+
+
+def test_what_rules_did_leaves_out_the_papers_marked_meanwhile():
+    papers = [paper(n, keywords=("federated learning",)) for n in range(3)]
+    done = rules.applied([Rule("kw:federated")], [p.id for p in papers], {}, matcher(papers))
+    assert done.summary() == "3 papers dismissed by rule kw:federated"
+    left = done.only(lambda pid: pid != papers[0].id)
+    assert set(left.states) == {papers[1].id, papers[2].id} and left.summary() == "2 papers dismissed by rule kw:federated"
+    assert not done.only(lambda pid: False)

@@ -331,6 +331,7 @@ class Loading:
         papers = list(c.papers)
         self._saver.refresh(lambda: self.store.attach(papers))  # with the writes, in turn: then shown
         self.tell_skipped()
+        self.mark_arrivals()  # type: ignore[attr-defined]
 
     def tell_skipped(self) -> None:
         """The records the lists' reading skipped, in one notice (none when none was)."""

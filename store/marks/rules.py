@@ -213,18 +213,23 @@ def untouched(state: Triage | None) -> bool:
 
 @dataclass(frozen=True)
 class Applied:
-    """What rules did to the papers that arrived: the new state of each paper marked, and each rule that
-    marked some with how many (a paper two rules match counts for both)."""
+    """What rules did to the papers that arrived: the new state of each paper marked, and each rule that marked
+    some with the ids it marked (a paper two rules match is in both)."""
 
     states: dict[str, Triage] = field(default_factory=dict)
-    counts: tuple[tuple[Rule, int], ...] = ()
+    marked: tuple[tuple[Rule, frozenset[str]], ...] = ()
 
     def __bool__(self) -> bool:
         return bool(self.states)
 
+    def only(self, keep: Callable[[str], bool]) -> Applied:
+        """What is left of this for the papers `keep` holds for (a paper marked meanwhile is left out)."""
+        marked = tuple((rule, ids) for rule, ids in ((rule, frozenset(filter(keep, ids))) for rule, ids in self.marked) if ids)
+        return Applied({pid: state for pid, state in self.states.items() if keep(pid)}, marked)
+
     def summary(self) -> str:
         """`3 papers dismissed by rule kw:federated; 1 paper tagged later by rule author:"Ann Lee"`."""
-        return "; ".join(f"{n:,} paper{'s' * (n != 1)} {rule.done} by rule {rule.query}" for rule, n in self.counts)
+        return "; ".join(f"{len(ids):,} paper{'s' * (len(ids) != 1)} {rule.done} by rule {rule.query}" for rule, ids in self.marked)
 
 
 def applied(rules: Iterable[Rule], arrived: Iterable[str], states: Mapping[str, Triage],
@@ -234,16 +239,16 @@ def applied(rules: Iterable[Rule], arrived: Iterable[str], states: Mapping[str, 
     with any mark is left alone."""
     candidates = {pid for pid in arrived if untouched(states.get(pid))}
     out: dict[str, Triage] = {}
-    counts = []
+    marked = []
     for rule in rules:
         if not candidates:
             break
-        hit = candidates.intersection(matching(rule.query))
+        hit = frozenset(candidates.intersection(matching(rule.query)))
         for pid in hit:
             out[pid] = rule.marked(out.get(pid, Triage()))
         if hit:
-            counts.append((rule, len(hit)))
-    return Applied(out, tuple(counts))
+            marked.append((rule, hit))
+    return Applied(out, tuple(marked))
 
 
 # --- proposals --------------------------------------------------------------------------------------------------
