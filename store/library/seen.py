@@ -79,6 +79,15 @@ class Opened(NamedTuple):
 NOTHING = Opened(frozenset(), frozenset())
 
 
+def _first_seen(data: dict) -> dict[str, int]:
+    """Each identity of a first-seen file's data → the open it was first seen at."""
+    first: dict[str, int] = {}
+    for serial, names in data["first"].items():
+        if serial.isdigit() and isinstance(names, list):
+            first.update((name, int(serial)) for name in names if isinstance(name, str))
+    return first
+
+
 def list_name(sources: Iterable[str]) -> str:
     """What a list is remembered by: the real paths of its files."""
     return "\n".join(sorted(str(Path(source).resolve()) for source in sources))
@@ -117,10 +126,7 @@ class Seen:
             data = self._read()
         except OSError:
             return NOTHING
-        first: dict[str, int] = {}
-        for serial, names in data["first"].items():
-            if serial.isdigit() and isinstance(names, list):
-                first.update((name, int(serial)) for name in names if isinstance(name, str))
+        first = _first_seen(data)
         last = data["opened"].get(name)
         last = last if type(last) is int else None
         now = data["opens"] + 1
@@ -149,6 +155,14 @@ class Seen:
             if exc.errno not in QUIET:  # (a database only read: nothing to say, as for its marks)
                 self.notices.append(f"{self.path}: not saved ({exc.strerror or exc}): these papers count as new again next time")
         return opened
+
+    def unseen(self, papers: Iterable[Paper]) -> frozenset[str]:
+        """The ids of `papers` none of whose identities was ever seen (those that would arrive), seeing none now."""
+        try:
+            first = _first_seen(self._read())
+        except OSError:
+            return frozenset()
+        return frozenset(paper.id for paper in papers if not any(name in first for name in identities(paper)))
 
     def _room_for(self, size: int) -> bool:
         """Whether the disk keeps `MARGIN` free beyond a new copy of the file of `size` bytes."""

@@ -1,15 +1,21 @@
 """`triage rules`: the standing rules (store.marks.rules) without the app — list them, add one, remove one, and
-preview which papers of FILES one matches."""
+preview which papers of FILES one matches; and `mark_arrived`, the rules applied where the command line sees
+papers first (`triage list`, `triage fetch`)."""
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection as Ids, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from store.marks import rules
+from store.marks.changes import Change
+from store.marks.clock import now
 from store.marks.rules import Rule, Rules
 from store.papers.inert import inert
+from store.papers.model import Collection, Triage
+from store.readers.index_cache import search_index
 from tui.cli.common import (add_db, database, default_files, in_store, load, matching, parse_args, parse_query, print_table,
                             Refused, stored_states, write_lines)
 
@@ -105,3 +111,30 @@ def _preview(db: Path, rule: Rule, files: list[str]) -> int:
     print(f"triage: {len(found):,} papers match {rule.query}; {free:,} have no mark (the rule would {rule.does} such "
           "papers as they arrive)", file=sys.stderr)
     return 0 if found else 1
+
+
+def mark_arrived(db: Path, collection: Collection, arrived: Ids[str], states: dict[str, Triage],
+                 new: Ids[str] = ()) -> None:
+    """The rules applied to the papers of `collection` that `arrived` (first seen by the database), whose marks are
+    `states` (updated with the rules' marks, which are stored); what they did said on stderr. A paper with a
+    mark is left alone (and one marked in between by another process keeps its marks: the change is guarded)."""
+    found = in_store(db, rules.load) if arrived else Rules()
+    if not found:
+        return
+    index = search_index(collection)
+    done = rules.applied(found, arrived, states, lambda query: index.search(query, states, new).ids)
+    if not done:
+        return
+    stamp = now()
+    changes = {pid: replace(Change.between(Triage(), state, stamp), guarded=True) for pid, state in done.states.items()}
+    states.update(in_store(db, lambda store: store.apply(changes)))
+    print(f"triage: {done.summary()} (triage rules lists the rules)", file=sys.stderr)
+
+
+def mark_fetched(db: Path, path: Path) -> None:
+    """The rules applied to the papers of a list `triage fetch` just saved that the database never saw."""
+    if not in_store(db, rules.load):
+        return
+    collection = load([str(path)], report_skipped=False)
+    arrived = in_store(db, lambda store: store.unseen(collection.papers))
+    mark_arrived(db, collection, arrived, stored_states(db, collection.papers) if arrived else {})
