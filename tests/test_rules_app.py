@@ -12,6 +12,7 @@ from store.marks.db import TriageStore
 from store.marks.rules import Rule
 from store.papers.model import Triage
 from store.readers import read_path
+from tests.loopback import sample_records
 from tests.test_saved_app import query
 from tests.test_views_app import palette, press
 from tests.waits import settled, until
@@ -130,3 +131,25 @@ async def test_the_rules_picker_previews_edits_and_removes_and_the_palette_makes
         await palette(pilot, "remove rule: tag later")
         await until(pilot, lambda: [r.query for r in app.rules] == ["graph"])
     await until(pilot, lambda: [r.query for r in rules.load(TriageStore(db))] == ["graph"])
+
+
+async def test_R_reloading_a_list_grown_on_disk_marks_its_new_papers_as_one_more_undo_step(tmp_path):
+    records = sample_records(24)  # "federated" on papers 10 and 22
+    listing = tmp_path / "daily.jsonl"
+    listing.write_text("".join(json.dumps(r) + "\n" for r in records[:12]), encoding="utf-8")
+    db = str(tmp_path / "db.json")
+    store = TriageStore(db)
+    rules.apply(store, rules.adding(Rule("kw:federated")))
+    store.close()
+    app = TriageApp(read_path(str(listing)), db_path=db)
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(app, pilot)
+        first = the_ids(app, "kw:federated")
+        await until(pilot, lambda: [app.state_of(pid).dismissed for pid in first] == [True])  # the first open's arrivals
+        listing.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+        await until(pilot, lambda: app.changed_on_disk)
+        await press(pilot, "R")
+        await until(pilot, lambda: len(app.papers_by_id) == 24 and len(the_ids(app, "is:dismissed")) == 2)
+        assert set(the_ids(app, "is:dismissed")) == set(the_ids(app, "kw:federated"))
+        await press(pilot, "u")  # the reload's rule marks: the first open's stay
+        assert the_ids(app, "is:dismissed") == first
