@@ -206,5 +206,5 @@ class RuleActions:
         for verb, action in (("Preview", self.action_preview_rule), ("Edit", self.action_edit_rule),
                              ("Remove", self.action_remove_rule)):
             for rule in self.rules:
-                yield SystemCommand(f"{verb} rule: {rule.does} {escape(clipped(rule.query, QUERY_WIDTH))}", "standing rule",
+                yield SystemCommand(f"{verb} rule: {escape(rule.does)} {escape(clipped(rule.query, QUERY_WIDTH))}", "standing rule",
                                     partial(action, rule))
