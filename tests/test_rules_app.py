@@ -53,6 +53,8 @@ async def test_five_dismissed_papers_propose_a_rule_which_marks_the_next_arrival
         assert len(fl_old) >= 9
         for _ in range(5):  # the first match's keyword is "Multilingual Federated Learning": four share the keyword
             await press(pilot, "d")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
         assert not app._offered
         await press(pilot, "d")
         await until(pilot, lambda: app._proposal is not None)
@@ -66,6 +68,8 @@ async def test_five_dismissed_papers_propose_a_rule_which_marks_the_next_arrival
         await until(pilot, lambda: app.screen is app.default_screen and len(app.rules) == 1)
         rule = app.rules.numbered(1)
         await press(pilot, "d")  # another dismissal: the same value is not proposed again
+        await app.workers.wait_for_complete()
+        await pilot.pause()
         assert app._proposal is None
     assert [r.query for r in rules.load(TriageStore(db))] == [rule.query]  # stored
 
