@@ -38,6 +38,11 @@ RULE_SCREENS = (ProposeRule, EditRule, RulesPicker)
 """The dialogs over which the triage keys do nothing (their letters are theirs)."""
 
 
+def counts(ids: list[str], states: dict[str, Triage]) -> Counted:
+    """How many papers a query matched (`ids`), and how many of those have no mark (`states`)."""
+    return len(ids), sum(untouched(states.get(pid)) for pid in ids)
+
+
 class RuleActions:
     """`K` (see TriageApp's key table), the rules' palette commands, and the rules applied to arrivals."""
 
@@ -115,8 +120,7 @@ class RuleActions:
             return
         ids = self._search_index().search(proposal.query, states, new).ids
         matched = sum(states[pid].dismissed for pid in ids if pid in states)
-        counted = (len(ids), sum(untouched(states.get(pid)) for pid in ids))
-        self._from_writer(partial(self._propose, proposal, matched, counted))  # type: ignore[attr-defined]
+        self._from_writer(partial(self._propose, proposal, matched, counts(ids, states)))  # type: ignore[attr-defined]
 
     def _counter(self, states: dict[str, Triage], new: frozenset[str]) -> Callable[[str], Counted | str]:
         """How many papers of the list a query matches and how many of those have no mark (on a worker thread)."""
@@ -124,8 +128,7 @@ class RuleActions:
             parsed = parse(query)
             if parsed.too_long:
                 return "too long"
-            ids = self._search_index().search(parsed, states, new).ids
-            return len(ids), sum(untouched(states.get(pid)) for pid in ids)
+            return counts(self._search_index().search(parsed, states, new).ids, states)
 
         return count
 
