@@ -5,7 +5,7 @@ Owns the wiring (the widgets, the state the actions share, start and exit), the 
 the palette. The actions live in mixins, each owning one capability: tui.marking (the triage keys and
 durable marks), tui.filtering (the query), tui.viewing (rows, views, sorts, session), tui.interest
 (For you, more like this), tui.layout (the panes), tui.selection, tui.copying, tui.saved_searches,
-tui.watching (a list changed on disk), tui.feeding (fetching from the app).
+tui.watching (a list changed on disk), tui.feeding (fetching from the app), tui.rules (standing rules).
 """
 from __future__ import annotations
 
@@ -46,6 +46,7 @@ from tui.loading import Loading
 from tui.marking import MarkingActions
 from tui.selection import SelectionActions
 from tui.interest import Interest, InterestActions, Similar, outside
+from tui.rules import RULE_SCREENS, RuleActions
 from tui.saved_searches import SAVED_ACTIONS, SavedSearchActions
 from tui.saving import Saver
 from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
@@ -81,7 +82,7 @@ COPY_ACTIONS = {"copy_citation", "pick_citation", "copy_shown", "open_link", "op
 
 
 class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewActions, InterestActions, PaneActions,
-                SelectionActions, CopyActions, SavedSearchActions, App[None]):
+                SelectionActions, CopyActions, SavedSearchActions, RuleActions, App[None]):
     """Triage a list of abstracts from the keyboard.
 
     | Key | Action |
@@ -117,6 +118,7 @@ class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewA
     | `esc` | On the list: clear the filter (after leaving more like this, clearing the selection) |
     | `M` | Save the query under a name and a letter |
     | `'` | Saved searches, with counts: a letter runs one |
+    | `K` | Standing rules: answer the rule proposed, else list, preview, edit, remove them (tui.rules) |
     | `<` / `>` | The list narrower / wider (the detail pane wider / narrower) |
     | `z` | The list alone, full width (`z` again: the detail pane back) |
     | `esc` | On the list, nothing else to leave or clear: hide the first-run hint for good |
@@ -179,8 +181,9 @@ class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewA
                 id="save_search"),
         Binding("apostrophe", "pick_saved", "Saved searches", show=False, group=SEARCH, key_display="'",
                 tooltip="Saved searches, with counts: a letter runs one", id="pick_saved"),
+        Binding("K", "rules", "Rules", show=False, id="rules", tooltip="Standing rules: the one proposed, or all of them"),
         Binding("v", "cycle_view", "View", group=VIEW_KEYS, tooltip="Next view: All, Unread, Starred, Prioritised", id="cycle_view"),
-        Binding("S", "cycle_sort", "Sort", group=VIEW_KEYS, tooltip="Next sort: file order, priority, starred first, recently changed, for you, suggested, title, first author, year, track, match score", id="cycle_sort"),
+        Binding("S", "cycle_sort", "Sort", group=VIEW_KEYS, tooltip="Next sort: file order, priority, starred, recent, new, for you, title, year… (each: palette, Sort by)", id="cycle_sort"),
         Binding("m", "more_like_this", "More like this", group=VIEW_KEYS, tooltip="More like this: the papers most similar to this one (esc back)", id="more_like_this"),
         Binding("less_than_sign", "split(-1)", "Narrower list", key_display="<", group=VIEW_KEYS, tooltip="The list narrower, the detail pane wider", id="list_narrower"),
         Binding("greater_than_sign", "split(1)", "Wider list", key_display=">", group=VIEW_KEYS, tooltip="The list wider, the detail pane narrower", id="list_wider"),
@@ -307,6 +310,7 @@ class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewA
         for notice in self.store.notices:
             self.notify(notice, title="Triage database", severity="warning", timeout=20, markup=False)
         self.load_saved_searches()
+        self.start_rules()
         self.set_interval(POLL_SECONDS, self._saver.poll)
         self.start_watching()
         if self._sync:
@@ -340,9 +344,9 @@ class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewA
         self._saver.run(self.store.put_setting, "theme", {"name": theme.name})
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in TRIAGE_ACTIONS and isinstance(self.screen, (NoteEditor, TagEditor, Confirm)):
+        if action in TRIAGE_ACTIONS and isinstance(self.screen, (NoteEditor, TagEditor, Confirm, *RULE_SCREENS)):
             return False
-        if action in COPY_ACTIONS | SAVED_ACTIONS and self.screen is not self.default_screen:
+        if action in COPY_ACTIONS | SAVED_ACTIONS | {"rules"} and self.screen is not self.default_screen:
             return False
         if action == "focus_filter":  # a / typed in an input (the query itself, a note) stays a /
             return self.screen is self.default_screen and not isinstance(self.focused, Input)
@@ -403,5 +407,6 @@ class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewA
         yield SystemCommand("Fetch the newest papers of the open feed", f"key: {keymap_of(self).get('fetch_newest', 'F')}",
                             self.action_fetch_newest)
         yield from self.saved_commands()
+        yield from self.rule_commands()
         yield from textual_commands
 

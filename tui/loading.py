@@ -45,6 +45,7 @@ from store.search.index import SearchIndex
 from store.readers import NOT_A_LIST, cache, describe_skipped, index_cache, quick, read_paths, records, titles
 from store.common import heap
 from store.readers.index_cache import search_index
+from store.library.seen import NOTHING
 from store.marks.db import TriageStore
 from store.readers.records import reporting
 from store.search.views import Tally
@@ -78,11 +79,13 @@ class Landing(NamedTuple):
     columns: tuple[str, ...]
     new: frozenset[str]
     """The ids of its papers first seen since it was last opened (`store.library.seen`), now that it is."""
+    arrived: frozenset[str]
+    """The ids of its papers the database saw first now (what standing rules mark: tui.rules)."""
 
     @classmethod
     def of(cls, whole: Collection, store: TriageStore) -> Landing:
         return cls(whole, dict(zip(map(attrgetter("id"), whole.papers), whole.papers)), columns_for(whole.papers),
-                   store.opened(whole.sources, whole.papers))
+                   *store.opened(whole.sources, whole.papers))
 
 
 class Loading:
@@ -129,8 +132,12 @@ class Loading:
         edited abstract's new id, only against all papers: when the whole list has landed). A whole list is
         opened now (`new_ids`); a head's when the whole list lands."""
         c = self.collection
-        self.new_ids: frozenset[str] = frozenset() if self.loading else self.store.opened(c.sources, c.papers)
+        opened = NOTHING if self.loading else self.store.opened(c.sources, c.papers)
+        self.new_ids: frozenset[str] = opened.new
         """The ids of the papers first seen since this list was last opened (`store.library.seen`)."""
+        self.arrived: frozenset[str] = opened.arrived
+        """The ids of the papers the database saw first at this open, for the standing rules to mark once the index
+        is made (tui.rules); emptied then."""
         return self.store.attach(self.collection.papers, refind=not self.loading)
 
     def keep_after_load(self, paper_id: str | None) -> None:
@@ -317,12 +324,14 @@ class Loading:
         self.__dict__.pop("citation_keys", None)  # made again from all papers
         self._files = None
         self.new_ids = landing.new
+        self.arrived = self.arrived | landing.arrived
         self._tallies["all"] = Tally(c.papers, self.states, landing.by_id)
         paper_list.columns = landing.columns
         self.refresh_rows(keep=keep)
         papers = list(c.papers)
         self._saver.refresh(lambda: self.store.attach(papers))  # with the writes, in turn: then shown
         self.tell_skipped()
+        self.mark_arrivals()  # type: ignore[attr-defined]
 
     def tell_skipped(self) -> None:
         """The records the lists' reading skipped, in one notice (none when none was)."""

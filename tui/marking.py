@@ -68,6 +68,8 @@ class MarkingActions:
         if changes:
             self.history.record(changes)
             self._saver.save(changes, self.state_of)
+            if any(change.new.get("dismissed") for change in changes.values()):
+                self.dismissed_some()  # type: ignore[attr-defined]  (a rule to propose: tui.rules)
 
     @property
     def saving(self) -> bool:

@@ -27,6 +27,7 @@ import os
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import NamedTuple
 
 from store.common.errors import ReadError
 from store.common.files import move_aside, read_regular, write_whole
@@ -66,6 +67,27 @@ def identities(paper: Paper) -> list[str]:
     return names
 
 
+class Opened(NamedTuple):
+    """What opening a list found: its papers `new` in it (`is_new`), and those that `arrived`: seen by the
+    database for the first time now, none of their identities seen before in any list (what standing rules
+    mark, `store.marks.rules`)."""
+
+    new: frozenset[str]
+    arrived: frozenset[str]
+
+
+NOTHING = Opened(frozenset(), frozenset())
+
+
+def _first_seen(data: dict) -> dict[str, int]:
+    """Each identity of a first-seen file's data → the open it was first seen at."""
+    first: dict[str, int] = {}
+    for serial, names in data["first"].items():
+        if serial.isdigit() and isinstance(names, list):
+            first.update((name, int(serial)) for name in names if isinstance(name, str))
+    return first
+
+
 def list_name(sources: Iterable[str]) -> str:
     """What a list is remembered by: the real paths of its files."""
     return "\n".join(sorted(str(Path(source).resolve()) for source in sources))
@@ -97,26 +119,25 @@ class Seen:
                 raise
         return {"format": FORMAT, "opens": 0, "first": {}, "when": {}, "opened": {}}
 
-    def open(self, name: str, papers: Iterable[Paper]) -> frozenset[str]:
-        """The ids of `papers` new in the list `name` (`is_new`), now that it is opened: its papers not seen
-        before are seen now, and the list is opened now."""
+    def open(self, name: str, papers: Iterable[Paper]) -> Opened:
+        """The ids of `papers` new in the list `name` (`is_new`) and of those that arrived (`Opened`), now that
+        it is opened: its papers not seen before are seen now, and the list is opened now."""
         try:
             data = self._read()
         except OSError:
-            return frozenset()
-        first: dict[str, int] = {}
-        for serial, names in data["first"].items():
-            if serial.isdigit() and isinstance(names, list):
-                first.update((name, int(serial)) for name in names if isinstance(name, str))
+            return NOTHING
+        first = _first_seen(data)
         last = data["opened"].get(name)
         last = last if type(last) is int else None
         now = data["opens"] + 1
-        new, unseen = set(), []
+        new, arrived, unseen = set(), set(), []
         for paper in papers:
             names = identities(paper)
             seen = [first[name] for name in names if name in first]
             if is_new(min(seen, default=now), last):
                 new.add(paper.id)
+            if not seen:
+                arrived.add(paper.id)
             unseen.extend(name for name in names if name not in first)
         data["opens"] = now
         if unseen:
@@ -124,15 +145,24 @@ class Seen:
             data["when"][str(now)] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         data["opened"][name] = now
         self._bound(data, len(first) + len(unseen))
+        opened = Opened(frozenset(new), frozenset(arrived))
         body = json.dumps(data, separators=(",", ":")).encode()
         if not self._room_for(len(body)):
-            return frozenset(new)  # (a nearly full disk keeps its last bytes for the marks: nothing is new next time)
+            return opened  # (a nearly full disk keeps its last bytes for the marks: nothing is new next time)
         try:
             write_whole(self.path, body, links=False)
         except OSError as exc:
             if exc.errno not in QUIET:  # (a database only read: nothing to say, as for its marks)
                 self.notices.append(f"{self.path}: not saved ({exc.strerror or exc}): these papers count as new again next time")
-        return frozenset(new)
+        return opened
+
+    def unseen(self, papers: Iterable[Paper]) -> frozenset[str]:
+        """The ids of `papers` none of whose identities was ever seen (those that would arrive), seeing none now."""
+        try:
+            first = _first_seen(self._read())
+        except OSError:
+            return frozenset()
+        return frozenset(paper.id for paper in papers if not any(name in first for name in identities(paper)))
 
     def _room_for(self, size: int) -> bool:
         """Whether the disk keeps `MARGIN` free beyond a new copy of the file of `size` bytes."""

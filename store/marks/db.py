@@ -20,7 +20,7 @@ import socket
 from collections.abc import Callable, Iterable, Mapping
 from operator import attrgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import platformdirs
 from tinydb import TinyDB
@@ -35,7 +35,7 @@ from store.papers.model import Paper, Triage, fingerprint, normalise
 from store.marks.clock import after, held
 from store.marks.device import instance, known, new_id
 from store.library.record import record_of as paper_record
-from store.library.seen import Seen, list_name
+from store.library.seen import NOTHING, Opened, Seen, list_name
 from store.library.shelf import Records, Shelf
 
 TABLE = "triage"
@@ -45,6 +45,8 @@ MATCH_CUTOFF = 90
 ANCHOR = 60
 FULL_SCAN_PAIRS = 200_000
 
+
+T = TypeVar("T")
 
 def db_path(option: str | os.PathLike[str] | None = None) -> Path:
     """The database file: `--db PATH`, else `$TRIAGE_DB`, else `triage.json` in the user data folder."""
@@ -186,18 +188,26 @@ class TriageStore:
                 self._keep_papers([paper for paper in papers if paper.id in stored and paper.id not in kept])
         return {pid: from_doc(stored[pid]) for pid in ids if pid in stored}
 
-    def opened(self, sources: Iterable[str], papers: Iterable[Paper]) -> frozenset[str]:
-        """The ids of the papers new in the list of the files `sources` (`store.library.seen`), now that it is
-        opened with `papers`; none when the database cannot be locked (only read)."""
+    def opened(self, sources: Iterable[str], papers: Iterable[Paper]) -> Opened:
+        """The ids of the papers new in the list of the files `sources`, and of those the database sees first now
+        (`store.library.seen.Opened`), now that it is opened with `papers`; none when the database cannot be
+        locked (only read)."""
+        return self._seeing(lambda seen: seen.open(list_name(sources), [p for p in papers if isinstance(p, Paper)]), NOTHING)
+
+    def unseen(self, papers: Iterable[Paper]) -> frozenset[str]:
+        """The ids of `papers` the database never saw in any list (`store.library.seen`); none is seen now."""
+        return self._seeing(lambda seen: seen.unseen([p for p in papers if isinstance(p, Paper)]), frozenset())
+
+    def _seeing(self, work: Callable[[Seen], T], nothing: T) -> T:
+        """What `work` does with the first-seen file under the lock (`nothing` when it cannot be taken); its notices told."""
         try:
             with self._storage.locked():
-                new = self._seen.open(list_name(sources), [paper for paper in papers if isinstance(paper, Paper)])
+                return work(self._seen)
         except NotSaved:
-            return frozenset()
+            return nothing
         finally:
             self._storage.notices.extend(self._seen.notices)
             self._seen.notices.clear()
-        return new
 
     def _keep_papers(self, papers: Iterable[Paper]) -> None:
         """Keep the records of these papers (those that are `Paper`s: not the ids a long list's cache gives)

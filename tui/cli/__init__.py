@@ -3,7 +3,7 @@
 This package's `main` parses the first word and hands the rest to one module per subcommand, imported
 when it runs: `launch` (the app), `listing` (list), `cite` (cite, export), `rank` (similar), `mark`
 (set), `importing` (import: marks through `mark`'s path), `keys`, `fetch`, `sync` (sync, merge, backup, restore),
-`library`; `saved` is the saved searches `list --saved` reads,
+`library`, `rules` (the standing rules); `saved` is the saved searches `list --saved` reads,
 and `common` holds what they share. A subcommand imports `common` and `store`, never this module; Textual
 is imported only when the app opens.
 """
@@ -24,7 +24,7 @@ SUBCOMMANDS = {
     "set": ("mark", "run_set"), "import": ("importing", "run_import"), "similar": ("rank", "run_similar"), "keys": ("keys", "run_keys"),
     "fetch": ("fetch", "run_fetch"),
     "sync": ("sync", "run_sync"), "merge": ("sync", "run_merge"), "backup": ("sync", "run_backup"),
-    "restore": ("sync", "run_restore"), "library": ("library", "run_library"),
+    "restore": ("sync", "run_restore"), "library": ("library", "run_library"), "rules": ("rules", "run_rules"),
 }
 """Each subcommand: the module of `tui.cli` that runs it, and its function there."""
 

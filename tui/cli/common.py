@@ -23,6 +23,7 @@ from store.search.query import Query, clipped, parse
 from tui.boundary import write_control
 
 if TYPE_CHECKING:
+    from store.library.seen import Opened
     from store.marks.db import TriageStore
 
 T = TypeVar("T")
@@ -273,8 +274,9 @@ def stored_states(db: Path, papers: Sequence[Paper]) -> dict[str, Triage]:
     return in_store(db, lambda store: store.attach(papers))
 
 
-def opened_now(db: Path, collection: Collection) -> frozenset[str]:
-    """The ids of the papers of `collection` new since it was last opened, now that it is (`store.library.seen`)."""
+def opened_now(db: Path, collection: Collection) -> Opened:
+    """The ids of the papers of `collection` new since it was last opened, and of those the database sees first, now
+    that it is opened (`store.library.seen`)."""
     return in_store(db, lambda store: store.opened(collection.sources, collection.papers))
 
 

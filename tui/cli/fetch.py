@@ -178,6 +178,10 @@ def again(args: argparse.Namespace) -> list[str]:
 def run_fetch(argv: Sequence[str]) -> int:
     args = parse_args(fetch_parser(), argv)
     code, path = fetch_told(args)
+    if code == 0 and not args.open:  # (opened, the app marks what arrived: one undo step)
+        from tui.cli.rules import mark_fetched
+
+        mark_fetched(database(args.db), path)  # type: ignore[arg-type]
     if args.open and path is not None and code != 2:
         sys.stdout.flush()
         raise OpenApp([str(path), *(["--db", args.db] if args.db else [])])

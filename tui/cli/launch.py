@@ -47,6 +47,8 @@ Triage research-paper abstracts from the keyboard: filter, read, mark, star, pri
                                     put a backup back: into an empty database, merged, or replacing the marks
   triage library [--refresh FILES...]
                                     how many marked papers' records the database keeps; --refresh keeps those of FILES now
+  triage rules [list | add QUERY [--dismiss|--star|--tag T] | remove N | preview N [FILES...]]
+                                    standing rules: mark the papers matching QUERY as they arrive (K in the app)
 
 Options and FILES may come in any order. A query that starts with "-" is fine: -q -is:read.
 Exit codes: 0 ok; 1 nothing matched, or marks not saved (a full disk, a read-only database);

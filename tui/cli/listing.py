@@ -42,7 +42,11 @@ def run_list(argv: Sequence[str]) -> int:
     query = parse_query(args.query)
     collection = load(args.files, db=db if args.library else None)
     states = stored_states(db, collection.papers)  # (the table shows the marks too)
-    new = opened_now(db, collection)
+    new, arrived = opened_now(db, collection)
+    if arrived:  # (papers the database sees first: the standing rules mark them, and say so on stderr)
+        from tui.cli.rules import mark_arrived
+
+        mark_arrived(db, collection, arrived, states, new)
     found = matching(collection, query, states, new)
     gains: Mapping[str, dict[str, object]] = {}
     if args.sort:
