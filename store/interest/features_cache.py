@@ -1,0 +1,116 @@
+"""The features entry of a list: For you and more like this load a long list's `Features` from the cache
+instead of building them again on every call (seconds of CPU at 100,000 papers).
+
+Beside its index entry (`store.readers.index_cache`), a list of `FEATURES_FROM` papers or more keeps the arrays
+its features are made of (`store.interest.ranking.Vectors`: the tf-idf rows' data, indices and row bounds, the
+terms as UTF-8 text, the latent axes, lengths and rows) in numpy's .npz, no pickles. Its key is the index entry's
+(this code's version and the parse the papers are, else a digest of them: `index_cache._index_key`), the versions
+of the libraries the vectors are computed with, and a digest of the library's papers of other lists learnt from
+beside the list's (`outside`). It stands for those very papers only, and is checked before it is believed (zip
+CRCs, the key, then every array's type, shape and bounds: `_vectors`); any doubt means the features are built
+again, and then kept again (written whole, by a thread, as every entry: `store.readers.cache`). Features built
+from an index made before its papers' titles were derived are never kept."""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping, Sequence
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+import numpy as np
+
+from store.interest.ranking import Features, Vectors
+from store.papers.model import Collection, Paper, any_untitled
+from store.readers.cache import FEATURES_SUFFIX, _entry, _save, _used, settle
+from store.readers.index_cache import _index_key
+from store.search.index import SearchIndex
+
+FEATURES_FROM = 1_000
+"""Lists of this many papers and more keep their features in the cache (the ICLR list's 2,260 build in ~1 s)."""
+FORMAT = "features 1"
+"""Named in the key: changes with what an entry holds and how."""
+_LIBRARIES = ("numpy", "scipy", "scikit-learn")
+"""The libraries the vectors are computed with (the latent space is a randomised SVD's)."""
+
+
+def features(collection: Collection, index: Callable[[], SearchIndex], outside: Sequence[Paper] = ()) -> tuple[Features, SearchIndex | None]:
+    """The features of `collection`'s papers and, learnt from beside them, of `outside`'s; and the index they
+    were built from (None when they came from the cache, or from an index of their own made with `outside`).
+    A long list's come from its cache entry when it holds these very papers' by this very code; else they are
+    built (from `index()` when nothing is `outside`) and kept."""
+    papers, own = [*collection.papers, *outside], len(collection.papers)
+    if own < FEATURES_FROM or not collection.sources:
+        return _built(papers, own, index)
+    key = _key(collection, outside)
+    entry = _entry([Path(source) for source in collection.sources], FEATURES_SUFFIX)
+    settle(entry)  # (one being written is read once it is whole)
+    try:
+        with np.load(entry, allow_pickle=False) as stored:
+            if np.array_equal(stored["key"], np.frombuffer(key.encode(), np.uint8)):
+                made = Features(papers, own=own, vectors=_vectors(stored, len(papers)))
+                _used(entry)
+                return made, None
+    except Exception:  # missing, unreadable, truncated, damaged or from another format: built again
+        pass
+    made, of = _built(papers, own, index)
+    if not (of.provisional if of is not None else any_untitled(papers)):  # (kept once the titles are derived)
+        _save(entry, lambda out: np.savez(out, key=np.frombuffer(key.encode(), np.uint8), **_arrays(made)), behind=True)
+    return made, of
+
+
+def _built(papers: list[Paper], own: int, index: Callable[[], SearchIndex]) -> tuple[Features, SearchIndex | None]:
+    if own < len(papers):  # (an index of the list's papers and the others': made here)
+        return Features(papers, own=own), None
+    of = index()
+    return Features(papers, of, own=own), of
+
+
+def _key(collection: Collection, outside: Sequence[Paper]) -> str:
+    """What an entry of `collection`'s features (with `outside`'s papers) is stored under."""
+    versions = []
+    for library in _LIBRARIES:
+        try:
+            versions.append(f"{library} {version(library)}")
+        except PackageNotFoundError:
+            versions.append(library)
+    others = None
+    if outside:
+        from store.search.index_made import fingerprint
+
+        ids = hashlib.blake2b("\n".join(paper.id for paper in outside).encode("utf-8", "surrogatepass"), digest_size=16)
+        others = [ids.hexdigest(), fingerprint(outside).hex()]
+    return json.dumps([FORMAT, _index_key(collection), versions, others])
+
+
+def _arrays(made: Features) -> dict[str, np.ndarray]:
+    """What an entry holds of `made` (beside its key): plain arrays."""
+    terms = "\n".join(made.terms).encode("utf-8", "surrogatepass")
+    return {"data": made.x.data, "indices": made.x.indices, "indptr": made.x.indptr,
+            "terms": np.frombuffer(terms, np.uint8), "axes": made.axes, "length": made.length, "z": made.z}
+
+
+def _vectors(stored: Mapping[str, np.ndarray], papers: int) -> Vectors:
+    """The vectors an entry holds for `papers` papers; ValueError when its arrays are not what `_arrays` makes of
+    features of that many papers (types, shapes, bounds, finite values)."""
+    from scipy import sparse
+
+    data, indices, indptr, axes, length, z = (stored[name] for name in ("data", "indices", "indptr", "axes", "length", "z"))
+    text = stored["terms"]
+    if text.dtype != np.uint8 or text.ndim != 1:
+        raise ValueError("terms of another type")
+    terms = bytes(text).decode("utf-8", "surrogatepass").split("\n") if len(text) else []
+    count = len(terms)
+    dims = axes.shape[0] if axes.ndim == 2 else 0
+    if not (data.dtype == axes.dtype == length.dtype == z.dtype == np.float32 and indices.dtype.kind == indptr.dtype.kind == "i"
+            and data.ndim == indices.ndim == indptr.ndim == length.ndim == 1 and z.ndim == 2):
+        raise ValueError("arrays of another type or shape")
+    if not (dims >= 1 and axes.shape == (dims, count) and z.shape == (papers, dims) and length.shape == (papers,)
+            and indptr.shape == (papers + 1,) and len(data) == len(indices) == indptr[-1] and indptr[0] == 0):
+        raise ValueError("arrays of another shape")
+    if np.any(np.diff(indptr) < 0) or (len(indices) and (indices.min() < 0 or indices.max() >= count)):
+        raise ValueError("rows out of bounds")
+    if not all(np.isfinite(values).all() for values in (data, axes, length, z)) or np.any(length <= 0):
+        raise ValueError("values out of bounds")
+    x = sparse.csr_matrix((data, indices, indptr), shape=(papers, count))
+    return Vectors(x, terms, axes, length, z)
