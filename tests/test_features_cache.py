@@ -17,6 +17,7 @@ from store.papers.model import Triage
 from store.readers import cache, index_cache, read_path
 from store.readers.index_cache import search_index
 from tests.conftest import SEED
+from tests.test_cli_rank import rows, triage
 
 
 def entries() -> list[Path]:
@@ -157,3 +158,20 @@ def test_papers_of_other_lists_learnt_from_are_part_of_the_key(long_list, tmp_pa
     assert shown(again) == shown(fresh)
     with pytest.raises(pytest.fail.Exception):
         features(read_path(long_list), lambda: search_index(collection), outside[:1])
+
+
+def test_the_commands_rank_the_iclr_list_the_same_with_its_features_cached(corpora, tmp_path):
+    """`triage similar` and `triage list --sort interest`, run as a user runs them: the first run builds the
+    features and keeps them, the next loads them, and both print the same."""
+    path = str(corpora / "iclr-2024-papers.jsonl")
+    db = tmp_path / "triage.json"
+    ids = [row["id"] for row in rows(triage("list", path, "--format", "jsonl", db=db))]
+    for pid in (ids[10], ids[500]):
+        assert triage("set", pid, "--star", path, db=db).returncode == 0
+    assert triage("set", ids[20], "--read", path, db=db).returncode == 0
+    commands = [("similar", ids[10], path, "--format", "jsonl"), ("list", path, "--sort", "interest", "--format", "jsonl"),
+                ("list", path, "--sort", "suggested", "--format", "jsonl")]
+    first = [rows(triage(*command, db=db)) for command in commands]
+    assert len(entries()) == 1
+    assert [rows(triage(*command, db=db)) for command in commands] == first
+    assert [row["id"] for row in first[0]][:1] != [ids[10]] and len(first[1]) == len(ids)

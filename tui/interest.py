@@ -52,9 +52,9 @@ class Interest:
     """The interest model of one collection (see the module docstring); safe to call from any thread.
 
     `index` gives the collection's search index. The app's (`wait`) is waited for before the features are
-    made (the whole list is read and indexed by then), and they are made again once it is another index (the one
-    made before the papers' titles were derived is replaced); the command line's is made only when the features
-    are not in the cache (`store.interest.features_cache`)."""
+    made (the whole list is read and indexed by then), and features built of it are built again once it is another
+    index (the one made before the papers' titles were derived is replaced); the command line's is made only when
+    the features are not in the cache (`store.interest.features_cache`)."""
 
     def __init__(self, collection: Collection, index: Callable[[], SearchIndex], others: Others | None = None,
                  wait: bool = True) -> None:
@@ -82,8 +82,8 @@ class Interest:
         with self._lock:
             self._outside()
             if self._model is None or (self._made_of is not None and self._made_of is not index):
-                made, self._made_of = features(self._collection, self._index, list(self.outside.values()))
-                self._model = InterestModel(made)
+                made, built = features(self._collection, self._index, list(self.outside.values()))
+                self._model, self._made_of = InterestModel(made), index if built else None
             return self._model
 
     def rank(self, states: Mapping[str, Triage]) -> Ranking | None:

@@ -34,14 +34,13 @@ _LIBRARIES = ("numpy", "scipy", "scikit-learn")
 """The libraries the vectors are computed with (the latent space is a randomised SVD's)."""
 
 
-def features(collection: Collection, index: Callable[[], SearchIndex], outside: Sequence[Paper] = ()) -> tuple[Features, SearchIndex | None]:
-    """The features of `collection`'s papers and, learnt from beside them, of `outside`'s; and the index they
-    were built from (None when they came from the cache, or from an index of their own made with `outside`).
-    A long list's come from its cache entry when it holds these very papers' by this very code; else they are
-    built (from `index()` when nothing is `outside`) and kept."""
+def features(collection: Collection, index: Callable[[], SearchIndex], outside: Sequence[Paper] = ()) -> tuple[Features, bool]:
+    """The features of `collection`'s papers and, learnt from beside them, of `outside`'s; and whether they were
+    built now (else they came from the cache). A long list's come from its cache entry when it holds these very
+    papers' by this very code; else they are built (from `index()` when nothing is `outside`) and kept."""
     papers, own = [*collection.papers, *outside], len(collection.papers)
     if own < FEATURES_FROM or not collection.sources:
-        return _built(papers, own, index)
+        return _built(papers, own, index)[0], True
     key = _key(collection, outside)
     entry = _entry([Path(source) for source in collection.sources], FEATURES_SUFFIX)
     settle(entry)  # (one being written is read once it is whole)
@@ -50,20 +49,22 @@ def features(collection: Collection, index: Callable[[], SearchIndex], outside: 
             if np.array_equal(stored["key"], np.frombuffer(key.encode(), np.uint8)):
                 made = Features(papers, own=own, vectors=_vectors(stored, len(papers)))
                 _used(entry)
-                return made, None
+                return made, False
     except Exception:  # missing, unreadable, truncated, damaged or from another format: built again
         pass
-    made, of = _built(papers, own, index)
-    if not (of.provisional if of is not None else any_untitled(papers)):  # (kept once the titles are derived)
+    made, titled = _built(papers, own, index)
+    if titled:  # (those of papers still without their titles are kept once they have them)
         _save(entry, lambda out: np.savez(out, key=np.frombuffer(key.encode(), np.uint8), **_arrays(made)), behind=True)
-    return made, of
+    return made, True
 
 
-def _built(papers: list[Paper], own: int, index: Callable[[], SearchIndex]) -> tuple[Features, SearchIndex | None]:
+def _built(papers: list[Paper], own: int, index: Callable[[], SearchIndex]) -> tuple[Features, bool]:
+    """Features built of `papers` (the first `own` the list's, indexed by `index()`), and whether their titles were
+    all known (what they are made of is what the papers will be)."""
     if own < len(papers):  # (an index of the list's papers and the others': made here)
-        return Features(papers, own=own), None
+        return Features(papers, own=own), not any_untitled(papers)
     of = index()
-    return Features(papers, of, own=own), of
+    return Features(papers, of, own=own), not of.provisional
 
 
 def _key(collection: Collection, outside: Sequence[Paper]) -> str:

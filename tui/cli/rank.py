@@ -54,7 +54,7 @@ def run_similar(argv: Sequence[str]) -> int:
     db = database(args.db)
     collection = load(args.files, db=db if args.library else None)
     paper = named(collection, args.id, cite.citation_keys(collection.papers))
-    features, _ = features_of(collection, lambda: search_index(collection))  # (from the cache, for a long list)
+    features, _ = features_of(collection, lambda: search_index(collection))  # (a long list's from the cache)
     ids = features.similar(paper.id, args.n)
     if not ids:
         print(f"triage: {', '.join(collection.sources)} has no other paper", file=sys.stderr)
