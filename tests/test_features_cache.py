@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -102,7 +103,7 @@ def test_a_changed_list_gets_features_of_its_own(long_list, no_build):
 
 def damaged(entry: Path) -> list[bytes]:
     """Ways the good features `entry` can be broken: gone, foreign, cut short, bytes changed, another key, arrays
-    that do not fit together or hold what no features hold, or a pickle."""
+    that do not fit together or hold what no features hold, a pickle, or a header asking for more than is there."""
     good = entry.read_bytes()
     with np.load(entry) as stored:
         stored = {name: stored[name] for name in stored.files}
@@ -119,6 +120,14 @@ def damaged(entry: Path) -> list[bytes]:
         with entry.open("wb") as out:
             np.savez(out, **{**stored, **change})
         wrong.append(entry.read_bytes())
+    with zipfile.ZipFile(entry, "w") as archive:  # an array whose header asks for a terabyte
+        for name, values in stored.items():
+            with archive.open(f"{name}.npy", "w") as member:
+                header = {"descr": np.lib.format.dtype_to_descr(values.dtype), "fortran_order": False,
+                          "shape": (1 << 38,) if name == "z" else values.shape}
+                np.lib.format.write_array_header_1_0(member, header)
+                member.write(values.tobytes())
+    wrong.append(entry.read_bytes())
     middle = len(good) // 2
     return [b"", b"not features at all", good[:middle], good[:-9] + b"\0" * 9,
             good[:middle] + bytes([good[middle] ^ 1]) + good[middle + 1:], *wrong]
