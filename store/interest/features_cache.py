@@ -8,8 +8,9 @@ terms as UTF-8 text, the latent axes, lengths and rows) in numpy's .npz, no pick
 of the libraries the vectors are computed with, and a digest of the library's papers of other lists learnt from
 beside the list's (`outside`). It stands for those very papers only, and is checked before it is believed (each
 array's header against the room it takes before it is read, zip CRCs, no pickles: `_read`; the key; then every
-array's type, shape and bounds: `_vectors`); any doubt means the features are built again, and then kept again (written whole, by a thread, as every entry: `store.readers.cache`). Features built
-from an index made before its papers' titles were derived are never kept."""
+array's type, shape and bounds: `_vectors`); any doubt means the features are built again, and then kept again
+(written whole, by a thread, as every entry: `store.readers.cache`). Features built from an index made before its
+papers' titles were derived are never kept."""
 from __future__ import annotations
 
 import hashlib
