@@ -19,6 +19,9 @@ from store.readers import cache, index_cache, read_path
 from store.readers.index_cache import search_index
 from tests.conftest import SEED
 from tests.test_cli_rank import rows, triage
+from tests.waits import until
+from tui.app import TriageApp
+from tui.widgets.paper_list import PaperList
 
 
 def entries() -> list[Path]:
@@ -184,3 +187,20 @@ def test_the_commands_rank_the_iclr_list_the_same_with_its_features_cached(corpo
     assert len(entries()) == 1
     assert [rows(triage(*command, db=db)) for command in commands] == first
     assert [row["id"] for row in first[0]][:1] != [ids[10]] and len(first[1]) == len(ids)
+
+
+async def test_the_app_ranks_the_same_with_its_features_cached(long_list, tmp_path, no_build):
+    """For you in the app after three marks: the first open builds the features and keeps them, the next loads them."""
+    orders = []
+    for run in range(2):
+        if run:
+            cache.settle()
+            no_build()
+        app = TriageApp(read_path(long_list), str(tmp_path / f"db-{run}.json"))
+        async with app.run_test(size=(120, 40)) as pilot:
+            ids = [paper.id for paper in app.collection.papers]
+            app.change({ids[1]: Triage(starred=True), ids[8]: Triage(starred=True), ids[2]: Triage(read=True)})
+            app.sort = "interest"
+            await until(pilot, lambda: app._ranking is not None)
+            orders.append([paper.id for paper in app.query_one(PaperList).papers])
+    assert len(entries()) == 1 and orders[0] == orders[1]
