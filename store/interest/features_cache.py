@@ -65,7 +65,8 @@ def _built(papers: list[Paper], own: int, index: Callable[[], SearchIndex]) -> t
     """Features built of `papers` (the first `own` the list's, indexed by `index()`), and whether their titles were
     all known (what they are made of is what the papers will be)."""
     if own < len(papers):  # (an index of the list's papers and the others': made here)
-        return Features(papers, own=own), not any_untitled(papers)
+        titled = not any_untitled(papers)  # (asked first: making the index may derive some)
+        return Features(papers, own=own), titled
     of = index()
     return Features(papers, of, own=own), not of.provisional
 
