@@ -48,8 +48,8 @@ def features(collection: Collection, index: Callable[[], SearchIndex], outside: 
     entry = _entry([Path(source) for source in collection.sources], FEATURES_SUFFIX)
     settle(entry)  # (one being written is read once it is whole)
     try:
-        stored = _read(entry)
-        if np.array_equal(stored["key"], np.frombuffer(key.encode(), np.uint8)):
+        stored = _read(entry, key)
+        if stored is not None:
             made = Features(papers, own=own, vectors=_vectors(stored, len(papers)))
             _used(entry)
             return made, False
@@ -97,11 +97,12 @@ def _arrays(made: Features) -> dict[str, np.ndarray]:
             "terms": np.frombuffer(terms, np.uint8), "axes": made.axes, "length": made.length, "z": made.z}
 
 
-def _read(entry: Path) -> dict[str, np.ndarray]:
+def _read(entry: Path, key: str) -> dict[str, np.ndarray] | None:
     """The arrays of the .npz file `entry` (as `np.savez` writes them: stored, not compressed), each read only once
     its header is found to ask for no more than its member holds (a damaged one never asks for memory the file
-    does not hold), and checked against its CRC once read; ValueError (or another error) for anything else."""
-    arrays = {}
+    does not hold), and checked against its CRC once read; None as soon as its first, the key, is not `key`;
+    ValueError (or another error) for anything else."""
+    arrays: dict[str, np.ndarray] = {}
     with zipfile.ZipFile(entry) as archive:
         for info in archive.infolist():
             if info.compress_type != zipfile.ZIP_STORED or not info.filename.endswith(".npy"):
@@ -120,6 +121,8 @@ def _read(entry: Path) -> dict[str, np.ndarray]:
                     raise ValueError("an array of another size")
             # (in the order it was written: the latent axes are an SVD's, in Fortran order, and kept so)
             arrays[info.filename.removesuffix(".npy")] = np.frombuffer(data, kind).reshape(shape, order="F" if fortran else "C")
+            if len(arrays) == 1 and not np.array_equal(arrays.get("key"), np.frombuffer(key.encode(), np.uint8)):
+                return None  # (another version of the list, or of this code: the rest is not read)
     return arrays
 
 
