@@ -157,13 +157,13 @@ def test_entries_unused_for_long_are_removed(long_list):
     folder = Path(os.environ["TRIAGE_CACHE"])
     folder.mkdir()
     month_ago = time.time() - (cache.KEEP_DAYS + 1) * 86400
-    for name in ("old.parse", "old.index", "old.ids", "old.head", "kept.txt"):
+    for name in ("old.parse", "old.index", "old.ids", "old.head", "old.features", "kept.txt"):
         (folder / name).write_bytes(b"x")
         os.utime(folder / name, (month_ago, month_ago))
     search_index(read_path(long_list))
     cache.settle()
     assert sorted(p.suffix for p in folder.iterdir()) == [".head", ".ids", ".index", ".parse", ".txt"]
-    assert not any((folder / name).exists() for name in ("old.index", "old.ids", "old.head"))
+    assert not any((folder / name).exists() for name in ("old.index", "old.ids", "old.head", "old.features"))
 
 
 def test_the_cli_query_runs_on_the_cached_index(long_list):

@@ -22,8 +22,9 @@ from textual import work
 from textual.worker import get_current_worker
 
 from store.marks.db import TriageStore
-from store.papers.model import Paper, Triage
-from store.interest.ranking import MIN_POSITIVES, TOO_FEW, Features, InterestModel, Ranking, labels
+from store.papers.model import Collection, Paper, Triage
+from store.interest.features_cache import features
+from store.interest.ranking import MIN_POSITIVES, TOO_FEW, InterestModel, Ranking, labels
 from store.search.index import SearchIndex
 from store.search.views import INTEREST_SORT, LEARNT_SORTS, rerank
 from tui.widgets.detail import DetailPane
@@ -48,11 +49,18 @@ def outside(store: TriageStore, papers: Sequence[Paper]) -> tuple[list[Paper], d
 
 
 class Interest:
-    """The interest model of one collection (see the module docstring); safe to call from any thread."""
+    """The interest model of one collection (see the module docstring); safe to call from any thread.
 
-    def __init__(self, papers: Sequence[Paper], index: Callable[[], SearchIndex], others: Others | None = None) -> None:
-        self._papers = papers
+    `index` gives the collection's search index. The app's (`wait`) is waited for before the features are
+    made (the whole list is read and indexed by then), and features built of it are built again once it is another
+    index (the one made before the papers' titles were derived is replaced); the command line's is made only when
+    the features are not in the cache (`store.interest.features_cache`)."""
+
+    def __init__(self, collection: Collection, index: Callable[[], SearchIndex], others: Others | None = None,
+                 wait: bool = True) -> None:
+        self._collection = collection
         self._index = index
+        self._wait = wait
         self._model: InterestModel | None = None
         self._made_of: SearchIndex | None = None
         self._lock = threading.Lock()
@@ -69,15 +77,13 @@ class Interest:
         return self._outside_states
 
     def model(self) -> InterestModel:
-        """The collection's interest model (its features are built on first use, on the caller's thread; again
-        once the index is another: the one made before the papers' titles were derived is replaced)."""
-        index = self._index()
+        """The collection's interest model (its features loaded or built on first use, on the caller's thread)."""
+        index = self._index() if self._wait else None
         with self._lock:
             self._outside()
-            if self._model is None or self._made_of is not index:
-                features = (Features(self._papers, index) if not self.outside else
-                            Features([*self._papers, *self.outside.values()], own=len(self._papers)))
-                self._model, self._made_of = InterestModel(features), index
+            if self._model is None or (self._made_of is not None and self._made_of is not index):
+                made, built = features(self._collection, self._index, list(self.outside.values()))
+                self._model, self._made_of = InterestModel(made), index if built else None
             return self._model
 
     def rank(self, states: Mapping[str, Triage]) -> Ranking | None:

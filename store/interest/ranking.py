@@ -62,66 +62,87 @@ def _terms_of(word: str) -> list[str]:
     return [folded] if len(folded) == 1 else [folded[k : k + 2] for k in range(len(folded) - 1)]
 
 
+@dataclass(frozen=True, slots=True)
+class Vectors:
+    """What `Features` are made of: `x` the tf-idf rows (a row per paper, L2-normalised), `terms` the names of its
+    columns, `axes` the latent space (dimensions × terms), `length` each paper's latent vector's length before
+    normalising (what `why` divides by) and `z` the latent rows. `built` makes them; a long list's are kept in the
+    cache (store.interest.features_cache)."""
+
+    x: csr_matrix
+    terms: list[str]
+    axes: np.ndarray
+    length: np.ndarray
+    z: np.ndarray
+
+
+def built(papers: Sequence[Paper], index: SearchIndex | None = None) -> Vectors:
+    """The vectors of `papers` (from their search `index`'s postings, made when not given): seconds at 100,000."""
+    from scipy import sparse
+    from sklearn.decomposition import TruncatedSVD
+
+    index = index if index is not None else SearchIndex(papers)
+    n = len(papers)
+    words, of_paper, of_word, times = index.term_counts()
+    counts = sparse.csr_matrix((times, (of_paper, of_word)), shape=(n, len(words)))
+    # Words → terms: case variants join, unspaced script splits into bigrams.
+    term_ids: dict[str, int] = {}
+    rows, cols = [], []
+    for w, word in enumerate(words):
+        for term in _terms_of(word):
+            rows.append(w)
+            cols.append(term_ids.setdefault(term, len(term_ids)))
+    to_terms = sparse.csr_matrix((np.ones(len(rows), np.float32), (rows, cols)), shape=(len(words), len(term_ids)))
+    tf = (counts @ to_terms).tocsc()
+    tf.sum_duplicates()
+    df = np.diff(tf.indptr)
+    keep = df >= (2 if n >= 1000 else 1)
+    if n >= 10:
+        keep &= df <= n // 2
+    names = np.array(list(term_ids), dtype=object)
+    keep &= np.array(content(names), dtype=bool)
+    tf = tf[:, keep].tocsr()
+    terms: list[str] = names[keep].tolist()
+    tf.data = 1 + np.log(tf.data)
+    idf = np.log((1 + n) / (1 + df[keep])) + 1
+    weighted = (tf @ sparse.diags(idf)).astype(np.float32).tocsr()
+    norms = np.sqrt(np.asarray(weighted.multiply(weighted).sum(axis=1)).ravel())
+    x = (sparse.diags(1 / np.maximum(norms, 1e-9)) @ weighted).astype(np.float32).tocsr()
+    # The latent space, fitted on a sample (seeded: the same collection gives the same vectors).
+    dims = min(DIMENSIONS, len(terms) - 1, n // 10)  # a short list has no latent topics to find
+    if dims >= 2:
+        rng = np.random.default_rng(0)
+        sample = x[np.sort(rng.choice(n, SAMPLE, replace=False))] if n > SAMPLE else x
+        svd = TruncatedSVD(dims, n_iter=4, random_state=0).fit(sample)
+        axes = svd.components_.astype(np.float32)  # dims × terms
+    else:
+        axes = np.zeros((1, len(terms)), np.float32)
+    raw = np.ascontiguousarray(x @ axes.T, dtype=np.float32)
+    length = np.linalg.norm(raw, axis=1) + 1e-9
+    return Vectors(x, terms, axes, length, raw / length[:, None])
+
+
 class Features:
     """A collection's papers as vectors, built once (seconds at 100k papers; see bench/ranking.py)
     and shared by every retrain: `x` the tf-idf rows, `z` the latent rows, `terms` the names of
     `x`'s columns. `similar(paper_id, k)` is "more like this".
 
     The first `own` papers are the list's; those after it (the library's papers of other lists) are only
-    learnt from: they are never ranked, suggested nor similar."""
+    learnt from: they are never ranked, suggested nor similar. `vectors`: those `built` of these papers before
+    (a long list's come from the cache: store.interest.features_cache), else they are built now."""
 
-    def __init__(self, papers: Sequence[Paper], index: SearchIndex | None = None, own: int | None = None) -> None:
-        from scipy import sparse
-        from sklearn.decomposition import TruncatedSVD
-
+    def __init__(self, papers: Sequence[Paper], index: SearchIndex | None = None, own: int | None = None,
+                 vectors: Vectors | None = None) -> None:
         papers = list(papers)
-        index = index if index is not None else SearchIndex(papers)
-        n = len(papers)
         self.papers = papers
-        self.own = n if own is None else own
+        self.own = len(papers) if own is None else own
         self.ids = [p.id for p in papers]
         self.id_array = np.array(self.ids, dtype=object)
         self.row = {pid: k for k, pid in enumerate(self.ids)}
-        words, of_paper, of_word, times = index.term_counts()
-        counts = sparse.csr_matrix((times, (of_paper, of_word)), shape=(n, len(words)))
-        # Words → terms: case variants join, unspaced script splits into bigrams.
-        term_ids: dict[str, int] = {}
-        rows, cols = [], []
-        for w, word in enumerate(words):
-            for term in _terms_of(word):
-                rows.append(w)
-                cols.append(term_ids.setdefault(term, len(term_ids)))
-        to_terms = sparse.csr_matrix((np.ones(len(rows), np.float32), (rows, cols)), shape=(len(words), len(term_ids)))
-        tf = (counts @ to_terms).tocsc()
-        tf.sum_duplicates()
-        df = np.diff(tf.indptr)
-        keep = df >= (2 if n >= 1000 else 1)
-        if n >= 10:
-            keep &= df <= n // 2
-        names = np.array(list(term_ids), dtype=object)
-        keep &= np.array(content(names), dtype=bool)
-        tf = tf[:, keep].tocsr()
-        self.terms: list[str] = names[keep].tolist()
+        made = vectors if vectors is not None else built(papers, index)
+        self.x, self.terms, self.axes, self.length, self.z = made.x, made.terms, made.axes, made.length, made.z
         self.telling = np.array([not t.isdigit() and (len(t) > 1 or bool(_UNSPACED.match(t))) for t in self.terms], dtype=bool)
         """Which terms a reason may name: not bare numbers or single letters, which say nothing to a reader."""
-        tf.data = 1 + np.log(tf.data)
-        idf = np.log((1 + n) / (1 + df[keep])) + 1
-        weighted = (tf @ sparse.diags(idf)).astype(np.float32).tocsr()
-        norms = np.sqrt(np.asarray(weighted.multiply(weighted).sum(axis=1)).ravel())
-        self.x: csr_matrix = (sparse.diags(1 / np.maximum(norms, 1e-9)) @ weighted).astype(np.float32).tocsr()
-        # The latent space, fitted on a sample (seeded: the same collection gives the same vectors).
-        dims = min(DIMENSIONS, len(self.terms) - 1, n // 10)  # a short list has no latent topics to find
-        if dims >= 2:
-            rng = np.random.default_rng(0)
-            sample = self.x[np.sort(rng.choice(n, SAMPLE, replace=False))] if n > SAMPLE else self.x
-            svd = TruncatedSVD(dims, n_iter=4, random_state=0).fit(sample)
-            self.axes = svd.components_.astype(np.float32)  # dims × terms
-        else:
-            self.axes = np.zeros((1, len(self.terms)), np.float32)
-        raw = np.ascontiguousarray(self.x @ self.axes.T, dtype=np.float32)
-        self.length = np.linalg.norm(raw, axis=1) + 1e-9
-        """Each paper's latent vector's length before normalising: what why() divides by."""
-        self.z = raw / self.length[:, None]
 
     def __len__(self) -> int:
         return len(self.ids)

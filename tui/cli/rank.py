@@ -49,13 +49,13 @@ def at_least_one(text: str) -> int:
 def run_similar(argv: Sequence[str]) -> int:
     """Print the papers most like one paper, best first, never the paper itself."""
     from store.cite import citations as cite
-    from store.interest.ranking import Features
+    from store.interest.features_cache import features as features_of
 
     args = parse_args(similar_parser(), argv)
     db = database(args.db)
     collection = load(args.files, db=db if args.library else None)
     paper = named(collection, args.id, cite.citation_keys(collection.papers))
-    features = Features(collection.papers, search_index(collection))
+    features, _ = features_of(collection, lambda: search_index(collection))  # (a long list's from the cache)
     ids = features.similar(paper.id, args.n)
     if not ids:
         print(f"triage: {', '.join(collection.sources)} has no other paper", file=sys.stderr)
@@ -103,7 +103,7 @@ def for_you(collection: Collection, states: Mapping[str, Triage], db: Path) -> R
     def others() -> tuple[list[Paper], dict[str, Triage]]:
         return in_store(db, lambda store: outside(store, collection.papers))
 
-    ranking = Interest(collection.papers, lambda: search_index(collection), others).rank(states)
+    ranking = Interest(collection, lambda: search_index(collection), others, wait=False).rank(states)
     if ranking is None:
         print(f"triage: {TOO_FEW} ({len(labels(states)[0])} starred)", file=sys.stderr)
     return ranking

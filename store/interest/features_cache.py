@@ -1,0 +1,153 @@
+"""The features entry of a list: For you and more like this load a long list's `Features` from the cache
+instead of building them again on every call (seconds of CPU at 100,000 papers).
+
+Beside its index entry (`store.readers.index_cache`), a list of `FEATURES_FROM` papers or more keeps the arrays
+its features are made of (`store.interest.ranking.Vectors`: the tf-idf rows' data, indices and row bounds, the
+terms as UTF-8 text, the latent axes, lengths and rows) in numpy's .npz, no pickles. Its key is the index entry's
+(this code's version and the parse the papers are, else a digest of them: `index_cache._index_key`), the versions
+of the libraries the vectors are computed with, and a digest of the library's papers of other lists learnt from
+beside the list's (`outside`). It stands for those very papers only, and is checked before it is believed (each
+array's header against the room it takes before it is read, zip CRCs, no pickles: `_read`; the key; then every
+array's type, shape and bounds: `_vectors`); any doubt means the features are built again, and then kept again
+(written whole, by a thread, as every entry: `store.readers.cache`). Features built from an index made before its
+papers' titles were derived are never kept."""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import zipfile
+from collections.abc import Callable, Mapping, Sequence
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+import numpy as np
+
+from store.interest.ranking import Features, Vectors
+from store.papers.model import Collection, Paper, any_untitled
+from store.readers.cache import FEATURES_SUFFIX, _entry, _save, _used, settle
+from store.readers.index_cache import _index_key
+from store.search.index import SearchIndex
+
+FEATURES_FROM = 1_000
+"""Lists of this many papers and more keep their features in the cache (the ICLR list's 2,260 build in ~1 s)."""
+FORMAT = "features 1"
+"""Named in the key: changes with what an entry holds and how."""
+_LIBRARIES = ("numpy", "scipy", "scikit-learn")
+"""The libraries the vectors are computed with (the latent space is a randomised SVD's)."""
+
+
+def features(collection: Collection, index: Callable[[], SearchIndex], outside: Sequence[Paper] = ()) -> tuple[Features, bool]:
+    """The features of `collection`'s papers and, learnt from beside them, of `outside`'s; and whether they were
+    built now (else they came from the cache). A long list's come from its cache entry when it holds these very
+    papers' by this very code; else they are built (from `index()` when nothing is `outside`) and kept."""
+    papers, own = [*collection.papers, *outside], len(collection.papers)
+    if own < FEATURES_FROM or not collection.sources:
+        return _built(papers, own, index)[0], True
+    key = _key(collection, outside)
+    entry = _entry([Path(source) for source in collection.sources], FEATURES_SUFFIX)
+    settle(entry)  # (one being written is read once it is whole)
+    try:
+        stored = _read(entry, key)
+        if stored is not None:
+            made = Features(papers, own=own, vectors=_vectors(stored, len(papers)))
+            _used(entry)
+            return made, False
+    except Exception:  # missing, unreadable, truncated, damaged or from another format: built again
+        pass
+    made, titled = _built(papers, own, index)
+    if titled:  # (those of papers still without their titles are kept once they have them)
+        _save(entry, lambda out: np.savez(out, key=np.frombuffer(key.encode(), np.uint8), **_arrays(made)), behind=True)
+    return made, True
+
+
+def _built(papers: list[Paper], own: int, index: Callable[[], SearchIndex]) -> tuple[Features, bool]:
+    """Features built of `papers` (the first `own` the list's, indexed by `index()`), and whether their titles were
+    all known (what they are made of is what the papers will be)."""
+    if own < len(papers):  # (an index of the list's papers and the others': made here)
+        titled = not any_untitled(papers)  # (asked first: making the index may derive some)
+        return Features(papers, own=own), titled
+    of = index()
+    return Features(papers, of, own=own), not of.provisional
+
+
+def _key(collection: Collection, outside: Sequence[Paper]) -> str:
+    """What an entry of `collection`'s features (with `outside`'s papers) is stored under."""
+    versions = []
+    for library in _LIBRARIES:
+        try:
+            versions.append(f"{library} {version(library)}")
+        except PackageNotFoundError:
+            versions.append(library)
+    others = None
+    if outside:
+        from store.search.index_made import fingerprint
+
+        ids = hashlib.blake2b("\n".join(paper.id for paper in outside).encode("utf-8", "surrogatepass"), digest_size=16)
+        others = [ids.hexdigest(), fingerprint(outside).hex()]
+    return json.dumps([FORMAT, _index_key(collection), versions, others])
+
+
+def _arrays(made: Features) -> dict[str, np.ndarray]:
+    """What an entry holds of `made` (beside its key): plain arrays (the column of each value in two bytes when the
+    terms are that few: at 100,000 papers, 21,505 terms and 10 M values, an entry of 94 MB instead of 115)."""
+    terms = "\n".join(made.terms).encode("utf-8", "surrogatepass")
+    indices = made.x.indices.astype(np.uint16) if len(made.terms) <= 1 << 16 else made.x.indices
+    return {"data": made.x.data, "indices": indices, "indptr": made.x.indptr,
+            "terms": np.frombuffer(terms, np.uint8), "axes": made.axes, "length": made.length, "z": made.z}
+
+
+def _read(entry: Path, key: str) -> dict[str, np.ndarray] | None:
+    """The arrays of the .npz file `entry` (as `np.savez` writes them: stored, not compressed), each read only once
+    its header is found to ask for no more than its member holds (a damaged one never asks for memory the file
+    does not hold), and checked against its CRC once read; None as soon as its first, the key, is not `key`;
+    ValueError (or another error) for anything else."""
+    arrays: dict[str, np.ndarray] = {}
+    with zipfile.ZipFile(entry) as archive:
+        for info in archive.infolist():
+            if info.compress_type != zipfile.ZIP_STORED or not info.filename.endswith(".npy"):
+                raise ValueError("not an entry")
+            with archive.open(info) as member:
+                read_header = {(1, 0): np.lib.format.read_array_header_1_0,
+                               (2, 0): np.lib.format.read_array_header_2_0}[np.lib.format.read_magic(member)]
+                shape, fortran, kind = read_header(member)
+                if kind.hasobject or not kind.isnative:
+                    raise ValueError("an array of another kind")
+                size = math.prod(shape) * kind.itemsize
+                if size > info.file_size:
+                    raise ValueError("an array larger than its member")
+                data = member.read()  # (to the end: its CRC is checked)
+                if len(data) != size:
+                    raise ValueError("an array of another size")
+            # (in the order it was written: the latent axes are an SVD's, in Fortran order, and kept so)
+            arrays[info.filename.removesuffix(".npy")] = np.frombuffer(data, kind).reshape(shape, order="F" if fortran else "C")
+            if len(arrays) == 1 and not np.array_equal(arrays.get("key"), np.frombuffer(key.encode(), np.uint8)):
+                return None  # (another version of the list, or of this code: the rest is not read)
+    return arrays
+
+
+def _vectors(stored: Mapping[str, np.ndarray], papers: int) -> Vectors:
+    """The vectors an entry holds for `papers` papers; ValueError when its arrays are not what `_arrays` makes of
+    features of that many papers (types, shapes, bounds, finite values)."""
+    from scipy import sparse
+
+    data, indices, indptr, axes, length, z = (stored[name] for name in ("data", "indices", "indptr", "axes", "length", "z"))
+    text = stored["terms"]
+    if text.dtype != np.uint8 or text.ndim != 1:
+        raise ValueError("terms of another type")
+    terms = bytes(text).decode("utf-8", "surrogatepass").split("\n") if len(text) else []
+    count = len(terms)
+    dims = axes.shape[0] if axes.ndim == 2 else 0
+    if not (data.dtype == axes.dtype == length.dtype == z.dtype == np.float32 and indices.dtype in (np.uint16, np.int32, np.int64)
+            and indptr.dtype.kind == "i"
+            and data.ndim == indices.ndim == indptr.ndim == length.ndim == 1 and z.ndim == 2):
+        raise ValueError("arrays of another type or shape")
+    if not (dims >= 1 and axes.shape == (dims, count) and z.shape == (papers, dims) and length.shape == (papers,)
+            and indptr.shape == (papers + 1,) and len(data) == len(indices) == indptr[-1] and indptr[0] == 0):
+        raise ValueError("arrays of another shape")
+    if np.any(np.diff(indptr) < 0) or (len(indices) and (indices.min() < 0 or indices.max() >= count)):
+        raise ValueError("rows out of bounds")
+    if not all(np.isfinite(values).all() for values in (data, axes, length, z)) or np.any(length <= 0):
+        raise ValueError("values out of bounds")
+    x = sparse.csr_matrix((data, indices.astype(np.int32) if indices.dtype == np.uint16 else indices, indptr), shape=(papers, count))
+    return Vectors(x, terms, axes, length, z)

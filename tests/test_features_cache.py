@@ -1,0 +1,206 @@
+"""The features For you and more like this rank by, kept in the cache beside a long list's index: loaded again,
+they give exactly the order and the similar papers freshly built ones give; a changed list, or a damaged entry,
+means they are built again (never a crash, never a stale or wrong ranking)."""
+from __future__ import annotations
+
+import os
+import re
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from store.interest import features_cache, ranking
+from store.interest.features_cache import features
+from store.interest.ranking import Features, InterestModel
+from store.papers.model import Triage
+from store.readers import cache, index_cache, read_path
+from store.readers.index_cache import search_index
+from tests.conftest import SEED
+from tests.test_cli_rank import rows, triage
+from tests.waits import until
+from tui.app import TriageApp
+from tui.widgets.paper_list import PaperList
+
+
+def entries() -> list[Path]:
+    return sorted(Path(os.environ["TRIAGE_CACHE"]).glob("*" + cache.FEATURES_SUFFIX))
+
+
+@pytest.fixture
+def no_build(monkeypatch):
+    """Makes building features fail: what is ranked then came from the cache."""
+    def fail(*args, **kwargs):
+        pytest.fail("the features were built again")
+    return lambda: monkeypatch.setattr(ranking, "built", fail)
+
+
+@pytest.fixture
+def long_list(tmp_path, monkeypatch) -> Path:
+    """A copy of the seed that counts as a long list."""
+    monkeypatch.setattr(features_cache, "FEATURES_FROM", 1)
+    monkeypatch.setattr(index_cache, "INDEX_FROM", 1)
+    path = tmp_path / "list.txt"
+    path.write_text(SEED.read_text(encoding="utf-8"), encoding="utf-8")
+    return path
+
+
+def cached(path: Path) -> Features:
+    """The features of the list at `path` as the commands get them (loaded, else built and kept)."""
+    collection = read_path(path)
+    made, _ = features(collection, lambda: search_index(collection))
+    cache.settle()  # (an entry is written by a thread)
+    return made
+
+
+def marks(ids: list[str]) -> list[dict[str, Triage]]:
+    """Sets of marks a reader could have made: one star, two stars with a dismissed and a read paper, a priority."""
+    return [{ids[3]: Triage(starred=True)},
+            {ids[1]: Triage(starred=True), ids[8]: Triage(starred=True), ids[2]: Triage(read=True),
+             ids[5]: Triage(read=True, priority=4)},
+            {ids[0]: Triage(priority=1), ids[9]: Triage(starred=True), ids[4]: Triage(read=True)}]
+
+
+def shown(made: Features) -> list:
+    """What a reader sees of `made`: the For-you order, buckets and reasons of each set of marks, and the papers
+    most like a few."""
+    seen = []
+    for states in marks(made.ids):
+        ranked = InterestModel(made).rank(states)
+        seen.append((ranked.order, [ranked.bucket(pid) for pid in ranked.order[:20]], ranked.why(ranked.order[0])))
+    return seen + [made.similar(pid, 10) for pid in made.ids[:: max(1, len(made) // 7)]]
+
+
+def test_the_iclr_list_ranks_the_same_from_cached_features(corpora, no_build):
+    """On the real ICLR list (2,260 papers: kept, as any list of `FEATURES_FROM` papers or more)."""
+    path = corpora / "iclr-2024-papers.jsonl"
+    collection = read_path(path)
+    fresh = Features(collection.papers, search_index(collection))
+    assert entries() == []
+    first = cached(path)
+    [entry] = entries()
+    no_build()
+    again = cached(path)
+    assert shown(again) == shown(first) == shown(fresh)
+    assert again.terms == fresh.terms and (again.x != fresh.x).nnz == 0 and np.array_equal(again.z, fresh.z)
+
+
+def test_a_short_list_keeps_no_features(tmp_path):
+    path = tmp_path / "short.txt"
+    path.write_text(SEED.read_text(encoding="utf-8"), encoding="utf-8")
+    assert len(cached(path)) == len(read_path(path).papers) < features_cache.FEATURES_FROM
+    assert entries() == []
+
+
+def test_a_changed_list_gets_features_of_its_own(long_list, no_build):
+    before = cached(long_list)
+    long_list.write_text(re.sub(r"\bgraph", "grape", long_list.read_text(encoding="utf-8"), flags=re.I), encoding="utf-8")
+    after = cached(long_list)
+    assert "grape" in after.terms and "grape" not in before.terms
+    fresh = Features(read_path(long_list).papers)
+    assert shown(after) == shown(fresh)
+    no_build()  # (those of the changed list were kept)
+    assert shown(cached(long_list)) == shown(fresh)
+
+
+def damaged(entry: Path) -> list[bytes]:
+    """Ways the good features `entry` can be broken: gone, foreign, cut short, bytes changed, another key, arrays
+    that do not fit together or hold what no features hold, a pickle, or a header asking for more than is there."""
+    good = entry.read_bytes()
+    with np.load(entry) as stored:
+        stored = {name: stored[name] for name in stored.files}
+    n, terms = len(stored["z"]), stored["axes"].shape[1]
+    changes = [{"key": stored["key"][:-1]}, {"indices": stored["indices"] + terms - stored["indices"].max()},
+               {"indptr": stored["indptr"][:-1]}, {"indptr": stored["indptr"][::-1].copy()},
+               {"data": np.full_like(stored["data"], np.nan)}, {"z": stored["z"][1:]}, {"length": -stored["length"]},
+               {"axes": stored["axes"][:, 1:]}, {"terms": stored["terms"][: stored["terms"].tobytes().rindex(b"\n")]},
+               {"terms": np.frombuffer(b"\xff\xfe" * 4, np.uint8)}, {"z": stored["z"].astype(np.float64)},
+               {"axes": np.zeros((0, terms), np.float32)}, {"data": np.array([{"a": 1}], dtype=object)}]
+    assert n > 1
+    wrong = []
+    for change in changes:
+        with entry.open("wb") as out:
+            np.savez(out, **{**stored, **change})
+        wrong.append(entry.read_bytes())
+    with zipfile.ZipFile(entry, "w") as archive:  # an array whose header asks for a terabyte
+        for name, values in stored.items():
+            with archive.open(f"{name}.npy", "w") as member:
+                header = {"descr": np.lib.format.dtype_to_descr(values.dtype), "fortran_order": False,
+                          "shape": (1 << 38,) if name == "z" else values.shape}
+                np.lib.format.write_array_header_1_0(member, header)
+                member.write(values.tobytes())
+    wrong.append(entry.read_bytes())
+    middle = len(good) // 2
+    return [b"", b"not features at all", good[:middle], good[:-9] + b"\0" * 9,
+            good[:middle] + bytes([good[middle] ^ 1]) + good[middle + 1:], *wrong]
+
+
+def test_a_damaged_entry_is_never_believed_and_is_built_again(long_list, no_build):
+    fresh = shown(cached(long_list))
+    [entry] = entries()
+    for damage in damaged(entry):
+        entry.write_bytes(damage)
+        assert shown(cached(long_list)) == fresh
+        assert entry.read_bytes() != damage  # built again and kept again
+    no_build()  # the last one built was kept
+    assert shown(cached(long_list)) == fresh
+
+
+def test_an_unwritable_cache_folder_only_costs_time(long_list, tmp_path, monkeypatch):
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the cache folder should be")
+    monkeypatch.setenv("TRIAGE_CACHE", str(blocked / "cache"))
+    assert shown(cached(long_list)) == shown(cached(long_list)) == shown(Features(read_path(long_list).papers))
+
+
+def test_papers_of_other_lists_learnt_from_are_part_of_the_key(long_list, tmp_path, no_build):
+    """The library's papers of other lists are learnt from beside the list's: other papers, other features."""
+    other = tmp_path / "other.txt"
+    other.write_text("A reinforcement learning agent learns a policy from pixels.\n\n"
+                     "Offline reinforcement learning with conservative value estimates.\n", encoding="utf-8")
+    outside = read_path(other).papers
+    collection = read_path(long_list)
+    fresh = Features([*collection.papers, *outside], own=len(collection.papers))
+    made, _ = features(collection, lambda: search_index(collection), outside)
+    cache.settle()
+    assert made.ids == fresh.ids and made.own == fresh.own and shown(made) == shown(fresh)
+    no_build()
+    again, _ = features(read_path(long_list), lambda: pytest.fail("no index needed"), outside)
+    assert shown(again) == shown(fresh)
+    with pytest.raises(pytest.fail.Exception):
+        features(read_path(long_list), lambda: search_index(collection), outside[:1])
+
+
+def test_the_commands_rank_the_iclr_list_the_same_with_its_features_cached(corpora, tmp_path):
+    """`triage similar` and `triage list --sort interest`, run as a user runs them: the first run builds the
+    features and keeps them, the next loads them, and both print the same."""
+    path = str(corpora / "iclr-2024-papers.jsonl")
+    db = tmp_path / "triage.json"
+    ids = [row["id"] for row in rows(triage("list", path, "--format", "jsonl", db=db))]
+    for pid in (ids[10], ids[500]):
+        assert triage("set", pid, "--star", path, db=db).returncode == 0
+    assert triage("set", ids[20], "--read", path, db=db).returncode == 0
+    commands = [("similar", ids[10], path, "--format", "jsonl"), ("list", path, "--sort", "interest", "--format", "jsonl"),
+                ("list", path, "--sort", "suggested", "--format", "jsonl")]
+    first = [rows(triage(*command, db=db)) for command in commands]
+    assert len(entries()) == 1
+    assert [rows(triage(*command, db=db)) for command in commands] == first
+    assert [row["id"] for row in first[0]][:1] != [ids[10]] and len(first[1]) == len(ids)
+
+
+async def test_the_app_ranks_the_same_with_its_features_cached(long_list, tmp_path, no_build):
+    """For you in the app after three marks: the first open builds the features and keeps them, the next loads them."""
+    orders = []
+    for run in range(2):
+        if run:
+            cache.settle()
+            no_build()
+        app = TriageApp(read_path(long_list), str(tmp_path / f"db-{run}.json"))
+        async with app.run_test(size=(120, 40)) as pilot:
+            ids = [paper.id for paper in app.collection.papers]
+            app.change({ids[1]: Triage(starred=True), ids[8]: Triage(starred=True), ids[2]: Triage(read=True)})
+            app.sort = "interest"
+            await until(pilot, lambda: app._ranking is not None)
+            orders.append([paper.id for paper in app.query_one(PaperList).papers])
+    assert len(entries()) == 1 and orders[0] == orders[1]
