@@ -101,7 +101,7 @@ async def test_a_query_not_understood_shows_its_hint_and_no_papers_not_all(seed_
         await filter_by(app, pilot, "is:stared")
         assert shown(app) == []
         assert text_of(app, "filter-count") == "0 of 19"
-        assert text_of(app, "filter-hint") == "is: needs one of read, unread, starred, dismissed, new"
+        assert text_of(app, "filter-hint") == "is: needs one of read, unread, starred, dismissed, new, updated"
         assert app.query_one("#filter-hint", Static).display
 
 

@@ -1,0 +1,103 @@
+"""One paper across sources (issue 32, item 4): what finding the marked paper a paper of a list is costs
+`TriageStore.attach`, at 100,000 papers with few marks (and with many).
+
+    python bench/identity.py --base DIR [--runs 7]
+
+DIR is a checkout of the code before papers were known across sources (`git worktree add --detach DIR main`);
+both codes are timed in the same run, interleaved, each in its own process on its own database. The papers are
+the real ICLR and ICML 2024 records of ../shared/corpora and copies of them with a changed abstract and title,
+100,000 in all. Each database has some papers marked (their records kept): papers of the list opened ("marked in this list": no
+state lost its paper, every other paper is looked up in the identity index), other papers ("marked elsewhere,
+other papers": the states' papers are not in the list, so both codes also try to re-find them by fingerprint), or
+some of the 100,000 in another wording ("marked elsewhere, of these": another abstract, the same title and authors;
+the code before finds none of them, this one shares their marks). The time is that of a fresh store's first
+`attach` of the 100,000 papers (the identity index is made then); the marks found: the papers given a state.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from library import revised  # (bench/library.py: this script's folder is on the path)
+
+ROOT = Path(__file__).resolve().parent.parent
+TOTAL = 100_000
+ROUNDS = 2
+"""Each code is timed in this many processes, turn about; the lower median is said."""
+
+ATTACH = """
+import json, statistics, sys, time
+from store.marks.db import TriageStore
+from store.papers.model import Triage
+from store.readers import read_paths
+marked = read_paths([sys.argv[2]]).papers
+papers = read_paths([sys.argv[3]]).papers
+store = TriageStore(sys.argv[1])
+store.attach(marked)
+store.put({paper.id: Triage(starred=True, updated=time.time()) for paper in marked})
+store.close()
+times = []
+for _ in range(int(sys.argv[4])):
+    store = TriageStore(sys.argv[1])
+    started = time.perf_counter()
+    states = store.attach(papers)
+    times.append(time.perf_counter() - started)
+    store.close()
+print(json.dumps([statistics.median(times) * 1e3, len(states)]))
+"""
+
+
+def lists(folder: Path, marks: int, case: str) -> tuple[Path, Path]:
+    """The list of 100,000 papers, and a list of `marks` papers to mark: of the 100,000 themselves ("reopened"),
+    other papers ("other"), or some of the 100,000 as another source words them ("shared": another abstract, no
+    OpenReview link)."""
+    records = revised(TOTAL)
+    big = folder / "papers.jsonl"
+    if not big.exists():
+        big.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+    chosen = [records[k] for k in range(0, TOTAL, TOTAL // marks)][:marks]
+    if case == "other":
+        chosen = [{**record, "abstract": " ".join(reversed(record["abstract"].split())), "title": f"Another study, number {k}",
+                   "authors": ["Someone Else"]} for k, record in enumerate(chosen)]
+    elif case == "shared":
+        chosen = [{**record, "abstract": " ".join(reversed(record["abstract"].split())), "url": "", "venue": "arXiv"} for record in chosen]
+    small = folder / f"marked-{marks}-{case}.jsonl"
+    small.write_text("".join(json.dumps(record) + "\n" for record in chosen), encoding="utf-8")
+    return big, small
+
+
+CASES = {"reopened": "marked in this list", "other": "marked elsewhere, other papers", "shared": "marked elsewhere, of these"}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", type=Path, required=True, help="a checkout of the code before this change")
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--marks", default="20,1000", help="how many marked papers, comma-separated (default 20,1000)")
+    args = parser.parse_args()
+    codes = {"before": args.base.resolve(), "after": ROOT}
+    print(f"{'first attach of 100,000 papers (median of ' + str(args.runs) + ', best of 2)':<48} {'before':>9} {'after':>9}  {'marks found (before, after)'}")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        for marks, case in ((int(count), case) for count in args.marks.split(",") for case in CASES):
+            big, small = lists(folder, marks, case)
+            out: dict[str, list] = {}
+            for turn, name in ((turn, name) for turn in range(ROUNDS) for name in codes):  # (interleaved: a machine busy meanwhile weighs on both)
+                db = folder / f"{name}-{marks}-{case}-{turn}" / "triage.json"
+                db.parent.mkdir()
+                env = {**os.environ, "PYTHONPATH": str(codes[name]), "TRIAGE_CACHE": str(folder / f"cache-{name}")}
+                done = subprocess.run([sys.executable, "-c", ATTACH, str(db), str(small), str(big), str(args.runs)], cwd=codes[name],
+                                      env=env, capture_output=True, text=True, check=True)
+                found = json.loads(done.stdout)
+                out[name] = min(out.get(name, found), found)
+            what = f"{marks:,} {CASES[case]}"
+            print(f"{what:<48} {out['before'][0]:>7.0f}ms {out['after'][0]:>7.0f}ms  {out['before'][1]:>7,} {out['after'][1]:>7,}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
