@@ -127,10 +127,10 @@ def slow_on(monkeypatch, slow_query: str) -> threading.Event:
     release = threading.Event()
 
     class Slow(SearchIndex):
-        def search(self, query, states=None, new=()):
+        def search(self, query, states=None, new=(), updated=()):
             if query == slow_query:
                 release.wait(60)  # (set by the test: the bound only keeps a failing test from hanging)
-            return super().search(query, states, new)
+            return super().search(query, states, new, updated)
 
     monkeypatch.setattr(tui.loading, "search_index", lambda collection, bodies: Slow(collection.papers, bodies))
     return release

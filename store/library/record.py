@@ -17,7 +17,8 @@ from store.papers.model import Paper
 
 MOST_BYTES = 64 * 1024
 """The largest record kept (as JSON): an abstract of some 60,000 characters, a dozen times the longest in the corpora."""
-_OPENREVIEW = re.compile(r"openreview\.net/(?:forum|pdf)\?id=([A-Za-z0-9_\-]+)")
+OPENREVIEW = re.compile(r"openreview\.net/(?:forum|pdf)\?id=([A-Za-z0-9_\-]+)")
+"""An OpenReview link, its id the group."""
 TEXTS = ("title", "abstract", "venue", "track", "area", "tldr", "doi", "arxiv", "openreview", "key", "url", "pdf")
 """The record's fields that are a string."""
 LISTS = ("authors", "keywords", "links")
@@ -27,7 +28,7 @@ LISTS = ("authors", "keywords", "links")
 def openreview_id(links: tuple[str, ...]) -> str:
     """The OpenReview id in the first of `links` on openreview.net that has one; ''."""
     for link in links:
-        found = _OPENREVIEW.search(link)
+        found = OPENREVIEW.search(link)
         if found:
             return found[1]
     return ""
