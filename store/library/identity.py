@@ -16,17 +16,19 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from itertools import compress
-from operator import attrgetter, methodcaller, not_
+from bisect import bisect_right
+from itertools import accumulate, compress
+from operator import attrgetter, not_
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from store.library.record import OPENREVIEW, PREPRINT, PUBLISHED, openreview_id, paper_stage, unranked
+from store.library.record import PREPRINT, PUBLISHED, openreview_id, paper_stage, unranked
 from store.papers.model import Paper, Triage, kept_titles
 
 _NOT_ALNUM = re.compile(r"[\W_]+")
 _VERSION = re.compile(r"v\d+$")
 _ASCII_NOT_ALNUM = bytes(byte for byte in range(128) if not chr(byte).isalnum())
+_ASCII_NOT_ALNUM_NOR_NUL = _ASCII_NOT_ALNUM[1:]
 _ASCII_LOWER = bytes(range(256)).lower()
 _SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})
 MIN_TITLE = 8
@@ -99,6 +101,8 @@ class Identities:
         self._arxiv, self._doi, self._openreview = of["a:"], of["d:"], of["o:"]
         self._titles = {key.rpartition("/")[0] for key in self._by_key if key.startswith("t:")}
         self._title_bytes = {key[2:].encode("utf-8", "surrogatepass") for key in self._titles}
+        self._openreview_links = re.compile(r"openreview\.net/(?:forum|pdf)\?id=(?:%s)(?![A-Za-z0-9_\-])"
+                                            % "|".join(map(re.escape, sorted(self._openreview, key=len, reverse=True))))
 
     def same(self, paper: Paper) -> str | None:
         """The id of the marked paper `paper` is (under another id), or None."""
@@ -113,25 +117,37 @@ class Identities:
     def shared(self, papers: Sequence[Paper]) -> dict[str, str]:
         """Each of `papers` that is a marked paper under another id → that id.
 
-        Asked of every paper of a list opened, so each kind of key is first looked for in all of them at C speed
-        (maps of built-in functions, no Python call a paper: ~0.5 µs a paper in all), and only the papers that may
-        be a marked one are looked at in Python (`same`): a title is looked for as `plain` makes it, through its
-        ASCII bytes (a title with other letters, rare, is looked at in Python)."""
+        Asked of every paper of a list opened, so each kind of key is first looked for in all of them at once, in C
+        (no Python call a paper), and only the papers that may be a marked one are looked at in Python (`same`):
+        the arXiv ids and DOIs through maps of built-in functions; the links joined in one text searched once for
+        the marked OpenReview ids; the titles joined in one text made `plain` in one pass (as ASCII bytes: a title
+        with other letters, rare, is looked at in Python)."""
         maybe: list[Paper] = []
         if self._arxiv:
             maybe += compress(papers, map(self._arxiv.__contains__, map(attrgetter("arxiv"), papers)))
         if self._doi:
             maybe += compress(papers, map(self._doi.__contains__, map(str.casefold, map(attrgetter("doi"), papers))))
         if self._openreview:
-            links = map(OPENREVIEW.findall, map("\n".join, map(attrgetter("links"), papers)))
-            maybe += compress(papers, map(not_, map(self._openreview.isdisjoint, links)))
+            maybe += _found_in(papers, list(map("\t".join, map(attrgetter("links"), papers))), self._openreview_links)
         if self._titles:
             authored = list(compress(papers, map(attrgetter("authors"), papers)))  # (a paper without authors: no title read, none derived)
             titles = kept_titles(authored)
-            flat = map(methodcaller("translate", _ASCII_LOWER, _ASCII_NOT_ALNUM), map(methodcaller("encode", "utf-8", "surrogatepass"), titles))
+            flat = "\0".join(titles).encode("utf-8", "surrogatepass").translate(_ASCII_LOWER, _ASCII_NOT_ALNUM_NOR_NUL).split(b"\0")
+            if len(flat) != len(authored):  # (a title holding a NUL)
+                flat = [title.encode("utf-8", "surrogatepass").translate(_ASCII_LOWER, _ASCII_NOT_ALNUM) for title in titles]
             maybe += compress(authored, map(self._title_bytes.__contains__, flat))
             maybe += compress(authored, map(not_, map(str.isascii, titles)))
         return {paper.id: found for paper in maybe if (found := self.same(paper)) is not None and found != paper.id}
+
+
+def _found_in(papers: Sequence[Paper], lines: list[str], pattern: re.Pattern[str]) -> list[Paper]:
+    """The papers whose line (`lines`, one a paper, no line break in any) `pattern` is found in, by one search of
+    all the lines joined."""
+    found = [match.start() for match in pattern.finditer("\n".join(lines))]
+    if not found:
+        return []
+    ends = list(accumulate(map(len, lines)))  # line i ends where its line break is: at ends[i] + i
+    return [papers[bisect_right(range(len(lines)), at, key=lambda i: ends[i] + i)] for at in found]
 
 
 def one_per_paper(records: Mapping[str, Mapping[str, Any]], order: Sequence[str]) -> dict[str, Mapping[str, Any]]:

@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import socket
+from itertools import repeat
 from collections.abc import Callable, Iterable, Mapping
 from operator import attrgetter
 from pathlib import Path
@@ -183,7 +184,7 @@ class TriageStore:
         with self._storage.locked():
             stored = dict(self._docs())  # (not TinyDB's documents: a database with many marks waiting costs little)
             wanted = set(ids)
-            shared = self._same_papers([p for p in papers if p.id not in stored and isinstance(p, Paper)], stored)
+            shared = self._same_papers(papers, stored)
             self.shares.update(shared)
             # Without an abstract (a title-only entry) there is no text to re-find a state by; a shared state stays.
             orphans = {key: doc["fp"] for key, doc in stored.items() if key not in wanted and doc.get("fp")} if refind else {}
@@ -215,8 +216,9 @@ class TriageStore:
         return new
 
     def _same_papers(self, papers: list[Paper], stored: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
-        """Each of `papers` (without a state of their own) that is a marked paper under another id → that id."""
-        kept = self._shelf.richness() if papers else {}
+        """Each of `papers` without a state of its own that is a marked paper under another id → that id (none
+        when they are not all `Paper`s: the ids a long list's cache gives say too little)."""
+        kept = self._shelf.richness() if papers and all(map(isinstance, papers, repeat(Paper))) else {}
         marked = sorted((pid for pid in kept if marked_doc(stored.get(pid))), key=lambda pid: stored[pid].get("updated", 0.0))
         if not marked:
             return {}
@@ -224,7 +226,7 @@ class TriageStore:
             records, told = self._shelf.records()
             self._storage.notices.extend(told)
             self._identities = ((self._shelf.path, marked, kept), Identities(records, marked))
-        return self._identities[1].shared(papers)
+        return {pid: found for pid, found in self._identities[1].shared(papers).items() if pid not in stored}
 
     def _keep_papers(self, papers: Mapping[str, Paper]) -> None:
         """Keep the records of these papers (paper id → paper; those that are `Paper`s: not the ids a long list's

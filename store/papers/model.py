@@ -226,7 +226,8 @@ def kept_title(paper: Paper) -> str:
 
 def kept_titles(papers: Iterable[Paper]) -> list[str]:
     """The `kept_title` of each of `papers`, without a Python call a paper (what a pass over 100,000 can afford)."""
-    return [title or "" for title in map(_KEPT_TITLE.__get__, papers)]
+    titles = list(map(_KEPT_TITLE.__get__, papers))
+    return titles if None not in titles else [title or "" for title in titles]
 
 
 def kept_name(paper: Paper) -> str:
