@@ -27,8 +27,6 @@ from library import revised  # (bench/library.py: this script's folder is on the
 
 ROOT = Path(__file__).resolve().parent.parent
 TOTAL = 100_000
-ROUNDS = 3
-"""Each code is timed in this many processes, turn about; the lower median is said."""
 
 ATTACH = """
 import json, statistics, sys, time
@@ -80,16 +78,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", type=Path, required=True, help="a checkout of the code before this change")
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--rounds", type=int, default=3, help="processes of each code, turn about (the lower median is said)")
     parser.add_argument("--marks", default="20,1000", help="how many marked papers, comma-separated (default 20,1000)")
     args = parser.parse_args()
     codes = {"before": args.base.resolve(), "after": ROOT}
-    print(f"{'first attach of 100,000 papers (median of ' + str(args.runs) + ', best of 3)':<48} {'before':>9} {'after':>9}  {'marks found (before, after)'}")
+    print(f"{'first attach of 100,000 papers (median of ' + str(args.runs) + f', best of {args.rounds})':<48} {'before':>9} {'after':>9}  {'marks found (before, after)'}")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for marks, case in ((int(count), case) for count in args.marks.split(",") for case in CASES):
             big, small = lists(folder, marks, case)
             out: dict[str, list] = {}
-            for turn, name in ((turn, name) for turn in range(ROUNDS) for name in codes):  # (interleaved: a machine busy meanwhile weighs on both)
+            for turn, name in ((turn, name) for turn in range(args.rounds) for name in codes):  # (interleaved: a machine busy meanwhile weighs on both)
                 db = folder / f"{name}-{marks}-{case}-{turn}" / "triage.json"
                 db.parent.mkdir()
                 env = {**os.environ, "PYTHONPATH": str(codes[name]), "TRIAGE_CACHE": str(folder / f"cache-{name}")}

@@ -191,3 +191,18 @@ async def test_the_app_shows_the_shared_marks_and_the_later_version_and_a_mark_t
         await until(pilot, lambda: not app.saving and app.states[later.id].read)
     first = listed(db, v1)[papers[9]["title"]]
     assert first["read"] and first["starred"]
+
+
+def test_a_synced_database_knows_the_paper_in_another_wording_too(tmp_path, corpora):
+    """Nothing but the records is needed: what sync carries already (no table of its own to carry)."""
+    papers = iclr(corpora)
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    laptop, desk = tmp_path / "laptop" / "triage.json", tmp_path / "desk" / "triage.json"
+    laptop.parent.mkdir()
+    desk.parent.mkdir()
+    mark(laptop, write(tmp_path / "iclr.jsonl", papers), papers[12]["title"], "--star")
+    for db in (laptop, desk):
+        assert triage("sync", str(folder), "--db", str(db)).returncode == 0
+    arxiv = write(tmp_path / "arxiv.jsonl", [reworded(papers[12]), reworded(papers[13])])
+    assert [row["starred"] for row in listed(desk, arxiv).values()] == [True, False]

@@ -37,7 +37,7 @@ MIN_TITLE = 8
 
 def plain(text: str) -> str:
     """`text` case-folded, without accents, spaces or punctuation: "Déjà-Vu: {GANs}" → "dejavugans". (An ASCII
-    text, most titles, as bytes: 0.4 µs, a tenth of the pattern's time, asked of every paper of a list opened.)"""
+    text, most titles, as bytes: a tenth of the pattern's time.)"""
     if text.isascii():
         return text.encode().translate(_ASCII_LOWER, _ASCII_NOT_ALNUM).decode()
     text = text.casefold()
@@ -87,7 +87,6 @@ def later(new: tuple[int, int], kept: tuple[int, int]) -> bool:
     return (kept[0] == PREPRINT and new[0] == PUBLISHED) or (new[0] >= kept[0] and 0 < kept[1] < new[1])
 
 
-
 class Identities:
     """The records of the marked papers (paper id → record) by their keys; where two marked papers share a key,
     the one whose marks changed last (`order`: the ids, earliest changed first) is the one found."""
@@ -97,7 +96,7 @@ class Identities:
         for pid in order:
             if pid in records:
                 self._by_key.update(dict.fromkeys(record_keys(records[pid]), pid))
-        of = {kind: {key[2:] for key in self._by_key if key.startswith(kind)} for kind in ("a:", "d:", "o:", "t:")}
+        of = {kind: {key[2:] for key in self._by_key if key.startswith(kind)} for kind in ("a:", "d:", "o:")}
         self._arxiv, self._doi, self._openreview = of["a:"], of["d:"], of["o:"]
         self._titles = {key.rpartition("/")[0] for key in self._by_key if key.startswith("t:")}
         self._title_bytes = {key[2:].encode("utf-8", "surrogatepass") for key in self._titles}
