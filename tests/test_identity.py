@@ -206,3 +206,13 @@ def test_a_synced_database_knows_the_paper_in_another_wording_too(tmp_path, corp
         assert triage("sync", str(folder), "--db", str(db)).returncode == 0
     arxiv = write(tmp_path / "arxiv.jsonl", [reworded(papers[12]), reworded(papers[13])])
     assert [row["starred"] for row in listed(desk, arxiv).values()] == [True, False]
+
+
+def test_two_arxiv_ids_are_two_papers_whatever_their_titles(tmp_path, corpora):
+    papers = iclr(corpora)
+    db = tmp_path / "triage.json"
+    first = write(tmp_path / "monday.jsonl", [reworded(papers[14], arxiv="2403.00014")])
+    mark(db, first, papers[14]["title"], "--star")
+    again = write(tmp_path / "tuesday.jsonl", [{**reworded(papers[14], arxiv="2403.09999"), "abstract": "A companion paper."},
+                                              {**reworded(papers[14], arxiv="2403.00014v2"), "abstract": "Its second version."}])
+    assert [row["starred"] for row in rows(triage("list", str(again), "--format", "jsonl", "--db", str(db)))] == [False, True]
