@@ -6,12 +6,9 @@
 DIR is a checkout of the code before papers were known across sources (`git worktree add --detach DIR main`);
 both codes are timed in the same run, interleaved, each in its own process on its own database. The papers are
 the real ICLR and ICML 2024 records of ../shared/corpora and copies of them with a changed abstract and title,
-100,000 in all. Each database has some papers marked (their records kept): papers of the list opened ("marked in this list": no
-state lost its paper, every other paper is looked up in the identity index), other papers ("marked elsewhere,
-other papers": the states' papers are not in the list, so both codes also try to re-find them by fingerprint), or
-some of the 100,000 in another wording ("marked elsewhere, of these": another abstract, the same title and authors;
-the code before finds none of them, this one shares their marks). The time is that of a fresh store's first
-`attach` of the 100,000 papers (the identity index is made then); the marks found: the papers given a state.
+100,000 in all. Each database has some papers marked (their records kept), as `CASES` says. The time is that of a fresh store's
+first `attach` of the 100,000 papers (the identity index is made then); the marks found: the papers given a state
+(the code before finds none of those marked in another wording; this one shares their marks).
 """
 from __future__ import annotations
 
@@ -51,27 +48,32 @@ print(json.dumps([statistics.median(times) * 1e3, len(states)]))
 
 
 def lists(folder: Path, marks: int, case: str) -> tuple[Path, Path]:
-    """The list of 100,000 papers, and a list of `marks` papers to mark: of the 100,000 themselves ("reopened"),
-    other papers ("other"), or some of the 100,000 as another source words them ("shared": another abstract, no
-    OpenReview link)."""
+    """The list of 100,000 papers (an arXiv list: each has an arXiv id), and a list of `marks` papers to mark (`CASES`)."""
     # The copies keep no OpenReview link (it would make them the same paper as the record they copy).
-    records = [{**record, "url": "", "pdf_url": ""} if record["abstract"].startswith("Revised version ") else record
-               for record in revised(TOTAL)]
+    records = [{**({**record, "url": "", "pdf_url": ""} if record["abstract"].startswith("Revised version ") else record),
+                "arxiv": f"24{k // 99_999:02d}.{k % 99_999:05d}"} for k, record in enumerate(revised(TOTAL))]
     big = folder / "papers.jsonl"
     if not big.exists():
         big.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
     chosen = [records[k] for k in range(0, TOTAL, TOTAL // marks)][:marks]
+    reworded = [{**record, "abstract": " ".join(reversed(record["abstract"].split())), "url": "", "pdf_url": ""} for record in chosen]
     if case == "other":
-        chosen = [{**record, "abstract": " ".join(reversed(record["abstract"].split())), "title": f"Another study, number {k}",
-                   "authors": ["Someone Else"], "url": "", "pdf_url": ""} for k, record in enumerate(chosen)]
-    elif case == "shared":
-        chosen = [{**record, "abstract": " ".join(reversed(record["abstract"].split())), "url": "", "venue": "arXiv"} for record in chosen]
+        chosen = [{**record, "title": f"Another study, number {k}", "authors": ["Someone Else"], "arxiv": f"2301.{k:05d}"}
+                  for k, record in enumerate(reworded)]
+    elif case == "arxiv":
+        chosen = reworded
+    elif case == "title":
+        chosen = [{key: value for key, value in record.items() if key != "arxiv"} for record in reworded]
     small = folder / f"marked-{marks}-{case}.jsonl"
     small.write_text("".join(json.dumps(record) + "\n" for record in chosen), encoding="utf-8")
     return big, small
 
 
-CASES = {"reopened": "marked in this list", "other": "marked elsewhere, other papers", "shared": "marked elsewhere, of these"}
+CASES = {"reopened": "marked in this list", "other": "marked elsewhere, other papers", "arxiv": "of these, elsewhere (their arXiv ids)",
+         "title": "of these, elsewhere (title, authors)"}
+"""What is marked: papers of the list itself; other arXiv papers (not in the list: both codes also try to re-find
+their states by fingerprint); some of the list's papers in another wording (another abstract) with their arXiv ids,
+or with their title and authors alone (a conference's list: every title of the list is looked at)."""
 
 
 def main() -> None:

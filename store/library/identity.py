@@ -4,7 +4,7 @@ abstract there (an arXiv v2, the OpenReview abstract, the proceedings .bib), and
 - `keys`: what a paper (or a kept record) is known by here: its arXiv id (without version), its DOI (lower-cased),
   its OpenReview id, and its normalised title with the normalised surname of each of its authors. Two papers
   sharing any key are one paper: the same title is not enough, an author must be in common (and two different
-  arXiv ids are two papers, whatever their titles).
+  arXiv ids are two papers, whatever else they share).
 - `Identities`: the marked papers' records by those keys. `shared` maps each paper of an opened list that has
   no marks of its own to the marked paper it is: the two share one state (`store.marks.db.TriageStore.attach`,
   which reads and writes the marks of such a paper under the marked paper's id: shared, not moved, so the paper
@@ -115,8 +115,8 @@ class Identities:
             found = by_key.get("o:" + openreview_id(paper.links))
         if not found and paper.authors and "t:" + plain(paper.title) in self._titles:
             found = next(filter(None, map(by_key.get, title_keys(paper.title, paper.authors))), None)
-            if found and paper.arxiv and self._arxiv_of.get(found, paper.arxiv) != paper.arxiv:
-                return None  # two arXiv ids: two papers, whatever their titles
+        if found and paper.arxiv and self._arxiv_of.get(found, paper.arxiv) != paper.arxiv:
+            return None  # two arXiv ids: two papers, whatever else they share
         return found or None
 
     def shared(self, papers: Sequence[Paper]) -> dict[str, str]:
@@ -127,18 +127,18 @@ class Identities:
         the arXiv ids and DOIs through maps of built-in functions; the links joined in one text searched once for
         the marked OpenReview ids; the titles joined in one text made `plain` in one pass (as ASCII bytes: a title
         with other letters, rare, is looked at in Python). Two papers of different arXiv ids are two papers: when
-        every marked paper has an arXiv id, the titles of the papers that have one are not looked at."""
+        every marked paper has an arXiv id, a paper that has one is looked up by it alone."""
         maybe: list[Paper] = []
         if self._arxiv:
             maybe += compress(papers, map(self._arxiv.__contains__, map(attrgetter("arxiv"), papers)))
+        if self._all_arxiv:  # (a marked arXiv listing's papers, another day's listing: looked up by id alone)
+            papers = list(compress(papers, map(not_, map(attrgetter("arxiv"), papers))))
         if self._doi:
             maybe += compress(papers, map(self._doi.__contains__, map(str.casefold, map(attrgetter("doi"), papers))))
         if self._openreview:
             maybe += _found_in(papers, list(map("\t".join, map(attrgetter("links"), papers))), self._openreview_links)
         if self._titles:
             authored = list(compress(papers, map(attrgetter("authors"), papers)))  # (a paper without authors: no title read, none derived)
-            if self._all_arxiv:  # (a marked arXiv listing's papers, another day's listing: looked up by id alone)
-                authored = list(compress(authored, map(not_, map(attrgetter("arxiv"), authored))))
             titles = kept_titles(authored)
             flat = "\0".join(titles).encode("utf-8", "surrogatepass").translate(_ASCII_LOWER, _ASCII_NOT_ALNUM_NOR_NUL).split(b"\0")
             if len(flat) != len(authored):  # (a title holding a NUL)
