@@ -18,7 +18,6 @@ import hashlib
 import json
 import os
 import socket
-from itertools import repeat
 from collections.abc import Callable, Iterable, Mapping
 from operator import attrgetter
 from pathlib import Path
@@ -198,7 +197,8 @@ class TriageStore:
                 stored.update(docs)
             kept = self._shelf.richness()
             self._keep_papers({p.id: p for p in papers if p.id in stored and (refresh or p.id not in kept)})  # (~40 µs each)
-            states = {pid: from_doc(stored[pid] if pid in stored else stored[shared[pid]]) for pid in ids if pid in stored or pid in shared}
+            states = {pid: from_doc(stored[pid]) for pid in ids if pid in stored}
+            states.update((pid, from_doc(stored[key])) for pid, key in shared.items())
             self.updated = (self.updated - wanted) | updated_papers(self._attached, states, shared, self._shelf.richness())
         return states
 
@@ -217,8 +217,8 @@ class TriageStore:
 
     def _same_papers(self, papers: list[Paper], stored: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
         """Each of `papers` without a state of its own that is a marked paper under another id → that id (none
-        when they are not all `Paper`s: the ids a long list's cache gives say too little)."""
-        kept = self._shelf.richness() if papers and all(map(isinstance, papers, repeat(Paper))) else {}
+        when they are not `Paper`s: the ids a long list's cache gives say too little)."""
+        kept = self._shelf.richness() if papers and isinstance(papers[0], Paper) else {}  # (a list's papers are all one kind)
         marked = sorted((pid for pid in kept if marked_doc(stored.get(pid))), key=lambda pid: stored[pid].get("updated", 0.0))
         if not marked:
             return {}
