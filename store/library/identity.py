@@ -130,9 +130,10 @@ class Identities:
         every marked paper has an arXiv id, a paper that has one is looked up by it alone."""
         maybe: list[Paper] = []
         if self._arxiv:
-            maybe += compress(papers, map(self._arxiv.__contains__, map(attrgetter("arxiv"), papers)))
-        if self._all_arxiv:  # (a marked arXiv listing's papers, another day's listing: looked up by id alone)
-            papers = list(compress(papers, map(not_, map(attrgetter("arxiv"), papers))))
+            arxiv = list(map(attrgetter("arxiv"), papers))
+            maybe += compress(papers, map(self._arxiv.__contains__, arxiv))
+            if self._all_arxiv:  # (a marked arXiv listing's papers, another day's listing: looked up by id alone)
+                papers = list(compress(papers, map(not_, arxiv)))
         if self._doi:
             maybe += compress(papers, map(self._doi.__contains__, map(str.casefold, map(attrgetter("doi"), papers))))
         if self._openreview:
