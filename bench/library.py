@@ -51,17 +51,23 @@ print(json.dumps([again, first]))
 """
 
 
-def corpus(folder: Path) -> Path:
-    """11,000 real records: the two lists', then copies of them whose abstracts differ by a first sentence."""
+def revised(total: int) -> list[dict]:
+    """`total` real records: the two lists', then copies of them whose abstracts differ by a first sentence."""
     base = [json.loads(line) for name in ("iclr-2024-papers.jsonl", "icml-2024-papers.jsonl")
             for line in (CORPORA / name).read_text(encoding="utf-8").split("\n") if line]
     records = []
-    for k in range(TOTAL):
+    for k in range(total):
         record = dict(base[k % len(base)])
         if k >= len(base):
             record["abstract"] = f"Revised version {k // len(base)} of this work. " + record["abstract"]
             record["title"] = f"{record['title']} (v{k // len(base) + 1})"
         records.append(record)
+    return records
+
+
+def corpus(folder: Path) -> Path:
+    """11,000 real records (`revised`)."""
+    records = revised(TOTAL)
     path = folder / "papers.jsonl"
     path.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
     return path

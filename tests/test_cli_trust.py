@@ -37,7 +37,7 @@ def test_a_misspelt_qualifier_exports_nothing_instead_of_every_paper(iclr, tmp_p
     out = tmp_path / "starred.bib"
     result = triage("export", "-q", "is:stared", str(iclr), "-o", str(out))
     assert result.returncode == 2
-    assert result.stderr == "triage: query 'is:stared': is: needs one of read, unread, starred, dismissed, new\n"
+    assert result.stderr == "triage: query 'is:stared': is: needs one of read, unread, starred, dismissed, new, updated\n"
     assert not out.exists() and list(tmp_path.iterdir()) == []
 
 

@@ -101,7 +101,7 @@ async def test_a_query_not_understood_shows_its_hint_and_no_papers_not_all(seed_
         await filter_by(app, pilot, "is:stared")
         assert shown(app) == []
         assert text_of(app, "filter-count") == "0 of 19"
-        assert text_of(app, "filter-hint") == "is: needs one of read, unread, starred, dismissed, new"
+        assert text_of(app, "filter-hint") == "is: needs one of read, unread, starred, dismissed, new, updated"
         assert app.query_one("#filter-hint", Static).display
 
 
@@ -127,10 +127,10 @@ def slow_on(monkeypatch, slow_query: str) -> threading.Event:
     release = threading.Event()
 
     class Slow(SearchIndex):
-        def search(self, query, states=None, new=()):
+        def search(self, query, states=None, new=(), updated=()):
             if query == slow_query:
                 release.wait(60)  # (set by the test: the bound only keeps a failing test from hanging)
-            return super().search(query, states, new)
+            return super().search(query, states, new, updated)
 
     monkeypatch.setattr(tui.loading, "search_index", lambda collection, bodies: Slow(collection.papers, bodies))
     return release

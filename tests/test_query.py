@@ -69,7 +69,7 @@ def test_malformed_queries_keep_what_they_can_and_say_what_is_wrong():
     assert unknown.groups == ((Term("graph"),),)
     assert unknown.hint.startswith("unknown qualifier foo:")
     assert parse("p:9").hint == "p: needs a number from 0 to 5"
-    assert parse("is:maybe").hint == "is: needs one of read, unread, starred, dismissed, new"
+    assert parse("is:maybe").hint == "is: needs one of read, unread, starred, dismissed, new, updated"
     assert parse("tag:").hint == "tag: needs a value"
     assert parse("venue<iclr").hint == "venue: takes no comparison, write venue:VALUE"
     assert parse("| graph").hint == parse("graph |").hint == "| needs a term on each side"
@@ -94,7 +94,7 @@ def test_a_part_not_understood_in_an_or_group_leaves_the_rest_of_the_group():
     for text in ("graph | is:stared", "is:stared | graph"):
         query = parse(text)
         assert query.groups == ((Term("graph"),),)
-        assert query.hint == "is: needs one of read, unread, starred, dismissed, new"  # no complaint about the bar
+        assert query.hint == "is: needs one of read, unread, starred, dismissed, new, updated"  # no complaint about the bar
     assert parse("llm is:stared | graph").groups == ((Term("llm"),), (Term("graph"),))
     assert parse("llm | is:stared | graph").groups == ((Term("llm"), Term("graph")),)
 

@@ -156,7 +156,7 @@ def test_a_query_not_understood_matches_nothing_not_everything(index):
         found = index.search(text, starred)
         assert found.ids == [], text
         assert found.query.hint and found.query.filters
-    assert index.search("is:stared").query.hint == "is: needs one of read, unread, starred, dismissed, new"
+    assert index.search("is:stared").query.hint == "is: needs one of read, unread, starred, dismissed, new, updated"
     assert index.search("p<=9").query.hint == "p<= needs a number from 0 to 5"
     assert index.search("auther:bengio").query.hint.startswith("unknown qualifier auther:")
 

@@ -297,6 +297,7 @@ class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewA
         paper_list = self.query_one(PaperList)
         paper_list.states = self.states
         paper_list.unsaved = self._saver.unsaved
+        paper_list.updated = self.store.updated
         paper_list.columns = columns_for(c.papers)
         self.refresh_rows(keep=session.get("cursor"))
         self.keep_after_load(session.get("cursor"))

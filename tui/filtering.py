@@ -25,6 +25,7 @@ from tui.widgets.paper_list import PaperList
 if TYPE_CHECKING:
     import numpy as np
 
+    from store.marks.db import TriageStore
     from tui.selection import Selection
 
 
@@ -70,6 +71,7 @@ class FilterActions:
     collection: Collection
     states: dict[str, Triage]
     new_ids: frozenset[str]
+    store: TriageStore
     sort: str
     _index: SearchIndex | None
     _search_index: Callable[[], SearchIndex]
@@ -117,7 +119,7 @@ class FilterActions:
     @work(thread=True, exclusive=True, group="search")
     def _search(self, text: str, serial: int, states: dict[str, Triage]) -> None:
         """Search on a worker thread (typing never waits); a newer keystroke cancels this one."""
-        hits = self._search_index().search(text, states, self.new_ids)
+        hits = self._search_index().search(text, states, self.new_ids, self.store.updated)
         papers = self._papers_of(hits)
         if not get_current_worker().is_cancelled:
             self.call_from_thread(self._show_hits, hits, serial, papers)

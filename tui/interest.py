@@ -41,7 +41,8 @@ def outside(store: TriageStore, papers: Sequence[Paper]) -> tuple[list[Paper], d
     from store.readers.library import library_collection
 
     own = set(map(Paper.id.__get__, papers))
-    records = {pid: record for pid, record in store.records().items() if pid not in own}
+    own.update(pid for paper, pid in store.shares.items() if paper in own)  # (a marked paper the list has under another id)
+    records = {pid: record for pid, record in store.library().items() if pid not in own}
     if not records:
         return [], {}
     made = library_collection(records, str(store.papers_file)).papers

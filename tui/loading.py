@@ -34,7 +34,7 @@ from __future__ import annotations
 import gc
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from operator import attrgetter
 from typing import Any, NamedTuple
@@ -329,9 +329,22 @@ class Loading:
         paper_list.columns = landing.columns
         self.refresh_rows(keep=keep)
         papers = list(c.papers)
-        self._saver.refresh(lambda: self.store.attach(papers))  # with the writes, in turn: then shown
+        self._saver.refresh(lambda: self._attached(papers))  # with the writes, in turn: then shown
         self.tell_skipped()
         self.mark_arrivals()  # type: ignore[attr-defined]
+
+    def _attached(self, papers: list[Paper]) -> Mapping[str, Triage]:
+        """The marks of the whole list (`TriageStore.attach`, on the writer thread); its later versions of marked
+        papers (`is:updated`) are shown when it is done."""
+        states = self.store.attach(papers)
+        self._from_writer(self._show_updated)
+        return states
+
+    def _show_updated(self) -> None:
+        paper_list = self.query_one(PaperList)  # type: ignore[attr-defined]
+        if paper_list.updated != self.store.updated:
+            paper_list.updated = self.store.updated
+            paper_list.redraw()
 
     def tell_skipped(self) -> None:
         """The records the lists' reading skipped, in one notice (none when none was)."""

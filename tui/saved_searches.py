@@ -81,7 +81,7 @@ class SavedSearchActions:
         if not self.saved_searches:
             self.notify("No saved searches yet: type a query after /, then M saves it under a letter")
             return
-        states, new = dict(self.states), self.new_ids
+        states, new, updated = dict(self.states), self.new_ids, self.store.updated
         index: Callable[[], SearchIndex] = self._search_index
 
         def picked(name: str | None) -> None:
@@ -90,7 +90,7 @@ class SavedSearchActions:
 
         def count(text: str) -> int | str:
             query = parse(text)
-            return "too long" if query.too_long else len(index().search(query, states, new))
+            return "too long" if query.too_long else len(index().search(query, states, new, updated))
 
         self.push_screen(SavedPicker(self.saved_searches, count), picked)
 

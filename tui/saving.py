@@ -79,8 +79,9 @@ class Saver:
 
     def show_stored(self, done: Mapping[str, Triage]) -> None:
         """Show the states a store job stored (on any thread: a sync runs on its own) for the papers of the
-        list, with the changes still on their way on top."""
+        list, with the changes still on their way on top; a paper sharing a marked paper's state (`TriageStore.shares`) too."""
         papers = self._papers()
+        done = {**done, **{pid: done[key] for pid, key in self.store.shares.items() if key in done}}
         states = {pid: state for pid, state in done.items() if pid in papers}
         if states:
             self._post(lambda: self._show(self.unsaved.merge(states)))

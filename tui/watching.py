@@ -95,7 +95,7 @@ class Watching:
         landing = Landing.of(whole, self.store)  # type: ignore[attr-defined]
         # New this session stays new: what was at the open, what F fetched, what the file gained.
         landing = landing._replace(new=frozenset((landing.new | self.new_ids | fresh) & landing.by_id.keys()))  # type: ignore[attr-defined]
-        hits = index.search(query, states, landing.new) if query is not None else None
+        hits = index.search(query, states, landing.new, self.store.updated) if query is not None else None  # type: ignore[attr-defined]
         self.call_from_thread(self.land_again, landing, index, hits, serial, pins, fresh)  # type: ignore[attr-defined]
 
     def land_again(self, landing: Landing, index: SearchIndex, hits: Hits | None, serial: int,

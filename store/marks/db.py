@@ -7,8 +7,9 @@ its `updated` time). Each database has a stable `device` id, and a clock (`store
 here is timed after every mark the database holds. A paper whose marks are all taken off
 keeps its document (its marks blank, their times kept), so that a merge knows they were taken off. When a source list fixes a typo in an abstract its id
 changes; `attach()` finds the old state again by fuzzy-matching fingerprints (rapidfuzz ratio
-≥ 90) of states whose paper is not in the list against papers that have no state (papers with
-an abstract: a title-only entry has no text to be re-found by).
+≥ 90, `store.marks.refind`) of states whose paper is not in the list against papers that have no state
+(papers with an abstract: a title-only entry has no text to be re-found by). Before that, a paper without a state
+that is a marked paper under another id (`store.library.identity`) shares its state, which then is not moved.
 """
 from __future__ import annotations
 
@@ -31,19 +32,18 @@ from store.common.errors import NotSaved
 from store.marks.changes import Change
 from store.marks.merge import Record, doc_of, edit, latest, merge, record_of
 from store.marks.journal import JournalStorage, MIN_COMPACT_BYTES
-from store.papers.model import Paper, Triage, fingerprint, normalise
+from store.papers.model import Paper, Triage, fingerprint
 from store.marks.clock import after, held
+from store.marks.refind import rematch
 from store.marks.device import instance, known, new_id
 from store.library.record import record_of as paper_record
+from store.library.identity import Identities, one_per_paper, updated_papers
 from store.library.seen import NOTHING, Opened, Seen, list_name
 from store.library.shelf import Records, Shelf
 
 TABLE = "triage"
 SETTINGS = "settings"
 """Documents that are not marks on a paper: the theme, each source file's session (cursor, query, view, sort)."""
-MATCH_CUTOFF = 90
-ANCHOR = 60
-FULL_SCAN_PAIRS = 200_000
 
 
 T = TypeVar("T")
@@ -112,6 +112,11 @@ def from_doc(doc: Mapping[str, Any]) -> Triage:
     return Triage() if state.blank else state
 
 
+def marked_doc(doc: Mapping[str, Any] | None) -> bool:
+    """Whether a stored document holds a mark (cheaper than `from_doc(doc).blank`: no state is made)."""
+    return doc is not None and any(doc.get(name) for name in ("read", "starred", "priority", "dismissed", "note", "tags"))
+
+
 class TriageStore:
     """The durable triage state. Every method is safe across threads and processes.
 
@@ -136,6 +141,11 @@ class TriageStore:
         self.papers_file = self._shelf.path
         """The file of the marked papers' records (`store.library.shelf`)."""
         self._seen = Seen(self._storage.path.with_name(self._storage.path.name + ".seen"))
+        self.shares: dict[str, str] = {}
+        """Attached paper id → the id of the marked paper it is, whose state it shares (see `attach`)."""
+        self.updated: frozenset[str] = frozenset()
+        """The attached papers that are a later version than the record kept of their marked paper (`is:updated`)."""
+        self._identities: tuple[object, Identities | None] = (None, None)
 
     @property
     def notices(self) -> list[str]:
@@ -158,6 +168,9 @@ class TriageStore:
     def attach(self, papers: Iterable[Paper], refind: bool = True, refresh: bool = False) -> dict[str, Triage]:
         """The stored state of each paper that has one, re-finding states of slightly edited abstracts
         (unless not `refind`: for papers that are not all of a list, whose other papers own the states).
+        A paper without a state of its own that is a marked paper under another id (the same arXiv id, DOI,
+        OpenReview id, or title and an author: `store.library.identity`) shares that paper's state: its marks
+        are read and written there (`shares`), and it is `updated` when it is a later version than the record kept.
         The record of each marked paper is kept when none is (`store.library`), or, with `refresh`, when the
         paper's says more than the one kept (a marked paper's does whenever it is marked again).
 
@@ -172,21 +185,24 @@ class TriageStore:
         with self._storage.locked():
             stored = dict(self._docs())  # (not TinyDB's documents: a database with many marks waiting costs little)
             wanted = set(ids)
-            # Without an abstract (a title-only entry) there is no text to re-find a state by.
+            shared = self._same_papers(papers, stored)
+            self.shares.update(shared)
+            # Without an abstract (a title-only entry) there is no text to re-find a state by; a shared state stays.
             orphans = {key: doc["fp"] for key, doc in stored.items() if key not in wanted and doc.get("fp")} if refind else {}
-            homeless = {p.id: p.text for p in papers if p.id not in stored and p.text} if orphans else {}
-            moves = _rematch(homeless, orphans)
+            orphans = {key: fp for key, fp in orphans.items() if key not in shared.values()} if shared else orphans
+            homeless = {p.id: p.text for p in papers if p.id not in stored and p.id not in shared and p.text} if orphans else {}
+            moves = rematch(homeless, orphans)
             if moves:
                 docs = {new: {**stored[old], "fp": fingerprint(self._attached[new].text)} for new, old in moves.items()}
                 with contextlib.suppress(NotSaved):  # a database only read: the states are found again next time
                     self._table.replace_many(docs, moves.values())
                 stored.update(docs)
-            if refresh:
-                self._keep_papers([paper for paper in papers if paper.id in stored])
-            else:  # (a record built and weighed is ~40 µs: at every open, only those of papers kept without one)
-                kept = self._shelf.richness()
-                self._keep_papers([paper for paper in papers if paper.id in stored and paper.id not in kept])
-        return {pid: from_doc(stored[pid]) for pid in ids if pid in stored}
+            kept = self._shelf.richness()
+            self._keep_papers({p.id: p for p in papers if p.id in stored and (refresh or p.id not in kept)})  # (~40 µs each)
+            states = {pid: from_doc(stored[pid]) for pid in ids if pid in stored}
+            states.update((pid, from_doc(stored[key])) for pid, key in shared.items())
+            self.updated = (self.updated - wanted) | updated_papers(self._attached, states, shared, self._shelf.richness())
+        return states
 
     def opened(self, sources: Iterable[str], papers: Iterable[Paper]) -> Opened:
         """The ids of the papers new in the list of the files `sources`, and of those the database sees first now
@@ -209,10 +225,23 @@ class TriageStore:
             self._storage.notices.extend(self._seen.notices)
             self._seen.notices.clear()
 
-    def _keep_papers(self, papers: Iterable[Paper]) -> None:
-        """Keep the records of these papers (those that are `Paper`s: not the ids a long list's cache gives)
-        that say more than those kept (under the lock; what cannot be kept is said, the marks are stored)."""
-        records = {paper.id: paper_record(paper) for paper in papers if isinstance(paper, Paper)}
+    def _same_papers(self, papers: list[Paper], stored: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
+        """Each of `papers` without a state of its own that is a marked paper under another id → that id (none
+        when they are not `Paper`s: the ids a long list's cache gives say too little)."""
+        kept = self._shelf.richness() if papers and isinstance(papers[0], Paper) else {}  # (a list's papers are all one kind)
+        marked = sorted((pid for pid in kept if marked_doc(stored.get(pid))), key=lambda pid: stored[pid].get("updated", 0.0))
+        if not marked:
+            return {}
+        if self._identities[0] != (self._shelf.path, marked, kept):  # (made again when a mark or record changed)
+            records, told = self._shelf.records()
+            self._storage.notices.extend(told)
+            self._identities = ((self._shelf.path, marked, kept), Identities(records, marked))
+        return {pid: found for pid, found in self._identities[1].shared(papers).items() if pid not in stored}
+
+    def _keep_papers(self, papers: Mapping[str, Paper]) -> None:
+        """Keep the records of these papers (paper id → paper; those that are `Paper`s: not the ids a long list's
+        cache gives) that say more than those kept (under the lock; what cannot be kept is said, the marks are stored)."""
+        records = {pid: paper_record(paper) for pid, paper in papers.items() if isinstance(paper, Paper)}
         if records:
             self.keep_records(records)
 
@@ -231,13 +260,19 @@ class TriageStore:
             marked = set(self.ids()) if marked_only else kept.keys()
         return {pid: record for pid, record in kept.items() if pid in marked}
 
+    def library(self) -> Records:
+        """The record of each marked paper, one per paper (`store.library.identity.one_per_paper`)."""
+        with self._storage.locked():
+            docs = self._docs()
+            return one_per_paper(self.records(), sorted(docs, key=lambda pid: docs[pid].get("updated", 0.0)))
+
     def kept(self) -> dict[str, int]:
         """Paper id → how much its kept record says (`store.library.record.richness`), from the file's headers alone."""
         with self._storage.locked():
             return self._shelf.richness()
 
     def get(self, pid: str) -> Triage:
-        doc = self._table.get(doc_id=pid)
+        doc = self._table.get(doc_id=self.shares.get(pid, pid))
         return from_doc(doc) if doc is not None else Triage()
 
     def ids(self) -> list[str]:
@@ -281,6 +316,7 @@ class TriageStore:
             clock = self._clock()
             docs = {}
             for pid, state in states.items():
+                pid = self.shares.get(pid, pid)  # (a paper sharing a marked paper's state writes it there)
                 doc = self._table.get(doc_id=pid)
                 record = record_of(doc) if doc is not None else {}
                 before = from_doc(doc).marks() if doc is not None else _BLANK
@@ -290,7 +326,7 @@ class TriageStore:
             if docs:  # a new device id goes in the same journal line as the first marks it made
                 self._write(docs, settings={DEVICE: made} if made else {})
                 self._device = device
-            self._keep_papers(self._attached[pid] for pid in states if pid in self._attached)
+            self._keep_papers({self.shares.get(pid, pid): self._attached[pid] for pid in states if pid in self._attached})
 
     def _clock(self) -> float:
         """This database's clock (`store.marks.clock.held`; under the lock)."""
@@ -390,6 +426,7 @@ class TriageStore:
         keys = [key for table, key in self._storage.take_external_changes() if table == TABLE]
         if not keys:
             return {}
+        keys += [pid for pid, key in self.shares.items() if key in keys]  # (the papers sharing a state changed)
         with self._storage.locked():  # (what changed after the keys were taken is taken next time)
             return {key: self.get(key) for key in keys}
 
@@ -434,49 +471,3 @@ def folded(stored: Mapping[str, Mapping[str, Any]], incoming: Mapping[str, tuple
             docs[pid] = doc_of(new, doc.get("fp") or fp if doc is not None else fp)
             changed[pid] = (from_doc(doc) if doc is not None else Triage(), from_doc(docs[pid]))
     return docs, changed
-
-
-def _ends(text: str) -> tuple[str, str]:
-    """The first and last `ANCHOR` characters of `fingerprint(text)`, from the ends of `text` only:
-    normalising a piece of a text gives a piece of the normalised text, so a tenth of the cost."""
-    head, tail = normalise(text[: 2 * ANCHOR]), normalise(text[-2 * ANCHOR :])
-    if len(head) < ANCHOR or len(tail) < ANCHOR:  # short, or mostly spaces: the whole of it
-        head = tail = normalise(text)
-    return head[:ANCHOR], tail[-ANCHOR:]
-
-
-def _rematch(homeless: dict[str, str], orphans: dict[str, str]) -> dict[str, str]:
-    """new id → old id for papers without a state (id → text) whose fingerprint is ≥ 90 similar
-    to an orphan's (id → fingerprint).
-
-    Few pairs are compared exhaustively; many only where the first or last 60 characters agree
-    (a small edit leaves at least one end alone): then a paper's fingerprint is only worked out
-    when one of its ends is an orphan's.
-    """
-    if not homeless or not orphans:
-        return {}
-    from rapidfuzz import fuzz, process  # (here: most opens have no state to find again)
-
-    full_scan = len(homeless) * len(orphans) <= FULL_SCAN_PAIRS
-    by_end: dict[str, list[str]] = {}
-    if not full_scan:
-        for key, fp in orphans.items():
-            by_end.setdefault("<" + fp[:ANCHOR], []).append(key)
-            by_end.setdefault(">" + fp[-ANCHOR:], []).append(key)
-    moves: dict[str, str] = {}
-    taken: set[str] = set()
-    for pid, text in homeless.items():
-        if full_scan:
-            keys: Iterable[str] = orphans.keys()
-        else:
-            head, tail = _ends(text)
-            keys = by_end.get("<" + head, []) + by_end.get(">" + tail, [])
-        choices = {key: orphans[key] for key in keys if key not in taken}
-        if not choices:
-            continue
-        fp = fingerprint(text)
-        best = process.extractOne(fp, choices, scorer=fuzz.ratio, score_cutoff=MATCH_CUTOFF)
-        if best is not None:
-            moves[pid] = best[2]
-            taken.add(best[2])
-    return moves

@@ -224,6 +224,12 @@ def kept_title(paper: Paper) -> str:
     return _KEPT_TITLE.__get__(paper, Paper) or ""
 
 
+def kept_titles(papers: Iterable[Paper]) -> list[str]:
+    """The `kept_title` of each of `papers`, without a Python call a paper (what a pass over 100,000 can afford)."""
+    titles = list(map(_KEPT_TITLE.__get__, papers))
+    return titles if None not in titles else [title or "" for title in titles]
+
+
 def kept_name(paper: Paper) -> str:
     """`paper`'s name as far as it is known, deriving nothing: '' while it is to be derived."""
     return _KEPT_NAME.__get__(paper, Paper) or ""

@@ -29,6 +29,7 @@ from store.search.index_build import TF_BITS, TF_MAX, Postings
 from store.search.index_made import K1, Made
 from store.papers.model import Paper, Triage
 from store.search.phrases import literal_pattern, lower
+from store.search.qualifiers import NEW, UPDATED
 from store.search.query import Qualifier, Query, Term, parse
 from store.search.vocabulary import WORD, Notes, in_sequence, name_form, words_matched
 
@@ -62,10 +63,12 @@ class SearchIndex(Made):
     def _none(self) -> np.ndarray:
         return np.zeros(len(self.papers), dtype=bool)
 
-    def search(self, query: str | Query, states: Mapping[str, Triage] | None = None, new: Collection[str] = ()) -> Hits:
+    def search(self, query: str | Query, states: Mapping[str, Triage] | None = None, new: Collection[str] = (),
+               updated: Collection[str] = ()) -> Hits:
         """Papers matching `query`, best first (ties in file order). `states` maps paper id →
         `Triage` for the is:/p:/has:note/has:tag/tag: qualifiers; missing ids count as untouched.
-        `new`: the ids of the papers `is:new` finds (`store.library.seen`)."""
+        `new`: the ids of the papers `is:new` finds (`store.library.seen`); `updated`: those `is:updated`
+        finds (`store.library.identity`)."""
         if isinstance(query, str):
             query = parse(query)
         states = states or {}
@@ -78,7 +81,7 @@ class SearchIndex(Made):
         body = np.zeros(len(self.papers))
         scored = False
         for group in query.groups:
-            inside, outside, match = self._group(group, states, new, notes, words, patterns)
+            inside, outside, match = self._group(group, states, {NEW: new, UPDATED: updated}, notes, words, patterns)
             selected &= inside if outside is None else ~outside
             if match is not None:
                 title += match.title
@@ -94,7 +97,7 @@ class SearchIndex(Made):
 
     # --- one OR group -------------------------------------------------------------------
 
-    def _group(self, atoms: tuple[Term | Qualifier, ...], states: Mapping[str, Triage], new: Collection[str], notes: Notes | None,
+    def _group(self, atoms: tuple[Term | Qualifier, ...], states: Mapping[str, Triage], named: Mapping[str, Collection[str]], notes: Notes | None,
                words: dict[str, int], patterns: list[re.Pattern[str]]) -> tuple[np.ndarray, np.ndarray | None, _Match | None]:
         """(papers matched, papers ruled out or None, the best term scores or None) of an OR
         group. A group with a negated atom is described by what it rules out: `a | !b` rules
@@ -104,7 +107,7 @@ class SearchIndex(Made):
         best: _Match | None = None
         for atom in atoms:
             if isinstance(atom, Qualifier):
-                found = self._facets.holding(atom, states, new)
+                found = self._facets.holding(atom, states, named)
             elif atom.negated:
                 found = self._excluded(atom, notes)
             else:

@@ -1,4 +1,4 @@
-"""The qualifiers of a query: which papers `is:` (`is:new` too), `p:`, `has:`, `tag:`, `venue:`, `year:`, `area:`,
+"""The qualifiers of a query: which papers `is:` (`is:new` and `is:updated` too), `p:`, `has:`, `tag:`, `venue:`, `year:`, `area:`,
 `track:`, `session:` and `announce:` hold for.
 
 `Facets` works out once per index (when first asked) the papers with a code link or any link and the papers of each
@@ -21,6 +21,8 @@ from store.search.views import to_read
 NEW = "new"
 """`is:new`: the papers the caller of a search names new (`SearchIndex.search`'s `new`): first seen since the list
 was last opened (`store.library.seen`), and in the app those `F` fetched this session (tui.feeding)."""
+UPDATED = "updated"
+"""`is:updated`: the marked papers the caller names a later version than the one kept (`store.library.identity.later`)."""
 CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "sr.ht")
 """Hosts whose links count as a code link for `has:code`."""
 
@@ -53,9 +55,9 @@ class Facets:
             self._announced = _grouped(announced(p) if p.fields else "" for p in papers)
             self._made = True
 
-    def holding(self, q: Qualifier, states: Mapping[str, Triage], new: Collection[str] = ()) -> np.ndarray:
-        """Papers a qualifier holds for (before its own negation is applied by the caller); `new`: the ids of
-        the papers `is:new` holds for (`store.library.seen`)."""
+    def holding(self, q: Qualifier, states: Mapping[str, Triage], named: Mapping[str, Collection[str]] | None = None) -> np.ndarray:
+        """Papers a qualifier holds for (before its own negation is applied by the caller); `named`: the ids of
+        the papers `is:new` (`NEW`) and `is:updated` (`UPDATED`) hold for, given by the caller."""
         if q.field in ("has", "venue", "year", "area", "track", "session", "announce"):
             self.ready()
         if q.field == "has" and q.value in ("code", "link"):
@@ -70,8 +72,9 @@ class Facets:
                 if value is not None and holds(value):
                     found[docs] = True
             return found
-        if q.field == "is" and q.value == NEW:
-            found[np.fromiter((self._position[pid] for pid in new if pid in self._position), np.intp)] = True
+        if q.field == "is" and q.value in (NEW, UPDATED):
+            ids = (named or {}).get(str(q.value), ())
+            found[np.fromiter((self._position[pid] for pid in ids if pid in self._position), np.intp)] = True
             return found
         state = state_test(q)
         default = state(Triage())  # untouched papers qualify too (is:unread, p:0)

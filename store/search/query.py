@@ -20,6 +20,7 @@ SYNTAX = (
     ("a OR b  a AND b  NOT a", "operators in capitals (as | , a space, -); lower-case and, or, not are words"),
     ("is:unread is:starred", "by triage state (also is:read, is:dismissed); -is:read negates"),
     ("is:new", "first seen since this list was last opened, or fetched by F this session"),
+    ("is:updated", "a marked paper seen here in a later version (arXiv vN, the proceedings after the preprint)"),
     ("p:1  p<=2  p:0", "by priority (also p>=3; p:0 is none)"),
     ("has:note has:code", "a note, a code link (also has:tag, has:link)"),
     ("bengio", "words also match authors (below title matches), your notes and tags"),
@@ -38,7 +39,7 @@ SYNTAX = (
 
 _QUALIFIER = re.compile(r"^([A-Za-z]+)(<=|>=|:|<|>|=)(.*)$", re.S)
 _QUOTED_VALUE = re.compile(r'([A-Za-z]+)([:=])"')
-_STATES = ("read", "unread", "starred", "dismissed", "new")
+_STATES = ("read", "unread", "starred", "dismissed", "new", "updated")
 _HAS = ("note", "code", "link", "tag")
 _NUMERIC = {"p": (0, 5), "year": (0, 9999)}
 FIELDS = {"author": "author", "title": "title", "abstract": "abstract", "kw": "kw", "cat": "kw"}

@@ -6,7 +6,7 @@ import sys
 from collections.abc import Sequence
 
 from store.common.errors import ReadError
-from tui.cli.common import add_common, add_library, add_query, database, load, matching, named, parse_args, parse_query, stored_states
+from tui.cli.common import add_common, add_library, add_query, database, load, matching, named, parse_args, parse_query, attached
 
 
 def cite_parser() -> argparse.ArgumentParser:
@@ -76,9 +76,9 @@ def run_export(argv: Sequence[str]) -> int:
     query = parse_query(args.query)
     db = database(args.db)
     collection = load(args.files, db=db if args.library else None)
-    states = stored_states(db, collection.papers)
+    states, updated = attached(db, collection.papers)
     keys = cite.citation_keys(collection.papers)  # over the whole list, so a key does not depend on the query
-    papers = [paper for paper, _ in matching(collection, query, states)]
+    papers = [paper for paper, _ in matching(collection, query, states, updated=updated)]
     if not papers:
         print(f"triage: no paper matches {args.query!r}: nothing exported", file=sys.stderr)
         return 1

@@ -84,7 +84,7 @@ def library(db: Path) -> Collection:
     """Every marked paper of the database `db`, made from the records it keeps (`store.readers.library`)."""
     from store.readers.library import library_collection
 
-    records, source = in_store(db, lambda store: (store.records(), str(store.papers_file)))
+    records, source = in_store(db, lambda store: (store.library(), str(store.papers_file)))  # (one record a paper)
     collection = library_collection(records, source)
     gc.freeze()
     return collection
@@ -197,12 +197,13 @@ def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse
 
 
 def matching(collection: Collection, query: Query | None, states: Mapping[str, Triage],
-             new: AbstractSet[str] = frozenset()) -> list[tuple[Paper, float | None]]:
+             new: AbstractSet[str] = frozenset(), updated: AbstractSet[str] = frozenset()) -> list[tuple[Paper, float | None]]:
     """The papers of `collection` with their scores: all in file order without a query, else
-    those matching it, ranked as the app ranks them (a long list's index from the cache)."""
+    those matching it, ranked as the app ranks them (a long list's index from the cache); `new` and `updated`:
+    the papers `is:new` and `is:updated` find."""
     if query is None:
         return [(paper, None) for paper in collection.papers]
-    return [(hit.paper, hit.score) for hit in search_index(collection).search(query, states, new)]
+    return [(hit.paper, hit.score) for hit in search_index(collection).search(query, states, new, updated)]
 
 
 def paper_row(paper: Paper, state: Triage) -> dict[str, object]:
@@ -222,8 +223,9 @@ def plain_title(title: str, room: int) -> str:
     return title if len(title) <= room else title[: room - 1] + "…"
 
 
-def print_table(papers: Sequence[Paper], states: Mapping[str, Triage]) -> None:
-    """A row a paper: its id, its marks (`marks_column`), its title and where it appeared."""
+def print_table(papers: Sequence[Paper], states: Mapping[str, Triage], updated: AbstractSet[str] = frozenset()) -> None:
+    """A row a paper: its id, its marks (`marks_column`), its title and where it appeared, and `(updated)` for
+    a paper of `updated` (a later version of a marked paper)."""
     width = shutil.get_terminal_size((100, 24)).columns
     title_width = max(20, width - 12 - 5 - 12)
     blank = Triage()
@@ -232,6 +234,7 @@ def print_table(papers: Sequence[Paper], states: Mapping[str, Triage]) -> None:
         title = plain_title(paper.title, title_width)
         year = str(paper.year or "")
         where = paper.venue if year in paper.venue else " ".join(part for part in (paper.venue, year) if part)
+        where += "  (updated)" if paper.id in updated else ""
         return f"{paper.id}  {marks_column(states.get(paper.id, blank))}  {title:<{title_width}}  {where}".rstrip()
 
     write_lines(map(line, papers))
@@ -271,7 +274,13 @@ def in_store(db: Path, work: Callable[[TriageStore], T]) -> T:
 
 def stored_states(db: Path, papers: Sequence[Paper]) -> dict[str, Triage]:
     """The marks stored for `papers`."""
-    return in_store(db, lambda store: store.attach(papers))
+    return attached(db, papers)[0]
+
+
+def attached(db: Path, papers: Sequence[Paper]) -> tuple[dict[str, Triage], frozenset[str]]:
+    """The marks stored for `papers` (a paper's own, or those of the marked paper it is under another id), and
+    the ids of those that are a later version of their marked paper (`is:updated`: `TriageStore.attach`)."""
+    return in_store(db, lambda store: (store.attach(papers), store.updated))
 
 
 def opened_now(db: Path, collection: Collection) -> Opened:

@@ -8,7 +8,7 @@ from store.common.json_out import dumps
 from store.papers.model import Triage
 from store.search.views import SCORE_SORT, SORTS
 from tui.cli.common import (add_common, add_library, add_query, database, load, matching, opened_now, paper_row, parse_args, parse_query,
-                            print_table, stored_states, write_lines)
+                            print_table, attached, write_lines)
 
 
 def list_parser() -> argparse.ArgumentParser:
@@ -41,13 +41,13 @@ def run_list(argv: Sequence[str]) -> int:
         args.query = saved_query(db, args.saved, args.query)
     query = parse_query(args.query)
     collection = load(args.files, db=db if args.library else None)
-    states = stored_states(db, collection.papers)  # (the table shows the marks too)
+    states, updated = attached(db, collection.papers)  # (the table shows the marks too)
     new, arrived = opened_now(db, collection)
     if arrived:  # (papers the database sees first: the standing rules mark them, and say so on stderr)
         from tui.cli.rules import mark_arrived
 
         mark_arrived(db, collection, arrived, states, new)
-    found = matching(collection, query, states, new)
+    found = matching(collection, query, states, new, updated)
     gains: Mapping[str, dict[str, object]] = {}
     if args.sort:
         from tui.cli.rank import arranged
@@ -58,8 +58,9 @@ def run_list(argv: Sequence[str]) -> int:
         write_lines(
             dumps({**row, "score": round(score, 4)} if score is not None else row)
             for paper, score in found
-            for row in ({**paper_row(paper, states.get(paper.id, blank)), **gains.get(paper.id, {})},)
+            for row in ({**paper_row(paper, states.get(paper.id, blank)), **gains.get(paper.id, {}),
+                         **({"updated": True} if paper.id in updated else {})},)
         )
     else:
-        print_table([paper for paper, _ in found], states)
+        print_table([paper for paper, _ in found], states, updated)
     return 0 if found else 1

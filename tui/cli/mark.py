@@ -130,9 +130,11 @@ def listed(files: Sequence[str]) -> tuple[Sequence[Paper | Known], list[str]]:
     return found.papers, found.sources
 
 
-def keep_records(store: TriageStore, pids: Sequence[str], papers: Sequence[Paper | Known], files: Sequence[str]) -> None:
-    """Have the database keep the records of the papers just marked that it keeps none of: when the list's
-    papers came as ids from its cache (`listed`), the list is read now, only then (a paper's first mark)."""
+def attach_whole(store: TriageStore, pids: Sequence[str], papers: Sequence[Paper | Known], files: Sequence[str]) -> None:
+    """Have the database know the papers about to be marked whose records it keeps none of, as papers: when the
+    list's papers came as ids from its cache (`listed`), the list is read now, only then (a paper's first mark),
+    so that the paper's record is kept and a paper that is a marked one under another id shares its marks
+    (`TriageStore.attach`)."""
     if all(isinstance(paper, Paper) for paper in papers):
         return  # (`store.update_many` kept them)
     kept = store.kept()
@@ -163,9 +165,8 @@ def mark(db: Path, papers: Sequence[Paper | Known], pick: Callable[[TriageStore]
     def marked(store: TriageStore) -> dict[str, Triage]:
         store.attach(papers, refind=refind)
         pids = pick(store)
-        states = store.update_many(pids, change)
-        keep_records(store, pids, papers, files)
-        return states
+        attach_whole(store, pids, papers, files)
+        return store.update_many(pids, change)
 
     return in_store(db, marked)
 

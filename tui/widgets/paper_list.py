@@ -63,7 +63,7 @@ def columns_for(papers: Sequence[Paper]) -> tuple[str, ...]:
 
 class PaperList(KeptLines, SteadyBar, ScrollView, can_focus=True, inherit_bindings=False):
     """A cursor over a list of papers. Each row: `…` while a mark shown is not yet saved, else `▌` on a
-    selected paper (its row tinted), else the For-you
+    selected paper (its row tinted), else `+` fetched this session, else `↻` a later version of a marked paper, else the For-you
     bucket of an unmarked paper (`↑` likely star, `·` unsure, `↓` likely skip), `•` unread (`✗` in its place: not for me), `★` starred, the priority
     1–5, the title (with the spans a search matched highlighted; faded when read or not for me).
     The page keys of a ScrollView are not inherited: the app gives
@@ -158,6 +158,8 @@ class PaperList(KeptLines, SteadyBar, ScrollView, can_focus=True, inherit_bindin
         """Ids of the papers whose marks shown are not yet saved; call `refresh_papers` when it changes."""
         self.fresh: Container[str] = ()
         """Ids of the papers new this session (fetched from the app: `+` in the first column); call `redraw`."""
+        self.updated: Container[str] = ()
+        """Ids of the marked papers seen here in a later version (`↻` in the first column: `is:updated`); call `redraw`."""
         self.columns: tuple[str, ...] = ()
         """The columns of `COLUMNS` the papers have (see `columns_for`), shown when there is room; call `redraw`."""
         self._rows: dict[str, int] | None = {}
@@ -320,6 +322,8 @@ class PaperList(KeptLines, SteadyBar, ScrollView, can_focus=True, inherit_bindin
             row.append("▌", part("paper-list--bucket"))
         elif paper.id in self.fresh:
             row.append("+", part("paper-list--new"))
+        elif paper.id in self.updated:
+            row.append("↻", part("paper-list--new"))
         else:
             row.append(self.buckets(paper.id) if self.buckets is not None and state.blank else " ", part("paper-list--bucket"))
         if state.dismissed:

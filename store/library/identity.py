@@ -1,0 +1,186 @@
+"""One paper across sources: which papers of different lists are the same paper, whatever the wording of their
+abstract there (an arXiv v2, the OpenReview abstract, the proceedings .bib), and which of two versions is later.
+
+- `keys`: what a paper (or a kept record) is known by here: its arXiv id (without version), its DOI (lower-cased),
+  its OpenReview id, and its normalised title with the normalised surname of each of its authors. Two papers
+  sharing any key are one paper: the same title is not enough, an author must be in common (and two different
+  arXiv ids are two papers, whatever else they share).
+- `Identities`: the marked papers' records by those keys. `shared` maps each paper of an opened list that has
+  no marks of its own to the marked paper it is: the two share one state (`store.marks.db.TriageStore.attach`,
+  which reads and writes the marks of such a paper under the marked paper's id: shared, not moved, so the paper
+  shows its marks in every list it appears in). Nothing of this is stored: it is made from the kept records, so
+  sync, merge, backup and restore carry it with them, and a database made before opens as it was.
+- `one_per_paper`: the library's records, one per paper.
+- `later`: whether a version is later than the one kept (`store.library.record.stage`): `is:updated`.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_right
+from itertools import accumulate, compress
+from operator import attrgetter, not_
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from store.library.record import PREPRINT, PUBLISHED, openreview_id, paper_stage, unranked
+from store.papers.model import Paper, Triage, kept_titles
+
+_NOT_ALNUM = re.compile(r"[\W_]+")
+_VERSION = re.compile(r"v\d+$")
+_ASCII_NOT_ALNUM = bytes(byte for byte in range(128) if not chr(byte).isalnum())
+_ASCII_NOT_ALNUM_NOR_NUL = _ASCII_NOT_ALNUM[1:]
+_ASCII_LOWER = bytes(range(256)).lower()
+_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})
+MIN_TITLE = 8
+"""A title shorter than this, normalised, names no paper ("Introduction")."""
+
+
+def plain(text: str) -> str:
+    """`text` case-folded, without accents, spaces or punctuation: "Déjà-Vu: {GANs}" → "dejavugans". (An ASCII
+    text, most titles, as bytes: a tenth of the pattern's time.)"""
+    if text.isascii():
+        return text.encode().translate(_ASCII_LOWER, _ASCII_NOT_ALNUM).decode()
+    text = text.casefold()
+    if not text.isascii():
+        text = unicodedata.normalize("NFKD", text)  # an accent comes apart from its letter, and goes
+    return _NOT_ALNUM.sub("", text)
+
+
+def surname(name: str) -> str:
+    """The plain surname of an author's name, written "First Last" or "Last, First"; '' for none."""
+    if "," in name:
+        return plain(name.partition(",")[0])
+    words = [word for word in name.split() if plain(word) not in _SUFFIXES]
+    return plain(words[-1]) if words else ""
+
+
+def title_keys(title: str, authors: Iterable[str]) -> list[str]:
+    """The title-and-author keys: the plain title with each author's plain surname (none for a short title)."""
+    flat = plain(title)
+    if len(flat) < MIN_TITLE:
+        return []
+    return [f"t:{flat}/{name}" for name in dict.fromkeys(map(surname, authors)) if name]
+
+
+def keys(title: str, authors: Iterable[str], arxiv: str, doi: str, openreview: str) -> list[str]:
+    """Every key of a paper of these fields (see the module docstring); `arxiv` may name a version."""
+    found = ["a:" + _VERSION.sub("", arxiv)] if arxiv else []
+    if doi:
+        found.append("d:" + doi.casefold())
+    if openreview:
+        found.append("o:" + openreview)
+    return found + title_keys(title, authors)
+
+
+def record_keys(record: Mapping[str, Any]) -> list[str]:
+    return keys(record.get("title", ""), record.get("authors", ()), record.get("arxiv", ""), record.get("doi", ""),
+                record.get("openreview", ""))
+
+
+def later(new: tuple[int, int], kept: tuple[int, int]) -> bool:
+    """Whether a version at `new` (`store.library.record.stage`: preprint or published, arXiv version) is later
+    than the one kept: a paper published (a venue other than arXiv: the proceedings, the camera-ready, a
+    journal) where the kept one was an arXiv preprint, or a higher arXiv version where the kept one names its
+    version (an arXiv record kept without one, from a listing that did not say, is never found older). Two
+    versions of the same venue, or an arXiv version seen after the proceedings, are not later (the proceedings
+    are the version of record). `stage` ranks records so, and so a kept record is never replaced by an earlier one."""
+    return (kept[0] == PREPRINT and new[0] == PUBLISHED) or (new[0] >= kept[0] and 0 < kept[1] < new[1])
+
+
+class Identities:
+    """The records of the marked papers (paper id → record) by their keys; where two marked papers share a key,
+    the one whose marks changed last (`order`: the ids, earliest changed first) is the one found."""
+
+    def __init__(self, records: Mapping[str, Mapping[str, Any]], order: Sequence[str]) -> None:
+        self._by_key: dict[str, str] = {}
+        for pid in order:
+            if pid in records:
+                self._by_key.update(dict.fromkeys(record_keys(records[pid]), pid))
+        of = {kind: {key[2:] for key in self._by_key if key.startswith(kind)} for kind in ("a:", "d:", "o:")}
+        self._arxiv, self._doi, self._openreview = of["a:"], of["d:"], of["o:"]
+        self._titles = {key.rpartition("/")[0] for key in self._by_key if key.startswith("t:")}
+        self._title_bytes = {key[2:].encode("utf-8", "surrogatepass") for key in self._titles}
+        self._arxiv_of = {pid: _VERSION.sub("", records[pid]["arxiv"]) for pid in order if records.get(pid, {}).get("arxiv")}
+        self._all_arxiv = bool(order) and all(pid in self._arxiv_of for pid in order if pid in records)
+        """Whether every marked paper has an arXiv id: then a paper with one is that paper by its id, or none."""
+        self._openreview_links = re.compile(r"openreview\.net/(?:forum|pdf)\?id=(?:%s)(?![A-Za-z0-9_\-])"
+                                            % "|".join(map(re.escape, sorted(self._openreview, key=len, reverse=True))))
+
+    def same(self, paper: Paper) -> str | None:
+        """The id of the marked paper `paper` is (under another id), or None."""
+        by_key = self._by_key
+        found = (paper.arxiv and by_key.get("a:" + paper.arxiv)) or (paper.doi and by_key.get("d:" + paper.doi.casefold()))
+        if not found and paper.links:
+            found = by_key.get("o:" + openreview_id(paper.links))
+        if not found and paper.authors and "t:" + plain(paper.title) in self._titles:
+            found = next(filter(None, map(by_key.get, title_keys(paper.title, paper.authors))), None)
+        if found and paper.arxiv and self._arxiv_of.get(found, paper.arxiv) != paper.arxiv:
+            return None  # two arXiv ids: two papers, whatever else they share
+        return found or None
+
+    def shared(self, papers: Sequence[Paper]) -> dict[str, str]:
+        """Each of `papers` that is a marked paper under another id → that id.
+
+        Asked of every paper of a list opened, so each kind of key is first looked for in all of them at once, in C
+        (no Python call a paper), and only the papers that may be a marked one are looked at in Python (`same`):
+        the arXiv ids and DOIs through maps of built-in functions; the links joined in one text searched once for
+        the marked OpenReview ids; the titles joined in one text made `plain` in one pass (as ASCII bytes: a title
+        with other letters, rare, is looked at in Python). Two papers of different arXiv ids are two papers: when
+        every marked paper has an arXiv id, a paper that has one is looked up by it alone."""
+        maybe: list[Paper] = []
+        if self._arxiv:
+            arxiv = list(map(attrgetter("arxiv"), papers))
+            maybe += compress(papers, map(self._arxiv.__contains__, arxiv))
+            if self._all_arxiv:  # (a marked arXiv listing's papers, another day's listing: looked up by id alone)
+                papers = list(compress(papers, map(not_, arxiv)))
+        if self._doi:
+            maybe += compress(papers, map(self._doi.__contains__, map(str.casefold, map(attrgetter("doi"), papers))))
+        if self._openreview:
+            maybe += _found_in(papers, list(map("\t".join, map(attrgetter("links"), papers))), self._openreview_links)
+        if self._titles:
+            authored = list(compress(papers, map(attrgetter("authors"), papers)))  # (a paper without authors: no title read, none derived)
+            titles = kept_titles(authored)
+            flat = "\0".join(titles).encode("utf-8", "surrogatepass").translate(_ASCII_LOWER, _ASCII_NOT_ALNUM_NOR_NUL).split(b"\0")
+            if len(flat) != len(authored):  # (a title holding a NUL)
+                flat = [title.encode("utf-8", "surrogatepass").translate(_ASCII_LOWER, _ASCII_NOT_ALNUM) for title in titles]
+            maybe += compress(authored, map(self._title_bytes.__contains__, flat))
+            maybe += compress(authored, map(not_, map(str.isascii, titles)))
+        return {paper.id: found for paper in maybe if (found := self.same(paper)) is not None and found != paper.id}
+
+
+def _found_in(papers: Sequence[Paper], lines: list[str], pattern: re.Pattern[str]) -> list[Paper]:
+    """The papers whose line (`lines`, one a paper, no line break in any) `pattern` is found in, by one search of
+    all the lines joined."""
+    found = [match.start() for match in pattern.finditer("\n".join(lines))]
+    if not found:
+        return []
+    ends = list(accumulate(map(len, lines)))  # line i ends where its line break is: at ends[i] + i
+    return [papers[bisect_right(range(len(lines)), at, key=lambda i: ends[i] + i)] for at in found]
+
+
+def one_per_paper(records: Mapping[str, Mapping[str, Any]], order: Sequence[str]) -> dict[str, Mapping[str, Any]]:
+    """`records` (paper id → record), one per paper: of the records of one paper, that of the paper whose marks
+    changed last (`order`: earliest first), in the order of `records`."""
+    claimed: set[str] = set()
+    kept: set[str] = set()
+    for pid in reversed([pid for pid in order if pid in records]):
+        found = record_keys(records[pid])
+        if not claimed.intersection(found):
+            kept.add(pid)
+        claimed.update(found)
+    return {pid: record for pid, record in records.items() if pid in kept or pid not in order}
+
+
+def updated_papers(papers: Mapping[str, Paper], states: Mapping[str, Triage], shares: Mapping[str, str],
+                   kept: Mapping[str, int]) -> frozenset[str]:
+    """The ids of `states` (of `papers`, by id) whose paper has marks and is a later version (`later`) than the
+    record kept of the marked paper it is (its own, or the one it shares marks with: `shares`); `kept`: paper id →
+    the kept record's `store.library.record.richness`, which holds its stage."""
+    found = set()
+    for pid, state in states.items():
+        target = shares.get(pid, pid)
+        paper = papers.get(pid)
+        if not state.blank and target in kept and isinstance(paper, Paper) and later(paper_stage(paper), unranked(kept[target])):
+            found.add(pid)
+    return frozenset(found)
