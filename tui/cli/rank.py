@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from store.papers.model import Collection, Paper, Triage
 from store.readers.index_cache import search_index
 from store.common.json_out import dumps
-from tui.cli.common import (add_common, add_library, database, in_store, load, named, paper_row, parse_args, print_table,
+from tui.cli.common import (add_common, add_library, database, in_store, keys_naming, load, named, paper_row, parse_args, print_table,
                             stored_states)
 
 if TYPE_CHECKING:
@@ -48,13 +48,12 @@ def at_least_one(text: str) -> int:
 
 def run_similar(argv: Sequence[str]) -> int:
     """Print the papers most like one paper, best first, never the paper itself."""
-    from store.cite import citations as cite
     from store.interest.features_cache import features as features_of
 
     args = parse_args(similar_parser(), argv)
     db = database(args.db)
     collection = load(args.files, db=db if args.library else None)
-    paper = named(collection, args.id, cite.citation_keys(collection.papers))
+    paper = named(collection, args.id, keys_naming(collection.papers, args.id))
     features, _ = features_of(collection, lambda: search_index(collection))  # (a long list's from the cache)
     ids = features.similar(paper.id, args.n)
     if not ids:
