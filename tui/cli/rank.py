@@ -86,8 +86,10 @@ def arranged(collection: Collection, found: Found, states: Mapping[str, Triage],
         if ranking is not None:
             interest = ranking.places if sort == INTEREST_SORT else ranking.suggested_places
         # A bucket is a guess about a paper not marked yet: a marked one has none (as in the app).
-        gains = {paper.id: {"bucket": None if paper.id in states else
-                            ranking.bucket(paper.id).label if ranking is not None else "unsure"} for paper, _ in found}
+        unmarked = [paper.id for paper, _ in found if paper.id not in states]
+        labels = [bucket.label for bucket in ranking.buckets(unmarked)] if ranking is not None else ["unsure"] * len(unmarked)
+        gains = {paper.id: {"bucket": None} for paper, _ in found if paper.id in states}
+        gains.update((pid, {"bucket": label}) for pid, label in zip(unmarked, labels))
     papers = arrange([paper for paper, _ in found], states, "all", sort, ranked, interest, new)
     return [(paper, score[paper.id]) for paper in papers], gains
 
