@@ -99,7 +99,7 @@ def for_you(collection: Collection, states: Mapping[str, Triage], db: Path) -> R
     having said on stderr how many stars it takes, while there are too few to rank (then no features are
     built: that is the slow part)."""
     from store.interest.ranking import TOO_FEW, labels
-    from tui.interest import Interest, outside
+    from tui.for_you import Interest, outside
 
     def others() -> tuple[list[Paper], dict[str, Triage]]:
         return in_store(db, lambda store: outside(store, collection.papers))
