@@ -140,3 +140,22 @@ def test_list_in_any_other_order_does_not_load_the_interest_model(tmp_path):
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "[]"
+
+
+def test_similar_takes_a_citation_key_before_an_id_it_equals(tmp_path):
+    """A key is looked up before an id: a paper whose BibTeX key is another paper's id is the one named by it."""
+    entry = "@article{{{key},\n  title = {{{title}}},\n  year = {{2024}},\n  abstract = {{{text}}}\n}}\n"
+    bib = tmp_path / "keys.bib"
+
+    def write(first_key: str) -> None:
+        bib.write_text("".join(entry.format(key=key, title=text.split(":")[0][:40], text=text)
+                               for key, text in zip([first_key, "second", "third", "fourth"], GRAPHS)))
+
+    write("first")
+    db = tmp_path / "triage.json"
+    ids = [row["id"] for row in rows(triage("list", str(bib), "--format", "jsonl", db=db))]
+    write(ids[1])  # the first paper's key is the second paper's id (the ids, hashes of the abstracts, stay)
+    similar = [row["id"] for row in rows(triage("similar", ids[1], str(bib), "--format", "jsonl", db=db))]
+    assert ids[0] not in similar and ids[1] in similar  # the first paper was named, not the second
+    by_prefix = [row["id"] for row in rows(triage("similar", ids[1][:6], str(bib), "--format", "jsonl", db=db))]
+    assert ids[1] not in by_prefix and ids[0] in by_prefix  # a prefix of the id names the second

@@ -45,7 +45,8 @@ from tui.layout import PaneActions, Split
 from tui.loading import Loading
 from tui.marking import MarkingActions
 from tui.selection import SelectionActions
-from tui.interest import Interest, InterestActions, Similar, outside
+from tui.for_you import Interest, outside
+from tui.interest import InterestActions, Similar
 from tui.rules import RULE_SCREENS, RuleActions
 from tui.saved_searches import SAVED_ACTIONS, SavedSearchActions
 from tui.saving import Saver

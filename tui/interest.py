@@ -1,11 +1,6 @@
-"""The app's side of "what to read next": the collection's interest model, made when first needed.
-
-`Interest` owns the collection's features (built the first time they are needed: not at all for a
-reader who has starred fewer than `MIN_POSITIVES` papers and never asks for similar papers), over the
-list's papers and the library's marked papers of other lists (`others`: learnt from, never ranked), and
-answers the app's two questions, each asked from a worker thread: the ranking of a set of marks
-(None while there are too few labels to rank) and the papers most like one. `explain` and `shortly`
-word a ranking for the detail pane and the tab bar.
+"""The app's side of "what to read next": the collection's interest model (`tui.for_you.Interest`, made when
+first needed) asked from worker threads, and its answers worded: `explain` and `shortly` word a ranking for the
+detail pane and the tab bar.
 
 `InterestActions`, a mixin of `TriageApp` (which owns the state it reads), shows them: the ranking of
 the marks, made off the UI thread after each change (the rows' buckets, the learnt sorts' order, the
@@ -13,91 +8,20 @@ detail's reasons), and `m`, "more like this", with esc back to the list it was o
 """
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
 from textual import work
 from textual.worker import get_current_worker
 
-from store.marks.db import TriageStore
-from store.papers.model import Collection, Paper, Triage
-from store.interest.features_cache import features
-from store.interest.ranking import MIN_POSITIVES, TOO_FEW, InterestModel, Ranking, labels
-from store.search.index import SearchIndex
+from store.papers.model import Paper, Triage
+from store.interest.ranking import TOO_FEW, Ranking
 from store.search.views import INTEREST_SORT, LEARNT_SORTS, rerank
+from tui.for_you import Interest
 from tui.widgets.detail import DetailPane
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
-
-
-Others = Callable[[], tuple[list[Paper], dict[str, Triage]]]
-"""The library's marked papers that are not the list's, with their marks (`outside`)."""
-
-
-def outside(store: TriageStore, papers: Sequence[Paper]) -> tuple[list[Paper], dict[str, Triage]]:
-    """The papers of `store`'s library (`store.readers.library`) that are not among `papers`, and their marks."""
-    from store.readers.library import library_collection
-
-    own = set(map(Paper.id.__get__, papers))
-    own.update(pid for paper, pid in store.shares.items() if paper in own)  # (a marked paper the list has under another id)
-    records = {pid: record for pid, record in store.library().items() if pid not in own}
-    if not records:
-        return [], {}
-    made = library_collection(records, str(store.papers_file)).papers
-    return made, {paper.id: store.get(paper.id) for paper in made}
-
-
-class Interest:
-    """The interest model of one collection (see the module docstring); safe to call from any thread.
-
-    `index` gives the collection's search index. The app's (`wait`) is waited for before the features are
-    made (the whole list is read and indexed by then), and features built of it are built again once it is another
-    index (the one made before the papers' titles were derived is replaced); the command line's is made only when
-    the features are not in the cache (`store.interest.features_cache`)."""
-
-    def __init__(self, collection: Collection, index: Callable[[], SearchIndex], others: Others | None = None,
-                 wait: bool = True) -> None:
-        self._collection = collection
-        self._index = index
-        self._wait = wait
-        self._model: InterestModel | None = None
-        self._made_of: SearchIndex | None = None
-        self._lock = threading.Lock()
-        self._others = others
-        self.outside: dict[str, Paper] = {}
-        """The other lists' marked papers learnt from, by id (once `rank` or `model` has run)."""
-        self._outside_states: dict[str, Triage] | None = None
-
-    def _outside(self) -> dict[str, Triage]:
-        """The marks of the other lists' papers, fetched the first time (under the lock)."""
-        if self._outside_states is None:
-            papers, states = self._others() if self._others is not None else ([], {})
-            self.outside, self._outside_states = {paper.id: paper for paper in papers}, states
-        return self._outside_states
-
-    def model(self) -> InterestModel:
-        """The collection's interest model (its features loaded or built on first use, on the caller's thread)."""
-        index = self._index() if self._wait else None
-        with self._lock:
-            self._outside()
-            if self._model is None or (self._made_of is not None and self._made_of is not index):
-                made, built = features(self._collection, self._index, list(self.outside.values()))
-                self._model, self._made_of = InterestModel(made), index if built else None
-            return self._model
-
-    def rank(self, states: Mapping[str, Triage]) -> Ranking | None:
-        """The For-you ranking of these marks and the other lists' (the list's own win), None while fewer than
-        `MIN_POSITIVES` are positives."""
-        with self._lock:
-            every = {**self._outside(), **states}
-        positives, _ = labels(every)
-        return self.model().rank(every) if len(positives) >= MIN_POSITIVES else None
-
-    def similar(self, paper_id: str, k: int) -> list[str]:
-        """The ids of the `k` papers most like `paper_id`, best first (blocks while features are built)."""
-        return self.model().features.similar(paper_id, k)
 
 
 @dataclass(frozen=True, slots=True)

@@ -189,6 +189,9 @@ class Bucket(Enum):
         return self.value[1]
 
 
+_BUCKETS = (Bucket.STAR, Bucket.UNSURE, Bucket.SKIP)
+
+
 @dataclass(frozen=True, slots=True)
 class Why:
     """Why a paper is where the For-you order puts it: the terms of the paper that weigh most for
@@ -366,10 +369,15 @@ class Ranking:
 
     def bucket(self, paper_id: str) -> Bucket:
         """Likely star, unsure or likely skip; unsure for every paper while there is a status."""
+        return self.buckets([paper_id])[0]
+
+    def buckets(self, paper_ids: Sequence[str]) -> list[Bucket]:
+        """The `bucket` of each of `paper_ids`, found together (a list's 100,000 in a few milliseconds)."""
         if self.status:
-            return Bucket.UNSURE
-        s = self.score(paper_id)
-        return Bucket.STAR if s >= self._high else Bucket.SKIP if s <= self._low else Bucket.UNSURE
+            return [Bucket.UNSURE] * len(paper_ids)
+        scores = self.scores[np.fromiter(map(self._f.row.__getitem__, paper_ids), np.intp, len(paper_ids))]
+        kinds = np.where(scores >= self._high, 0, np.where(scores <= self._low, 2, 1)).tolist()
+        return [_BUCKETS[kind] for kind in kinds]
 
     def why(self, paper_id: str, terms: int = 5, papers: int = 3) -> Why:
         """The `terms` words or two-word phrases of the paper weighing most for and against it

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from store.papers.model import Collection, Paper, Triage
 from store.readers.index_cache import search_index
 from store.common.json_out import dumps
-from tui.cli.common import (add_common, add_library, database, in_store, load, named, paper_row, parse_args, print_table,
+from tui.cli.common import (add_common, add_library, database, in_store, keys_naming, load, named, paper_row, parse_args, print_table,
                             stored_states)
 
 if TYPE_CHECKING:
@@ -48,13 +48,12 @@ def at_least_one(text: str) -> int:
 
 def run_similar(argv: Sequence[str]) -> int:
     """Print the papers most like one paper, best first, never the paper itself."""
-    from store.cite import citations as cite
     from store.interest.features_cache import features as features_of
 
     args = parse_args(similar_parser(), argv)
     db = database(args.db)
     collection = load(args.files, db=db if args.library else None)
-    paper = named(collection, args.id, cite.citation_keys(collection.papers))
+    paper = named(collection, args.id, keys_naming(collection.papers, args.id))
     features, _ = features_of(collection, lambda: search_index(collection))  # (a long list's from the cache)
     ids = features.similar(paper.id, args.n)
     if not ids:
@@ -87,8 +86,10 @@ def arranged(collection: Collection, found: Found, states: Mapping[str, Triage],
         if ranking is not None:
             interest = ranking.places if sort == INTEREST_SORT else ranking.suggested_places
         # A bucket is a guess about a paper not marked yet: a marked one has none (as in the app).
-        gains = {paper.id: {"bucket": None if paper.id in states else
-                            ranking.bucket(paper.id).label if ranking is not None else "unsure"} for paper, _ in found}
+        unmarked = [paper.id for paper, _ in found if paper.id not in states]
+        labels = [bucket.label for bucket in ranking.buckets(unmarked)] if ranking is not None else ["unsure"] * len(unmarked)
+        gains = {paper.id: {"bucket": None} for paper, _ in found if paper.id in states}
+        gains.update((pid, {"bucket": label}) for pid, label in zip(unmarked, labels))
     papers = arrange([paper for paper, _ in found], states, "all", sort, ranked, interest, new)
     return [(paper, score[paper.id]) for paper in papers], gains
 
@@ -98,7 +99,7 @@ def for_you(collection: Collection, states: Mapping[str, Triage], db: Path) -> R
     having said on stderr how many stars it takes, while there are too few to rank (then no features are
     built: that is the slow part)."""
     from store.interest.ranking import TOO_FEW, labels
-    from tui.interest import Interest, outside
+    from tui.for_you import Interest, outside
 
     def others() -> tuple[list[Paper], dict[str, Triage]]:
         return in_store(db, lambda store: outside(store, collection.papers))
