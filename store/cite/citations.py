@@ -1,4 +1,4 @@
-"""Citations of papers: BibTeX (written through bibtexparser, so it always parses), plain text, Markdown.
+"""Citations of papers: BibTeX (bibtexparser entries, written as its writer writes them, so it always parses), plain text, Markdown.
 
 A paper read from BibTeX is written as it came: its key, type and every field as written (TeX,
 braces, corporate authors, doi, month macros). Other papers' values are escaped
@@ -13,8 +13,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 
-import bibtexparser
-from bibtexparser.middlewares import AddEnclosingMiddleware
+from bibtexparser.middlewares.enclosing import ENTRY_POTENTIALLY_INT_FIELDS
 from bibtexparser.model import Entry, Field
 
 from store.cite.bibtex_values import balanced, latex_escape, title_value, verbatim
@@ -246,17 +245,33 @@ def _author(name: str, math: bool) -> str:
     return "{" + escaped + "}" if re.search(r"\band\b", escaped, re.I) else escaped
 
 
-_UNPARSE = [AddEnclosingMiddleware(reuse_previous_enclosing=False, enclose_integers=False, default_enclosing="{")]
+_BARE_NUMBERS = frozenset(ENTRY_POTENTIALLY_INT_FIELDS)
+
+
+def _value(field: Field) -> str:
+    """A field's value as bibtexparser's `AddEnclosingMiddleware(reuse_previous_enclosing=False,
+    enclose_integers=False, default_enclosing="{")` writes it: in braces; a number in a numeric field, and a month
+    macro (`Field(..., enclosing="no-enclosing")`, always a bare word here), bare."""
+    value = field.value
+    if field.enclosing == "no-enclosing" or (field.key in _BARE_NUMBERS and value.isdigit()):
+        return value
+    return "{" + value + "}"
+
+
+def written(entry: Entry) -> str:
+    """`entry` as bibtexparser's writer writes it with a two-space indent and no aligned values (what
+    `bibtexparser.write_string` gave for each entry, at a fifth of its cost: 100,000 entries are exported)."""
+    fields = ",\n".join(f"  {field.key} = {_value(field)}" for field in entry.fields)
+    return f"@{entry.entry_type}{{{entry.key},\n{fields}\n}}\n" if fields else f"@{entry.entry_type}{{{entry.key},\n}}\n"
 
 
 def bibtex(papers: Sequence[Paper], keys: Mapping[str, str] | None = None, abstract: bool = False) -> str:
-    """A BibTeX database of `papers`, one entry each, in order. `keys` defaults to keys assigned over `papers`."""
+    """A BibTeX database of `papers`, one entry each, in order, a blank line between. `keys` defaults to keys
+    assigned over `papers`. ValueError when two papers would have the same key (as bibtexparser's `Library`)."""
     keys = keys if keys is not None else citation_keys(papers)
-    library = bibtexparser.Library([entry(p, keys[p.id], abstract) for p in papers])
-    fmt = bibtexparser.BibtexFormat()
-    fmt.indent = "  "
-    fmt.block_separator = "\n"
-    return bibtexparser.write_string(library, unparse_stack=_UNPARSE, bibtex_format=fmt)
+    if len({keys[p.id] for p in papers}) < len(papers):
+        raise ValueError("Duplicate keys found: two papers would be written with the same key")
+    return "\n".join(written(entry(p, keys[p.id], abstract)) for p in papers)
 
 
 # --- plain text and Markdown ------------------------------------------------------------------
