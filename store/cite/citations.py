@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from collections.abc import Iterable, Mapping, Sequence
 
 from bibtexparser.middlewares.enclosing import ENTRY_POTENTIALLY_INT_FIELDS
@@ -60,6 +61,7 @@ _ARXIV_CLASS = re.compile(r"[a-z\-]+(?:\.[A-Za-z\-]+)?")
 # --- keys -------------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=1 << 14)
 def _slug(text: str) -> str:
     """Lower-case ASCII letters and digits only: 'Müller' → 'muller'."""
     return _NOT_SLUG.sub("", unicodedata.normalize("NFKD", text.casefold()))
@@ -145,9 +147,10 @@ def own_url(paper: Paper) -> str:
     return paper.links[0] if paper.links and not paper.links[0].startswith(_DOI_LINK) else ""
 
 
-def entry_type(paper: Paper) -> str:
-    names = source_fields(paper)
-    if _FIELD_NAME.fullmatch(names.get(ENTRY_TYPE, "").casefold()):
+def entry_type(paper: Paper, names: Mapping[str, str] | None = None) -> str:
+    """The BibTeX entry type of `paper` (`names`: its `source_fields`, when the caller has them)."""
+    names = source_fields(paper) if names is None else names
+    if ENTRY_TYPE in names and _FIELD_NAME.fullmatch(names[ENTRY_TYPE].casefold()):
         return names[ENTRY_TYPE].casefold()
     if "journal" in names:
         return "article"
@@ -158,12 +161,13 @@ def entry_type(paper: Paper) -> str:
     return "misc"
 
 
-def _venue_field(paper: Paper, kind: str) -> tuple[str, str] | None:
-    if not paper.venue or source_fields(paper).keys() & {"journal", "booktitle"}:
+def _venue_field(paper: Paper, kind: str, source: Mapping[str, str]) -> tuple[str, str] | None:
+    """(field, value) of the venue, unless `source` (the paper's `source_fields`) names it itself."""
+    if not paper.venue or "journal" in source or "booktitle" in source:
         return None
     if kind == "article":
         return "journal", paper.venue
-    long = CONFERENCES.get(_venue_slug(paper)) if ENTRY_TYPE not in source_fields(paper) else None
+    long = CONFERENCES.get(_venue_slug(paper)) if ENTRY_TYPE not in source else None
     return "booktitle", f"{long} ({paper.venue})" if long else paper.venue
 
 
@@ -180,12 +184,12 @@ def entry(paper: Paper, key: str, abstract: bool = False) -> Entry:
     source = source_fields(paper)
     if ENTRY_TYPE in source:
         return _source_entry(paper, key, abstract)
-    kind = entry_type(paper)
+    kind = entry_type(paper, source)
     fields: list[Field] = []
     if paper.authors:
         fields.append(Field("author", " and ".join(_author(a, True) for a in paper.authors)))
     fields.append(Field("title", title_value(paper.title) or title_value(paper.name) or paper.id))
-    venue = _venue_field(paper, kind)
+    venue = _venue_field(paper, kind, source)
     if venue:
         fields.append(Field(venue[0], latex_escape(venue[1])))
     if paper.year:
@@ -228,8 +232,9 @@ def _source_entry(paper: Paper, key: str, abstract: bool) -> Entry:
         else:
             fields.append(Field(name, _source_value(name, value, True)))
     # A venue and year the entry took from the file's one @proceedings (which is no paper, so not written) are.
-    kind = entry_type(paper)
-    venue = _venue_field(paper, kind) if not seen & {"journaltitle", "crossref"} else None
+    source = source_fields(paper)
+    kind = entry_type(paper, source)
+    venue = _venue_field(paper, kind, source) if not seen & {"journaltitle", "crossref"} else None
     if venue:
         fields.append(Field(venue[0], latex_escape(venue[1], math=False)))
     if paper.year and not seen & {"year", "date", "crossref"}:
@@ -239,10 +244,13 @@ def _source_entry(paper: Paper, key: str, abstract: bool) -> Entry:
     return Entry(kind, key, fields)
 
 
+_AND = re.compile(r"\band\b", re.I)
+
+
 def _author(name: str, math: bool) -> str:
     escaped = latex_escape(name, math)
     # A name containing the word "and" would be split into two authors: braces keep it one.
-    return "{" + escaped + "}" if re.search(r"\band\b", escaped, re.I) else escaped
+    return "{" + escaped + "}" if _AND.search(escaped) else escaped
 
 
 _BARE_NUMBERS = frozenset(ENTRY_POTENTIALLY_INT_FIELDS)
