@@ -67,9 +67,12 @@ def _slug(text: str) -> str:
     return _NOT_SLUG.sub("", unicodedata.normalize("NFKD", text.casefold()))
 
 
+_LETTERS = re.compile(r"[A-Za-z]+")
+
+
 def _venue_slug(paper: Paper) -> str:
-    words = re.findall(r"[A-Za-z]+", paper.venue)
-    return _slug(words[0]) if words else ""
+    word = _LETTERS.search(paper.venue) if paper.venue else None
+    return _slug(word.group()) if word else ""
 
 
 def base_key(paper: Paper) -> str:
