@@ -27,6 +27,8 @@ _SPECIAL_RE = re.compile("|".join(re.escape(c) for c in _SPECIAL))
 _LIGATURE = re.compile(r"-(?=-)|'(?=')")
 # Inline math such as `$\geq 50$` or `$x^2$` is kept as LaTeX; a `$` in prose ("$5 and $10") is not math.
 _MATH = re.compile(r"(?<!\\)\$([^$%]*[\\^_][^$%]*)(?<!\\)\$")
+# What `_escaped` changes at all: a special character or a ligature (most titles and names have neither).
+_TO_ESCAPE = re.compile("[" + re.escape("".join(_SPECIAL)) + "]|--|''")
 
 
 def _paired(text: str) -> bool:
@@ -76,6 +78,8 @@ def latex_escape(text: str, math: bool = True) -> str:
 def _escaped(flat: str, math: bool = True, paired: bool | None = None) -> str:
     """`latex_escape` of text already inert and spaced as it is to be written (a part of a title:
     `paired` says whether the braces of the whole pair up)."""
+    if not _TO_ESCAPE.search(flat):
+        return flat
     out: list[str] = []
     last = 0
     for match in _MATH.finditer(flat) if math else ():

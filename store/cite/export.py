@@ -23,6 +23,8 @@ FORMATS = ("bibtex", "ris", "csl-json", "markdown", "csv", "jsonl")
 SUFFIXES = {".bib": "bibtex", ".ris": "ris", ".json": "csl-json", ".md": "markdown", ".csv": "csv", ".jsonl": "jsonl"}
 COLUMNS = ("id", "key", "title", "name", "authors", "venue", "year", "track", "keywords", "area", "tldr", "doi",
            "arxiv", "pdf", "links", "read", "starred", "priority", "dismissed", "note", "tags", "text")
+MARKED = frozenset({"markdown", "csv", "jsonl"})
+"""The formats that write a paper's marks (BibTeX, RIS and CSL-JSON write the papers alone)."""
 _LISTS = ("authors", "keywords", "tags")
 """Columns whose values are lists: a CSV cell joins them with "; " (as the CSV reader splits them)."""
 _NO_STATE = Triage()

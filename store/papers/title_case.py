@@ -18,6 +18,7 @@ braces the spans given here."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _WORD = re.compile(r"\S+")
 # What may open or close a word without being part of it: quotes, brackets, sentence punctuation.
@@ -44,34 +45,51 @@ def _capitalised(core: str) -> bool:
     return core[:1].isupper()
 
 
+@lru_cache(maxsize=1 << 16)
+def _word(word: str) -> tuple[int, int, bool, bool, bool, bool]:
+    """What the rules need of one word, kept for the words seen most (a title's words repeat across a list):
+    where its core starts and ends within it (quotes, brackets and punctuation around it left out), whether
+    the core has an inner capital, whether it is capitalised, whether it votes on the title's case (a plain
+    word over three letters that title case would capitalise), and whether the word ends in a colon."""
+    lead = _LEADING.match(word)
+    trail = _TRAILING.search(word)
+    a = lead.end() if lead else 0
+    b = max(a, len(word) - (len(trail.group()) if trail else 0))
+    core = word[a:b]
+    inner = bool(core) and _inner_capital(core)
+    votes = len(core) > 3 and core.isalpha() and core.casefold() not in _MINOR and not inner
+    return a, b, inner, _capitalised(core), votes, word.endswith(":")
+
+
 def protected_spans(title: str) -> list[tuple[int, int]]:
     """The (start, end) spans of `title` (one space between words) to brace, in order, adjacent
     protected words joined into one span."""
-    words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(title)]
-    cores = []
-    for start, end, word in words:
-        lead = _LEADING.match(word)
-        trail = _TRAILING.search(word)
-        a = start + (lead.end() if lead else 0)
-        b = max(a, end - (len(trail.group()) if trail else 0))
-        cores.append((a, b, title[a:b]))
-    after_colon = [i > 0 and words[i - 1][2].endswith(":") for i in range(len(words))]
-    # Sentence case or title case: how the words a title case would capitalise are written.
-    votes = [_capitalised(core) for i, (_, _, core) in enumerate(cores)
-             if i and not after_colon[i] and len(core) > 3 and core.isalpha() and core.casefold() not in _MINOR
-             and not _inner_capital(core)]
-    sentence_case = votes.count(True) < votes.count(False)
-    protect = [bool(core) and _inner_capital(core) for _, _, core in cores]
-    colon = next((i for i, (_, _, word) in enumerate(words) if word.endswith(":")), None)
-    if colon is not None and 0 < colon < _NAME_WORDS and all(_capitalised(c) for _, _, c in cores[: colon + 1]):
-        protect[: colon + 1] = [True] * (colon + 1)
-    if sentence_case:
-        for i, (_, _, core) in enumerate(cores):
-            protect[i] = protect[i] or (i > 0 and not after_colon[i] and _capitalised(core))
+    if title[1:].islower():  # no capital after the first letter (most titles in a sentence-case list): nothing to brace
+        return []
+    words: list[tuple[int, int, bool, bool, bool]] = []  # each word's core (start, end), inner capital, capitalised, after a colon
+    balance = 0  # capitalised less lower-case words among those that vote: sentence case when below 0
+    colon = None  # the first word ending in a colon
+    after_colon = False
+    for i, match in enumerate(_WORD.finditer(title)):
+        start = match.start()
+        a, b, inner, capitalised, votes, ends_colon = _word(match.group())
+        if i and votes and not after_colon:
+            balance += 1 if capitalised else -1
+        if ends_colon and colon is None:
+            colon = i
+        words.append((start + a, start + b, inner, capitalised, after_colon))
+        after_colon = ends_colon
+    # The method or system name before a colon, all its words capitalised.
+    name = colon + 1 if colon is not None and 0 < colon < _NAME_WORDS and all(w[3] for w in words[: colon + 1]) else 0
+    sentence_case = balance < 0
     spans: list[tuple[int, int]] = []
-    for i, (a, b, core) in enumerate(cores):
-        if not protect[i] or a == b:
+    protected = False  # the word before
+    for i, (a, b, inner, capitalised, after) in enumerate(words):
+        was, protected = protected, inner or i < name or (sentence_case and i > 0 and not after and capitalised)
+        if not protected or a == b:
             continue
-        joins = spans and protect[i - 1] and not words[i - 1][2].endswith(":") and title[spans[-1][1]:a] == " "
-        spans[-1:] = [(spans[-1][0], b)] if joins else spans[-1:] + [(a, b)]
+        if spans and was and not after and title[spans[-1][1]:a] == " ":
+            spans[-1] = (spans[-1][0], b)
+        else:
+            spans.append((a, b))
     return spans
