@@ -50,6 +50,17 @@ def test_a_few_stars_put_the_obvious_cluster_first():
     assert ranking.bucket(unmarked[-1]) is Bucket.SKIP
 
 
+def test_a_paper_fetched_after_the_ranking_was_made_is_unsure_with_no_reasons_until_the_next():
+    """Before: `F` grew the list while a ranking made over the old papers was shown; the detail pane asked it why
+    for a fetched paper and the app died with a KeyError (tests/test_fetch_terminal.py, under load)."""
+    papers = papers_of(OTHER[:4] + PROTEIN[:3])
+    states = {p.id: Triage(starred=True) for p in papers[4:6]}
+    ranking = InterestModel(Features(papers)).rank(states)
+    fetched = papers_of(PROTEIN[3:4])[0].id
+    assert ranking.why(fetched) == Why((), (), ())
+    assert ranking.buckets([papers[6].id, fetched]) == [ranking.bucket(papers[6].id), Bucket.UNSURE]
+
+
 def test_no_star_asks_for_one_instead_of_ranking():
     papers = papers_of(PROTEIN + OTHER)
     states = {papers[0].id: Triage(priority=3), papers[1].id: Triage(read=True, note="n"), papers[7].id: Triage(read=True)}

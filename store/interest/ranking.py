@@ -372,20 +372,22 @@ class Ranking:
         return self.buckets([paper_id])[0]
 
     def buckets(self, paper_ids: Sequence[str]) -> list[Bucket]:
-        """The `bucket` of each of `paper_ids`, found together (a list's 100,000 in a few milliseconds)."""
+        """The `bucket` of each of `paper_ids`, found together (a list's 100,000 in a few milliseconds); unsure for a
+        paper the ranking was not made over (one a fetch or reload brought in since: the next ranking has it)."""
         if self.status:
             return [Bucket.UNSURE] * len(paper_ids)
-        scores = self.scores[np.fromiter(map(self._f.row.__getitem__, paper_ids), np.intp, len(paper_ids))]
-        kinds = np.where(scores >= self._high, 0, np.where(scores <= self._low, 2, 1)).tolist()
+        rows = np.fromiter((self._f.row.get(pid, -1) for pid in paper_ids), np.intp, len(paper_ids))
+        scores = self.scores[rows]
+        kinds = np.where(rows < 0, 1, np.where(scores >= self._high, 0, np.where(scores <= self._low, 2, 1))).tolist()
         return [_BUCKETS[kind] for kind in kinds]
 
     def why(self, paper_id: str, terms: int = 5, papers: int = 3) -> Why:
         """The `terms` words or two-word phrases of the paper weighing most for and against it
         (store.interest.reasons) and the `papers` starred papers closest to it (never itself: of this list or
-        of the others learnt from); all empty while there is a status."""
-        if self._model is None:
+        of the others learnt from); all empty while there is a status, or for a paper the ranking was not made over."""
+        f, row = self._f, self._f.row.get(paper_id)
+        if self._model is None or row is None:
             return Why((), (), ())
-        f, row = self._f, self._f.row[paper_id]
         indices, part = self._model.parts(f, row)
         text = f.text(row)
         weights = {f.terms[i]: w for i, w in zip(indices, part) if f.telling[i]}
