@@ -66,12 +66,13 @@ def test_every_change_made_after_a_sync_comes_after_what_it_brought_in(tmp_path)
     folder = tmp_path / "shared"
     folder.mkdir()
     laptop, desk = TriageStore(tmp_path / "laptop.json"), TriageStore(tmp_path / "desk.json")
-    ahead = NOW + 30 * 3600
+    now = time.time()  # (not the module's NOW: on a busy machine the test may start many minutes after the import)
+    ahead = now + 30 * 3600 + 600
     laptop.put({"p": Triage(priority=1, updated=ahead), "q": Triage(read=True, updated=ahead)})
     sync(laptop, folder, now=ahead)
     assert [line.split(": ", 1)[1][:53] for line in sync(desk, folder).told] == [
         "written by a device whose clock is 30 h ahead of this"]
-    desk.put({"p": Triage(priority=2, updated=NOW), "r": Triage(starred=True, updated=NOW)})
+    desk.put({"p": Triage(priority=2, updated=now), "r": Triage(starred=True, updated=now)})
     assert desk.get("p").priority == 2 and desk.get("r").updated > ahead
     sync(desk, folder), sync(laptop, folder, now=ahead + 1)
     assert laptop.get("p").priority == 2 and laptop.get("q").read and laptop.get("r").starred
