@@ -311,7 +311,9 @@ def test_bibtex_entries_with_their_own_keys_stay_separate_papers_and_all_export(
     assert both[0].text == ABSTRACT_1 and both[0].id == paper_id(ABSTRACT_1)
 
 
-def test_each_of_two_entries_with_one_abstract_has_marks_of_its_own(tmp_path):
+def test_the_preprint_shares_the_marks_of_its_proceedings_entry_and_untitled_entries_keep_their_own(tmp_path):
+    """The arXiv entry and the ICML entry of one paper (one title, one author: `store.library.identity`) are one
+    paper's two versions: a star on either shows on both. Two untitled entries without authors are two papers."""
     papers = read_path(write(tmp_path, "refs.bib", TWO_VERSIONS)).papers
     store = TriageStore(tmp_path / "triage.json")
     store.attach(papers)
@@ -319,12 +321,13 @@ def test_each_of_two_entries_with_one_abstract_has_marks_of_its_own(tmp_path):
     store.close()
     store = TriageStore(tmp_path / "triage.json")
     states = store.attach(papers)
-    assert set(states) == {papers[1].id, papers[3].id} and states[papers[1].id].starred
+    assert set(states) == {papers[0].id, papers[1].id, papers[3].id}
+    assert states[papers[0].id].starred and states[papers[1].id].starred and not states[papers[3].id].starred
     store.close()
     # An untitled entry dropped from the file leaves its mark behind: no other abstract-less
     # entry takes it because their (empty) texts look alike.
     store = TriageStore(tmp_path / "triage.json")
-    assert set(store.attach([papers[0], papers[1], papers[2]])) == {papers[1].id}
+    assert set(store.attach([papers[0], papers[1], papers[2]])) == {papers[0].id, papers[1].id}
     store.close()
 
 
