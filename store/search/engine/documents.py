@@ -1,0 +1,83 @@
+"""What a paper is in the engine's index: its fields (`schema`) and their tokens (`document`).
+
+Words are the project's (`WORD`), found in Python and handed to tantivy one a space (its `whitespace`
+tokenizer), so the index holds exactly the words SearchIndex looks up:
+- `head` (the title with the name, as store.search.phrases.head) and `body` (the display text): the text
+  lower-cased with single spaces (as a phrase is looked for, store.search.phrases.lower), with positions. Two
+  words with anything but one space between them are kept one position further apart (`GAP`, a token no query
+  asks for), so a phrase query over consecutive positions is exactly a literal phrase of words one space apart;
+- `head_cased` and `body_cased`: the words as written (a word with a capital matches case-sensitively);
+- `authors` and `keywords`: each name's words as looked up (`name_form`), names `GAP` apart (`author:"a b"`
+  holds the words in one name, in order);
+- `venue`, `year`, `area`, `track`, `session`, `announce`, `has`: the values the qualifiers look at, whole;
+- `id` (the paper's), `row` (its place in the list: ties keep file order), and the stored texts a literal
+  match the index can only narrow is checked on (`plain`, `head_text`).
+"""
+from __future__ import annotations
+
+import tantivy
+
+from store.papers.model import Paper
+from store.papers.slots import announced, slot_words
+from store.search.phrases import head, lower
+from store.search.qualifiers import CODE_HOSTS
+from store.search.vocabulary import WORD, name_form
+
+GAP = "\x01"
+"""The token between two words that are not one space apart, and between two names: never a word."""
+POSITIONED = ("head", "body", "authors", "keywords")
+CASED = ("head_cased", "body_cased")
+FACETS = ("venue", "year", "area", "track", "session", "announce", "has")
+
+
+def schema() -> tantivy.Schema:
+    builder = tantivy.SchemaBuilder()
+    builder.add_text_field("id", stored=True, tokenizer_name="raw", index_option="basic")
+    builder.add_unsigned_field("row", fast=True)
+    for name in POSITIONED:
+        builder.add_text_field(name, tokenizer_name="whitespace", index_option="position")
+    for name in CASED:
+        builder.add_text_field(name, tokenizer_name="whitespace", index_option="basic")
+    for name in FACETS:
+        builder.add_text_field(name, tokenizer_name="raw", index_option="basic")
+    builder.add_bytes_field("plain", stored=True, indexed=False)
+    builder.add_bytes_field("head_text", stored=True, indexed=False)
+    return builder.build()
+
+
+def lowered(text: str) -> str:
+    """The words of `text` lower-cased with single spaces, `GAP` where two are not one space apart."""
+    low = lower(text)
+    out: list[str] = []
+    end = -1
+    for match in WORD.finditer(low):
+        if end >= 0 and low[end : match.start()] != " ":
+            out.append(GAP)
+        out.append(match.group())
+        end = match.end()
+    return " ".join(out)
+
+
+def named(items: tuple[str, ...]) -> str:
+    """The words of each name (or keyword) as looked up, names `GAP` apart."""
+    return f" {GAP} ".join(" ".join(WORD.findall(name_form(item))) for item in items)
+
+
+def facets(paper: Paper) -> dict[str, list[str]]:
+    """The values the qualifiers look at (store.search.qualifiers.Facets), each as one token."""
+    has = [kind for kind, holds in (("code", any(h in link for link in paper.links for h in CODE_HOSTS)),
+                                    ("link", bool(paper.links))) if holds]
+    return {"venue": [f"{paper.venue} {paper.track}".strip().casefold()], "year": [str(paper.year)],
+            "area": [paper.area.casefold()], "track": [paper.track], "session": [slot_words(paper) if paper.fields else ""],
+            "announce": [announced(paper) if paper.fields else ""], "has": has}
+
+
+def document(paper: Paper, row: int) -> tantivy.Document:
+    plain, title = paper.plain or "", head(paper)
+    doc = tantivy.Document(id=paper.id, head=lowered(title), body=lowered(plain),
+                           head_cased=" ".join(WORD.findall(title)), body_cased=" ".join(WORD.findall(plain)),
+                           authors=named(paper.authors), keywords=named(paper.keywords), **facets(paper))
+    doc.add_unsigned("row", row)
+    doc.add_bytes("plain", plain.encode("utf-8", "surrogatepass"))
+    doc.add_bytes("head_text", title.encode("utf-8", "surrogatepass"))
+    return doc

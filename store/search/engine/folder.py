@@ -1,0 +1,77 @@
+"""An engine's folder: built whole from papers (`build`), sealed by a manifest, and checked before it is opened
+(`intact`), so a truncated or damaged folder is built again, never served.
+
+A build writes into a folder of its own beside the final one (`….building-PID`) and renames it into place once
+the index is committed and merged, its lexicon written (store.search.engine.lexicon) and its manifest last:
+`manifest.json` names the key the folder was built under (what the caller keys it by: the list files' identity
+and this code's version), the number of papers, and the size and CRC-32 of every file. A folder without one
+(a build that died), under another key, with a file missing, of another size or failing its CRC, is not intact.
+The CRCs are read at every open (the files are the page cache's after a build or a read: ~0.15 s at 100,000
+papers, ~1.5 s at 1M).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import zlib
+from collections.abc import Sequence
+from pathlib import Path
+
+import tantivy
+
+from store.papers.model import Paper
+from store.search.engine import lexicon
+from store.search.engine.documents import document, schema
+
+MANIFEST = "manifest.json"
+HEAP = 128_000_000
+"""The writer's memory budget in bytes (tantivy's, over its threads): the build's peak is this, not the list's size."""
+_CHUNK = 1 << 20
+
+
+def _crc(path: Path) -> int:
+    crc = 0
+    with path.open("rb") as source:
+        while chunk := source.read(_CHUNK):
+            crc = zlib.crc32(chunk, crc)
+    return crc
+
+
+def _sealed_files(folder: Path) -> list[Path]:
+    """The files a manifest covers: all but itself and tantivy's lock files."""
+    return sorted(p for p in folder.rglob("*") if p.is_file() and p.name != MANIFEST and not p.name.startswith(".tantivy"))
+
+
+def build(papers: Sequence[Paper], folder: Path, key: str) -> None:
+    """Index `papers` (in list order) into `folder` under `key`, replacing whatever was there."""
+    temp = folder.with_name(f"{folder.name}.building-{os.getpid()}")
+    shutil.rmtree(temp, ignore_errors=True)
+    temp.mkdir(parents=True)
+    index = tantivy.Index(schema(), path=str(temp))
+    writer = index.writer(HEAP)
+    for row, paper in enumerate(papers):
+        writer.add_document(document(paper, row))
+    writer.commit()
+    writer.wait_merging_threads()
+    index.reload()
+    lexicon.write(index.searcher(), temp)
+    files = {str(p.relative_to(temp)): [p.stat().st_size, _crc(p)] for p in _sealed_files(temp)}
+    (temp / MANIFEST).write_text(json.dumps({"key": key, "papers": len(papers), "files": files}))
+    shutil.rmtree(folder, ignore_errors=True)
+    os.replace(temp, folder)
+
+
+def intact(folder: Path, key: str, papers: int) -> bool:
+    """Whether `folder` holds a whole index of `papers` papers built under `key`, every file as sealed."""
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text())
+        if manifest["key"] != key or manifest["papers"] != papers:
+            return False
+        for name, (size, crc) in manifest["files"].items():
+            path = folder / name
+            if path.stat().st_size != size or _crc(path) != crc:
+                return False
+        return all(name in manifest["files"] for name in ("meta.json", *lexicon.FILES))
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
