@@ -59,7 +59,7 @@ class Lexicon:
 
     @cached_property
     def folded(self) -> Vocabulary:
-        return Vocabulary(_words(self._folder / "words.txt"), ends=False)
+        return Vocabulary(_words(self._folder / "words.txt"))  # (`ending`: a phrase's first word)
 
     @cached_property
     def unfolded(self) -> dict[str, list[str]]:

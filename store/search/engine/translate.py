@@ -41,6 +41,8 @@ MIXED = 0.55
 """The quality a word holding several (`self-supervised`) counts with when all of them are in the title."""
 EXACT = 0.1
 """The weight of tantivy's BM25 for the exact word or phrase in the text (the body's order among equals)."""
+_ALTERNATIVES = 500
+"""The most words a phrase's first word may end spelled out in its regex (more: a suffix regex)."""
 _ITEM_FIELDS = {"author": "authors", "kw": "keywords"}
 Literal = Callable[[Term, tantivy.Query], tuple[list[str], list[str]]]
 """Checks a literal term on the stored texts of the papers a query narrowed it to: (ids with it in the title,
@@ -189,6 +191,14 @@ class Translator:
 
     # --- literal text -------------------------------------------------------------------
 
+    def _ending(self, key: str) -> str:
+        """A regex of the index's lower-cased words ending with `key`: those words themselves when the lexicon
+        gives them (a suffix regex reads the whole term dictionary), else `.*key`."""
+        if key.casefold() != key:
+            return f".*{key}"
+        words = [form for word in self._lexicon.folded.ending(key) for form in self._lexicon.lowered(word) if form.endswith(key)]
+        return "|".join(words) if 0 < len(words) <= _ALTERNATIVES else f".*{key}" if words else ""
+
     def _literal_term(self, term: Term) -> tantivy.Query:
         """Papers whose title (with name) or display text holds `term` literally (smart case)."""
         low = lower(term.text)
@@ -196,7 +206,9 @@ class Translator:
         if len(keys) == 1:
             patterns = [f".*{keys[0]}.*"]
         else:
-            patterns = [f".*{keys[0]}", *keys[1:-1], f"{keys[-1]}.*"] if keys else []
+            patterns = [self._ending(keys[0]), *keys[1:-1], f"{keys[-1]}.*"] if keys else []
+            if patterns and not patterns[0]:  # (no word ends so)
+                return Q.empty_query()
         sides = [(side, weight) for side, weight, left in (("head", TITLE, "abstract"), ("body", 1.0, "title")) if term.field != left]
 
         def near(side: str) -> tantivy.Query:
@@ -205,10 +217,9 @@ class Translator:
             return Q.regex_phrase_query(self._schema, side, patterns) if patterns else Q.all_query()
 
         spaced = low == " ".join(keys)  # lower-case words one space apart: the phrase query is the literal exactly
-        if spaced and not term.case_sensitive:
-            return _any([Q.const_score_query(near(side), weight) if side == "head" else
-                         Q.boolean_query([(Occur.Must, Q.const_score_query(near(side), weight)),
-                                          (Occur.Should, Q.boost_query(near(side), EXACT))]) for side, weight in sides])
+        if spaced and not term.case_sensitive:  # (in the text: tantivy's BM25 of the phrase, far below a title's)
+            return _any([Q.const_score_query(near(side), weight) if side == "head" else Q.boost_query(near(side), EXACT)
+                         for side, weight in sides])
         narrowed = (_any([near(side) for side, _ in sides]) if spaced or len(patterns) < 2 else
                     _all([_any([Q.regex_query(self._schema, side, pattern) for side, _ in sides]) for pattern in patterns]))
         in_title, in_text = self._literal(term, narrowed)

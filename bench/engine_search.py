@@ -1,0 +1,85 @@
+"""The engine on disk (store.search.engine) beside today's SearchIndex, on the same list, in one run (issue 34).
+
+    python bench/engine_search.py [LIST ...] [--runs 5]     (default: the ICLR list)
+
+For each list: its read (`read_path`), then for each engine the build (SearchIndex: built and its cache entry
+written; the engine: its folder built), the reopen to a first answer (SearchIndex: the index loaded from its
+cache entry, then `graph`; the engine: its folder checked and opened, then `graph`) and each query of
+bench/scale.py's QUERIES, every match found and ordered, p50 over `--runs`, with the matches each found. Wall
+seconds and CPU seconds (all threads); the cache is a temporary folder. The machine is shared: compare within one
+table.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from scale import QUERIES  # noqa: E402 (beside this file)
+
+ICLR = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "iclr-2024-abstracts.txt"
+
+
+def timed(work):
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = work()
+    return time.perf_counter() - wall, time.process_time() - cpu, result
+
+
+def table(path: Path, runs: int) -> None:
+    from store.readers import cache, read_path
+    from store.readers.engine_cache import engine_for
+    from store.readers.index_cache import search_index
+
+    read = timed(lambda: read_path(path))
+    collection = read[2]
+    print(f"\n== {path.name}: {len(collection.papers):,} papers (read in {read[0]:.1f} s); load {os.getloadavg()[0]:.1f}")
+
+    def today_build():
+        index = search_index(collection)
+        cache.settle()
+        return index
+
+    def today_reopen():
+        index = search_index(collection)
+        index.search("graph")
+        return index
+
+    def engine_reopen():
+        engine = engine_for(collection)[0]
+        engine.search("graph")
+        return engine
+
+    built = {"SearchIndex": timed(today_build), "engine": timed(lambda: engine_for(collection)[0])}
+    opened = {"SearchIndex": timed(today_reopen), "engine": timed(engine_reopen)}
+    print(f"  {'':<34}{'SearchIndex':>22}{'engine':>22}")
+    print(f"  {'build s wall (CPU)':<34}" + "".join(f"{built[e][0]:>14.2f} ({built[e][1]:.2f})" for e in built))
+    print(f"  {'reopen to first answer s (CPU)':<34}" + "".join(f"{opened[e][0]:>14.3f} ({opened[e][1]:.3f})" for e in opened))
+    print(f"  query p50 ms (matches)")
+    for label, query, _, _ in QUERIES:
+        cells = ""
+        for name, (_, _, engine) in opened.items():
+            samples = [timed(lambda: engine.search(query)) for _ in range(runs)]
+            cells += f"{statistics.median(s[0] for s in samples) * 1000:>14.1f} ({len(samples[0][2]):>6})"
+        print(f"  {label:<10} {query[:23]:<23}{cells}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("lists", nargs="*", default=[str(ICLR)])
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as temp:
+        os.environ["TRIAGE_CACHE"] = temp
+        for path in args.lists:
+            table(Path(path), args.runs)
+
+
+if __name__ == "__main__":
+    main()
