@@ -92,6 +92,8 @@ def test_the_engine_finds_what_today_finds_ranked_by_the_same_rules(iclr, text):
     found = engine.search(text, **marks)
     ids = [collection.papers[row].id for row in found.rows]
     assert sorted(ids) == sorted(today.ids), text
+    screen = engine.search(text, **marks, first=40)  # the first rows alone, as a screen asks, are the same
+    assert screen.rows.tolist() == found.rows[:40].tolist() and len(screen) == len(found) == len(today), text
     if not any(hit.score for hit in today):
         assert ids == today.ids  # file order
         return

@@ -25,14 +25,16 @@ from store.search.query import Query, Term, parse
 
 @dataclass(frozen=True, slots=True)
 class Found:
-    """What a query found: the `rows` of the papers (their places in the list), best first, with their `scores`."""
+    """What a query found: the `rows` of the papers (their places in the list), best first, with their `scores`;
+    `total` papers match (all of them in `rows`, or the first that were asked for)."""
 
     query: Query
     rows: np.ndarray
     scores: np.ndarray
+    total: int
 
     def __len__(self) -> int:
-        return len(self.rows)
+        return self.total
 
 
 class Engine:
@@ -62,18 +64,31 @@ class Engine:
         return self._size
 
     def search(self, query: str | Query, states: Mapping[str, Triage] | None = None, new: Collection[str] = (),
-               updated: Collection[str] = ()) -> Found:
+               updated: Collection[str] = (), first: int | None = None) -> Found:
         """Papers matching `query`, best first (ties in file order); `states`, `new` and `updated` as for
-        SearchIndex.search (the marks of the moment, the ids `is:new` and `is:updated` find)."""
+        SearchIndex.search (the marks of the moment, the ids `is:new` and `is:updated` find). `first`: only the
+        first that many rows (what a screen shows), not every match."""
         if isinstance(query, str):
             query = parse(query)
         translator = Translator(self._index.schema, self.lexicon, self._literal, states or {}, {NEW: new, UPDATED: updated})
         asked, scored = translator.query(query)
-        hits = self._searcher.search(asked, max(1, self._size), count=False).hits
+        wanted = max(1, self._size if first is None else min(first, self._size))
+        if not scored:  # file order
+            result = self._searcher.search(asked, wanted, count=True, order_by_field="row", order=tantivy.Order.Asc)
+            rows = np.array([row for row, _ in result.hits], dtype=np.int64)
+            return Found(query, rows, np.zeros(len(rows)), result.count)
+        result = self._searcher.search(asked, wanted, count=True)
+        hits = result.hits
+        if len(hits) == wanted < result.count:  # papers tied with the last one given may be beyond it: all of them
+            asking = min(result.count, 4 * wanted)
+            result = self._searcher.search(asked, asking, count=True)
+            if result.hits[wanted - 1][0] == result.hits[-1][0] and asking < result.count:
+                result = self._searcher.search(asked, result.count, count=True)
+            hits = result.hits
         rows = np.array(self._searcher.fast_field_values("row", [address for _, address in hits]), dtype=np.int64)
-        scores = np.array([score for score, _ in hits], dtype=np.float64) if scored else np.zeros(len(rows))
-        order = np.lexsort((rows, -scores))
-        return Found(query, rows[order], scores[order])
+        scores = np.array([score for score, _ in hits], dtype=np.float64)
+        order = np.lexsort((rows, -scores))[:wanted]
+        return Found(query, rows[order], scores[order], result.count)
 
     def _literal(self, term: Term, narrowed: tantivy.Query) -> tuple[list[str], list[str]]:
         """(ids with `term` in the title and name, ids with it in the display text) among the papers `narrowed`
