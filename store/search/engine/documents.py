@@ -15,6 +15,8 @@ tokenizer), so the index holds exactly the words SearchIndex looks up:
 """
 from __future__ import annotations
 
+import re
+
 import tantivy
 
 from store.papers.model import Paper
@@ -45,17 +47,13 @@ def schema() -> tantivy.Schema:
     return builder.build()
 
 
+_APART = re.compile(r"[^\w\u0300-\u036f]*[^\w\u0300-\u036f ][^\w\u0300-\u036f]*")
+"""A run of characters between words (or at an end) that is not one space (a lowered text has no other spacing)."""
+
+
 def lowered(text: str) -> str:
     """The words of `text` lower-cased with single spaces, `GAP` where two are not one space apart."""
-    low = lower(text)
-    out: list[str] = []
-    end = -1
-    for match in WORD.finditer(low):
-        if end >= 0 and low[end : match.start()] != " ":
-            out.append(GAP)
-        out.append(match.group())
-        end = match.end()
-    return " ".join(out)
+    return _APART.sub(f" {GAP} ", lower(text)).strip(f" {GAP}")
 
 
 def named(items: tuple[str, ...]) -> str:

@@ -77,14 +77,15 @@ class Engine:
             result = self._searcher.search(asked, wanted, count=True, order_by_field="row", order=tantivy.Order.Asc)
             rows = np.array([row for row, _ in result.hits], dtype=np.int64)
             return Found(query, rows, np.zeros(len(rows)), result.count)
-        result = self._searcher.search(asked, wanted, count=True)
-        hits = result.hits
-        if len(hits) == wanted < result.count:  # papers tied with the last one given may be beyond it: all of them
-            asking = min(result.count, 4 * wanted)
-            result = self._searcher.search(asked, asking, count=True)
-            if result.hits[wanted - 1][0] == result.hits[-1][0] and asking < result.count:
-                result = self._searcher.search(asked, result.count, count=True)
+        # (tantivy breaks ties by segment, not file order: when the one after the last row wanted ties with it, the
+        # papers so tied may be any of many, and are asked for: 4 times as many, then all)
+        result = self._searcher.search(asked, wanted + 1, count=True)
+        for asking in (4 * wanted, result.count):
             hits = result.hits
+            if len(hits) <= wanted or hits[wanted - 1][0] > hits[-1][0] or len(hits) == result.count:
+                break
+            result = self._searcher.search(asked, max(asking, len(hits) + 1), count=True)
+        hits = result.hits
         rows = np.array(self._searcher.fast_field_values("row", [address for _, address in hits]), dtype=np.int64)
         scores = np.array([score for score, _ in hits], dtype=np.float64)
         order = np.lexsort((rows, -scores))[:wanted]

@@ -59,7 +59,12 @@ def build(papers: Sequence[Paper], folder: Path, key: str) -> None:
     files = {str(p.relative_to(temp)): [p.stat().st_size, _crc(p)] for p in _sealed_files(temp)}
     (temp / MANIFEST).write_text(json.dumps({"key": key, "papers": len(papers), "files": files}))
     shutil.rmtree(folder, ignore_errors=True)
-    os.replace(temp, folder)
+    try:
+        os.replace(temp, folder)
+    except OSError:  # another build (a second window) put its folder there first: that one stands
+        shutil.rmtree(temp, ignore_errors=True)
+        if not folder.is_dir():
+            raise
 
 
 def intact(folder: Path, key: str, papers: int) -> bool:
