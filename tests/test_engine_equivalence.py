@@ -5,7 +5,8 @@ papers whose title holds it exactly above those whose title holds a longer word 
 two rank by their own body scores (SearchIndex's BM25 of each matched word times its quality; the engine's
 quality of the best matched word, plus tantivy's BM25 of the exact word or phrase), which the README leaves open.
 
-And a damaged folder (truncated, a byte changed, a file gone, the manifest gone) is built again, never served."""
+And a damaged folder (truncated, a byte changed, a file gone, the manifest gone) or one of other papers or code is built
+again, never served."""
 from __future__ import annotations
 
 import ast
@@ -16,6 +17,7 @@ import pytest
 from store.papers.model import Triage
 from store.readers import read_path
 from store.readers.engine_cache import engine_for
+from store.search.engine import Engine
 from store.search.engine.translate import TITLE
 from store.search.index import SearchIndex
 from store.search.phrases import head
@@ -111,7 +113,7 @@ def test_the_engine_finds_what_today_finds_ranked_by_the_same_rules(iclr, text):
                 assert not (seen_typo and tiers[pid] == 0), text
 
 
-@pytest.mark.parametrize("damage", ["truncated", "byte", "missing", "unsealed"])
+@pytest.mark.parametrize("damage", ["truncated", "byte", "missing", "unsealed", "another key"])
 def test_a_damaged_folder_is_built_again_never_served(iclr, damage, tmp_path, monkeypatch):
     collection, index, _, _ = iclr
     monkeypatch.setenv("TRIAGE_CACHE", str(tmp_path))
@@ -125,9 +127,12 @@ def test_a_damaged_folder_is_built_again_never_served(iclr, damage, tmp_path, mo
         biggest.write_bytes(bytes(data))
     elif damage == "missing":
         biggest.unlink()
-    else:
+    elif damage == "unsealed":
         (folder / "manifest.json").unlink()
+    else:  # (this code changed, or the list file)
+        assert Engine.opened(collection.papers, folder, "another key")[1]
     again, built = engine_for(collection)
     assert built
     assert sorted(collection.papers[row].id for row in again.search("graph").rows) == sorted(index.search("graph").ids)
     assert engine_for(collection)[1] is False  # and the folder built again is opened as it is
+    assert [p.name for p in tmp_path.iterdir()] == [folder.name]  # (nothing of the damaged one or of the build left)
