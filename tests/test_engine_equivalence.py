@@ -25,8 +25,9 @@ from store.search.query import WORD, Term, parse
 from tests.conftest import CORPORA
 
 TESTS = Path(__file__).resolve().parent
-SOURCES = sorted({*TESTS.glob("test_search*.py"), *TESTS.glob("test_query*.py"), TESTS / "test_literal_phrases.py",
-                  TESTS / "test_cli_query.py", TESTS / "test_views.py"})
+SOURCES = sorted({*TESTS.glob("test_search*.py"), *TESTS.glob("test_query*.py"), *TESTS.glob("test_filter*.py"),
+                  *TESTS.glob("test_saved*.py"), *TESTS.glob("test_rules*.py"), TESTS / "test_literal_phrases.py",
+                  TESTS / "test_cli_query.py", TESTS / "test_views.py", TESTS / "test_similar_highlights.py"})
 
 
 def queries() -> list[str]:
