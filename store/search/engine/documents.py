@@ -47,13 +47,13 @@ def schema() -> tantivy.Schema:
     return builder.build()
 
 
-_APART = re.compile(r"[^\w\u0300-\u036f]*[^\w\u0300-\u036f ][^\w\u0300-\u036f]*")
-"""A run of characters between words (or at an end) that is not one space (a lowered text has no other spacing)."""
+_APART = re.compile(r"[^\w\u0300-\u036f ]+")
+"""Characters between words but spaces (a lowered text has no other spacing): each run of them a `GAP`."""
 
 
 def lowered(text: str) -> str:
-    """The words of `text` lower-cased with single spaces, `GAP` where two are not one space apart."""
-    return _APART.sub(f" {GAP} ", lower(text)).strip(f" {GAP}")
+    """The words of `text` lower-cased with single spaces, a `GAP` (or more) where two are not one space apart."""
+    return _APART.sub(f" {GAP} ", lower(text))
 
 
 def named(items: tuple[str, ...]) -> str:
