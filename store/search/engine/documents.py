@@ -4,7 +4,7 @@ Words are the project's (`WORD`), found in Python and handed to tantivy one a sp
 tokenizer), so the index holds exactly the words SearchIndex looks up:
 - `head` (the title with the name, as store.search.phrases.head) and `body` (the display text): the text
   lower-cased with single spaces (as a phrase is looked for, store.search.phrases.lower), with positions. Two
-  words with anything but one space between them are kept one position further apart (`GAP`, a token no query
+  words with anything but one space between them are kept apart by a `GAP` (a token no query
   asks for), so a phrase query over consecutive positions is exactly a literal phrase of words one space apart;
 - `head_cased` and `body_cased`: the words as written (a word with a capital matches case-sensitively);
 - `authors` and `keywords`: each name's words as looked up (`name_form`), names `GAP` apart (`author:"a b"`
