@@ -137,3 +137,17 @@ def test_a_damaged_folder_is_built_again_never_served(iclr, damage, tmp_path, mo
     assert sorted(collection.papers[row].id for row in again.search("graph").rows) == sorted(index.search("graph").ids)
     assert engine_for(collection)[1] is False  # and the folder built again is opened as it is
     assert [p.name for p in tmp_path.iterdir()] == [folder.name]  # (nothing of the damaged one or of the build left)
+
+
+@pytest.mark.parametrize("copies, heap", [(1, None), (6, 15_000_000)])
+def test_the_first_rows_keep_file_order_among_ties_in_any_folder(iclr, tmp_path, monkeypatch, copies, heap):
+    """A folder of one segment (or segments put in row order) lets tantivy break ties; one whose segments a merge
+    mixed (a small writer budget over a longer list) asks again: the same first rows either way."""
+    collection, _, _, _ = iclr
+    if heap:
+        monkeypatch.setattr("store.search.engine.folder.HEAP", heap)
+    engine, _ = Engine.opened(collection.papers * copies, tmp_path / "list.engine", "key")
+    for text in ('"n', "learn", "graph", "-graph", "a", "is:unread"):
+        every, first = engine.search(text), engine.search(text, first=40)
+        assert first.rows.tolist() == every.rows[:40].tolist() and len(first) == len(every), text
+    assert every.rows.tolist() == sorted(every.rows.tolist())  # (is:unread: file order)

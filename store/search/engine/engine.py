@@ -15,7 +15,7 @@ import numpy as np
 import tantivy
 
 from store.papers.model import Paper, Triage
-from store.search.engine.folder import build, intact
+from store.search.engine.folder import build, intact, ordered
 from store.search.engine.lexicon import Lexicon
 from store.search.engine.translate import Translator
 from store.search.phrases import literal_pattern, lower
@@ -46,6 +46,7 @@ class Engine:
         self._index = tantivy.Index.open(str(folder))
         self._searcher = self._index.searcher()
         self._size = self._searcher.num_docs
+        self._ordered = ordered(folder)
         self.lexicon = Lexicon(folder)
 
     @classmethod
@@ -77,10 +78,11 @@ class Engine:
             result = self._searcher.search(asked, wanted, count=True, order_by_field="row", order=tantivy.Order.Asc)
             rows = np.array([row for row, _ in result.hits], dtype=np.int64)
             return Found(query, rows, np.zeros(len(rows)), result.count)
-        # (tantivy breaks ties by segment, not file order: when the one after the last row wanted ties with it, the
-        # papers so tied may be any of many, and are asked for: 4 times as many, then all)
-        result = self._searcher.search(asked, wanted + 1, count=True)
-        for asking in (4 * wanted, result.count):
+        # tantivy breaks ties by document, which is file order in an `ordered` folder; in another, when the one after
+        # the last row wanted ties with it, the papers so tied may be any of many, and are asked for (4 times as
+        # many, then all)
+        result = self._searcher.search(asked, wanted if self._ordered else wanted + 1, count=True)
+        for asking in (4 * wanted, result.count) if not self._ordered else ():
             hits = result.hits
             if len(hits) <= wanted or hits[wanted - 1][0] > hits[-1][0] or len(hits) == result.count:
                 break
