@@ -10,21 +10,22 @@ machine is shared, and tantivy answers on the calling thread), and the engine's 
 seconds and CPU seconds (all threads); the cache is a temporary folder. The machine is shared: compare within one
 table.
 
-The run of 2026-12-03 (load 12–15 on the 2 shared cores; `python bench/engine_search.py ICLR 100k.jsonl`, the
-100k list `make_corpus.py 100000 --format jsonl`), SearchIndex / engine:
+The run of 2026-12-03, 11:55 UTC (load 12–13 on the 2 shared cores; `python bench/engine_search.py ICLR
+100k.jsonl`, the 100k list `make_corpus.py 100000 --format jsonl`), SearchIndex / engine:
                                    ICLR (2,260)                     100,000 (make_corpus)
-  build s wall (CPU)               1.11 (0.49) / 1.75 (0.97)        108 (24) / 106 (35)
-  reopen to first answer s (CPU)   0.077 (0.037) / 0.041 (0.020)    0.67 (0.41) / 0.21 (0.14)
-  engine folder on disk                           4 MB                               162 MB
-  query p50 CPU ms, every match ordered (engine: first 40 rows and the count), 100,000:
-    learning 10.1 / 44.9 (6.4)   graph neural 4.7 / 18.0 (21.7)   4 words 8.4 / 16.7 (30.4)
-    difusion recovry 3.9 / 2.7 (6.3)   contrastiv 3.8 / 9.6 (15.1)   "n 17.6 / 105 (208)
-    "neural network" 70.4 / 22.2 (13.4)   "graph neural network" 53.6 / 8.6 (14.7)   author:… ≤ 1
-    title:graph 1.6 / 5.2 (10.0)   llm OR agent 10.7 / 47.5 (22.9)   language NOT graph 7.6 / 29.1 (15.1)
-So: phrases 3–6× faster, reopening 3× faster in CPU (and nothing loaded but the lexicon), words slower when every
-match is ordered in Python (66,876 rows for `learning`); the first rows alone cost more than all when many papers
-tie at the 40th (synthetic texts repeat: tantivy breaks ties by segment, so they are asked for again), and `"n`
-(every paper) is the slowest: a regex over the term dictionary and 100,000 equal scores.
+  build s wall (CPU)               3.12 (0.61) / 4.26 (0.89)        42.5 (21.4) / 57.3 (34.1)
+  reopen to first answer s (CPU)   0.272 (0.040) / 0.108 (0.019)    0.92 (0.57) / 0.29 (0.19)
+  engine folder on disk                           4 MB                               159 MB
+  query p50 CPU ms at 100,000, every match ordered (engine: the first 40 rows and the count, one search: an
+  ordered folder):
+    learning 12.1 / 49.1 (8.4)   graph neural 8.4 / 21.2 (14.1)   4 words 14.5 / 14.2 (14.7)
+    difusion recovry 4.9 / 3.7 (3.5)   contrastiv 5.3 / 11.2 (5.2)   "n 21.7 / 77.9 (41.9)
+    "neural network" 78.8 / 23.6 (8.0)   "graph neural network" 58.8 / 7.9 (5.5)   author:…, kw: ≤ 1
+    title:graph 2.3 / 5.1 (4.2)   llm OR agent 8.6 / 35.5 (12.5)   language NOT graph 8.1 / 25.6 (9.8)
+So: phrases 3–10× faster, reopening 3× faster in CPU (nothing loaded but the lexicon, when first asked), a
+screen's rows about as fast as SearchIndex's every match; ordering every match in Python costs more (66,876
+rows for `learning`), as `"n` does (a regex over the term dictionary, 100,000 equal scores). The build costs
+60% more CPU (the words found in Python, then indexed on one thread).
 """
 from __future__ import annotations
 
