@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 from store.common.errors import ReadError
 from store.common.files import move_aside, read_regular, write_whole
-from store.library.record import openreview_id
+from store.papers.matching import openreview_id
 from store.papers.model import Paper, paper_id
 
 QUIET = (errno.EROFS, errno.EACCES, errno.EPERM)

@@ -18,7 +18,7 @@ import hashlib
 import json
 import os
 import socket
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter
 from pathlib import Path
 from typing import Any, TypeVar
@@ -32,6 +32,7 @@ from store.common.errors import NotSaved
 from store.marks.changes import Change
 from store.marks.merge import Record, doc_of, edit, latest, merge, record_of
 from store.marks.journal import JournalStorage, MIN_COMPACT_BYTES
+from store.papers.matching import Columns
 from store.papers.model import Paper, Triage, fingerprint
 from store.marks.clock import after, held
 from store.marks.refind import rematch
@@ -165,14 +166,16 @@ class TriageStore:
     def lock_timeout(self, seconds: float) -> None:
         self._storage.lock.timeout = seconds
 
-    def attach(self, papers: Iterable[Paper], refind: bool = True, refresh: bool = False) -> dict[str, Triage]:
+    def attach(self, papers: Iterable[Paper], refind: bool = True, refresh: bool = False,
+               kept: Callable[[Sequence[Paper]], Columns | None] | None = None) -> dict[str, Triage]:
         """The stored state of each paper that has one, re-finding states of slightly edited abstracts
         (unless not `refind`: for papers that are not all of a list, whose other papers own the states).
         A paper without a state of its own that is a marked paper under another id (the same arXiv id, DOI,
         OpenReview id, or title and an author: `store.library.identity`) shares that paper's state: its marks
         are read and written there (`shares`), and it is `updated` when it is a later version than the record kept.
         The record of each marked paper is kept when none is (`store.library`), or, with `refresh`, when the
-        paper's says more than the one kept (a marked paper's does whenever it is marked again).
+        paper's says more than the one kept (a marked paper's does whenever it is marked again). `kept(papers)` may
+        give what they are matched by (`store.readers.match_cache.columns`: a long list's, kept), else it is made.
 
         A re-found state moves to the paper's new id (durably). The papers' texts are remembered
         so later `put`s store their fingerprints. Fingerprints are computed only where needed
@@ -185,7 +188,7 @@ class TriageStore:
         with self._storage.locked():
             stored = dict(self._docs())  # (not TinyDB's documents: a database with many marks waiting costs little)
             wanted = set(ids)
-            shared = self._same_papers(papers, stored)
+            shared = self._same_papers(papers, stored, kept)
             self.shares.update(shared)
             # Without an abstract (a title-only entry) there is no text to re-find a state by; a shared state stays.
             orphans = {key: doc["fp"] for key, doc in stored.items() if key not in wanted and doc.get("fp")} if refind else {}
@@ -225,7 +228,8 @@ class TriageStore:
             self._storage.notices.extend(self._seen.notices)
             self._seen.notices.clear()
 
-    def _same_papers(self, papers: list[Paper], stored: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
+    def _same_papers(self, papers: list[Paper], stored: Mapping[str, Mapping[str, Any]],
+                     kept_columns: Callable[[Sequence[Paper]], Columns | None] | None) -> dict[str, str]:
         """Each of `papers` without a state of its own that is a marked paper under another id → that id (none
         when they are not `Paper`s: the ids a long list's cache gives say too little)."""
         kept = self._shelf.richness() if papers and isinstance(papers[0], Paper) else {}  # (a list's papers are all one kind)
@@ -236,7 +240,7 @@ class TriageStore:
             records, told = self._shelf.records()
             self._storage.notices.extend(told)
             self._identities = ((self._shelf.path, marked, kept), Identities(records, marked))
-        return {pid: found for pid, found in self._identities[1].shared(papers).items() if pid not in stored}
+        return {pid: found for pid, found in self._identities[1].shared(papers, kept_columns).items() if pid not in stored}
 
     def _keep_papers(self, papers: Mapping[str, Paper]) -> None:
         """Keep the records of these papers (paper id → paper; those that are `Paper`s: not the ids a long list's
