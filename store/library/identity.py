@@ -144,14 +144,19 @@ def one_per_paper(records: Mapping[str, Mapping[str, Any]], order: Sequence[str]
 
 
 def updated_papers(papers: Mapping[str, Paper], states: Mapping[str, Triage], shares: Mapping[str, str],
-                   kept: Mapping[str, int]) -> frozenset[str]:
+                   kept: Mapping[str, int], seen: Mapping[str, Sequence[tuple[int, int]]] | None = None) -> frozenset[str]:
     """The ids of `states` (of `papers`, by id) whose paper has marks and is a later version (`later`) than the
     record kept of the marked paper it is (its own, or the one it shares marks with: `shares`); `kept`: paper id →
-    the kept record's `store.library.record.richness`, which holds its stage."""
+    the kept record's `store.library.record.richness`, which holds its stage. With `seen` (marked paper id → the
+    stages of its versions seen in lists: `store.library.seen.Seen.later`), also those a later version of which was
+    seen (the library's rows, which are the kept records themselves)."""
     found = set()
     for pid, state in states.items():
         target = shares.get(pid, pid)
         paper = papers.get(pid)
-        if not state.blank and target in kept and isinstance(paper, Paper) and later(paper_stage(paper), unranked(kept[target])):
+        if state.blank or target not in kept:
+            continue
+        stage = unranked(kept[target])
+        if (isinstance(paper, Paper) and later(paper_stage(paper), stage)) or any(later(version, stage) for version in (seen or {}).get(target, ())):
             found.add(pid)
     return frozenset(found)

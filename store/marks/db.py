@@ -37,7 +37,7 @@ from store.papers.model import Paper, Triage, fingerprint
 from store.marks.clock import after, held
 from store.marks.refind import rematch
 from store.marks.device import instance, known, new_id
-from store.library.record import record_of as paper_record
+from store.library.record import paper_stage, record_of as paper_record
 from store.library.identity import Identities, one_per_paper, updated_papers
 from store.library.seen import NOTHING, Opened, Seen, list_name
 from store.library.shelf import Records, Shelf
@@ -147,6 +147,8 @@ class TriageStore:
         self.updated: frozenset[str] = frozenset()
         """The attached papers that are a later version than the record kept of their marked paper (`is:updated`)."""
         self._identities: tuple[object, Identities | None] = (None, None)
+        self._seen_later: dict[str, list[tuple[int, int]]] | None = None
+        """The later versions seen of the marked papers, when the library is attached (`attach`)."""
 
     @property
     def notices(self) -> list[str]:
@@ -167,7 +169,7 @@ class TriageStore:
         self._storage.lock.timeout = seconds
 
     def attach(self, papers: Iterable[Paper], refind: bool = True, refresh: bool = False,
-               kept: Callable[[Sequence[Paper]], Columns | None] | None = None) -> dict[str, Triage]:
+               kept: Callable[[Sequence[Paper]], Columns | None] | None = None, library: bool = False) -> dict[str, Triage]:
         """The stored state of each paper that has one, re-finding states of slightly edited abstracts
         (unless not `refind`: for papers that are not all of a list, whose other papers own the states).
         A paper without a state of its own that is a marked paper under another id (the same arXiv id, DOI,
@@ -176,6 +178,9 @@ class TriageStore:
         The record of each marked paper is kept when none is (`store.library`), or, with `refresh`, when the
         paper's says more than the one kept (a marked paper's does whenever it is marked again). `kept(papers)` may
         give what they are matched by (`store.readers.match_cache.columns`: a long list's, kept), else it is made.
+        A later version seen is remembered (`store.library.seen.Seen.note_later`): the `library`'s papers, the kept
+        records themselves, are `updated` when one of theirs was seen. A mark made on a later version keeps its
+        record: the papers of that marked paper are no longer `updated` (`put`).
 
         A re-found state moves to the paper's new id (durably). The papers' texts are remembered
         so later `put`s store their fingerprints. Fingerprints are computed only where needed
@@ -204,7 +209,11 @@ class TriageStore:
             self._keep_papers({p.id: p for p in papers if p.id in stored and (refresh or p.id not in kept)})  # (~40 µs each)
             states = {pid: from_doc(stored[pid]) for pid in ids if pid in stored}
             states.update((pid, from_doc(stored[key])) for pid, key in shared.items())
-            self.updated = (self.updated - wanted) | updated_papers(self._attached, states, shared, self._shelf.richness())
+            self._seen_later = self._seeing(Seen.later, {}) if library else None
+            found = updated_papers(self._attached, states, shared, self._shelf.richness(), self._seen_later)
+            self.updated = (self.updated - wanted) | found
+            if found and not library:
+                self._seeing(lambda seen: seen.note_later({shared.get(pid, pid): paper_stage(self._attached[pid]) for pid in found}), None)
         return states
 
     def opened(self, sources: Iterable[str], papers: Iterable[Paper]) -> Opened:
@@ -331,6 +340,11 @@ class TriageStore:
                 self._write(docs, settings={DEVICE: made} if made else {})
                 self._device = device
             self._keep_papers({self.shares.get(pid, pid): self._attached[pid] for pid in states if pid in self._attached})
+            targets = {self.shares.get(pid, pid) for pid in states}
+            again = {pid for pid in self.updated if self.shares.get(pid, pid) in targets}  # (a later version marked: its record kept)
+            if again:
+                self.updated = (self.updated - again) | updated_papers(self._attached, {pid: self.get(pid) for pid in again}, self.shares,
+                                                                       self._shelf.richness(), self._seen_later)
 
     def _clock(self) -> float:
         """This database's clock (`store.marks.clock.held`; under the lock)."""
