@@ -24,10 +24,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import platformdirs
-from tinydb import TinyDB
-from tinydb.table import Table
 
-from store.papers.boundary import inert_state
+from store.marks.documents import MarksDB, MarksTable, from_doc, marked_doc
 from store.common.errors import NotSaved
 from store.marks.changes import Change
 from store.marks.merge import Record, doc_of, edit, latest, merge, record_of
@@ -59,37 +57,9 @@ def db_path(option: str | os.PathLike[str] | None = None) -> Path:
     return Path(platformdirs.user_data_dir("paper-triage", appauthor=False)) / "triage.json"
 
 
-class _Table(Table):
-    """TinyDB table keyed by paper id, with a write of many documents as one journal line.
-
-    Ids are strings already, so an update changes the storage's tables in place (which
-    `JournalStorage` tracks) instead of TinyDB's copy of the whole table in each direction.
-    """
-
-    document_id_class = str
-
-    def _update_table(self, updater: Callable[[dict[str, Any]], None]) -> None:
-        tables = self._storage.read()
-        updater(tables.setdefault(self.name, {}))
-        self._storage.write(tables)
-        self.clear_cache()
-
-    def replace_many(self, docs: Mapping[str, dict[str, Any]], remove: Iterable[str]) -> None:
-        def updater(table: dict[str, Any]) -> None:
-            for key in remove:
-                table.pop(key, None)
-            table.update(docs)
-
-        self._update_table(updater)
-
-
 def papers_path(db: Path) -> Path:
     """The file of the records of the database `db`'s marked papers (`store.library.shelf`), beside it."""
     return db.with_name(db.name + ".papers")
-
-
-class _TinyDB(TinyDB):
-    table_class = _Table
 
 
 DEVICE = "device"
@@ -97,25 +67,6 @@ DEVICE = "device"
 CLOCK = "clock"
 """The settings document holding this database's clock: `at`, the latest time of a mark it made or merged in."""
 _BLANK = Triage().marks()
-
-
-def from_doc(doc: Mapping[str, Any]) -> Triage:
-    """The state a document holds; a paper whose marks were all taken off reads as one never marked."""
-    state = inert_state(Triage(
-        read=bool(doc.get("read", False)),
-        starred=bool(doc.get("starred", False)),
-        priority=int(doc.get("priority", 0)),
-        dismissed=bool(doc.get("dismissed", False)),  # absent from databases older than the mark
-        note=str(doc.get("note", "")),
-        tags=tuple(str(tag) for tag in doc.get("tags", ())),
-        updated=float(doc.get("updated", 0.0)),
-    ))
-    return Triage() if state.blank else state
-
-
-def marked_doc(doc: Mapping[str, Any] | None) -> bool:
-    """Whether a stored document holds a mark (cheaper than `from_doc(doc).blank`: no state is made)."""
-    return doc is not None and any(doc.get(name) for name in ("read", "starred", "priority", "dismissed", "note", "tags"))
 
 
 class TriageStore:
@@ -130,10 +81,10 @@ class TriageStore:
 
     def __init__(self, path: str | os.PathLike[str] | None = None, compact_bytes: int = MIN_COMPACT_BYTES) -> None:
         self.path = db_path(path)
-        self._db = _TinyDB(self.path, storage=JournalStorage, compact_bytes=compact_bytes)
+        self._db = MarksDB(self.path, storage=JournalStorage, compact_bytes=compact_bytes)
         self._storage: JournalStorage = self._db.storage  # type: ignore[assignment]
-        self._table: _Table = self._db.table(TABLE)  # type: ignore[assignment]
-        self._settings: _Table = self._db.table(SETTINGS)  # type: ignore[assignment]
+        self._table: MarksTable = self._db.table(TABLE)  # type: ignore[assignment]
+        self._settings: MarksTable = self._db.table(SETTINGS)  # type: ignore[assignment]
         self._attached: dict[str, Paper] = {}
         """Each attached paper, for the fingerprint of its abstract stored with its state (the paper, not its
         text: a paper may keep its text as less than a string, `store.papers.cased.Cased`)."""
