@@ -89,3 +89,23 @@ async def test_marking_the_later_version_takes_its_mark_off_at_once_at_a_scrolle
         assert "↻" not in row and "★" in row
         assert "↻" in paper_list.render_line(far + 1 - top).text  # the other stays updated
     assert [title for title, row in listed(db, arxiv).items() if row["read"]] == [papers[far]["title"]]
+
+
+def test_a_seen_file_whose_later_versions_are_damaged_or_absent_says_none(tmp_path, corpora):
+    """A first-seen file from before (no "later") or with a damaged one: the library says no paper updated, and a list
+    opened again writes what it sees."""
+    papers = iclr(corpora)[:10]
+    db = tmp_path / "triage.json"
+    v1 = write(tmp_path / "v1.jsonl", [preprint(papers[3], "2402.00003")])
+    mark(db, v1, papers[3]["title"], "--star")
+    seen = db.with_name(db.name + ".seen")
+    data = json.loads(seen.read_text())
+    assert "later" not in data  # (as a database from before has it)
+    assert library_updated(db) == []
+    pid = listed(db, v1)[papers[3]["title"]]["id"]
+    for damaged in ({pid: [[2, "v2"], "x", [1]]}, {pid: "later"}, ["not", "a", "map"]):
+        seen.write_text(json.dumps({**data, "later": damaged}))
+        assert library_updated(db) == []
+    v2 = write(tmp_path / "v2.jsonl", [preprint(papers[3], "2402.00003", 2)])
+    listed(db, v2)
+    assert library_updated(db) == [papers[3]["title"]]
