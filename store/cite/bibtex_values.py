@@ -96,10 +96,13 @@ def title_value(title: str) -> str:
     """`title` as a BibTeX title: escaped as `latex_escape` does, with braces around only what a
     style would wrongly lower-case (`store.papers.title_case`): `{BERT} for {Bengali} speech`."""
     flat = " ".join(inert(title).split())
+    spans = protected_spans(flat)
+    if not spans:
+        return _escaped(flat)
     paired = _paired(flat)
     out: list[str] = []
     last = 0
-    for start, end in protected_spans(flat):
+    for start, end in spans:
         out += [_escaped(flat[last:start], paired=paired), "{", _escaped(flat[start:end], paired=paired), "}"]
         last = end
     out.append(_escaped(flat[last:], paired=paired))
