@@ -6,7 +6,8 @@ import sys
 from collections.abc import Sequence
 
 from store.common.errors import ReadError
-from tui.cli.common import add_common, add_library, add_query, database, load, matching, named, parse_args, parse_query, attached
+from tui.cli.common import (add_common, add_library, add_query, attached, database, load, matching, named, new_in, parse_args,
+                            parse_query)
 
 
 def cite_parser() -> argparse.ArgumentParser:
@@ -78,8 +79,9 @@ def run_export(argv: Sequence[str]) -> int:
     collection = load(args.files, db=db if args.library else None)
     # The marks only when a query or the format asks for them (a BibTeX export of 100,000 papers need not read them).
     states, updated = attached(db, collection.papers) if query is not None or fmt in export.MARKED else ({}, frozenset())
+    new = new_in(db, collection) if query is not None and query.asks_new else frozenset()
     keys = cite.citation_keys(collection.papers)  # over the whole list, so a key does not depend on the query
-    papers = [paper for paper, _ in matching(collection, query, states, updated=updated)]
+    papers = [paper for paper, _ in matching(collection, query, states, new, updated)]
     if not papers:
         print(f"triage: no paper matches {args.query!r}: nothing exported", file=sys.stderr)
         return 1
