@@ -101,7 +101,13 @@ def citation_keys(papers: Iterable[Paper]) -> dict[str, str]:
         if paper.id in keys:
             continue
         base = base_key(paper)
-        key, n = base, tried.get(base.casefold(), 1)
+        folded = _folded(base)
+        if folded not in tried and folded not in taken:  # (most keys: a base not met before is the key)
+            tried[folded] = 1
+            taken.add(folded)
+            keys[paper.id] = base
+            continue
+        key, n = base, tried.get(folded, 1)
         while key.casefold() in taken:
             key = f"{base}{_suffix(n)}"
             n += 1
@@ -141,9 +147,7 @@ def source_fields(paper: Paper) -> dict[str, str]:
 
 def doi_of(paper: Paper) -> str:
     """The paper's DOI, bare: its own, else that of a doi.org link it has; or ''."""
-    if paper.doi or not paper.links:
-        return paper.doi
-    return next((link.removeprefix(_DOI_LINK) for link in paper.links if link.startswith(_DOI_LINK)), "")
+    return paper.doi or next((link.removeprefix(_DOI_LINK) for link in paper.links if link.startswith(_DOI_LINK)), "")
 
 
 def own_url(paper: Paper) -> str:
@@ -217,8 +221,8 @@ def entry_fields(paper: Paper, abstract: bool = False) -> tuple[str, list[BibFie
                 continue
             seen.add(name)
             fields.append((name, _source_value(name, value, False), False))
-    doi = doi_of(paper)
-    if "doi" not in seen and doi:
+    doi = paper.doi or paper.links and doi_of(paper)
+    if doi and "doi" not in seen:
         fields.append(("doi", verbatim(doi), False))
     if paper.arxiv and "eprint" not in seen:
         fields += [("eprint", verbatim(paper.arxiv), False), ("archiveprefix", "arXiv", False)]
@@ -226,8 +230,8 @@ def entry_fields(paper: Paper, abstract: bool = False) -> tuple[str, list[BibFie
             fields.append(("primaryclass", paper.area, False))
     if paper.keywords and "keywords" not in seen:
         fields.append(("keywords", latex_escape(", ".join(paper.keywords)), False))
-    url = own_url(paper)
-    if "url" not in seen and url:
+    url = paper.links and own_url(paper)
+    if url and "url" not in seen:
         fields.append(("url", verbatim(url), False))
     if abstract and paper.text:
         fields.append(("abstract", latex_escape(paper.plain or paper.text), False))
@@ -288,8 +292,8 @@ def written(key: str, kind: str, fields: Sequence[BibField]) -> str:
     default_enclosing="{")` does: in braces; a number in a numeric field, and a macro (always a bare word here), bare."""
     if not fields:
         return f"@{kind}{{{key},\n}}\n"
-    body = ",\n".join(f"  {name} = {value}" if bare or (name in _BARE_NUMBERS and value.isdigit()) else
-                      f"  {name} = {{{value}}}" for name, value, bare in fields)
+    body = ",\n".join([f"  {name} = {value}" if bare or (name in _BARE_NUMBERS and value.isdigit()) else
+                       f"  {name} = {{{value}}}" for name, value, bare in fields])
     return f"@{kind}{{{key},\n{body}\n}}\n"
 
 
