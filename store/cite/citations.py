@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence, Set as AbstractSet
 from bibtexparser.middlewares.enclosing import ENTRY_POTENTIALLY_INT_FIELDS
 from bibtexparser.model import Entry, Field
 
-from store.cite.bibtex_values import balanced, latex_escape, title_value, verbatim
+from store.cite.bibtex_values import balanced, latex_escape, title_value, title_values, verbatim
 from store.papers.inert import inert
 from store.papers.model import Paper
 
@@ -197,9 +197,10 @@ def entry(paper: Paper, key: str, abstract: bool = False) -> Entry:
                              for name, value, bare in fields])
 
 
-def entry_fields(paper: Paper, abstract: bool = False) -> tuple[str, list[BibField]]:
+def entry_fields(paper: Paper, abstract: bool = False, title: str | None = None) -> tuple[str, list[BibField]]:
     """The entry type and fields for `paper`: a paper read from BibTeX as it came (`_source_fields`); any other with
-    its values escaped and the title's case protected where a style would change it (`title_value`)."""
+    its values escaped and the title's case protected where a style would change it (`title_value`; `title`: that
+    of its title, when the caller has it)."""
     source = source_fields(paper) if paper.fields else {}
     if ENTRY_TYPE in source:
         return _source_fields(paper, source, abstract)
@@ -207,7 +208,8 @@ def entry_fields(paper: Paper, abstract: bool = False) -> tuple[str, list[BibFie
     fields: list[BibField] = []
     if paper.authors:
         fields.append(("author", " and ".join(map(_author, paper.authors)), False))
-    fields.append(("title", title_value(paper.title) or title_value(paper.name) or paper.id, False))
+    title = title_value(paper.title) if title is None else title
+    fields.append(("title", title or title_value(paper.name) or paper.id, False))
     venue = _venue_field(paper, kind, source)
     if venue:
         fields.append((venue[0], _escaped_venue(venue[1], True), False))
@@ -303,7 +305,9 @@ def bibtex(papers: Sequence[Paper], keys: Mapping[str, str] | None = None, abstr
     keys = keys if keys is not None else citation_keys(papers)
     if len({keys[p.id] for p in papers}) < len(papers):
         raise ValueError("Duplicate keys found: two papers would be written with the same key")
-    return "\n".join(written(keys[p.id], *entry_fields(p, abstract)) for p in papers)
+    # The titles of all together (`title_values`), but those of papers read from BibTeX, which are written as they came.
+    titles = title_values(["" if p.fields and ENTRY_TYPE in source_fields(p) else p.title for p in papers])
+    return "\n".join(written(keys[p.id], *entry_fields(p, abstract, title)) for p, title in zip(papers, titles))
 
 
 # --- plain text and Markdown ------------------------------------------------------------------
