@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from collections.abc import Iterable, Mapping, Sequence, Set as AbstractSet
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Set as AbstractSet
 
 from bibtexparser.middlewares.enclosing import ENTRY_POTENTIALLY_INT_FIELDS
 from bibtexparser.model import Entry, Field
@@ -302,12 +302,18 @@ def written(key: str, kind: str, fields: Sequence[BibField]) -> str:
 def bibtex(papers: Sequence[Paper], keys: Mapping[str, str] | None = None, abstract: bool = False) -> str:
     """A BibTeX database of `papers`, one entry each, in order, a blank line between. `keys` defaults to keys
     assigned over `papers`. ValueError when two papers would have the same key (as bibtexparser's `Library`)."""
+    return "".join(bibtex_parts(papers, keys, abstract))
+
+
+def bibtex_parts(papers: Sequence[Paper], keys: Mapping[str, str] | None = None, abstract: bool = False) -> Iterator[str]:
+    """`bibtex` in parts, an entry each, to be written one after the other."""
     keys = keys if keys is not None else citation_keys(papers)
     if len({keys[p.id] for p in papers}) < len(papers):
         raise ValueError("Duplicate keys found: two papers would be written with the same key")
     # The titles of all together (`title_values`), but those of papers read from BibTeX, which are written as they came.
     titles = title_values(["" if p.fields and ENTRY_TYPE in source_fields(p) else p.title for p in papers])
-    return "\n".join(written(keys[p.id], *entry_fields(p, abstract, title)) for p, title in zip(papers, titles))
+    for n, (paper, title) in enumerate(zip(papers, titles)):
+        yield ("\n" if n else "") + written(keys[paper.id], *entry_fields(paper, abstract, title))
 
 
 # --- plain text and Markdown ------------------------------------------------------------------

@@ -85,15 +85,16 @@ def run_export(argv: Sequence[str]) -> int:
     if not papers:
         print(f"triage: no paper matches {args.query!r}: nothing exported", file=sys.stderr)
         return 1
-    text = export.render(papers, fmt, states, keys, args.abstract)
+    parts = export.parts(papers, fmt, states, keys, args.abstract)  # (written as they are made: never held whole)
     if args.output:
         try:
-            export.write(args.output, text, force=args.force)
+            export.write(args.output, parts, force=args.force)
         except export.Exists as exc:
             raise ReadError(exc.path, f"{exc.message} (pass --force to overwrite)") from None
         print(f"{len(papers)} papers written to {args.output} ({fmt})", file=sys.stderr)
     else:
-        sys.stdout.write(text)
+        for batch in export.joined(parts):
+            sys.stdout.write(batch)
     return 0
 
 
