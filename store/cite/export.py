@@ -60,24 +60,20 @@ def _cell(value: object) -> object:
 
 
 def _csv(records: Iterable[dict]) -> Iterator[str]:
-    """The CSV of `records` (a header row, then a row each), in parts of `_ROWS` rows."""
+    """The CSV of `records`: a header row, then a row each, a part each."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
-    for n, record in enumerate(records, 1):
+    for record in records:
+        yield out.getvalue()
+        out.seek(0)
+        out.truncate()
         flat = {
             **record, **{column: "; ".join(record[column]) for column in _LISTS},
             "links": " ".join(record["links"]), "year": record["year"] or "",
         }
         writer.writerow({column: _cell(value) for column, value in flat.items()})
-        if n % _ROWS == 0:
-            yield out.getvalue()
-            out.seek(0)
-            out.truncate()
     yield out.getvalue()
-
-
-_ROWS = 1000
 
 
 def _priority_heading(priority: int) -> str:
@@ -114,13 +110,8 @@ def reading_list(papers: Sequence[Paper], states: Mapping[str, Triage], keys: Ma
     return "\n".join(lines) + "\n"
 
 
-def render(
-    papers: Sequence[Paper],
-    fmt: str,
-    states: Mapping[str, Triage] | None = None,
-    keys: Mapping[str, str] | None = None,
-    abstract: bool = False,
-) -> str:
+def render(papers: Sequence[Paper], fmt: str, states: Mapping[str, Triage] | None = None,
+           keys: Mapping[str, str] | None = None, abstract: bool = False) -> str:
     """`papers` (in the order given) as export format `fmt` (`parts`, joined)."""
     return "".join(parts(papers, fmt, states, keys, abstract))
 
@@ -153,9 +144,9 @@ def parts(
 
 
 def joined(parts: Iterable[str]) -> Iterator[str]:
-    """`parts` a thousand at a time, joined: a write for a thousand entries rather than one each."""
+    """`parts` (an entry or a row each) a thousand at a time, joined: a write for a thousand entries rather than one each."""
     parts = iter(parts)
-    while batch := list(islice(parts, _ROWS)):
+    while batch := list(islice(parts, 1000)):
         yield "".join(batch)
 
 
