@@ -173,6 +173,11 @@ class TriageStore:
         locked (only read)."""
         return self._seeing(lambda seen: seen.open(list_name(sources), [p for p in papers if isinstance(p, Paper)]), NOTHING)
 
+    def new(self, sources: Iterable[str], papers: Iterable[Paper]) -> frozenset[str]:
+        """The ids of the papers new in the list of the files `sources` (`store.library.seen`), as opening it with
+        `papers` would find them, without opening it (what `triage export` asks)."""
+        return self._seeing(lambda seen: seen.new(list_name(sources), [p for p in papers if isinstance(p, Paper)]), frozenset())
+
     def unseen(self, papers: Iterable[Paper]) -> frozenset[str]:
         """The ids of `papers` the database never saw in any list (`store.library.seen`); none is seen now."""
         return self._seeing(lambda seen: seen.unseen([p for p in papers if isinstance(p, Paper)]), frozenset())

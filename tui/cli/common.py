@@ -308,6 +308,12 @@ def opened_now(db: Path, collection: Collection) -> Opened:
     return in_store(db, lambda store: store.opened(collection.sources, collection.papers))
 
 
+def new_in(db: Path, collection: Collection) -> frozenset[str]:
+    """The ids of the papers of `collection` new since it was last opened, as `opened_now` would find them, without
+    opening it (`triage export` reads a list, it does not open it)."""
+    return in_store(db, lambda store: store.new(collection.sources, collection.papers))
+
+
 def tell(notices: Sequence[str]) -> int:
     """Each of a store's notices as a line on stderr; how many."""
     for notice in notices:
