@@ -9,10 +9,12 @@ themselves) and passing on what the user must be told to the store's notices; `T
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from store.common.errors import NotSaved
-from store.library.identity import Identities, one_per_paper
+from store.library.identity import Identities, one_per_paper, sharing
+from store.library.keys_cache import entry as keys_entry, keys_of
 from store.library.record import record_of as paper_record
 from store.library.seen import NOTHING, Opened, Seen, list_name
 from store.library.shelf import Records, Shelf
@@ -22,6 +24,9 @@ if TYPE_CHECKING:
     from store.marks.journal import JournalStorage
 
 T = TypeVar("T")
+FEW = 16
+"""Papers looked up as a few (`_same_papers`): when the marked papers are this many times as many, the identities
+made are of the marked papers that have a key of theirs alone (`store.library.identity.sharing`), not kept."""
 
 
 def marked_doc(doc: Mapping[str, Any] | None) -> bool:
@@ -71,11 +76,16 @@ class KeptPapers:
         marked = sorted((pid for pid in kept if marked_doc(stored.get(pid))), key=lambda pid: stored[pid].get("updated", 0.0))
         if not marked:
             return {}
-        if self._identities[0] != (self._shelf.path, marked, kept):  # (made again when a mark or record changed)
-            records, told = self._shelf.records()
+        identities = self._identities[1] if self._identities[0] == (self._shelf.path, marked, kept) else None
+        if identities is None:  # (made again when a mark or record changed; of the few papers' alone for a few)
+            keys, told = self._shelf.read(partial(keys_of, cache=keys_entry(self._shelf.path)), {})  # (no record read)
             self._storage.notices.extend(told)
-            self._identities = ((self._shelf.path, marked, kept), Identities(records, marked))
-        return {pid: found for pid, found in self._identities[1].shared(papers).items() if pid not in stored}
+            if len(papers) * FEW < len(marked):
+                identities = sharing(keys, marked, papers)
+            else:
+                identities = Identities(keys, marked)
+                self._identities = ((self._shelf.path, marked, kept), identities)
+        return {pid: found for pid, found in identities.shared(papers).items() if pid not in stored}
 
     def _keep_papers(self, papers: Mapping[str, Paper]) -> None:
         """Keep the records of these papers (paper id → paper; those that are `Paper`s: not the ids a long list's

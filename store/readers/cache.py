@@ -45,10 +45,9 @@ from operator import attrgetter
 from pathlib import Path
 from typing import BinaryIO
 
-import platformdirs
-
 from store.common import heap
-from store.common.files import abandon as abandon_writes, abandonable, abandoned, remove_dead_writers, replace_unless_abandoned
+from store.common.files import (abandon as abandon_writes, abandonable, abandoned, cache_folder as folder, remove_dead_writers,
+                                replace_unless_abandoned)
 from store.papers.model import Collection, Origin, Paper, any_untitled, built, kept_plain
 from store.readers import sourced
 from store.common.collector import collector_paused
@@ -64,13 +63,16 @@ HEAD_SUFFIX = ".head"
 """The head entry of a list (`head`), written with its parse entry."""
 FEATURES_SUFFIX = ".features"
 """The features entry of a long list (`store.interest.features_cache`), written when For you or more like this needs them."""
+KEYS_SUFFIX = ".keys"
+"""The keys cache of a records file beside a database (`store.library.keys_cache`, which names its entries so): one the
+clean-up of old entries and dead writers knows too."""
 HEAD_CHARACTERS = 128 << 10
 """A head entry holds the first papers whose texts add up to this many characters (as many as a head
 parse of the file's first part holds: `store.readers.quick.HEAD_BYTES`), and at least one."""
 KEEP_DAYS = 30
 # The temporary files `_store` makes: the entry's name, then mkstemp's 8 random characters (before
 # those were named, just the random characters). Nothing else in the folder is touched.
-_TEMPORARY = re.compile(r"\.(?:[0-9a-f]{32}\.(?:parse|index|ids|head|features)\.)?[a-z0-9_]{8}\.tmp")
+_TEMPORARY = re.compile(r"\.(?:[0-9a-f]{32}\.(?:parse|index|ids|head|features|keys)\.)?[a-z0-9_]{8}\.tmp")
 BACKGROUND_FROM = 16 << 20
 """Entries of this many bytes and more are written in the background (for a parse entry: of this
 many bytes of abstracts, which it finds in the list file; 100,000 abstracts are about 150 MB: a
@@ -81,12 +83,6 @@ _COLUMNS = tuple(name for name in _FIELDS if name not in ("text", "plain", "posi
 _writers: list[tuple[Path, threading.Thread]] = []
 """The entries being written in the background, and their writers."""
 _SHAPING_LIBRARIES = ("pylatexenc", "bibtexparser", "charset-normalizer", "ahocorasick-rs")
-
-
-def folder() -> Path:
-    """Where cached lists live: `$TRIAGE_CACHE`, else the user cache folder."""
-    env = os.environ.get("TRIAGE_CACHE")
-    return Path(env) if env else Path(platformdirs.user_cache_dir("paper-triage", appauthor=False))
 
 
 @cache
@@ -270,7 +266,7 @@ def _store(entry: Path, write: Callable[[BinaryIO], object]) -> None:
         raise
     since = time.time() - KEEP_DAYS * 86400
     for other in entry.parent.iterdir():
-        if other.suffix in (SUFFIX, INDEX_SUFFIX, IDS_SUFFIX, HEAD_SUFFIX, FEATURES_SUFFIX) and other != entry:
+        if other.suffix in (SUFFIX, INDEX_SUFFIX, IDS_SUFFIX, HEAD_SUFFIX, FEATURES_SUFFIX, KEYS_SUFFIX) and other != entry:
             try:
                 if other.stat().st_mtime < since:
                     other.unlink()
