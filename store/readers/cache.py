@@ -21,7 +21,8 @@ a new entry is written.
 
 Beside the parse entry, a list keeps its first papers whole, which a long list shows at once (`head`),
 and a long list its search index (`store.readers.index_cache`), its papers' ids without the papers,
-for `triage set` (`store.readers.ids`), and the features For you ranks by (`store.interest.features_cache`)."""
+for `triage set` (`store.readers.ids`), and the features For you ranks by (`store.interest.features_cache`). A few
+papers of a parse entry are made without the others (`some`: the paper `triage set` marks first, whose record is kept)."""
 from __future__ import annotations
 
 import gc
@@ -35,7 +36,7 @@ import tempfile
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence, Set as AbstractSet
 from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from functools import cache, partial
@@ -187,32 +188,53 @@ def _encode(key: tuple, collection: Collection, path: Path) -> bytes:
                           None if positions == list(range(len(papers))) else positions))
 
 
-def _decode(data: bytes, key: tuple, path: Path) -> Collection | None:
+def _decode(data: bytes, key: tuple, path: Path, wanted: AbstractSet[str] | None = None) -> Collection | None:
     """The collection an entry holds (its texts read from `path`), or None when it is another key's
-    or the file changed; ValueError (or another error) when it is damaged."""
+    or the file changed; ValueError (or another error) when it is damaged. With `wanted`, of its papers
+    only those whose ids are `wanted` (the others' texts not read, no paper made of them)."""
     payload = _unsealed(data)
     with collector_paused():
         stored_key, meta, count, columns, same, (codec, places, kept), plains, positions = marshal.loads(payload)
         if stored_key != key:
             return None
         header, venue, year, sources, warnings = meta
+        chosen: Sequence[int] = range(count)
+        if wanted is not None:
+            chosen = [at for at, pid in enumerate(columns["id"] if "id" in columns else [same["id"]] * count) if pid in wanted]
+            places, kept = sourced.chosen(places, kept, chosen)
         with open(path, "rb") as source:
             if not _unchanged(source, key):
                 return None
             texts = sourced.read(source, codec, places, kept)
             if not _unchanged(source, key):
                 return None
-        values = {name: columns[name] if name in columns else repeat(same[name], count) for name in _COLUMNS}
+
+        def picked(column: Sequence) -> Sequence:
+            return column if wanted is None else [column[at] for at in chosen]
+
+        values = {name: picked(columns[name]) if name in columns else repeat(same[name], len(chosen)) for name in _COLUMNS}
         values["text"] = texts
-        values["plain"] = [text if plain is None else None if plain is False else plain for text, plain in zip(texts, plains)]
-        values["position"] = range(count) if positions is None else positions
+        values["plain"] = [text if plain is None else None if plain is False else plain for text, plain in zip(texts, picked(plains))]
+        values["position"] = chosen if positions is None else picked(positions)
         papers = built([values[name] for name in _FIELDS])
         # They live as long as their collection and form no cycles: out of the collector's sight before it
         # runs again (it would first walk them all as young objects, ~70 ms at 100,000 papers).
         gc.freeze()
-    if len(papers) != count or len(texts) != count:  # (map stops at the shortest column)
+    if len(papers) != len(chosen) or len(texts) != len(chosen):  # (map stops at the shortest column)
         raise ValueError("damaged cache entry")
     return Collection(papers, header, venue, year, list(sources), list(warnings), codec)
+
+
+def some(name: str, wanted: AbstractSet[str]) -> list[Paper] | None:
+    """The papers of the list file `name` whose ids are `wanted`, as its parse entry has them (those `read_path` reads
+    from it), without reading the others' texts nor making them (`triage set`'s first mark of a paper of a long list);
+    None when the cache holds no entry of this very file (its key), or a damaged one."""
+    path = Path(name)
+    try:
+        found = _decode(_entry([path], SUFFIX).read_bytes(), _key(name, path), path, wanted)
+    except Exception:  # missing, unreadable, truncated, from another format, its file changed: the caller reads the list
+        return None
+    return None if found is None else found.papers
 
 
 def _write_head(key: tuple, collection: Collection, out: BinaryIO) -> None:

@@ -13,11 +13,11 @@ or missing entry, a file that is not a regular one) means None: the caller reads
 from __future__ import annotations
 
 import marshal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Set as AbstractSet
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
-from store.papers.model import Collection
+from store.papers.model import Collection, Paper
 from store.readers import cache
 from store.common.collector import collector_paused
 
@@ -104,6 +104,20 @@ def ids(paths: Sequence[str]) -> Ids | None:
         for paper in part.papers:
             papers.setdefault(paper.id, paper)  # the first of an id stays, as in `read_paths`
     return Ids(list(papers.values()), [s for part in parts for s in part.sources], [w for part in parts for w in part.warnings])
+
+
+def papers_named(paths: Sequence[str], wanted: AbstractSet[str]) -> list[Paper] | None:
+    """The papers of the list files `paths` whose ids are `wanted` (of an id in several, the first, as `read_paths`
+    keeps it), from their parse entries without making the others (`store.readers.cache.some`): what `triage set`
+    needs of a long list to keep the record of a paper it marks first; None when a file's parse is not cached."""
+    found: dict[str, Paper] = {}
+    for name in paths:
+        part = cache.some(name, wanted - found.keys())
+        if part is None:
+            return None
+        for paper in part:
+            found.setdefault(paper.id, paper)
+    return list(found.values())
 
 
 def _from_parse(path: Path, key: tuple) -> Ids | None:
