@@ -5,11 +5,12 @@ abstract there (an arXiv v2, the OpenReview abstract, the proceedings .bib), and
   its OpenReview id, and its normalised title with the normalised surname of each of its authors. Two papers
   sharing any key are one paper: the same title is not enough, an author must be in common (and two different
   arXiv ids are two papers, whatever else they share).
-- `Identities`: the marked papers by their records' keys (`sharing`: those a few papers may be). `shared` maps each paper of an opened list that has
-  no marks of its own to the marked paper it is: the two share one state (`store.marks.db.TriageStore.attach`,
-  which reads and writes the marks of such a paper under the marked paper's id: shared, not moved, so the paper
-  shows its marks in every list it appears in). Nothing of this is stored: it is made from the kept records, so
-  sync, merge, backup and restore carry it with them, and a database made before opens as it was.
+- `Identities`: the marked papers by their records' keys (`sharing`: those a few papers may be). `shared` maps each
+  paper of an opened list that has no marks of its own to the marked paper it is: the two share one state
+  (`store.marks.db.TriageStore.attach`, which reads and writes the marks of such a paper under the marked paper's
+  id: shared, not moved, so the paper shows its marks in every list it appears in). Nothing of this is stored with
+  the marks: it is made from the kept records (their keys cached: `store.library.keys_cache`), so sync, merge,
+  backup and restore carry it with them, and a database made before opens as it was.
 - `one_per_paper`: the library's records, one per paper.
 - `later`: whether a version is later than the one kept (`store.library.record.stage`): `is:updated`.
 """
@@ -147,7 +148,8 @@ class Identities:
         if self._doi:
             maybe += compress(papers, map(self._doi.__contains__, map(str.casefold, map(attrgetter("doi"), papers))))
         if self._openreview and len(papers) < FEW_LINKS * len(self._openreview):  # (a paper's first mark: no pattern made)
-            maybe += compress(papers, map(self._openreview.__contains__, map(openreview_id, map(attrgetter("links"), papers))))
+            found = map(openreview_id, map(attrgetter("links"), papers))
+            maybe += compress(papers, map(self._openreview.__contains__, found))
         elif self._openreview:
             maybe += _found_in(papers, list(map("\t".join, map(attrgetter("links"), papers))), self._openreview_links)
         if self._titles:

@@ -21,8 +21,8 @@ a new entry is written.
 
 Beside the parse entry, a list keeps its first papers whole, which a long list shows at once (`head`),
 and a long list its search index (`store.readers.index_cache`), its papers' ids without the papers,
-for `triage set` (`store.readers.ids`), and the features For you ranks by (`store.interest.features_cache`). A few
-papers of a parse entry are made without the others (`some`: the paper `triage set` marks first, whose record is kept)."""
+for `triage set` (`store.readers.ids`, which also has a few papers of a parse entry made without the others), and the
+features For you ranks by (`store.interest.features_cache`)."""
 from __future__ import annotations
 
 import gc
@@ -223,18 +223,6 @@ def _decode(data: bytes, key: tuple, path: Path, wanted: AbstractSet[str] | None
     if len(papers) != len(chosen) or len(texts) != len(chosen):  # (map stops at the shortest column)
         raise ValueError("damaged cache entry")
     return Collection(papers, header, venue, year, list(sources), list(warnings), codec)
-
-
-def some(name: str, wanted: AbstractSet[str]) -> list[Paper] | None:
-    """The papers of the list file `name` whose ids are `wanted`, as its parse entry has them (those `read_path` reads
-    from it), without reading the others' texts nor making them (`triage set`'s first mark of a paper of a long list);
-    None when the cache holds no entry of this very file (its key), or a damaged one."""
-    path = Path(name)
-    try:
-        found = _decode(_entry([path], SUFFIX).read_bytes(), _key(name, path), path, wanted)
-    except Exception:  # missing, unreadable, truncated, from another format, its file changed: the caller reads the list
-        return None
-    return None if found is None else found.papers
 
 
 def _write_head(key: tuple, collection: Collection, out: BinaryIO) -> None:
