@@ -5,13 +5,13 @@ mark by `triage set`, or a list opened) is then found without decompressing and 
 
 One cache file a records file, in the cache folder (`store.common.files.cache_folder`), named by a hash of the
 records file's absolute path, `.keys`: "PTk1", a CRC-32 of the rest, then (marshal) the version of the keys (a
-digest of `store.library.identity`'s source, which makes them, and of the Python version, whose Unicode they are
-normalised by), the digest of each frame the records file held when the cache was written, in order, and the keys of
-each paper's record as those frames leave it (paper id → keys). A frame's digest is a BLAKE2b of its frame header
-and its header (the ids and how much each record says), which hold the CRC-32 of its body: the frames are read from
-the first one the cache does not have (all of them when the file was written again whole), and the cache written
-again (through a temporary file renamed over it). A cache file that cannot be read (damaged, of another format) or
-written is no cache: the frames are read.
+digest of the source of `store.library.identity` and `store.papers.matching`, which make them, and of the Python
+version, whose Unicode they are normalised by), the digest of each frame the records file held when the cache was
+written, in order, and the keys of each paper's record as those frames leave it (paper id → keys). A frame's digest
+is a BLAKE2b of its frame header and its header (the ids and how much each record says), which hold the CRC-32 of
+its body: the frames are read from the first one the cache does not have (all of them when the file was written
+again whole), and the cache written again (through a temporary file renamed over it). A cache file that cannot be
+read (damaged, of another format) or written is no cache: the frames are read.
 """
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from pathlib import Path
 
 from store.common.files import cache_folder
 from store.library import identity
+from store.papers import matching
 from store.library.shelf import MAGIC, decoded, frames
 
 SUFFIX = ".keys"
@@ -67,7 +68,7 @@ def keys_of(data: bytes, cache: Path) -> Keys:
 def _version() -> bytes:
     """What the keys are made by (b'' when it cannot be told: no cache is then written nor read)."""
     try:
-        source = Path(identity.__file__).read_bytes()
+        source = b"".join(Path(module.__file__).read_bytes() for module in (identity, matching))  # type: ignore[arg-type]
     except (OSError, TypeError):
         return b""
     return hashlib.blake2b(source + sys.version.encode(), digest_size=16).digest()

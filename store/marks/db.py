@@ -18,25 +18,25 @@ import hashlib
 import json
 import os
 import socket
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
 import platformdirs
-from tinydb import TinyDB
-from tinydb.table import Table
 
-from store.papers.boundary import inert_state
+from store.marks.documents import MarksDB, MarksTable, from_doc
 from store.common.errors import NotSaved
 from store.marks.changes import Change
 from store.marks.merge import Record, doc_of, edit, latest, merge, record_of
 from store.marks.journal import JournalStorage, MIN_COMPACT_BYTES
+from store.papers.matching import Columns
 from store.papers.model import Paper, Triage, fingerprint
 from store.marks.clock import after, held
 from store.marks.refind import rematch
 from store.marks.device import instance, known, new_id
 from store.marks.kept import KeptPapers
+from store.library.record import paper_stage
 from store.library.identity import Identities, updated_papers
 from store.library.seen import Seen
 from store.library.shelf import Shelf
@@ -44,6 +44,7 @@ from store.library.shelf import Shelf
 TABLE = "triage"
 SETTINGS = "settings"
 """Documents that are not marks on a paper: the theme, each source file's session (cursor, query, view, sort)."""
+
 
 
 def db_path(option: str | os.PathLike[str] | None = None) -> Path:
@@ -56,37 +57,9 @@ def db_path(option: str | os.PathLike[str] | None = None) -> Path:
     return Path(platformdirs.user_data_dir("paper-triage", appauthor=False)) / "triage.json"
 
 
-class _Table(Table):
-    """TinyDB table keyed by paper id, with a write of many documents as one journal line.
-
-    Ids are strings already, so an update changes the storage's tables in place (which
-    `JournalStorage` tracks) instead of TinyDB's copy of the whole table in each direction.
-    """
-
-    document_id_class = str
-
-    def _update_table(self, updater: Callable[[dict[str, Any]], None]) -> None:
-        tables = self._storage.read()
-        updater(tables.setdefault(self.name, {}))
-        self._storage.write(tables)
-        self.clear_cache()
-
-    def replace_many(self, docs: Mapping[str, dict[str, Any]], remove: Iterable[str]) -> None:
-        def updater(table: dict[str, Any]) -> None:
-            for key in remove:
-                table.pop(key, None)
-            table.update(docs)
-
-        self._update_table(updater)
-
-
 def papers_path(db: Path) -> Path:
     """The file of the records of the database `db`'s marked papers (`store.library.shelf`), beside it."""
     return db.with_name(db.name + ".papers")
-
-
-class _TinyDB(TinyDB):
-    table_class = _Table
 
 
 DEVICE = "device"
@@ -94,20 +67,6 @@ DEVICE = "device"
 CLOCK = "clock"
 """The settings document holding this database's clock: `at`, the latest time of a mark it made or merged in."""
 _BLANK = Triage().marks()
-
-
-def from_doc(doc: Mapping[str, Any]) -> Triage:
-    """The state a document holds; a paper whose marks were all taken off reads as one never marked."""
-    state = inert_state(Triage(
-        read=bool(doc.get("read", False)),
-        starred=bool(doc.get("starred", False)),
-        priority=int(doc.get("priority", 0)),
-        dismissed=bool(doc.get("dismissed", False)),  # absent from databases older than the mark
-        note=str(doc.get("note", "")),
-        tags=tuple(str(tag) for tag in doc.get("tags", ())),
-        updated=float(doc.get("updated", 0.0)),
-    ))
-    return Triage() if state.blank else state
 
 
 class TriageStore(KeptPapers):
@@ -123,10 +82,10 @@ class TriageStore(KeptPapers):
 
     def __init__(self, path: str | os.PathLike[str] | None = None, compact_bytes: int = MIN_COMPACT_BYTES) -> None:
         self.path = db_path(path)
-        self._db = _TinyDB(self.path, storage=JournalStorage, compact_bytes=compact_bytes)
+        self._db = MarksDB(self.path, storage=JournalStorage, compact_bytes=compact_bytes)
         self._storage: JournalStorage = self._db.storage  # type: ignore[assignment]
-        self._table: _Table = self._db.table(TABLE)  # type: ignore[assignment]
-        self._settings: _Table = self._db.table(SETTINGS)  # type: ignore[assignment]
+        self._table: MarksTable = self._db.table(TABLE)  # type: ignore[assignment]
+        self._settings: MarksTable = self._db.table(SETTINGS)  # type: ignore[assignment]
         self._attached: dict[str, Paper] = {}
         """Each attached paper, for the fingerprint of its abstract stored with its state (the paper, not its
         text: a paper may keep its text as less than a string, `store.papers.cased.Cased`)."""
@@ -140,6 +99,8 @@ class TriageStore(KeptPapers):
         self.updated: frozenset[str] = frozenset()
         """The attached papers that are a later version than the record kept of their marked paper (`is:updated`)."""
         self._identities: tuple[object, Identities | None] = (None, None)
+        self._seen_later: dict[str, list[tuple[int, int]]] | None = None
+        """The later versions seen of the marked papers, when the library is attached (`attach`)."""
 
     @property
     def notices(self) -> list[str]:
@@ -159,14 +120,19 @@ class TriageStore(KeptPapers):
     def lock_timeout(self, seconds: float) -> None:
         self._storage.lock.timeout = seconds
 
-    def attach(self, papers: Iterable[Paper], refind: bool = True, refresh: bool = False) -> dict[str, Triage]:
+    def attach(self, papers: Iterable[Paper], refind: bool = True, refresh: bool = False,
+               kept: Callable[[Sequence[Paper]], Columns | None] | None = None, library: bool = False) -> dict[str, Triage]:
         """The stored state of each paper that has one, re-finding states of slightly edited abstracts
         (unless not `refind`: for papers that are not all of a list, whose other papers own the states).
         A paper without a state of its own that is a marked paper under another id (the same arXiv id, DOI,
         OpenReview id, or title and an author: `store.library.identity`) shares that paper's state: its marks
         are read and written there (`shares`), and it is `updated` when it is a later version than the record kept.
         The record of each marked paper is kept when none is (`store.library`), or, with `refresh`, when the
-        paper's says more than the one kept (a marked paper's does whenever it is marked again).
+        paper's says more than the one kept (a marked paper's does whenever it is marked again). `kept(papers)` may
+        give what they are matched by (`store.readers.match_cache.columns`: a long list's, kept), else it is made.
+        A later version seen is remembered (`store.library.seen.Seen.note_later`): the `library`'s papers, the kept
+        records themselves, are `updated` when one of theirs was seen. A mark made on a later version keeps its
+        record: the papers of that marked paper are no longer `updated` (`put`).
 
         A re-found state moves to the paper's new id (durably). The papers' texts are remembered
         so later `put`s store their fingerprints. Fingerprints are computed only where needed
@@ -179,7 +145,7 @@ class TriageStore(KeptPapers):
         with self._storage.locked():
             stored = dict(self._docs())  # (not TinyDB's documents: a database with many marks waiting costs little)
             wanted = set(ids)
-            shared = self._same_papers(papers, stored)
+            shared = self._same_papers(papers, stored, kept)
             self.shares.update(shared)
             # Without an abstract (a title-only entry) there is no text to re-find a state by; a shared state stays.
             orphans = {key: doc["fp"] for key, doc in stored.items() if key not in wanted and doc.get("fp")} if refind else {}
@@ -195,7 +161,11 @@ class TriageStore(KeptPapers):
             self._keep_papers({p.id: p for p in papers if p.id in stored and (refresh or p.id not in kept)})  # (~40 µs each)
             states = {pid: from_doc(stored[pid]) for pid in ids if pid in stored}
             states.update((pid, from_doc(stored[key])) for pid, key in shared.items())
-            self.updated = (self.updated - wanted) | updated_papers(self._attached, states, shared, self._shelf.richness())
+            self._seen_later = self._seeing(Seen.later, {}) if library else None
+            found = updated_papers(self._attached, states, shared, self._shelf.richness(), self._seen_later)
+            self.updated = (self.updated - wanted) | found
+            if found and not library:
+                self._seeing(lambda seen: seen.note_later({shared.get(pid, pid): paper_stage(self._attached[pid]) for pid in found}), None)
         return states
 
     def get(self, pid: str) -> Triage:
@@ -254,6 +224,11 @@ class TriageStore(KeptPapers):
                 self._write(docs, settings={DEVICE: made} if made else {})
                 self._device = device
             self._keep_papers({self.shares.get(pid, pid): self._attached[pid] for pid in states if pid in self._attached})
+            targets = {self.shares.get(pid, pid) for pid in states}
+            again = {pid for pid in self.updated if self.shares.get(pid, pid) in targets}  # (a later version marked: its record kept)
+            if again:
+                self.updated = (self.updated - again) | updated_papers(self._attached, {pid: self.get(pid) for pid in again}, self.shares,
+                                                                       self._shelf.richness(), self._seen_later)
 
     def _clock(self) -> float:
         """This database's clock (`store.marks.clock.held`; under the lock)."""

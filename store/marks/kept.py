@@ -8,7 +8,7 @@ themselves) and passing on what the user must be told to the store's notices; `T
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -18,6 +18,8 @@ from store.library.keys_cache import entry as keys_entry, keys_of
 from store.library.record import record_of as paper_record
 from store.library.seen import NOTHING, Opened, Seen, list_name
 from store.library.shelf import Records, Shelf
+from store.marks.documents import marked_doc
+from store.papers.matching import Columns
 from store.papers.model import Paper
 
 if TYPE_CHECKING:
@@ -27,11 +29,6 @@ T = TypeVar("T")
 FEW = 16
 """Papers looked up as a few (`_same_papers`): when the marked papers are this many times as many, the identities
 made are of the marked papers that have a key of theirs alone (`store.library.identity.sharing`), not kept."""
-
-
-def marked_doc(doc: Mapping[str, Any] | None) -> bool:
-    """Whether a stored document holds a mark (cheaper than `from_doc(doc).blank`: no state is made)."""
-    return doc is not None and any(doc.get(name) for name in ("read", "starred", "priority", "dismissed", "note", "tags"))
 
 
 class KeptPapers:
@@ -69,7 +66,8 @@ class KeptPapers:
             self._storage.notices.extend(self._seen.notices)
             self._seen.notices.clear()
 
-    def _same_papers(self, papers: list[Paper], stored: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
+    def _same_papers(self, papers: list[Paper], stored: Mapping[str, Mapping[str, Any]],
+                     kept_columns: Callable[[Sequence[Paper]], Columns | None] | None) -> dict[str, str]:
         """Each of `papers` without a state of its own that is a marked paper under another id → that id (none
         when they are not `Paper`s: the ids a long list's cache gives say too little)."""
         kept = self._shelf.richness() if papers and isinstance(papers[0], Paper) else {}  # (a list's papers are all one kind)
@@ -85,7 +83,7 @@ class KeptPapers:
             else:
                 identities = Identities(keys, marked)
                 self._identities = ((self._shelf.path, marked, kept), identities)
-        return {pid: found for pid, found in identities.shared(papers).items() if pid not in stored}
+        return {pid: found for pid, found in identities.shared(papers, kept_columns).items() if pid not in stored}
 
     def _keep_papers(self, papers: Mapping[str, Paper]) -> None:
         """Keep the records of these papers (paper id → paper; those that are `Paper`s: not the ids a long list's

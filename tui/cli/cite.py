@@ -77,7 +77,7 @@ def run_export(argv: Sequence[str]) -> int:
     db = database(args.db)
     collection = load(args.files, db=db if args.library else None)
     # The marks only when a query or the format asks for them (a BibTeX export of 100,000 papers need not read them).
-    states, updated = attached(db, collection.papers) if query is not None or fmt in export.MARKED else ({}, frozenset())
+    states, updated = attached(db, collection) if query is not None or fmt in export.MARKED else ({}, frozenset())
     keys = cite.citation_keys(collection.papers)  # over the whole list, so a key does not depend on the query
     papers = [paper for paper, _ in matching(collection, query, states, updated=updated)]
     if not papers:

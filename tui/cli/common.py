@@ -9,6 +9,7 @@ import shutil
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set as AbstractSet
 from contextlib import nullcontext
+from functools import partial
 from itertools import islice
 from pathlib import Path
 from unicodedata import east_asian_width
@@ -16,8 +17,9 @@ from typing import TYPE_CHECKING, TypeVar
 
 from store.papers.model import Collection, Paper, Triage
 from store.papers.text import display
-from store.readers import describe_skipped, read_paths
+from store.readers import describe_skipped, match_cache, read_paths
 from store.readers.index_cache import search_index
+from store.readers.library import HEADER as LIBRARY
 from store.readers.records import reporting
 from store.search.query import Query, clipped, parse
 from tui.boundary import write_control
@@ -286,15 +288,18 @@ def in_store(db: Path, work: Callable[[TriageStore], T]) -> T:
         tell(store.notices[told:])
 
 
-def stored_states(db: Path, papers: Sequence[Paper]) -> dict[str, Triage]:
-    """The marks stored for `papers`."""
-    return attached(db, papers)[0]
+def stored_states(db: Path, collection: Collection) -> dict[str, Triage]:
+    """The marks stored for `collection`'s papers."""
+    return attached(db, collection)[0]
 
 
-def attached(db: Path, papers: Sequence[Paper]) -> tuple[dict[str, Triage], frozenset[str]]:
-    """The marks stored for `papers` (a paper's own, or those of the marked paper it is under another id), and
-    the ids of those that are a later version of their marked paper (`is:updated`: `TriageStore.attach`)."""
-    return in_store(db, lambda store: (store.attach(papers), store.updated))
+def attached(db: Path, collection: Collection) -> tuple[dict[str, Triage], frozenset[str]]:
+    """The marks stored for `collection`'s papers (a paper's own, or those of the marked paper it is under another
+    id: what a long list's papers are matched by is kept, `store.readers.match_cache`), and the ids of those that
+    are a later version of their marked paper (`is:updated`: `TriageStore.attach`)."""
+    kept = partial(match_cache.columns, collection.origin)
+    library = collection.header == LIBRARY
+    return in_store(db, lambda store: (store.attach(collection.papers, kept=kept, library=library), store.updated))
 
 
 def opened_now(db: Path, collection: Collection) -> Opened:
