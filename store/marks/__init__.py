@@ -3,4 +3,4 @@
 device id, unique to the database instance (`device`), what an action changes and its undo
 (`changes`, `history`), the merge rule of marks made on several devices (`merge`), and saved searches
 (`saved`). The database keeps the record of each paper it holds marks on in `store.library`'s file beside
-it (`db`). Imports `library`, `papers` and `common`."""
+it, and when it first saw each paper (`kept`: the methods of `db`'s store that do). Imports `library`, `papers` and `common`."""

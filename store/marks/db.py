@@ -21,11 +21,11 @@ import socket
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import platformdirs
 
-from store.marks.documents import MarksDB, MarksTable, from_doc, marked_doc
+from store.marks.documents import MarksDB, MarksTable, from_doc
 from store.common.errors import NotSaved
 from store.marks.changes import Change
 from store.marks.merge import Record, doc_of, edit, latest, merge, record_of
@@ -35,17 +35,17 @@ from store.papers.model import Paper, Triage, fingerprint
 from store.marks.clock import after, held
 from store.marks.refind import rematch
 from store.marks.device import instance, known, new_id
-from store.library.record import paper_stage, record_of as paper_record
-from store.library.identity import Identities, one_per_paper, updated_papers
-from store.library.seen import NOTHING, Opened, Seen, list_name
-from store.library.shelf import Records, Shelf
+from store.marks.kept import KeptPapers
+from store.library.record import paper_stage
+from store.library.identity import Identities, updated_papers
+from store.library.seen import Seen
+from store.library.shelf import Shelf
 
 TABLE = "triage"
 SETTINGS = "settings"
 """Documents that are not marks on a paper: the theme, each source file's session (cursor, query, view, sort)."""
 
 
-T = TypeVar("T")
 
 def db_path(option: str | os.PathLike[str] | None = None) -> Path:
     """The database file: `--db PATH`, else `$TRIAGE_DB`, else `triage.json` in the user data folder."""
@@ -69,8 +69,9 @@ CLOCK = "clock"
 _BLANK = Triage().marks()
 
 
-class TriageStore:
-    """The durable triage state. Every method is safe across threads and processes.
+class TriageStore(KeptPapers):
+    """The durable triage state. Every method is safe across threads and processes. The records of the marked
+    papers, and when each paper was first seen, are kept by the methods of `store.marks.kept.KeptPapers`.
 
     `notices` lists what the user must be told after opening (a database moved aside…), and
     after closing (a snapshot a full disk kept from being rewritten).
@@ -166,79 +167,6 @@ class TriageStore:
             if found and not library:
                 self._seeing(lambda seen: seen.note_later({shared.get(pid, pid): paper_stage(self._attached[pid]) for pid in found}), None)
         return states
-
-    def opened(self, sources: Iterable[str], papers: Iterable[Paper]) -> Opened:
-        """The ids of the papers new in the list of the files `sources`, and of those the database sees first now
-        (`store.library.seen.Opened`), now that it is opened with `papers`; none when the database cannot be
-        locked (only read)."""
-        return self._seeing(lambda seen: seen.open(list_name(sources), [p for p in papers if isinstance(p, Paper)]), NOTHING)
-
-    def new(self, sources: Iterable[str], papers: Iterable[Paper]) -> frozenset[str]:
-        """The ids of the papers new in the list of the files `sources` (`store.library.seen`), as opening it with
-        `papers` would find them, without opening it (what `triage export` asks)."""
-        return self._seeing(lambda seen: seen.new(list_name(sources), [p for p in papers if isinstance(p, Paper)]), frozenset())
-
-    def unseen(self, papers: Iterable[Paper]) -> frozenset[str]:
-        """The ids of `papers` the database never saw in any list (`store.library.seen`); none is seen now."""
-        return self._seeing(lambda seen: seen.unseen([p for p in papers if isinstance(p, Paper)]), frozenset())
-
-    def _seeing(self, work: Callable[[Seen], T], nothing: T) -> T:
-        """What `work` does with the first-seen file under the lock (`nothing` when it cannot be taken); its notices told."""
-        try:
-            with self._storage.locked():
-                return work(self._seen)
-        except NotSaved:
-            return nothing
-        finally:
-            self._storage.notices.extend(self._seen.notices)
-            self._seen.notices.clear()
-
-    def _same_papers(self, papers: list[Paper], stored: Mapping[str, Mapping[str, Any]],
-                     kept_columns: Callable[[Sequence[Paper]], Columns | None] | None) -> dict[str, str]:
-        """Each of `papers` without a state of its own that is a marked paper under another id → that id (none
-        when they are not `Paper`s: the ids a long list's cache gives say too little)."""
-        kept = self._shelf.richness() if papers and isinstance(papers[0], Paper) else {}  # (a list's papers are all one kind)
-        marked = sorted((pid for pid in kept if marked_doc(stored.get(pid))), key=lambda pid: stored[pid].get("updated", 0.0))
-        if not marked:
-            return {}
-        if self._identities[0] != (self._shelf.path, marked, kept):  # (made again when a mark or record changed)
-            records, told = self._shelf.records()
-            self._storage.notices.extend(told)
-            self._identities = ((self._shelf.path, marked, kept), Identities(records, marked))
-        return {pid: found for pid, found in self._identities[1].shared(papers, kept_columns).items() if pid not in stored}
-
-    def _keep_papers(self, papers: Mapping[str, Paper]) -> None:
-        """Keep the records of these papers (paper id → paper; those that are `Paper`s: not the ids a long list's
-        cache gives) that say more than those kept (under the lock; what cannot be kept is said, the marks are stored)."""
-        records = {pid: paper_record(paper) for pid, paper in papers.items() if isinstance(paper, Paper)}
-        if records:
-            self.keep_records(records)
-
-    def keep_records(self, records: Mapping[str, Mapping[str, Any]]) -> None:
-        """Keep each of these records (paper id → `store.library.record` record) that says more than the one
-        kept of its paper (`store.library.shelf.Shelf.keep`)."""
-        with self._storage.locked():
-            self._storage.notices.extend(self._shelf.keep(records))
-
-    def records(self, marked_only: bool = True) -> Records:
-        """The record kept of each paper that has marks (paper id → record); of every paper once marked when
-        not `marked_only` (what a sync or a backup carries)."""
-        with self._storage.locked():
-            kept, told = self._shelf.records()
-            self._storage.notices.extend(told)
-            marked = set(self.ids()) if marked_only else kept.keys()
-        return {pid: record for pid, record in kept.items() if pid in marked}
-
-    def library(self) -> Records:
-        """The record of each marked paper, one per paper (`store.library.identity.one_per_paper`)."""
-        with self._storage.locked():
-            docs = self._docs()
-            return one_per_paper(self.records(), sorted(docs, key=lambda pid: docs[pid].get("updated", 0.0)))
-
-    def kept(self) -> dict[str, int]:
-        """Paper id → how much its kept record says (`store.library.record.richness`), from the file's headers alone."""
-        with self._storage.locked():
-            return self._shelf.richness()
 
     def get(self, pid: str) -> Triage:
         doc = self._table.get(doc_id=self.shares.get(pid, pid))
