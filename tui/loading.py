@@ -45,7 +45,6 @@ from store.search.index import SearchIndex
 from store.readers import NOT_A_LIST, cache, describe_skipped, index_cache, match_cache, quick, read_paths, records, titles
 from store.common import heap
 from store.readers.index_cache import search_index
-from store.readers.library import HEADER as LIBRARY
 from store.library.seen import NOTHING
 from store.marks.db import TriageStore
 from store.readers.records import reporting
@@ -139,8 +138,7 @@ class Loading:
         self.arrived: frozenset[str] = opened.arrived
         """The ids of the papers the database saw first at this open, for the standing rules to mark once the index
         is made (tui.rules); emptied then."""
-        return self.store.attach(self.collection.papers, refind=not self.loading, kept=partial(match_cache.columns, self.collection.origin),
-                                 library=self.collection.header == LIBRARY)
+        return self.store.attach(self.collection.papers, refind=not self.loading, **match_cache.attaching(self.collection))
 
     def keep_after_load(self, paper_id: str | None) -> None:
         """Put the cursor on `paper_id` (the restored session's) once the whole list lands, if the head lacks it."""
@@ -338,7 +336,7 @@ class Loading:
     def _attached(self, papers: list[Paper]) -> Mapping[str, Triage]:
         """The marks of the whole list (`TriageStore.attach`, on the writer thread); its later versions of marked
         papers (`is:updated`) are shown when it is done."""
-        states = self.store.attach(papers, kept=partial(match_cache.columns, self.collection.origin), library=self.collection.header == LIBRARY)
+        states = self.store.attach(papers, **match_cache.attaching(self.collection))
         self._from_writer(self._show_updated)
         return states
 

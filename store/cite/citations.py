@@ -15,7 +15,6 @@ from functools import lru_cache
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Set as AbstractSet
 
 from bibtexparser.middlewares.enclosing import ENTRY_POTENTIALLY_INT_FIELDS
-from bibtexparser.model import Entry, Field
 
 from store.cite.bibtex_values import balanced, latex_escape, title_value, title_values, verbatim
 from store.papers.inert import inert
@@ -188,13 +187,6 @@ def _source_value(name: str, value: str, raw: bool) -> str:
 
 BibField = tuple[str, str, bool]
 """A field of an entry: its name, its value, and whether that is a macro written bare (`month = jan`)."""
-
-
-def entry(paper: Paper, key: str, abstract: bool = False) -> Entry:
-    """The bibtexparser `Entry` for `paper` (`entry_fields`)."""
-    kind, fields = entry_fields(paper, abstract)
-    return Entry(kind, key, [Field(name, value, enclosing="no-enclosing") if bare else Field(name, value)
-                             for name, value, bare in fields])
 
 
 def entry_fields(paper: Paper, abstract: bool = False, title: str | None = None) -> tuple[str, list[BibField]]:

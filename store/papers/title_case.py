@@ -32,8 +32,6 @@ _MINOR = frozenset(
     "a an and as at but by for from in into nor of on onto or over per the to toward towards up upon via vs "
     "with within without".split()
 )
-_NAME_WORDS = 3
-"""At most this many words before a colon are a name (`Refresh Learning:`); more are a headline."""
 
 
 def _inner_capital(core: str) -> bool:
@@ -117,15 +115,11 @@ def _named(name: re.Match[str]) -> str:
     return "".join(chr(ord(letter) + _NAMED) for letter in name.group())
 
 
-def protected_spans(title: str) -> list[tuple[int, int]]:
-    """The (start, end) spans of `title` (its words one space apart, as `store.cite.bibtex_values` makes it) to
-    brace, in order, adjacent protected words joined into one span (`protected_spans_of`)."""
-    return protected_spans_of([title])[0]
-
-
 def protected_spans_of(titles: Sequence[str]) -> list[list[tuple[int, int]]]:
-    """`protected_spans` of each of `titles`, worked out for all of them together: the titles' words as one string of
-    their letters (`_letter`), which the rules read with string methods and regular expressions, not word by word."""
+    """For each of `titles` (its words one space apart, as `store.cite.bibtex_values` makes it), the (start, end) spans
+    to brace, in order, adjacent protected words joined into one span; worked out for all of them together: the
+    titles' words as one string of their letters (`_letter`), which the rules read with string methods and regular
+    expressions, not word by word."""
     spans: list[list[tuple[int, int]]] = [[] for _ in titles]
     # No capital after the first letter (most titles in a sentence-case list): nothing to brace.
     todo = [k for k, title in enumerate(titles) if title and not title[1:].islower()]

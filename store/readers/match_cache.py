@@ -17,17 +17,25 @@ from __future__ import annotations
 import marshal
 import os
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from store.common.collector import collector_paused
 from store.papers import matching
 from store.papers.matching import KEPT_FROM, Columns
-from store.papers.model import Origin, Paper, any_untitled
+from store.papers.model import Collection, Origin, Paper, any_untitled
 from store.readers import cache
+from store.readers.library import HEADER as LIBRARY
 
 BEHIND_FROM = 20_000
 """An entry of this many papers and more is written by the cache's background writer."""
+
+
+def attaching(collection: Collection) -> dict[str, Any]:
+    """What `store.marks.db.TriageStore.attach` is told of `collection`'s papers besides them: where their columns are
+    kept (`kept`), and whether they are the library's (`library`: the kept records themselves)."""
+    return {"kept": partial(columns, collection.origin), "library": collection.header == LIBRARY}
 
 
 def columns(origin: Origin | None, papers: Sequence[Paper]) -> Columns | None:

@@ -9,7 +9,6 @@ import shutil
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set as AbstractSet
 from contextlib import nullcontext
-from functools import partial
 from itertools import islice
 from pathlib import Path
 from unicodedata import east_asian_width
@@ -19,7 +18,6 @@ from store.papers.model import Collection, Paper, Triage
 from store.papers.text import display
 from store.readers import describe_skipped, match_cache, read_paths
 from store.readers.index_cache import search_index
-from store.readers.library import HEADER as LIBRARY
 from store.readers.records import reporting
 from store.search.query import Query, clipped, parse
 from tui.boundary import write_control
@@ -297,9 +295,7 @@ def attached(db: Path, collection: Collection) -> tuple[dict[str, Triage], froze
     """The marks stored for `collection`'s papers (a paper's own, or those of the marked paper it is under another
     id: what a long list's papers are matched by is kept, `store.readers.match_cache`), and the ids of those that
     are a later version of their marked paper (`is:updated`: `TriageStore.attach`)."""
-    kept = partial(match_cache.columns, collection.origin)
-    library = collection.header == LIBRARY
-    return in_store(db, lambda store: (store.attach(collection.papers, kept=kept, library=library), store.updated))
+    return in_store(db, lambda store: (store.attach(collection.papers, **match_cache.attaching(collection)), store.updated))
 
 
 def opened_now(db: Path, collection: Collection) -> Opened:
