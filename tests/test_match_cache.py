@@ -111,3 +111,30 @@ def test_an_entry_left_from_another_version_of_the_list_is_not_used(tmp_path, co
     assert starred(db, listing) == titles
     collection = read_paths([str(listing)])
     assert match_cache._read(entry_of(listing), collection.origin.keys, len(collection.papers)) == matching.columns(collection.papers)
+
+
+def test_a_fifo_a_link_or_a_huge_file_in_place_of_an_entry_or_the_keys_cache_is_never_read(tmp_path, corpora):
+    """The real `triage list` with a FIFO, a link to a file of the user's and a huge (sparse) file where the list's
+    match entry and the records' keys cache are: it neither hangs nor reads them, finds the same starred papers, and
+    the file the link named is left as it was (the link itself replaced by the cache made again)."""
+    from store.library import keys_cache
+    from tests.hostile import rows, triage
+
+    listing, db, titles = marked_elsewhere(tmp_path, corpora)
+    shown = lambda: sorted(row["title"] for row in rows(triage("list", str(listing), "-q", "is:starred", "--format", "jsonl",  # noqa: E731
+                                                                "--db", str(db))))
+    assert shown() == titles
+    victim = tmp_path / "victim"
+
+    def huge(path: Path) -> None:
+        with path.open("wb") as out:
+            out.truncate(1 << 31)
+
+    for place in (entry_of(listing), keys_cache.entry(db.with_name(db.name + ".papers"))):
+        assert place.is_file()
+        for plant in (os.mkfifo, lambda path: path.symlink_to(victim), huge):
+            victim.write_text("precious")
+            place.unlink()
+            plant(place)
+            assert shown() == titles
+            assert victim.read_text() == "precious"

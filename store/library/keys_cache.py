@@ -25,7 +25,8 @@ from contextlib import suppress
 from functools import lru_cache
 from pathlib import Path
 
-from store.common.files import cache_folder
+from store.common.errors import ReadError
+from store.common.files import cache_folder, read_regular
 from store.library import identity
 from store.papers import matching
 from store.library.shelf import MAGIC, decoded, frames
@@ -34,6 +35,9 @@ SUFFIX = ".keys"
 _MAGIC = b"PTk1"
 Keys = dict[str, list[str]]
 """Paper id → the keys of its record."""
+_MOST_FIXED, _MOST_PER_BYTE = 1 << 20, 64
+"""The most a cache file may hold: its keys are a part of the records, which the records file holds compressed
+(a title repeated for each author: ~0.5 byte of keys a byte of the file at 10,000 marked papers)."""
 
 
 def entry(records_file: Path) -> Path:
@@ -53,7 +57,7 @@ def keys_of(data: bytes, cache: Path) -> Keys:
         bodies.append(body)
         at = end
     version = _version()
-    cached, found = _read(cache, version)
+    cached, found = _read(cache, version, _MOST_FIXED + _MOST_PER_BYTE * len(data))
     start = len(cached) if digests[: len(cached)] == cached else 0
     if not start:
         found = {}
@@ -74,16 +78,18 @@ def _version() -> bytes:
     return hashlib.blake2b(source + sys.version.encode(), digest_size=16).digest()
 
 
-def _read(cache: Path, version: bytes) -> tuple[list[bytes], Keys]:
+def _read(cache: Path, version: bytes, most: int) -> tuple[list[bytes], Keys]:
+    """The frame digests and keys the cache file holds, when made by `version` (nothing else: no cache); a file that
+    is not a regular one, is a link or holds more than `most` bytes is no cache either (never read)."""
     if not version:
         return [], {}
     try:
-        data = cache.read_bytes()
+        data = read_regular(cache, most, "a keys cache")
         payload = memoryview(data)[len(_MAGIC) + 4 :]
         if data[: len(_MAGIC)] != _MAGIC or zlib.crc32(payload).to_bytes(4, "big") != data[len(_MAGIC) : len(_MAGIC) + 4]:
             return [], {}
         made_by, digests, keys = marshal.loads(payload)
-    except (OSError, ValueError, EOFError, TypeError):
+    except (OSError, ReadError, ValueError, EOFError, TypeError):
         return [], {}
     return (digests, keys) if made_by == version and isinstance(digests, list) and isinstance(keys, dict) else ([], {})
 

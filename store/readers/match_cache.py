@@ -15,13 +15,13 @@ the columns are made again, and kept again. (A column wrong would only miss a ma
 from __future__ import annotations
 
 import marshal
-import os
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from store.common.collector import collector_paused
+from store.common.files import read_regular
 from store.papers import matching
 from store.papers.matching import KEPT_FROM, Columns
 from store.papers.model import Collection, Origin, Paper, any_untitled
@@ -79,11 +79,7 @@ def _most(keys: tuple[tuple, ...], count: int) -> int:
 def _read(entry: Path, keys: tuple[tuple, ...], count: int) -> Columns | None:
     """The columns of `count` papers read from list files at `keys` the entry file holds; None when it holds those
     of another parse; an error when it is damaged or not what `_write` writes."""
-    with open(entry, "rb") as source:
-        size = os.fstat(source.fileno()).st_size
-        if size > _most(keys, count):
-            raise ValueError("an entry larger than its papers' columns")
-        data = source.read(size + 1)
+    data = read_regular(entry, _most(keys, count), "a match entry")  # (never a FIFO nor a link; larger: not read)
     with collector_paused():
         stored_keys, stored_count, stored = marshal.loads(cache._unsealed(data))
     if stored_keys != keys:
