@@ -11,7 +11,7 @@ from store.marks import saved
 from store.marks.db import TriageStore
 from store.search.query import MAX_CHARS
 from tests.test_views_app import palette, press, shown_ids
-from tests.waits import until
+from tests.waits import told, until
 from tui.app import TriageApp
 from tui.screens.saved import SavedPicker, SaveSearch
 from tui.widgets.filter_bar import FilterBar
@@ -125,7 +125,7 @@ async def test_the_dialog_offers_the_saved_name_refuses_no_letter_and_M_without_
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "M")
         assert app.screen is app.default_screen
-        await until(pilot, lambda: any("No query to save" in str(n.message) for n in app._notifications))
+        await until(pilot, lambda: any("No query to save" in str(n.message) for n in told(app)))
         await query(pilot, "graph")
         await save_as(pilot, "graphs", "g")
         await press(pilot, "M")
@@ -149,8 +149,8 @@ async def test_bad_stored_searches_are_a_notice_and_the_good_ones_run(seed_path,
     store.close()
     app = TriageApp(read_path(seed_path), db_path=str(db))
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: len(app._notifications) >= 2)
-        notices = [str(n.message) for n in app._notifications]
+        await until(pilot, lambda: len(told(app)) >= 2)
+        notices = [str(n.message) for n in told(app)]
         assert "Saved search '[@click=app.quit]x' skipped: the letter must be one of a–z" in notices
         assert "Saved search 'broken' skipped: it is not a query with a letter" in notices
         await press(pilot, "apostrophe", "g")

@@ -16,7 +16,7 @@ from store.cite import citations as cite
 from store.readers import cache, quick, read_path, read_paths, titles
 from store.marks.db import TriageStore
 from tests.tmux import Tmux, triage_command
-from tests.waits import until
+from tests.waits import told, until
 from tui.app import TriageApp
 from tui.loading import head_of
 from tui.widgets.filter_bar import FilterBar
@@ -215,7 +215,7 @@ async def test_a_list_gone_before_it_is_read_whole_keeps_its_first_rows_and_says
         path.unlink()
         held.set()
         await until(pilot, lambda: app._index is not None, timeout=120)
-        await until(pilot, lambda: any("could not be read whole" in (n.title or "") for n in app._notifications))
+        await until(pilot, lambda: any("could not be read whole" in (n.title or "") for n in told(app)))
         assert rows(app) == shown
         await pilot.press("slash", *shown[3][1].split()[0])
         await until(pilot, lambda: str(app.query_one("#filter-count").content).endswith(f" of {len(shown)}"))
@@ -429,7 +429,7 @@ async def test_a_citation_copied_before_the_titles_are_derived_is_copied_once_th
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: not app.loading and app._index is not None, timeout=240)
         await pilot.press("j", "c")
-        messages = lambda: [n.message for n in app._notifications]  # noqa: E731
+        messages = lambda: [n.message for n in told(app)]  # noqa: E731
         await until(pilot, lambda: any(m.startswith("Citation keys need every paper's title") for m in messages()))
         await pilot.press("j")
         assert app.query_one(PaperList).current.id == full[2].id and "BibTeX copied (OSC 52)" not in messages()

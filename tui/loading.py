@@ -42,7 +42,7 @@ from typing import Any, NamedTuple
 from store.papers.model import Collection, Paper, Triage
 from store.common.errors import ReadError
 from store.search.index import SearchIndex
-from store.readers import NOT_A_LIST, cache, describe_skipped, index_cache, quick, read_paths, records, titles
+from store.readers import NOT_A_LIST, cache, describe_skipped, index_cache, match_cache, quick, read_paths, records, titles
 from store.common import heap
 from store.readers.index_cache import search_index
 from store.library.seen import NOTHING
@@ -138,7 +138,7 @@ class Loading:
         self.arrived: frozenset[str] = opened.arrived
         """The ids of the papers the database saw first at this open, for the standing rules to mark once the index
         is made (tui.rules); emptied then."""
-        return self.store.attach(self.collection.papers, refind=not self.loading)
+        return self.store.attach(self.collection.papers, refind=not self.loading, **match_cache.attaching(self.collection))
 
     def keep_after_load(self, paper_id: str | None) -> None:
         """Put the cursor on `paper_id` (the restored session's) once the whole list lands, if the head lacks it."""
@@ -336,7 +336,7 @@ class Loading:
     def _attached(self, papers: list[Paper]) -> Mapping[str, Triage]:
         """The marks of the whole list (`TriageStore.attach`, on the writer thread); its later versions of marked
         papers (`is:updated`) are shown when it is done."""
-        states = self.store.attach(papers)
+        states = self.store.attach(papers, **match_cache.attaching(self.collection))
         self._from_writer(self._show_updated)
         return states
 

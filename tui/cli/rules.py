@@ -104,7 +104,7 @@ def _preview(db: Path, rule: Rule, files: list[str]) -> int:
     """The papers of `files` the rule matches, as `triage list` prints them; how many it would mark (those without
     a mark) on stderr. Nothing is marked, and the lists are not opened (what is new in them stays new)."""
     collection = load(files or default_files())
-    states = stored_states(db, collection.papers)
+    states = stored_states(db, collection)
     found = [paper for paper, _ in matching(collection, parse_query(rule.query), states)]
     print_table(found, states)
     free = sum(rules.untouched(states.get(paper.id)) for paper in found)
@@ -137,4 +137,4 @@ def mark_fetched(db: Path, path: Path) -> None:
         return
     collection = load([str(path)], report_skipped=False)
     arrived = in_store(db, lambda store: store.unseen(collection.papers))
-    mark_arrived(db, collection, arrived, stored_states(db, collection.papers) if arrived else {})
+    mark_arrived(db, collection, arrived, stored_states(db, collection) if arrived else {})
