@@ -115,7 +115,7 @@ def test_a_damaged_folder_is_rebuilt_and_said(seed, answers, tmp_path, monkeypat
     words = folder / "words.txt"
     words.write_bytes(words.read_bytes()[:100])
     engine, built, note = engine_for(seed)
-    assert (built, note) == (True, "search index rebuilt (damaged)")
+    assert (built, note) == (True, "search index rebuilt (damaged)") and engine.papers is seed.papers
     assert [engine.search(query).ids for query in QUERIES] == answers
     assert engine_for(seed)[1:] == (False, None)
 

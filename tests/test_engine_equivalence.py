@@ -5,7 +5,8 @@ papers whose title holds it exactly above those whose title holds a longer word 
 two rank by their own body scores (SearchIndex's BM25 of each matched word times its quality; the engine's
 quality of the best matched word, plus tantivy's BM25 of the exact word or phrase), which the README leaves open.
 Each paper among the first rows of either is marked alike (its title's and text's spans), and an engine built in
-memory answers as the one in a folder does.
+memory answers as the one in a folder does. Any text typed on the seed list: never an error, the same papers and
+marks as SearchIndex's.
 
 And a damaged folder (truncated, a byte changed, a file gone, the manifest gone) or one of other papers or code is built
 again, never served."""
@@ -15,6 +16,8 @@ import ast
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from store.papers.model import Triage
 from store.readers import read_path
@@ -24,7 +27,7 @@ from store.search.engine.translate import TITLE
 from store.search.index import SearchIndex
 from store.search.phrases import head
 from store.search.query import WORD, Term, parse
-from tests.conftest import CORPORA
+from tests.conftest import CORPORA, SEED
 
 TESTS = Path(__file__).resolve().parent
 SOURCES = sorted({*TESTS.glob("test_search*.py"), *TESTS.glob("test_query*.py"), *TESTS.glob("test_filter*.py"),
@@ -126,6 +129,24 @@ def test_the_engine_finds_what_today_finds_ranked_by_the_same_rules(iclr, in_mem
                 if pid in titled and tiers[pid] == 2:
                     seen_typo = True
                 assert not (seen_typo and tiers[pid] == 0), text
+
+
+@pytest.fixture(scope="module")
+def seed():
+    papers = read_path(SEED).papers
+    return SearchIndex(papers), Engine.of(papers)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("lmnagrphdifuso :!'\"|-<>=p1 is:readLG")) | st.characters(), max_size=30))
+def test_any_text_finds_what_today_finds_best_first(seed, text):
+    index, engine = seed
+    today, found = index.search(text), engine.search(text)
+    assert [hit.score for hit in found] == sorted((hit.score for hit in found), reverse=True)
+    assert sorted(found.ids) == sorted(today.ids) and len(set(found.ids)) == len(found)
+    for hit in found[:5]:
+        same = today.of(hit.paper)
+        assert (hit.title_spans, hit.text_spans) == (same.title_spans, same.text_spans)
 
 
 @pytest.mark.parametrize("damage", ["truncated", "byte", "missing", "unsealed", "another key"])
