@@ -1,6 +1,6 @@
 """A list's search engine folder in the cache: opened again, it finds exactly what a fresh build finds; a changed
-list, a damaged folder or an unwritable cache folder means it is built again or held in memory (never a crash,
-never stale results); folders unused for long are removed with the other old entries."""
+list or a damaged folder means it is built again (never stale results; a cache that cannot be written:
+tests/test_engine_fallback.py); folders unused for long are removed with the other old entries."""
 from __future__ import annotations
 
 import os
@@ -77,16 +77,6 @@ def test_a_changed_list_is_indexed_again(long_list, states):
     assert changed.built and [hit.paper.text for hit in changed.engine.search("zanzibarite")] == \
         ["A zanzibarite abstract about nothing else."]
     assert len(engine_folders()) == 1  # (in place of the old one)
-
-
-def test_an_unwritable_cache_folder_only_costs_time(long_list, states, tmp_path, monkeypatch):
-    blocked = tmp_path / "blocked"
-    blocked.write_text("a file where the cache folder should be")
-    monkeypatch.setenv("TRIAGE_CACHE", str(blocked / "cache"))
-    collection = read_path(long_list)
-    opened = engine_for(collection)
-    assert opened.note and "not kept" in opened.note
-    assert results(opened.engine, states) == results(Engine.of(collection.papers), states)
 
 
 def test_folders_unused_for_long_are_removed_with_the_old_entries_never_through_a_link(long_list, tmp_path):
