@@ -68,7 +68,9 @@ def test_typed_phrases_find_what_a_scan_finds_on_a_long_synthetic_list(tmp_path)
     same_as_a_scan(read_path(path).papers)
 
 
-def test_a_word_many_times_in_a_text_is_found_once():
-    texts = ["nest " * 20 + "and more.", "one nest here.", "nothing of the kind."]
+def test_a_phrase_inside_words_is_found_however_often_a_text_holds_it():
+    texts = ["nest " * 20 + "and more.", "one nest here.", "nothing of the kind.", "Honest work, in earnest."]
     papers = [Paper(id=str(k), text=text, title=f"Paper {k}", name="", plain=text, position=k) for k, text in enumerate(texts)]
-    assert sorted(hit.paper.id for hit in Engine.of(papers).search('"nes')) == ["0", "1"]
+    engine = Engine.of(papers)
+    assert sorted(hit.paper.id for hit in engine.search('"nes')) == ["0", "1", "3"]
+    assert [hit.paper.id for hit in engine.search('"est w')] == ["3"]
