@@ -25,7 +25,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from store.search.highlight import Highlighter, Hits
-from store.search.index_build import TF_BITS, TF_MAX, Postings
+from store.search.index_build import Postings
+from store.search.words import TF_BITS, TF_MAX
 from store.search.index_made import K1, Made
 from store.papers.model import Paper, Triage
 from store.search.phrases import literal_pattern, lower

@@ -15,8 +15,9 @@ import numpy as np
 
 from store.common import heap
 from store.common.ahead import in_order
-from store.search.index_build import (BATCH, THREADS, TF_BITS, TF_MAX, Counted, Grouped, Named, Placing, Postings, Words, emptied,
-                               join_words, split_words, title_postings)
+from store.search.index_build import (THREADS, Counted, Grouped, Named, Placing, Postings, Words, emptied, join_words, split_words,
+                                      title_postings)
+from store.search.words import BATCH, TF_BITS, TF_MAX
 from store.papers.model import Paper, any_untitled, kept_name, kept_plain, kept_title
 from store.search.phrases import Lowered, Phrases, head
 from store.search.qualifiers import Facets

@@ -23,7 +23,8 @@ import zstandard
 
 from store.common import heap
 from store.search.as_lines import displays, kept_as_lines, packed_apart
-from store.search.index_build import BATCH, THREADS, TF_BITS, TF_MAX, Postings
+from store.search.index_build import THREADS, Postings
+from store.search.words import BATCH, TF_BITS, TF_MAX
 from store.papers.model import Paper, kept_name, kept_title, single_spaced
 from store.search.query import Term
 from store.search.vocabulary import WORD
