@@ -89,6 +89,8 @@ def test_folders_unused_for_long_are_removed_with_the_old_entries_never_through_
     (folder / "old.engine").mkdir()
     (folder / "old.engine" / "meta.json").write_text("{}")
     (folder / "linked.engine").symlink_to(elsewhere)
+    for name in ("old.parse", "old.ids", "kept.txt"):
+        (folder / name).write_bytes(b"x")
     for name in ("old.parse", "old.ids", "old.engine/meta.json", "old.engine", "kept.txt"):
         os.utime(folder / name, (month_ago, month_ago))
     os.utime(folder / "linked.engine", (month_ago, month_ago), follow_symlinks=False)

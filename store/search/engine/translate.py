@@ -1,4 +1,4 @@
-"""A parsed query (store.search.query) as the engine's query: the same papers SearchIndex finds, ranked by its rules.
+"""A parsed query (store.search.query) as the engine's query: the papers the README's query language finds, ranked by its rules.
 
 What a term matches is worked out as SearchIndex works it out, then handed to tantivy as sets of terms:
 - a word: the vocabulary words it matches (store.search.vocabulary's `words_matched` over the lexicon: itself,
@@ -12,7 +12,7 @@ What a term matches is worked out as SearchIndex works it out, then handed to ta
   lower-case words one space apart (store.search.engine.documents' `GAP`); any other (a capital, a dash) is
   narrowed so and checked on the stored texts (`Literal`, given by the engine);
 - a qualifier: the facet values it holds for (the lexicon's), or the ids the marks of the moment give.
-Negation, OR groups and a query not understood are as in SearchIndex.search.
+Negation, OR groups and a query not understood are as the README says.
 
 Ranking (the README's rules): a title match counts `TITLE` times its match quality (exact 1, a longer word
 0.75–0.95, a typo 0.7 or less), above any body score (the quality of a body, author or note match, plus
@@ -36,8 +36,9 @@ from store.search.vocabulary import WORD, Notes, name_form, typos_allowed, words
 Q, Occur = tantivy.Query, tantivy.Occur
 TITLE = 1000.0
 """A title match's weight (times its quality ≥ 0.55): above any body score (a few units)."""
-RECORD = 1.0
-"""An author's or a note's match in the body (times its quality), as an exact word in the text."""
+RECORD = 3.0
+"""An author's or a note's match in the body (times its quality): above the word in the text (its quality plus
+`EXACT` times a BM25 of a few units), below any title match, as the README says."""
 MIXED = 0.55
 """The quality a word holding several (`self-supervised`) counts with when all of them are in the title."""
 EXACT = 0.1
