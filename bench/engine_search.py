@@ -6,7 +6,7 @@ For each list: its read (`read_path`), then for each engine the build (SearchInd
 written; the engine: its folder built), the reopen to a first answer (SearchIndex: the index loaded from its
 cache entry, then `graph`; the engine: its folder checked and opened, then `graph`) and each query of
 bench/scale.py's QUERIES, every match found and ordered, p50 over `--runs`, with the matches each found (CPU ms: the
-machine is shared, and tantivy answers on the calling thread), and the engine's first 40 rows with the count (what a screen asks: `Engine.search(first=40)`). Wall
+machine is shared, and tantivy answers on the calling thread), and the engine's first 40 rows with the count (what a screen asks: `Engine.found(first=40)`). Wall
 seconds and CPU seconds (all threads); the cache is a temporary folder. The machine is shared: compare within one
 table.
 
@@ -87,7 +87,7 @@ def table(path: Path, runs: int) -> None:
         for name, (_, _, engine) in opened.items():
             samples = [timed(lambda: engine.search(query)) for _ in range(runs)]
             cells += f"{statistics.median(s[1] for s in samples) * 1000:>14.1f} ({len(samples[0][2]):>6})"
-        screen = [timed(lambda: opened["engine"][2].search(query, first=40))[1] for _ in range(runs)]
+        screen = [timed(lambda: opened["engine"][2].found(query, first=40))[1] for _ in range(runs)]
         print(f"  {label:<10} {query[:23]:<23}{cells}{statistics.median(screen) * 1000:>12.1f}", flush=True)
 
 

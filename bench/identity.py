@@ -1,14 +1,16 @@
 """One paper across sources (issue 32, item 4): what finding the marked paper a paper of a list is costs
 `TriageStore.attach`, at 100,000 papers with few marks (and with many).
 
-    python bench/identity.py --base DIR [--runs 7]
+    python bench/identity.py --base DIR [--base DIR2 ...] [--runs 7]
 
-DIR is a checkout of the code before papers were known across sources (`git worktree add --detach DIR main`);
-both codes are timed in the same run, interleaved, each in its own process on its own database. The papers are
+DIR is a checkout of the code before papers were known across sources (3d96d52: `git worktree add --detach DIR
+3d96d52`), DIR2... other checkouts to set beside it (main before a change); all codes are timed in the same run,
+interleaved, each in its own process on its own database. The papers are
 the real ICLR and ICML 2024 records of ../shared/corpora and copies of them with a changed abstract and title,
 100,000 in all. Each database has some papers marked (their records kept), as `CASES` says. The time is that of a fresh store's
-first `attach` of the 100,000 papers (the identity index is made then); the marks found: the papers given a state
-(the code before finds none of those marked in another wording; this one shares their marks).
+first `attach` of the 100,000 papers (the identity index is made then), in CPU (the process's: what a busy machine
+takes from each alike) and wall time; the marks found: the papers given a state (the code before finds none of
+those marked in another wording; this one shares their marks).
 """
 from __future__ import annotations
 
@@ -26,24 +28,31 @@ ROOT = Path(__file__).resolve().parent.parent
 TOTAL = 100_000
 
 ATTACH = """
-import json, statistics, sys, time
+import functools, json, statistics, sys, time
 from store.marks.db import TriageStore
 from store.papers.model import Triage
 from store.readers import read_paths
 marked = read_paths([sys.argv[2]]).papers
-papers = read_paths([sys.argv[3]]).papers
+collection = read_paths([sys.argv[3]])
+papers = collection.papers
+try:  # (as the app and the CLI attach a list since its columns are kept: the list's, from the cache)
+    from store.readers.match_cache import columns
+    kept = {"kept": functools.partial(columns, collection.origin)}
+except ImportError:
+    kept = {}
 store = TriageStore(sys.argv[1])
 store.attach(marked)
 store.put({paper.id: Triage(starred=True, updated=time.time()) for paper in marked})
 store.close()
-times = []
+times, cpu = [], []
 for _ in range(int(sys.argv[4])):
     store = TriageStore(sys.argv[1])
-    started = time.perf_counter()
-    states = store.attach(papers)
+    started, used = time.perf_counter(), time.process_time()
+    states = store.attach(papers, **kept)
+    cpu.append(time.process_time() - used)
     times.append(time.perf_counter() - started)
     store.close()
-print(json.dumps([statistics.median(times) * 1e3, len(states)]))
+print(json.dumps([statistics.median(cpu) * 1e3, statistics.median(times) * 1e3, len(states)]))
 """
 
 
@@ -78,13 +87,16 @@ or with their title and authors alone (a conference's list: every title of the l
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base", type=Path, required=True, help="a checkout of the code before this change")
+    parser.add_argument("--base", type=Path, action="append", required=True,
+                        help="a checkout of the code before papers were known across sources; again for more codes beside it")
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--rounds", type=int, default=3, help="processes of each code, turn about (the lower median is said)")
     parser.add_argument("--marks", default="20,1000", help="how many marked papers, comma-separated (default 20,1000)")
     args = parser.parse_args()
-    codes = {"before": args.base.resolve(), "after": ROOT}
-    print(f"{'first attach of 100,000 papers (median of ' + str(args.runs) + f', best of {args.rounds})':<48} {'before':>9} {'after':>9}  {'marks found (before, after)'}")
+    codes = {"before" if k == 0 else _named(base): base.resolve() for k, base in enumerate(args.base)} | {"after": ROOT}
+    heads = "".join(f" {name[:17]:>17}" for name in codes)
+    print(f"{'first attach of 100,000 papers, CPU (wall) ms':<48}{heads}  marks found ({', '.join(codes)})")
+    print(f"{'(median of ' + str(args.runs) + f', best of {args.rounds} processes)':<48}")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for marks, case in ((int(count), case) for count in args.marks.split(",") for case in CASES):
@@ -98,8 +110,14 @@ def main() -> None:
                                       env=env, capture_output=True, text=True, check=True)
                 found = json.loads(done.stdout)
                 out[name] = min(out.get(name, found), found)
-            what = f"{marks:,} {CASES[case]}"
-            print(f"{what:<48} {out['before'][0]:>7.0f}ms {out['after'][0]:>7.0f}ms  {out['before'][1]:>7,} {out['after'][1]:>7,}", flush=True)
+            cells = "".join(f" {f'{cpu:.0f} ({wall:.0f})':>17}" for cpu, wall, _ in out.values())
+            print(f"{f'{marks:,} {CASES[case]}':<48}{cells}  {', '.join(f'{found:,}' for *_, found in out.values())}", flush=True)
+
+
+def _named(checkout: Path) -> str:
+    """A checkout's column: its commit, short."""
+    done = subprocess.run(["git", "-C", str(checkout), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return done.stdout.strip() or checkout.name
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from pathlib import Path
 from seeds import DEFAULT
 from store.papers.model import Collection
 from store.readers import read_path
+from store.search.views import INTEREST_SORT, SORTS
 from tui.app import TriageApp
 from tui.cli.common import library
 
@@ -38,7 +39,7 @@ SHOTS: dict[str, tuple[tuple[int, int], str, tuple[str, ...]]] = {
     "cite": ((120, 40), "textual-dark", (*MARKS, "C")),
     "small": ((80, 24), "textual-dark", (*MARKS, "v", "v", "v", "S")),
     "light": ((120, 40), "textual-light", (*MARKS, "enter")),
-    "foryou": ((120, 40), "textual-dark", (*MARKS, "S", "S", "S", "S", "g")),
+    "foryou": ((120, 40), "textual-dark", (*MARKS, *["S"] * list(SORTS).index(INTEREST_SORT), "g")),
     "saved": ((120, 40), "textual-dark", (*MARKS, *SAVED)),
 }
 """name → (terminal size, theme, keys pressed before the shot)."""

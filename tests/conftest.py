@@ -84,6 +84,22 @@ def _isolated_db(tmp_path, monkeypatch):
     monkeypatch.delenv("TMUX", raising=False)
 
 
+@pytest.fixture(autouse=True)
+def _notices_kept(monkeypatch):
+    """Each app keeps every notice it gives (tests.waits.told), besides showing it as always."""
+    from types import SimpleNamespace
+
+    from textual.app import App
+
+    notify = App.notify
+
+    def kept(self, message, *, title="", severity="information", **options):
+        self.__dict__.setdefault("told_notices", []).append(SimpleNamespace(message=message, title=title, severity=severity))
+        notify(self, message, title=title, severity=severity, **options)
+
+    monkeypatch.setattr(App, "notify", kept)
+
+
 @pytest.fixture
 def arxiv_server():
     """The arXiv API on loopback (tests.loopback) serving 12 sample papers of the last day and a half, 5 a page."""

@@ -15,6 +15,7 @@ from store.marks.db import TriageStore
 from tui.app import TriageApp
 from tui.screens.cite_picker import CitePicker
 from tui.screens.export_dialog import ExportDialog
+from tests.waits import told
 
 
 @pytest.fixture(autouse=True)
@@ -24,7 +25,7 @@ def _no_display(monkeypatch):
 
 
 def messages(app: TriageApp) -> list[str]:
-    return [n.message for n in app._notifications]
+    return [n.message for n in told(app)]
 
 
 async def settle(app, pilot) -> None:

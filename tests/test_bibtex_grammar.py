@@ -15,7 +15,7 @@ BRACES = st.text(st.sampled_from(list("{}\\$ a_%")) | st.characters(exclude_cate
 def ours(papers: list[Paper], keys: dict[str, str]) -> dict[str, dict[str, str]]:
     """Each entry's fields as handed to the writer (inside the braces it adds), authors aside."""
     return {
-        keys[p.id]: {f.key: f.value for f in cite.entry(p, keys[p.id], abstract=True).fields if f.key != "author"}
+        keys[p.id]: {name: value for name, value, _ in cite.entry_fields(p, abstract=True)[1] if name != "author"}
         for p in papers
     }
 

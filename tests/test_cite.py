@@ -27,8 +27,7 @@ def authors_of(entry) -> list[str]:
 
 def written(papers: list[Paper], abstract: bool = False) -> list[dict[str, str]]:
     """The fields of each entry as handed to the writer, without the enclosing braces it adds."""
-    keys = cite.citation_keys(papers)
-    return [{f.key: f.value for f in cite.entry(p, keys[p.id], abstract).fields} for p in papers]
+    return [{name: value for name, value, _ in cite.entry_fields(p, abstract)[1]} for p in papers]
 
 
 def bib_paper(text: str, **kw) -> Paper:

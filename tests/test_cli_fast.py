@@ -58,7 +58,7 @@ def test_list_of_a_cached_txt_list_imports_no_parsing_library(tmp_path):
 
 
 def test_set_from_the_ids_entry_stores_what_set_from_the_list_stores(tmp_path):
-    """The same marks and fingerprints whether `set` read the list or only its ids entry."""
+    """The same marks, fingerprints and records whether `set` read the list or only its ids and parse entries."""
     from store.readers import ids
 
     path = write_list(tmp_path / "list.txt", ABSTRACTS)
@@ -78,6 +78,9 @@ def test_set_from_the_ids_entry_stores_what_set_from_the_list_stores(tmp_path):
     when = ("updated", "fields")  # when, and on which device (another database: another device), each mark was made
     assert {k: v for k, v in docs[0].items() if k not in when} == {k: v for k, v in docs[1].items() if k not in when}
     assert docs[1]["fp"] == fingerprint(papers[0].text) != ""
+    # the paper's record: read from the parse entry alone (the paper's first mark) as from the list read whole
+    records = [TriageStore(tmp_path / db).records() for db in ("read.json", "ids.json")]
+    assert records[0] == records[1] and list(records[0]) == [papers[0].id] and records[0][papers[0].id]["abstract"] == papers[0].text
 
 
 def test_set_on_an_edited_cached_list_finds_the_state_of_the_edited_abstract(tmp_path):

@@ -11,7 +11,7 @@ import pytest
 
 from store.cite import citations as cite
 from store.readers import read_path
-from tests.waits import until
+from tests.waits import told, until
 from tui import clipboard
 from tui.app import TriageApp
 
@@ -75,4 +75,4 @@ async def test_c_in_the_app_fills_the_x_clipboard(on_display, seed_path):
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert x_clipboard() == cite.render([collection.papers[1]], "bibtex", cite.citation_keys(collection.papers))
-        await until(pilot, lambda: bool(app._notifications) and list(app._notifications)[-1].message == "BibTeX copied (xclip)")
+        await until(pilot, lambda: bool(told(app)) and told(app)[-1].message == "BibTeX copied (xclip)")

@@ -216,3 +216,70 @@ def test_two_arxiv_ids_are_two_papers_whatever_their_titles(tmp_path, corpora):
     again = write(tmp_path / "tuesday.jsonl", [{**reworded(papers[14], arxiv="2403.09999"), "abstract": "A companion paper."},
                                               {**reworded(papers[14], arxiv="2403.00014v2"), "abstract": "Its second version."}])
     assert [row["starred"] for row in rows(triage("list", str(again), "--format", "jsonl", "--db", str(db)))] == [False, True]
+
+
+def test_one_paper_at_a_time_is_found_as_among_all_and_the_keys_cache_stands_for_the_records(tmp_path, corpora):
+    """What `triage set` asks of the paper it marks first (the identities of the marked papers that have a key of
+    its alone, from the keys cache, not the records) finds for each paper what the identities of every record find;
+    the cache, damaged, stale or behind the records file, is never believed over the file."""
+    from functools import partial
+
+    from store.library.identity import Identities, record_keys, sharing
+    from store.library.keys_cache import entry, keys_of
+    from store.library.record import record_of
+    from store.library.shelf import COMPACT_FRAMES, Shelf
+    from store.readers import read_path
+
+    papers = iclr(corpora, 400)
+    marked = read_path(write(tmp_path / "iclr.jsonl", papers[:300])).papers
+    shelf = Shelf(tmp_path / "triage.json.papers")
+    for start in range(0, 300, 50):  # six frames
+        assert shelf.keep({p.id: record_of(p) for p in marked[start : start + 50]}) == []
+    order = [p.id for p in marked]
+    stranger = {"authors": ["Nobody Else"], "venue": "Elsewhere 2024"}
+    others = [reworded(record) for record in papers[:30]] + papers[300:400] + [
+        {"title": f"Another title {k}", "abstract": f"Another wording, number {k}.", "url": papers[k]["url"], **stranger}
+        for k in range(40, 50)]
+    seen = read_path(write(tmp_path / "other.jsonl", others)).papers
+
+    def cached_keys() -> dict[str, list[str]]:
+        keys, told = shelf.read(partial(keys_of, cache=entry(shelf.path)), {})
+        assert told == []
+        return keys
+
+    def read_keys() -> dict[str, list[str]]:
+        return {pid: record_keys(record) for pid, record in shelf.records()[0].items()}
+
+    assert cached_keys() == read_keys() and entry(shelf.path).exists()
+    full = Identities(read_keys(), order)
+    expected = {p.id: found for p in seen if (found := full.same(p)) is not None and found != p.id}
+    assert len(expected) == 40 and full.shared(seen) == expected
+    keys = cached_keys()  # (from the cache now)
+    assert {p.id: found for p in seen for found in sharing(keys, order, [p]).shared([p]).values()} == expected
+    entry(shelf.path).write_bytes(b"PTk1 and the rest damaged")
+    assert cached_keys() == read_keys()
+    assert shelf.keep({seen[-1].id: {"title": "Kept later", "authors": ["Ada Lovelace"], "doi": "10.1/X"}}) == []
+    assert cached_keys() == read_keys() and cached_keys()[seen[-1].id][0] == "d:10.1/x"
+    for k in range(COMPACT_FRAMES):  # the file written again whole, as one frame: the cache is of other frames
+        shelf.keep({f"p{k}": {"title": f"Paper number {k} of many", "authors": ["Ada Lovelace"]}})
+    assert cached_keys() == read_keys() and "p0" in cached_keys()
+
+
+def test_a_first_mark_among_many_marked_papers_is_kept_on_the_paper_it_is(tmp_path, corpora):
+    """`triage set` on a list whose ids come from its cache: the paper's first mark, with 60 papers marked, goes
+    to the marked paper it is in another wording (found from its keys alone), and its record is kept once."""
+    papers = iclr(corpora, 60)
+    conference = write(tmp_path / "iclr.jsonl", papers)
+    db = tmp_path / "triage.json"
+    ids = [row["id"] for row in rows(triage("list", str(conference), "--format", "jsonl", "--db", str(db)))]
+    done = triage("set", "-", "--star", str(conference), "--db", str(db), input="\n".join(ids) + "\n")
+    assert done.returncode == 0, done.stderr
+    arxiv = write(tmp_path / "arxiv.jsonl", [reworded(papers[20]), {"title": "Unrelated", "abstract": "Something else entirely here."}])
+    listed(db, arxiv)  # (cached, with its ids entry)
+    for title in (papers[20]["title"], "Unrelated"):
+        mark(db, arxiv, title, "--priority", "2")
+    shown = listed(db, conference)[papers[20]["title"]]
+    assert shown["starred"] and shown["priority"] == 2 and shown["id"] == ids[20]
+    assert listed(db, arxiv)["Unrelated"]["priority"] == 2
+    library = rows(triage("list", "--library", "--format", "jsonl", "--db", str(db)))
+    assert len(library) == 61 and sum(row["title"] == papers[20]["title"] for row in library) == 1

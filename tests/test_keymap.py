@@ -11,7 +11,7 @@ from textual.widgets._footer import FooterKey
 from store.readers import read_path
 from tests.test_keys import help_text
 from tests.test_triage_keys import SIZE, header, marks, press, stored
-from tests.waits import until
+from tests.waits import told, until
 from tui.app import TriageApp
 from tui.keymap import load
 from tui.screens.help import HelpScreen
@@ -26,7 +26,7 @@ def keys_file(text: str) -> Path:
 
 
 def warnings(app: TriageApp) -> list[str]:
-    return [n.message for n in app._notifications if n.severity == "warning" and n.title == "Keys file"]
+    return [n.message for n in told(app) if n.severity == "warning" and n.title == "Keys file"]
 
 
 def help_row(app: TriageApp, description: str) -> str:

@@ -12,7 +12,7 @@ from store.readers import read_path
 from store.marks.db import TriageStore
 from store.papers.model import Paper
 from tests.tmux import triage_command
-from tests.waits import until
+from tests.waits import told, until
 from tui.app import TriageApp
 from tui.widgets.paper_list import PaperList
 
@@ -135,7 +135,7 @@ async def test_a_failed_write_is_said_and_the_mark_is_not_shown_as_saved(tmp_pat
         journal.unlink(missing_ok=True)  # (the session, saved a second after the start, may have made it)
         journal.mkdir()
         await pilot.press("s")
-        await until(pilot, lambda: any("not saved" in n.message for n in app._notifications))
+        await until(pilot, lambda: any("not saved" in n.message for n in told(app)))
         await until(pilot, lambda: row(app, 0)[:4] == " •  ")
         assert saving(app) == ""
         journal.rmdir()  # the trouble over, the next mark is saved

@@ -43,6 +43,30 @@ def test_a_daily_listing_shows_exactly_the_papers_added_since_it_was_last_opened
     assert len(titles(str(listing), "-q", "-is:new")) == 8
 
 
+def test_export_writes_the_new_papers_and_leaves_them_new(tmp_path):
+    """`triage export -q is:new` writes the papers `triage list -q is:new` lists, in BibTeX as in JSON Lines. Exporting
+    reads the list without opening it: a second export writes them again, and the list still shows them new."""
+    listing = tmp_path / "arxiv-new.jsonl"
+    day1 = [paper(n, arxiv=f"2412.0{n:04d}") for n in range(1, 6)]
+    write(listing, day1)
+    assert len(titles(str(listing))) == 5  # opened once: day 1
+    day2 = [paper(n, arxiv=f"2412.0{n:04d}") for n in range(6, 9)]
+    write(listing, day2 + day1)
+    for time in ("first", "second"):
+        out = tmp_path / f"{time}.jsonl"
+        done = triage("export", str(listing), "-q", "is:new", "-o", str(out))
+        assert done.returncode == 0 and "3 papers written" in done.stderr, done.stderr
+        assert [json.loads(line)["title"] for line in out.read_text().splitlines()] == [row["title"] for row in day2]
+    bib = triage("export", str(listing), "-q", "is:new is:unread")
+    assert [line.split("{", 1)[1].rstrip("},") for line in bib.stdout.splitlines() if line.startswith("  title =")] == [
+        row["title"] for row in day2]
+    assert len(triage("export", str(listing), "-q", "-is:new", "--format", "jsonl").stdout.splitlines()) == 5
+    assert titles(str(listing), "-q", "is:new") == [row["title"] for row in day2]  # (`triage list` opens it)
+    nothing = triage("export", str(listing), "-q", "is:new", "-o", str(tmp_path / "none.bib"))
+    assert nothing.returncode == 1 and "no paper matches 'is:new'" in nothing.stderr
+    assert not (tmp_path / "none.bib").exists()
+
+
 def test_the_new_sort_puts_the_new_papers_first(tmp_path):
     listing = tmp_path / "list.jsonl"
     old = [paper(n) for n in range(1, 5)]

@@ -12,7 +12,7 @@ from textual.widgets import Input
 from store.cite import citations as cite
 from store.readers import read_path
 from store.marks.db import TriageStore
-from tests.waits import until
+from tests.waits import told, until
 from tui.app import TriageApp
 from tui.widgets.status import StatusLine
 from tui.screens.dialogs import Confirm, TagEditor
@@ -43,9 +43,9 @@ def header(app: TriageApp) -> str:
 
 
 def last_message(app: TriageApp) -> str:
-    """The latest notification's text ("" before any: it is posted after the change it tells of shows)."""
-    told = list(app._notifications)
-    return told[-1].message if told else ""
+    """The latest notice's text, expired or not ("" before any: it is posted after the change it tells of shows)."""
+    notices = told(app)
+    return notices[-1].message if notices else ""
 
 
 def stored():

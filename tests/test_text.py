@@ -58,6 +58,12 @@ def test_square_brackets_and_escape_sequences_stay_inert():
     assert inert("a\tb\nc\x1b]8;;http://x\x07d") == "a\tb\ncd"
 
 
+def test_no_printable_character_is_one_inert_removes():
+    """`inert` returns a text Python calls printable as it is, unread: that holds for every character there is."""
+    printable = "".join(char for char in map(chr, range(0x110000)) if char.isprintable())
+    assert inert(printable + "\x00") == printable  # (the NUL: read, not returned at once)
+
+
 def test_unclosed_markup_is_left_as_text():
     for text in ["**unclosed", "$unclosed math", "*unclosed", "`unclosed", "[unclosed](", "{unclosed", "costs $5 and $10"]:
         assert display(text).plain == text

@@ -11,7 +11,7 @@ from textual.widgets import Static
 from store.readers import read_path
 from store.marks.db import TriageStore
 from store.papers.model import Paper, Triage
-from tests.waits import until
+from tests.waits import told, until
 from tui.app import TriageApp
 from tui.widgets.status import StatusLine
 from tui.screens.dialogs import Confirm, NoteEditor, TagEditor
@@ -261,8 +261,8 @@ async def test_a_snapshot_damaged_while_the_app_runs_keeps_the_marks_and_says_so
         await pilot.pause()
         assert (marks(app, 0), marks(app, 1)) == (" •★ ", "   3")
         db.write_bytes(b"\x00 another program wrote here")
-        await until(pilot, lambda: any("moved aside" in n.message for n in app._notifications))
-        (notice,) = [n for n in app._notifications if "moved aside" in n.message]
+        await until(pilot, lambda: any("moved aside" in n.message for n in told(app)))
+        (notice,) = [n for n in told(app) if "moved aside" in n.message]
         assert notice.severity == "error" and "written again" in notice.message
         assert (marks(app, 0), marks(app, 1)) == (" •★ ", "   3")
         await press(pilot, "j", "s")
@@ -280,7 +280,7 @@ async def test_an_unreadable_database_is_set_aside_and_the_app_says_so(seed_path
     db.write_text(damaged, encoding="utf-8")
     app = TriageApp(read_path(seed_path), db_path=str(db))
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: any("moved aside" in n.message for n in app._notifications))
+        await until(pilot, lambda: any("moved aside" in n.message for n in told(app)))
         await pilot.press("s")
     (aside,) = tmp_path.glob("broken.json.corrupt-*")
     assert aside.read_text(encoding="utf-8") == damaged

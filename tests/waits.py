@@ -22,3 +22,10 @@ async def settled(app, pilot, timeout: float = 120.0) -> None:
     await pilot.pause()  # (what the thread posted last runs on the app's loop)
     await app.workers.wait_for_complete()
     await pilot.pause()
+
+
+def told(app) -> list:
+    """Every notice `app` gave, in order, expired or not (message, title, severity): Textual drops a notice
+    from `app._notifications` when its time is up, which on a starved machine can come before a test looks.
+    Kept by conftest's `_notices_kept`."""
+    return list(app.__dict__.get("told_notices", ()))

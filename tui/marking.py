@@ -50,6 +50,7 @@ class MarkingActions:
             else:
                 self.states[paper_id] = state
         paper_list.refresh_papers(states)
+        self._show_updated()  # type: ignore[attr-defined]  # (a later version marked is no longer updated: `TriageStore.put`)
         self._show_counts()
         self.query_one(StatusLine).show_saving(len(self._saver.unsaved))
         current = paper_list.current

@@ -5,9 +5,10 @@ would lower-case it wrongly (`store.papers.title_case`)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from store.papers.inert import inert
-from store.papers.title_case import protected_spans
+from store.papers.title_case import protected_spans_of
 
 _SPECIAL = {
     "\\": r"\textbackslash{}",
@@ -95,11 +96,21 @@ def _escaped(flat: str, math: bool = True, paired: bool | None = None) -> str:
 def title_value(title: str) -> str:
     """`title` as a BibTeX title: escaped as `latex_escape` does, with braces around only what a
     style would wrongly lower-case (`store.papers.title_case`): `{BERT} for {Bengali} speech`."""
-    flat = " ".join(inert(title).split())
+    return title_values([title])[0]
+
+
+def title_values(titles: Sequence[str]) -> list[str]:
+    """`title_value` of each of `titles`, the parts to brace found for all of them together (`protected_spans_of`)."""
+    flats = [" ".join(inert(title).split()) for title in titles]
+    return [_braced(flat, spans) if spans else _escaped(flat) for flat, spans in zip(flats, protected_spans_of(flats))]
+
+
+def _braced(flat: str, spans: Sequence[tuple[int, int]]) -> str:
+    """`flat` (a title inert and spaced) escaped, with `spans` of it in braces."""
     paired = _paired(flat)
     out: list[str] = []
     last = 0
-    for start, end in protected_spans(flat):
+    for start, end in spans:
         out += [_escaped(flat[last:start], paired=paired), "{", _escaped(flat[start:end], paired=paired), "}"]
         last = end
     out.append(_escaped(flat[last:], paired=paired))

@@ -12,12 +12,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Set as AbstractSet
 
 from bibtexparser.middlewares.enclosing import ENTRY_POTENTIALLY_INT_FIELDS
-from bibtexparser.model import Entry, Field
 
-from store.cite.bibtex_values import balanced, latex_escape, title_value, verbatim
+from store.cite.bibtex_values import balanced, latex_escape, title_value, title_values, verbatim
 from store.papers.inert import inert
 from store.papers.model import Paper
 
@@ -101,7 +100,13 @@ def citation_keys(papers: Iterable[Paper]) -> dict[str, str]:
         if paper.id in keys:
             continue
         base = base_key(paper)
-        key, n = base, tried.get(base.casefold(), 1)
+        folded = _folded(base)
+        if folded not in tried and folded not in taken:  # (most keys: a base not met before is the key)
+            tried[folded] = 1
+            taken.add(folded)
+            keys[paper.id] = base
+            continue
+        key, n = base, tried.get(folded, 1)
         while key.casefold() in taken:
             key = f"{base}{_suffix(n)}"
             n += 1
@@ -180,50 +185,58 @@ def _source_value(name: str, value: str, raw: bool) -> str:
     return verbatim(value) if name in VERBATIM_FIELDS else latex_escape(value, math=not raw)
 
 
-def entry(paper: Paper, key: str, abstract: bool = False) -> Entry:
-    """The bibtexparser `Entry` for `paper`: a paper read from BibTeX as it came (`_source_entry`);
-    any other with its values escaped and the title's case protected where a style would change it
-    (`title_value`)."""
-    source = source_fields(paper)
+BibField = tuple[str, str, bool]
+"""A field of an entry: its name, its value, and whether that is a macro written bare (`month = jan`)."""
+
+
+def entry_fields(paper: Paper, abstract: bool = False, title: str | None = None) -> tuple[str, list[BibField]]:
+    """The entry type and fields for `paper`: a paper read from BibTeX as it came (`_source_fields`); any other with
+    its values escaped and the title's case protected where a style would change it (`title_value`; `title`: that
+    of its title, when the caller has it)."""
+    source = source_fields(paper) if paper.fields else {}
     if ENTRY_TYPE in source:
-        return _source_entry(paper, key, abstract)
+        return _source_fields(paper, source, abstract)
     kind = entry_type(paper, source)
-    fields: list[Field] = []
+    fields: list[BibField] = []
     if paper.authors:
-        fields.append(Field("author", " and ".join(_author(a, True) for a in paper.authors)))
-    fields.append(Field("title", title_value(paper.title) or title_value(paper.name) or paper.id))
+        fields.append(("author", " and ".join(map(_author, paper.authors)), False))
+    title = title_value(paper.title) if title is None else title
+    fields.append(("title", title or title_value(paper.name) or paper.id, False))
     venue = _venue_field(paper, kind, source)
     if venue:
-        fields.append(Field(venue[0], latex_escape(venue[1])))
+        fields.append((venue[0], _escaped_venue(venue[1], True), False))
     if paper.year:
-        fields.append(Field("year", str(paper.year)))
-    seen = {f.key for f in fields}
-    for name, value in source.items():
-        if name in seen or name in GENERATED_FIELDS or name not in STANDARD_FIELDS or not value.strip():
-            continue
-        seen.add(name)
-        fields.append(Field(name, _source_value(name, value, False)))
-    doi = doi_of(paper)
-    if "doi" not in seen and doi:
-        fields.append(Field("doi", verbatim(doi)))
+        fields.append(("year", str(paper.year), False))
+    seen: AbstractSet[str] = frozenset()  # (the names of the fields so far, when the source has fields of its own)
+    if source:
+        seen = {name for name, _, _ in fields}
+        for name, value in source.items():
+            if name in seen or name in GENERATED_FIELDS or name not in STANDARD_FIELDS or not value.strip():
+                continue
+            seen.add(name)
+            fields.append((name, _source_value(name, value, False), False))
+    doi = paper.doi or paper.links and doi_of(paper)
+    if doi and "doi" not in seen:
+        fields.append(("doi", verbatim(doi), False))
     if paper.arxiv and "eprint" not in seen:
-        fields += [Field("eprint", verbatim(paper.arxiv)), Field("archiveprefix", "arXiv")]
+        fields += [("eprint", verbatim(paper.arxiv), False), ("archiveprefix", "arXiv", False)]
         if _ARXIV_CLASS.fullmatch(paper.area):
-            fields.append(Field("primaryclass", paper.area))
+            fields.append(("primaryclass", paper.area, False))
     if paper.keywords and "keywords" not in seen:
-        fields.append(Field("keywords", latex_escape(", ".join(paper.keywords))))
-    if "url" not in seen and own_url(paper):
-        fields.append(Field("url", verbatim(own_url(paper))))
+        fields.append(("keywords", latex_escape(", ".join(paper.keywords)), False))
+    url = paper.links and own_url(paper)
+    if url and "url" not in seen:
+        fields.append(("url", verbatim(url), False))
     if abstract and paper.text:
-        fields.append(Field("abstract", latex_escape(paper.plain or paper.text)))
-    return Entry(kind, key, fields)
+        fields.append(("abstract", latex_escape(paper.plain or paper.text), False))
+    return kind, fields
 
 
-def _source_entry(paper: Paper, key: str, abstract: bool) -> Entry:
-    """A paper read from BibTeX as it came: its type and every field as written, in order (TeX
-    kept: `The \\LaTeX\\ Companion`, `{BERT}`, `{IEEE Computer Society}` as an author); a bare month macro
-    (`month = jan`) stays bare. No title for an entry read without one. `abstract` adds its abstract."""
-    fields: list[Field] = []
+def _source_fields(paper: Paper, source: Mapping[str, str], abstract: bool) -> tuple[str, list[BibField]]:
+    """A paper read from BibTeX as it came (`source`: its `source_fields`): its type and every field as written, in
+    order (TeX kept: `The \\LaTeX\\ Companion`, `{BERT}`, `{IEEE Computer Society}` as an author); a bare month
+    macro (`month = jan`) stays bare. No title for an entry read without one. `abstract` adds its abstract."""
+    fields: list[BibField] = []
     seen = {ENTRY_TYPE, UNTITLED}
     for name, value in paper.fields:
         name = name.casefold()
@@ -231,27 +244,34 @@ def _source_entry(paper: Paper, key: str, abstract: bool) -> Entry:
             continue
         seen.add(name)
         if name == "month" and value.strip().casefold() in _MONTHS:
-            fields.append(Field(name, value.strip(), enclosing="no-enclosing"))
+            fields.append((name, value.strip(), True))
         else:
-            fields.append(Field(name, _source_value(name, value, True)))
+            fields.append((name, _source_value(name, value, True), False))
     # A venue and year the entry took from the file's one @proceedings (which is no paper, so not written) are.
-    source = source_fields(paper)
     kind = entry_type(paper, source)
     venue = _venue_field(paper, kind, source) if not seen & {"journaltitle", "crossref"} else None
     if venue:
-        fields.append(Field(venue[0], latex_escape(venue[1], math=False)))
+        fields.append((venue[0], _escaped_venue(venue[1], False), False))
     if paper.year and not seen & {"year", "date", "crossref"}:
-        fields.append(Field("year", str(paper.year)))
+        fields.append(("year", str(paper.year), False))
     if abstract and paper.text:
-        fields.append(Field("abstract", paper.text if balanced(paper.text) else latex_escape(paper.plain or paper.text)))
-    return Entry(kind, key, fields)
+        fields.append(("abstract", paper.text if balanced(paper.text) else latex_escape(paper.plain or paper.text), False))
+    return kind, fields
+
+
+@lru_cache(maxsize=1 << 10)
+def _escaped_venue(venue: str, math: bool) -> str:
+    """A venue as a field value (`latex_escape`): one for most papers of a list."""
+    return latex_escape(venue, math)
 
 
 _AND = re.compile(r"\band\b", re.I)
 
 
-def _author(name: str, math: bool) -> str:
-    escaped = latex_escape(name, math)
+@lru_cache(maxsize=1 << 16)
+def _author(name: str) -> str:
+    """An author's name as a part of the author field, kept for the names seen most (an author writes many papers)."""
+    escaped = latex_escape(name)
     # A name containing the word "and" would be split into two authors: braces keep it one.
     return "{" + escaped + "}" if _AND.search(escaped) else escaped
 
@@ -259,30 +279,33 @@ def _author(name: str, math: bool) -> str:
 _BARE_NUMBERS = frozenset(ENTRY_POTENTIALLY_INT_FIELDS)
 
 
-def _value(field: Field) -> str:
-    """A field's value as bibtexparser's `AddEnclosingMiddleware(reuse_previous_enclosing=False,
-    enclose_integers=False, default_enclosing="{")` writes it: in braces; a number in a numeric field, and a month
-    macro (`Field(..., enclosing="no-enclosing")`, always a bare word here), bare."""
-    value = field.value
-    if field.enclosing == "no-enclosing" or (field.key in _BARE_NUMBERS and value.isdigit()):
-        return value
-    return "{" + value + "}"
-
-
-def written(entry: Entry) -> str:
-    """`entry` as bibtexparser's writer writes it with a two-space indent and no aligned values (what
-    `bibtexparser.write_string` gave for each entry, at a fifth of its cost: 100,000 entries are exported)."""
-    fields = ",\n".join(f"  {field.key} = {_value(field)}" for field in entry.fields)
-    return f"@{entry.entry_type}{{{entry.key},\n{fields}\n}}\n" if fields else f"@{entry.entry_type}{{{entry.key},\n}}\n"
+def written(key: str, kind: str, fields: Sequence[BibField]) -> str:
+    """An entry as bibtexparser's writer writes it with a two-space indent and no aligned values (what
+    `bibtexparser.write_string` gave for each entry, at a fifth of its cost: 100,000 entries are exported), enclosing
+    values as its `AddEnclosingMiddleware(reuse_previous_enclosing=False, enclose_integers=False,
+    default_enclosing="{")` does: in braces; a number in a numeric field, and a macro (always a bare word here), bare."""
+    if not fields:
+        return f"@{kind}{{{key},\n}}\n"
+    body = ",\n".join([f"  {name} = {value}" if bare or (name in _BARE_NUMBERS and value.isdigit()) else
+                       f"  {name} = {{{value}}}" for name, value, bare in fields])
+    return f"@{kind}{{{key},\n{body}\n}}\n"
 
 
 def bibtex(papers: Sequence[Paper], keys: Mapping[str, str] | None = None, abstract: bool = False) -> str:
     """A BibTeX database of `papers`, one entry each, in order, a blank line between. `keys` defaults to keys
     assigned over `papers`. ValueError when two papers would have the same key (as bibtexparser's `Library`)."""
+    return "".join(bibtex_parts(papers, keys, abstract))
+
+
+def bibtex_parts(papers: Sequence[Paper], keys: Mapping[str, str] | None = None, abstract: bool = False) -> Iterator[str]:
+    """`bibtex` in parts, an entry each, to be written one after the other."""
     keys = keys if keys is not None else citation_keys(papers)
     if len({keys[p.id] for p in papers}) < len(papers):
         raise ValueError("Duplicate keys found: two papers would be written with the same key")
-    return "\n".join(written(entry(p, keys[p.id], abstract)) for p in papers)
+    # The titles of all together (`title_values`), but those of papers read from BibTeX, which are written as they came.
+    titles = title_values(["" if p.fields and ENTRY_TYPE in source_fields(p) else p.title for p in papers])
+    for n, (paper, title) in enumerate(zip(papers, titles)):
+        yield ("\n" if n else "") + written(keys[paper.id], *entry_fields(paper, abstract, title))
 
 
 # --- plain text and Markdown ------------------------------------------------------------------

@@ -10,7 +10,8 @@ import csv
 import io
 import os
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from itertools import islice
 from pathlib import Path
 
 from store.cite import citations as cite
@@ -58,17 +59,21 @@ def _cell(value: object) -> object:
     return "'" + value if isinstance(value, str) and value.startswith(_FORMULA) else value
 
 
-def _csv(records: list[dict]) -> str:
+def _csv(records: Iterable[dict]) -> Iterator[str]:
+    """The CSV of `records`: a header row, then a row each, a part each."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
     for record in records:
+        yield out.getvalue()
+        out.seek(0)
+        out.truncate()
         flat = {
             **record, **{column: "; ".join(record[column]) for column in _LISTS},
             "links": " ".join(record["links"]), "year": record["year"] or "",
         }
         writer.writerow({column: _cell(value) for column, value in flat.items()})
-    return out.getvalue()
+    yield out.getvalue()
 
 
 def _priority_heading(priority: int) -> str:
@@ -105,31 +110,44 @@ def reading_list(papers: Sequence[Paper], states: Mapping[str, Triage], keys: Ma
     return "\n".join(lines) + "\n"
 
 
-def render(
+def render(papers: Sequence[Paper], fmt: str, states: Mapping[str, Triage] | None = None,
+           keys: Mapping[str, str] | None = None, abstract: bool = False) -> str:
+    """`papers` (in the order given) as export format `fmt` (`parts`, joined)."""
+    return "".join(parts(papers, fmt, states, keys, abstract))
+
+
+def parts(
     papers: Sequence[Paper],
     fmt: str,
     states: Mapping[str, Triage] | None = None,
     keys: Mapping[str, str] | None = None,
     abstract: bool = False,
-) -> str:
-    """`papers` (in the order given) as export format `fmt`. `keys` should be assigned over the whole
-    collection (`cite.citation_keys`) so a paper keeps its key in every export."""
+) -> Iterator[str]:
+    """`papers` (in the order given) as export format `fmt`, in parts to be written one after the other (`write`): an
+    export of 100,000 papers is never held whole. `keys` should be assigned over the whole collection
+    (`cite.citation_keys`) so a paper keeps its key in every export."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
     states = states or {}
     keys = keys if keys is not None else cite.citation_keys(papers)
     if fmt == "bibtex":
-        return cite.bibtex(papers, keys, abstract)
-    if fmt in ("ris", "csl-json"):
+        yield from cite.bibtex_parts(papers, keys, abstract)
+    elif fmt in ("ris", "csl-json"):
         from store.cite import interop
 
-        return interop.ris(papers, keys) if fmt == "ris" else interop.csl_json(papers, keys)
-    if fmt == "markdown":
-        return reading_list(papers, states, keys)
-    records = [row(p, states.get(p.id, _NO_STATE), keys[p.id]) for p in papers]
-    if fmt == "csv":
-        return _csv(records)
-    if fmt == "jsonl":
-        return "".join(dumps(r) + "\n" for r in records)
-    raise ValueError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
+        yield from interop.ris(papers, keys) if fmt == "ris" else interop.csl_json(papers, keys)
+    elif fmt == "markdown":
+        yield reading_list(papers, states, keys)
+    else:
+        records = (row(p, states.get(p.id, _NO_STATE), keys[p.id]) for p in papers)
+        yield from _csv(records) if fmt == "csv" else (dumps(r) + "\n" for r in records)
+
+
+def joined(parts: Iterable[str]) -> Iterator[str]:
+    """`parts` (an entry or a row each) a thousand at a time, joined: a write for a thousand entries rather than one each."""
+    parts = iter(parts)
+    while batch := list(islice(parts, 1000)):
+        yield "".join(batch)
 
 
 def _create_temporary(target: Path) -> tuple[int, Path]:
@@ -144,9 +162,9 @@ def _create_temporary(target: Path) -> tuple[int, Path]:
     raise FileExistsError(f"no free temporary name beside {target}")
 
 
-def write(path: str | os.PathLike[str], text: str, force: bool = False) -> None:
-    """Write `text` to `path` whole or not at all. An existing file is kept unless `force`
-    (`Exists` then); with `force` it is replaced and keeps its mode. Other failures: ReadError."""
+def write(path: str | os.PathLike[str], text: str | Iterable[str], force: bool = False) -> None:
+    """Write `text` (or its parts, one after the other: `parts`) to `path` whole or not at all. An existing file is
+    kept unless `force` (`Exists` then); with `force` it is replaced and keeps its mode. Other failures: ReadError."""
     target = Path(path)
     if target.is_dir():
         raise ReadError(str(path), "is a directory")
@@ -160,7 +178,8 @@ def write(path: str | os.PathLike[str], text: str, force: bool = False) -> None:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
             if force and target.exists():
                 os.fchmod(out.fileno(), target.stat().st_mode & 0o7777)
-            out.write(text)
+            for batch in [text] if isinstance(text, str) else joined(text):
+                out.write(batch)
             out.flush()
             os.fsync(out.fileno())
         if force:

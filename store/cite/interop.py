@@ -78,13 +78,12 @@ def _ris_record(paper: Paper, key: str) -> Iterator[tuple[str, str]]:
     yield "AB", paper.text
 
 
-def ris(papers: Sequence[Paper], keys: Mapping[str, str]) -> str:
-    """A RIS file of `papers`, one record each, in order (`TY` first, `ER` last, a blank line between)."""
-    records = []
-    for paper in papers:
+def ris(papers: Sequence[Paper], keys: Mapping[str, str]) -> Iterator[str]:
+    """A RIS file of `papers`, one record each, in order (`TY` first, `ER` last, a blank line between), in parts (a
+    record each) to be written one after the other."""
+    for n, paper in enumerate(papers):
         lines = [f"{tag}  - {line}" for tag, value in _ris_record(paper, keys[paper.id]) if (line := _line(value))]
-        records.append("\n".join([*lines, "ER  - "]) + "\n")
-    return "\n".join(records)
+        yield ("\n" if n else "") + "\n".join([*lines, "ER  - "]) + "\n"
 
 
 # --- CSL-JSON -----------------------------------------------------------------------------------
@@ -110,6 +109,10 @@ def _csl_item(paper: Paper, key: str) -> dict[str, object]:
     return item
 
 
-def csl_json(papers: Sequence[Paper], keys: Mapping[str, str]) -> str:
-    """A CSL-JSON array of `papers`, one item each, in order, an item a line."""
-    return "[\n" + ",\n".join(dumps(_csl_item(paper, keys[paper.id])) for paper in papers) + "\n]\n"
+def csl_json(papers: Sequence[Paper], keys: Mapping[str, str]) -> Iterator[str]:
+    """A CSL-JSON array of `papers`, one item each, in order, an item a line, in parts (an item each) to be written
+    one after the other."""
+    yield "[\n"
+    for n, paper in enumerate(papers):
+        yield (",\n" if n else "") + dumps(_csl_item(paper, keys[paper.id]))
+    yield "\n]\n"

@@ -13,6 +13,7 @@
 - `abandonable` / `replace_unless_abandoned` / `abandon`: a file written through a temporary one that the
   process may give up at any moment (a cache entry, at quit): once `abandon` is called none is renamed over
   its file any more, and the temporary files being written are removed.
+- `cache_folder`: where the caches live (the lists', `store.readers.cache`; the records' keys, `store.library.keys_cache`).
 """
 from __future__ import annotations
 
@@ -28,11 +29,19 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import BinaryIO
 
+import platformdirs
+
 from store.common.errors import ReadError
 
 STALE_MINUTES = 15
 """A temporary file untouched this long is a dead writer's: a live one writes a 250 MB cache
 entry in seconds (the file's time moves as it writes), and two processes may write at once."""
+
+
+def cache_folder() -> Path:
+    """Where the caches live: `$TRIAGE_CACHE`, else the user cache folder."""
+    env = os.environ.get("TRIAGE_CACHE")
+    return Path(env) if env else Path(platformdirs.user_cache_dir("paper-triage", appauthor=False))
 
 
 def fsync_dir(folder: Path) -> None:

@@ -13,26 +13,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from store.common import json_out
+from store.papers.matching import openreview_id
 from store.papers.model import Paper
 
 MOST_BYTES = 64 * 1024
 """The largest record kept (as JSON): an abstract of some 60,000 characters, a dozen times the longest in the corpora."""
-OPENREVIEW = re.compile(r"openreview\.net/(?:forum|pdf)\?id=([A-Za-z0-9_\-]+)")
-"""An OpenReview link, its id the group."""
 TEXTS = ("title", "abstract", "venue", "track", "area", "tldr", "doi", "arxiv", "openreview", "key", "url", "pdf")
 """The record's fields that are a string."""
 LISTS = ("authors", "keywords", "links")
 """The record's fields that are a list of strings (`year` is the one number)."""
-
-
-def openreview_id(links: tuple[str, ...]) -> str:
-    """The OpenReview id in the first of `links` on openreview.net that has one; ''."""
-    for link in links:
-        found = OPENREVIEW.search(link)
-        if found:
-            return found[1]
-    return ""
-
 
 PREPRINT, PUBLISHED = 1, 2
 """A record's stage (`stage`): an arXiv preprint; published (a venue other than arXiv); 0 is neither (no venue)."""

@@ -11,13 +11,19 @@ with none of these is new once its text changes.
      "opens": N,                                 the opens counted so far
      "first": {"N": [identity, ...], ...},       identities first seen at the Nth open
      "when": {"N": "2026-12-02T16:59:00Z"},      the time of each open that saw something first
-     "opened": {list: N, ...}}                   the open at which each list was last opened
+     "opened": {list: N, ...},                   the open at which each list was last opened
+     "later": {id: [[stage, version], ...]}}     the later versions seen of each marked paper (`Seen.later`)
 
 Opens are counted, not timed: two opens in one second, or a clock set back, still tell old from new. The file
 is written whole (`store.common.files.write_whole`, its symbolic link replaced, never followed) and read only
 when it is a regular file of at most `MOST_BYTES`; past `MOST_IDENTITIES` the identities first seen earliest
 are forgotten, past `MOST_LISTS` the lists opened earliest. A file that cannot be read is set aside and begun
 again (said). `Seen` is not locked: its owner (the triage store) calls it under the database's lock.
+
+A marked paper seen in a list in a later version than the record kept of it (`store.library.identity.later`: the
+row says `is:updated`) is remembered under its id with that version's stage (`store.library.record.stage`), so the
+library, whose rows are the kept records themselves, says so too (until it is marked in a later version: then that
+version's record is kept).
 """
 from __future__ import annotations
 
@@ -25,13 +31,13 @@ import errno
 import json
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
 from store.common.errors import ReadError
 from store.common.files import move_aside, read_regular, write_whole
-from store.library.record import openreview_id
+from store.papers.matching import openreview_id
 from store.papers.model import Paper, paper_id
 
 QUIET = (errno.EROFS, errno.EACCES, errno.EPERM)
@@ -88,6 +94,37 @@ def _first_seen(data: dict) -> dict[str, int]:
     return first
 
 
+def _later(data: dict) -> dict[str, list[tuple[int, int]]]:
+    """The later versions of a first-seen file's data (see `Seen.later`); what is not two whole numbers is passed over."""
+    later = data.get("later")
+    found: dict[str, list[tuple[int, int]]] = {}
+    for pid, stages in later.items() if isinstance(later, dict) else ():
+        if isinstance(stages, list):
+            found[pid] = [(stage[0], stage[1]) for stage in stages
+                          if isinstance(stage, list) and len(stage) == 2 and type(stage[0]) is type(stage[1]) is int]
+    return found
+
+
+def _opening(data: dict, first: dict[str, int], name: str, papers: Iterable[Paper]) -> tuple[Opened, list[str]]:
+    """What opening the list `name` with `papers` finds in a first-seen file's `data` (`first`: its `_first_seen`),
+    and the identities of `papers` it sees first."""
+    last = data["opened"].get(name)
+    last = last if type(last) is int else None
+    now = data["opens"] + 1
+    new, arrived, unseen = set(), set(), []
+    at = first.get
+    for paper in papers:  # (the loop is most of an open: 100,000 papers in ~0.2 s)
+        names = identities(paper)
+        seen = [serial for serial in map(at, names) if serial is not None]
+        if is_new(min(seen) if seen else now, last):
+            new.add(paper.id)
+        if not seen:
+            arrived.add(paper.id)
+        if len(seen) < len(names):
+            unseen.extend(name for name in names if name not in first)
+    return Opened(frozenset(new), frozenset(arrived)), unseen
+
+
 def list_name(sources: Iterable[str]) -> str:
     """What a list is remembered by: the real paths of its files."""
     return "\n".join(sorted(str(Path(source).resolve()) for source in sources))
@@ -99,6 +136,8 @@ class Seen:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.notices: list[str] = []
+        self._noted: dict[str, tuple[int, int]] = {}
+        """The later versions noted (`note_later`) by this process: not read again."""
 
     def _read(self) -> dict:
         try:
@@ -127,36 +166,60 @@ class Seen:
         except OSError:
             return NOTHING
         first = _first_seen(data)
-        last = data["opened"].get(name)
-        last = last if type(last) is int else None
+        opened, unseen = _opening(data, first, name, papers)
         now = data["opens"] + 1
-        new, arrived, unseen = set(), set(), []
-        at = first.get
-        for paper in papers:  # (the loop is most of an open: 100,000 papers in ~0.2 s)
-            names = identities(paper)
-            seen = [serial for serial in map(at, names) if serial is not None]
-            if is_new(min(seen) if seen else now, last):
-                new.add(paper.id)
-            if not seen:
-                arrived.add(paper.id)
-            if len(seen) < len(names):
-                unseen.extend(name for name in names if name not in first)
         data["opens"] = now
         if unseen:
             data["first"][str(now)] = list(dict.fromkeys(unseen))
             data["when"][str(now)] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         data["opened"][name] = now
         self._bound(data, len(first) + len(unseen))
-        opened = Opened(frozenset(new), frozenset(arrived))
+        self._write(data, "these papers count as new again next time")
+        return opened
+
+    def _write(self, data: dict, lost: str) -> None:
+        """Write the file whole with `data`; what cannot be written is said (`lost`: what that costs)."""
         body = json.dumps(data, separators=(",", ":")).encode()
         if not self._room_for(len(body)):
-            return opened  # (a nearly full disk keeps its last bytes for the marks: nothing is new next time)
+            return  # (a nearly full disk keeps its last bytes for the marks)
         try:
             write_whole(self.path, body, links=False)
         except OSError as exc:
             if exc.errno not in QUIET:  # (a database only read: nothing to say, as for its marks)
-                self.notices.append(f"{self.path}: not saved ({exc.strerror or exc}): these papers count as new again next time")
-        return opened
+                self.notices.append(f"{self.path}: not saved ({exc.strerror or exc}): {lost}")
+
+    def later(self) -> dict[str, list[tuple[int, int]]]:
+        """Each marked paper's later versions seen in lists (`note_later`): its id → their stages."""
+        try:
+            return _later(self._read())
+        except OSError:
+            return {}
+
+    def note_later(self, found: Mapping[str, tuple[int, int]]) -> None:
+        """Remember that the marked papers of `found` (id → the stage of a later version of it seen in a list) were
+        seen in those versions (the file is written only when that is news)."""
+        if not found or found.items() <= self._noted.items():
+            return
+        try:
+            data = self._read()
+        except OSError:
+            return
+        known = _later(data)
+        news = {pid: stage for pid, stage in found.items() if stage not in known.get(pid, ())}
+        self._noted.update(found)
+        if news:
+            data["later"] = {pid: [list(stage) for stage in stages] for pid, stages in known.items()}
+            for pid, stage in news.items():
+                data["later"].setdefault(pid, []).append(list(stage))
+            self._write(data, "the library does not say these papers were updated")
+
+    def new(self, name: str, papers: Iterable[Paper]) -> frozenset[str]:
+        """The ids of `papers` new in the list `name` (`is_new`), as opening it now would find them, without opening it."""
+        try:
+            data = self._read()
+        except OSError:
+            return frozenset()
+        return _opening(data, _first_seen(data), name, papers)[0].new
 
     def unseen(self, papers: Iterable[Paper]) -> frozenset[str]:
         """The ids of `papers` none of whose identities was ever seen (those that would arrive), seeing none now."""

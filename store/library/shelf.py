@@ -27,9 +27,9 @@ import json
 import os
 import struct
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import zstandard
 
@@ -50,6 +50,7 @@ COMPACT_FRAMES = 64
 _LEVEL = 6
 
 Records = dict[str, dict[str, Any]]
+T = TypeVar("T")
 
 
 class Damaged(Exception):
@@ -186,12 +187,17 @@ class Shelf:
 
     def records(self) -> tuple[Records, list[str]]:
         """Every record kept, by paper id, and what the user must be told (the file cannot be read, was repaired)."""
+        return self.read(self._all, {})
+
+    def read(self, how: Callable[[bytes], T], nothing: T) -> tuple[T, list[str]]:
+        """What `how` makes of what is believed of the file (its bytes up to the end of its last whole frame, or
+        b''), and what the user must be told; `nothing` when the file cannot be read (`how` raising `Damaged` too)."""
         try:
             self._catch_up()
-            records = self._all(_read(self.path)[: self._end])
+            found = how(_read(self.path)[: self._end])
         except (ReadError, Damaged) as exc:
-            return {}, [f"{exc}; the papers' records are not read"]
-        return records, self._told()
+            return nothing, [f"{exc}; the papers' records are not read"]
+        return found, self._told()
 
     def _told(self) -> list[str]:
         told, self.notices = self.notices, []

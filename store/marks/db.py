@@ -18,35 +18,34 @@ import hashlib
 import json
 import os
 import socket
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import platformdirs
-from tinydb import TinyDB
-from tinydb.table import Table
 
-from store.papers.boundary import inert_state
+from store.marks.documents import MarksDB, MarksTable, from_doc
 from store.common.errors import NotSaved
 from store.marks.changes import Change
 from store.marks.merge import Record, doc_of, edit, latest, merge, record_of
 from store.marks.journal import JournalStorage, MIN_COMPACT_BYTES
+from store.papers.matching import Columns
 from store.papers.model import Paper, Triage, fingerprint
 from store.marks.clock import after, held
 from store.marks.refind import rematch
 from store.marks.device import instance, known, new_id
-from store.library.record import record_of as paper_record
-from store.library.identity import Identities, one_per_paper, updated_papers
-from store.library.seen import NOTHING, Opened, Seen, list_name
-from store.library.shelf import Records, Shelf
+from store.marks.kept import KeptPapers
+from store.library.record import paper_stage
+from store.library.identity import Identities, updated_papers
+from store.library.seen import Seen
+from store.library.shelf import Shelf
 
 TABLE = "triage"
 SETTINGS = "settings"
 """Documents that are not marks on a paper: the theme, each source file's session (cursor, query, view, sort)."""
 
 
-T = TypeVar("T")
 
 def db_path(option: str | os.PathLike[str] | None = None) -> Path:
     """The database file: `--db PATH`, else `$TRIAGE_DB`, else `triage.json` in the user data folder."""
@@ -58,37 +57,9 @@ def db_path(option: str | os.PathLike[str] | None = None) -> Path:
     return Path(platformdirs.user_data_dir("paper-triage", appauthor=False)) / "triage.json"
 
 
-class _Table(Table):
-    """TinyDB table keyed by paper id, with a write of many documents as one journal line.
-
-    Ids are strings already, so an update changes the storage's tables in place (which
-    `JournalStorage` tracks) instead of TinyDB's copy of the whole table in each direction.
-    """
-
-    document_id_class = str
-
-    def _update_table(self, updater: Callable[[dict[str, Any]], None]) -> None:
-        tables = self._storage.read()
-        updater(tables.setdefault(self.name, {}))
-        self._storage.write(tables)
-        self.clear_cache()
-
-    def replace_many(self, docs: Mapping[str, dict[str, Any]], remove: Iterable[str]) -> None:
-        def updater(table: dict[str, Any]) -> None:
-            for key in remove:
-                table.pop(key, None)
-            table.update(docs)
-
-        self._update_table(updater)
-
-
 def papers_path(db: Path) -> Path:
     """The file of the records of the database `db`'s marked papers (`store.library.shelf`), beside it."""
     return db.with_name(db.name + ".papers")
-
-
-class _TinyDB(TinyDB):
-    table_class = _Table
 
 
 DEVICE = "device"
@@ -98,27 +69,9 @@ CLOCK = "clock"
 _BLANK = Triage().marks()
 
 
-def from_doc(doc: Mapping[str, Any]) -> Triage:
-    """The state a document holds; a paper whose marks were all taken off reads as one never marked."""
-    state = inert_state(Triage(
-        read=bool(doc.get("read", False)),
-        starred=bool(doc.get("starred", False)),
-        priority=int(doc.get("priority", 0)),
-        dismissed=bool(doc.get("dismissed", False)),  # absent from databases older than the mark
-        note=str(doc.get("note", "")),
-        tags=tuple(str(tag) for tag in doc.get("tags", ())),
-        updated=float(doc.get("updated", 0.0)),
-    ))
-    return Triage() if state.blank else state
-
-
-def marked_doc(doc: Mapping[str, Any] | None) -> bool:
-    """Whether a stored document holds a mark (cheaper than `from_doc(doc).blank`: no state is made)."""
-    return doc is not None and any(doc.get(name) for name in ("read", "starred", "priority", "dismissed", "note", "tags"))
-
-
-class TriageStore:
-    """The durable triage state. Every method is safe across threads and processes.
+class TriageStore(KeptPapers):
+    """The durable triage state. Every method is safe across threads and processes. The records of the marked
+    papers, and when each paper was first seen, are kept by the methods of `store.marks.kept.KeptPapers`.
 
     `notices` lists what the user must be told after opening (a database moved aside…), and
     after closing (a snapshot a full disk kept from being rewritten).
@@ -129,13 +82,13 @@ class TriageStore:
 
     def __init__(self, path: str | os.PathLike[str] | None = None, compact_bytes: int = MIN_COMPACT_BYTES) -> None:
         self.path = db_path(path)
-        self._db = _TinyDB(self.path, storage=JournalStorage, compact_bytes=compact_bytes)
+        self._db = MarksDB(self.path, storage=JournalStorage, compact_bytes=compact_bytes)
         self._storage: JournalStorage = self._db.storage  # type: ignore[assignment]
-        self._table: _Table = self._db.table(TABLE)  # type: ignore[assignment]
-        self._settings: _Table = self._db.table(SETTINGS)  # type: ignore[assignment]
+        self._table: MarksTable = self._db.table(TABLE)  # type: ignore[assignment]
+        self._settings: MarksTable = self._db.table(SETTINGS)  # type: ignore[assignment]
         self._attached: dict[str, Paper] = {}
         """Each attached paper, for the fingerprint of its abstract stored with its state (the paper, not its
-        text: a paper may keep its text as less than a string, `store.papers.cased.Cased`)."""
+        text: a paper may keep its text as less than a string, `store.papers.packed.Packed`)."""
         self._device: str | None = None
         self._shelf = Shelf(papers_path(self._storage.path))
         self.papers_file = self._shelf.path
@@ -146,6 +99,8 @@ class TriageStore:
         self.updated: frozenset[str] = frozenset()
         """The attached papers that are a later version than the record kept of their marked paper (`is:updated`)."""
         self._identities: tuple[object, Identities | None] = (None, None)
+        self._seen_later: dict[str, list[tuple[int, int]]] | None = None
+        """The later versions seen of the marked papers, when the library is attached (`attach`)."""
 
     @property
     def notices(self) -> list[str]:
@@ -165,14 +120,19 @@ class TriageStore:
     def lock_timeout(self, seconds: float) -> None:
         self._storage.lock.timeout = seconds
 
-    def attach(self, papers: Iterable[Paper], refind: bool = True, refresh: bool = False) -> dict[str, Triage]:
+    def attach(self, papers: Iterable[Paper], refind: bool = True, refresh: bool = False,
+               kept: Callable[[Sequence[Paper]], Columns | None] | None = None, library: bool = False) -> dict[str, Triage]:
         """The stored state of each paper that has one, re-finding states of slightly edited abstracts
         (unless not `refind`: for papers that are not all of a list, whose other papers own the states).
         A paper without a state of its own that is a marked paper under another id (the same arXiv id, DOI,
         OpenReview id, or title and an author: `store.library.identity`) shares that paper's state: its marks
         are read and written there (`shares`), and it is `updated` when it is a later version than the record kept.
         The record of each marked paper is kept when none is (`store.library`), or, with `refresh`, when the
-        paper's says more than the one kept (a marked paper's does whenever it is marked again).
+        paper's says more than the one kept (a marked paper's does whenever it is marked again). `kept(papers)` may
+        give what they are matched by (`store.readers.match_cache.columns`: a long list's, kept), else it is made.
+        A later version seen is remembered (`store.library.seen.Seen.note_later`): the `library`'s papers, the kept
+        records themselves, are `updated` when one of theirs was seen. A mark made on a later version keeps its
+        record: the papers of that marked paper are no longer `updated` (`put`).
 
         A re-found state moves to the paper's new id (durably). The papers' texts are remembered
         so later `put`s store their fingerprints. Fingerprints are computed only where needed
@@ -185,7 +145,7 @@ class TriageStore:
         with self._storage.locked():
             stored = dict(self._docs())  # (not TinyDB's documents: a database with many marks waiting costs little)
             wanted = set(ids)
-            shared = self._same_papers(papers, stored)
+            shared = self._same_papers(papers, stored, kept)
             self.shares.update(shared)
             # Without an abstract (a title-only entry) there is no text to re-find a state by; a shared state stays.
             orphans = {key: doc["fp"] for key, doc in stored.items() if key not in wanted and doc.get("fp")} if refind else {}
@@ -201,75 +161,12 @@ class TriageStore:
             self._keep_papers({p.id: p for p in papers if p.id in stored and (refresh or p.id not in kept)})  # (~40 µs each)
             states = {pid: from_doc(stored[pid]) for pid in ids if pid in stored}
             states.update((pid, from_doc(stored[key])) for pid, key in shared.items())
-            self.updated = (self.updated - wanted) | updated_papers(self._attached, states, shared, self._shelf.richness())
+            self._seen_later = self._seeing(Seen.later, {}) if library else None
+            found = updated_papers(self._attached, states, shared, self._shelf.richness(), self._seen_later)
+            self.updated = (self.updated - wanted) | found
+            if found and not library:
+                self._seeing(lambda seen: seen.note_later({shared.get(pid, pid): paper_stage(self._attached[pid]) for pid in found}), None)
         return states
-
-    def opened(self, sources: Iterable[str], papers: Iterable[Paper]) -> Opened:
-        """The ids of the papers new in the list of the files `sources`, and of those the database sees first now
-        (`store.library.seen.Opened`), now that it is opened with `papers`; none when the database cannot be
-        locked (only read)."""
-        return self._seeing(lambda seen: seen.open(list_name(sources), [p for p in papers if isinstance(p, Paper)]), NOTHING)
-
-    def unseen(self, papers: Iterable[Paper]) -> frozenset[str]:
-        """The ids of `papers` the database never saw in any list (`store.library.seen`); none is seen now."""
-        return self._seeing(lambda seen: seen.unseen([p for p in papers if isinstance(p, Paper)]), frozenset())
-
-    def _seeing(self, work: Callable[[Seen], T], nothing: T) -> T:
-        """What `work` does with the first-seen file under the lock (`nothing` when it cannot be taken); its notices told."""
-        try:
-            with self._storage.locked():
-                return work(self._seen)
-        except NotSaved:
-            return nothing
-        finally:
-            self._storage.notices.extend(self._seen.notices)
-            self._seen.notices.clear()
-
-    def _same_papers(self, papers: list[Paper], stored: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
-        """Each of `papers` without a state of its own that is a marked paper under another id → that id (none
-        when they are not `Paper`s: the ids a long list's cache gives say too little)."""
-        kept = self._shelf.richness() if papers and isinstance(papers[0], Paper) else {}  # (a list's papers are all one kind)
-        marked = sorted((pid for pid in kept if marked_doc(stored.get(pid))), key=lambda pid: stored[pid].get("updated", 0.0))
-        if not marked:
-            return {}
-        if self._identities[0] != (self._shelf.path, marked, kept):  # (made again when a mark or record changed)
-            records, told = self._shelf.records()
-            self._storage.notices.extend(told)
-            self._identities = ((self._shelf.path, marked, kept), Identities(records, marked))
-        return {pid: found for pid, found in self._identities[1].shared(papers).items() if pid not in stored}
-
-    def _keep_papers(self, papers: Mapping[str, Paper]) -> None:
-        """Keep the records of these papers (paper id → paper; those that are `Paper`s: not the ids a long list's
-        cache gives) that say more than those kept (under the lock; what cannot be kept is said, the marks are stored)."""
-        records = {pid: paper_record(paper) for pid, paper in papers.items() if isinstance(paper, Paper)}
-        if records:
-            self.keep_records(records)
-
-    def keep_records(self, records: Mapping[str, Mapping[str, Any]]) -> None:
-        """Keep each of these records (paper id → `store.library.record` record) that says more than the one
-        kept of its paper (`store.library.shelf.Shelf.keep`)."""
-        with self._storage.locked():
-            self._storage.notices.extend(self._shelf.keep(records))
-
-    def records(self, marked_only: bool = True) -> Records:
-        """The record kept of each paper that has marks (paper id → record); of every paper once marked when
-        not `marked_only` (what a sync or a backup carries)."""
-        with self._storage.locked():
-            kept, told = self._shelf.records()
-            self._storage.notices.extend(told)
-            marked = set(self.ids()) if marked_only else kept.keys()
-        return {pid: record for pid, record in kept.items() if pid in marked}
-
-    def library(self) -> Records:
-        """The record of each marked paper, one per paper (`store.library.identity.one_per_paper`)."""
-        with self._storage.locked():
-            docs = self._docs()
-            return one_per_paper(self.records(), sorted(docs, key=lambda pid: docs[pid].get("updated", 0.0)))
-
-    def kept(self) -> dict[str, int]:
-        """Paper id → how much its kept record says (`store.library.record.richness`), from the file's headers alone."""
-        with self._storage.locked():
-            return self._shelf.richness()
 
     def get(self, pid: str) -> Triage:
         doc = self._table.get(doc_id=self.shares.get(pid, pid))
@@ -327,6 +224,11 @@ class TriageStore:
                 self._write(docs, settings={DEVICE: made} if made else {})
                 self._device = device
             self._keep_papers({self.shares.get(pid, pid): self._attached[pid] for pid in states if pid in self._attached})
+            targets = {self.shares.get(pid, pid) for pid in states}
+            again = {pid for pid in self.updated if self.shares.get(pid, pid) in targets}  # (a later version marked: its record kept)
+            if again:
+                self.updated = (self.updated - again) | updated_papers(self._attached, {pid: self.get(pid) for pid in again}, self.shares,
+                                                                       self._shelf.richness(), self._seen_later)
 
     def _clock(self) -> float:
         """This database's clock (`store.marks.clock.held`; under the lock)."""

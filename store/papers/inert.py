@@ -38,6 +38,8 @@ _ASCII_SHOWN = bytes([0x09, 0x0A, *range(0x20, 0x7F)])
 def _has_control(text: str, pattern: re.Pattern[str]) -> bool:
     """Whether `text` holds a character of `pattern`, a class of control and format characters
     (never tab, newline or printable ASCII)."""
+    if text.isprintable():  # (no character of such a class is: most names and titles)
+        return False
     if text.isascii():
         # Most text: only C0 controls and DEL can be there, and bytes find them faster than a regex.
         return len(text.encode().translate(None, _ASCII_CONTROL)) != len(text)

@@ -18,9 +18,11 @@ braces the spans given here."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
 from functools import lru_cache
+from itertools import accumulate
 
-_WORD = re.compile(r"\S+")
 # What may open or close a word without being part of it: quotes, brackets, sentence punctuation.
 _LEADING = re.compile(r"^[\"'`(\[{“‘«]+")
 _TRAILING = re.compile(r"[\"'`)\]}.,;:!?”’»]+$")
@@ -30,8 +32,6 @@ _MINOR = frozenset(
     "a an and as at but by for from in into nor of on onto or over per the to toward towards up upon via vs "
     "with within without".split()
 )
-_NAME_WORDS = 3
-"""At most this many words before a colon are a name (`Refresh Learning:`); more are a headline."""
 
 
 def _inner_capital(core: str) -> bool:
@@ -45,51 +45,100 @@ def _capitalised(core: str) -> bool:
     return core[:1].isupper()
 
 
+# A word's facts, the bits of its letter (`_letter`); and of its place in a title (first, after a colon, in the name).
+_INNER, _CAPITAL, _VOTES, _COLON, _LEAD, _TRAIL, _FIRST, _AFTER, _NAMED = (1 << bit for bit in range(9))
+_START = "\x00"
+"""What marks a title's first word among the words of many (no title `inert` made holds it)."""
+
+
+def _class(test: Callable[[int], bool]) -> str:
+    """The letters of the words whose facts pass `test`, as a regular expression's character class."""
+    return "[" + re.escape("".join(chr(0x100 + bits) for bits in range(1 << 9) if test(bits))) + "]"
+
+
+def _run_letter(bits: int) -> str:
+    """A protected word's letter for `_RUN`: whether it may be braced with the word before (`p`, `T`: nothing
+    before its core, nor is it a title's first word or the first after a colon) and with the word after (`p`, `L`:
+    nothing after its core)."""
+    return "pTLB"[bool(bits & (_LEAD | _FIRST | _AFTER)) * 2 + bool(bits & _TRAIL)]
+
+
+def _table(letter: Callable[[int], str | None]) -> dict[int, str | None]:
+    return str.maketrans({chr(0x100 + bits): letter(bits) for bits in range(1 << 9)})
+
+
+_AFTER_COLON = re.compile(f"(?<={_class(lambda bits: bits & _COLON)}){_class(lambda bits: not bits & _FIRST)}")
+_NAME = re.compile(_class(lambda bits: bits & _FIRST and bits & _CAPITAL and not bits & _COLON)
+                   + _class(lambda bits: not bits & _FIRST and bits & _CAPITAL and not bits & _COLON) + "?"
+                   + _class(lambda bits: not bits & _FIRST and bits & _CAPITAL and bits & _COLON))
+"""The method or system name before a colon: a title's first two or three words, all capitalised, the last with the
+colon (`Refresh Learning:`); more are a headline (a capital on a first word the style keeps itself)."""
+_VOTE = _table(lambda bits: "|" if bits & _FIRST else ("+" if bits & _CAPITAL else "-") if bits & _VOTES and not bits & _AFTER
+               else None)
+"""A title's first word as `|`, then its capitalised and its lower-case words that vote on its case."""
+_PROTECTED = [_table(lambda bits, sentence=sentence: _run_letter(bits) if bits & (_INNER | _NAMED) or (
+    sentence and bits & _CAPITAL and not bits & (_FIRST | _AFTER)) else ".") for sentence in (False, True)]
+"""Each word's `_RUN` letter, or `.` for a word left alone: in a title in title case, then in one in sentence case."""
+_RUN = re.compile("[pL]p*[pT]|[pLTB]")
+"""Protected words braced together: each but the last with nothing after its core, each but the first nothing before."""
+
+
 @lru_cache(maxsize=1 << 16)
-def _word(word: str) -> tuple[int, int, bool, bool, bool, bool]:
-    """What the rules need of one word, kept for the words seen most (a title's words repeat across a list):
-    where its core starts and ends within it (quotes, brackets and punctuation around it left out), whether
-    the core has an inner capital, whether it is capitalised, whether it votes on the title's case (a plain
-    word over three letters that title case would capitalise), and whether the word ends in a colon."""
+def _core(word: str) -> tuple[int, int]:
+    """Where a word's core starts and ends within it: quotes, brackets and punctuation around it left out."""
+    if word[:1] == _START:
+        a, b = _core(word[1:])
+        return a + 1, b + 1
     lead = _LEADING.match(word)
     trail = _TRAILING.search(word)
     a = lead.end() if lead else 0
-    b = max(a, len(word) - (len(trail.group()) if trail else 0))
+    return a, max(a, len(word) - (len(trail.group()) if trail else 0))
+
+
+@lru_cache(maxsize=1 << 16)
+def _letter(word: str) -> str:
+    """What the rules need of one word, as one letter (its bits: `_INNER` ...), kept for the words seen most (a
+    title's words repeat across a list): whether its core has an inner capital, whether it is capitalised, whether
+    it votes on the title's case (a plain word over three letters that title case would capitalise), whether the
+    word ends in a colon, whether something comes before or after its core, and whether it starts a title."""
+    if word[:1] == _START:
+        return chr(ord(_letter(word[1:])) + _FIRST)
+    a, b = _core(word)
     core = word[a:b]
     inner = bool(core) and _inner_capital(core)
     votes = len(core) > 3 and core.isalpha() and core.casefold() not in _MINOR and not inner
-    return a, b, inner, _capitalised(core), votes, word.endswith(":")
+    return chr(0x100 + (_INNER * inner | _CAPITAL * _capitalised(core) | _VOTES * votes | _COLON * word.endswith(":")
+                        | _LEAD * (a > 0) | _TRAIL * (b < len(word))))
 
 
-def protected_spans(title: str) -> list[tuple[int, int]]:
-    """The (start, end) spans of `title` (one space between words) to brace, in order, adjacent
-    protected words joined into one span."""
-    if title[1:].islower():  # no capital after the first letter (most titles in a sentence-case list): nothing to brace
-        return []
-    words: list[tuple[int, int, bool, bool, bool]] = []  # each word's core (start, end), inner capital, capitalised, after a colon
-    balance = 0  # capitalised less lower-case words among those that vote: sentence case when below 0
-    colon = None  # the first word ending in a colon
-    after_colon = False
-    for i, match in enumerate(_WORD.finditer(title)):
-        start = match.start()
-        a, b, inner, capitalised, votes, ends_colon = _word(match.group())
-        if i and votes and not after_colon:
-            balance += 1 if capitalised else -1
-        if ends_colon and colon is None:
-            colon = i
-        words.append((start + a, start + b, inner, capitalised, after_colon))
-        after_colon = ends_colon
-    # The method or system name before a colon, all its words capitalised.
-    name = colon + 1 if colon is not None and 0 < colon < _NAME_WORDS and all(w[3] for w in words[: colon + 1]) else 0
-    sentence_case = balance < 0
-    spans: list[tuple[int, int]] = []
-    protected = False  # the word before
-    for i, (a, b, inner, capitalised, after) in enumerate(words):
-        was, protected = protected, inner or i < name or (sentence_case and i > 0 and not after and capitalised)
-        if not protected or a == b:
-            continue
-        if spans and was and not after and title[spans[-1][1]:a] == " ":
-            spans[-1] = (spans[-1][0], b)
-        else:
-            spans.append((a, b))
+def _named(name: re.Match[str]) -> str:
+    return "".join(chr(ord(letter) + _NAMED) for letter in name.group())
+
+
+def protected_spans_of(titles: Sequence[str]) -> list[list[tuple[int, int]]]:
+    """For each of `titles` (its words one space apart, as `store.cite.bibtex_values` makes it), the (start, end) spans
+    to brace, in order, adjacent protected words joined into one span; worked out for all of them together: the
+    titles' words as one string of their letters (`_letter`), which the rules read with string methods and regular
+    expressions, not word by word."""
+    spans: list[list[tuple[int, int]]] = [[] for _ in titles]
+    # No capital after the first letter (most titles in a sentence-case list): nothing to brace.
+    todo = [k for k, title in enumerate(titles) if title and not title[1:].islower()]
+    if not todo:
+        return spans
+    text = _START + f" {_START}".join([titles[k] for k in todo])
+    words = text.split(" ")
+    shape = "".join(map(_letter, words))
+    if ":" in text:
+        shape = _AFTER_COLON.sub(lambda letter: chr(ord(letter.group()) + _AFTER), shape)
+        shape = _NAME.sub(_named, shape)
+    sentence = [votes.count("-") > votes.count("+") for votes in shape.translate(_VOTE).split("|")[1:]]
+    firsts = list(accumulate([titles[k].count(" ") + 1 for k in todo], initial=0))  # each title's first word
+    ends = list(accumulate(map(len, words), initial=0))  # (word g starts at ends[g] + g in `text`)
+    cases = [shape.translate(table) for table in _PROTECTED]
+    marks = "".join([cases[case][a:b] for a, b, case in zip(firsts, firsts[1:], sentence)])  # (each title's by its case)
+    for run in _RUN.finditer(marks):
+        first, last = run.start(), run.end() - 1
+        n = bisect_right(firsts, first) - 1
+        at = ends[firsts[n]] + firsts[n] + 1  # (where the title starts in `text`, after its mark)
+        spans[todo[n]].append((ends[first] + first + _core(words[first])[0] - at, ends[last] + last + _core(words[last])[1] - at))
     return spans

@@ -20,8 +20,10 @@ writers that died before renaming theirs (`store.common.files.remove_dead_writer
 a new entry is written.
 
 Beside the parse entry, a list keeps its first papers whole, which a long list shows at once (`head`),
-and a long list its search index (`store.readers.index_cache`), its papers' ids without the papers,
-for `triage set` (`store.readers.ids`), and the features For you ranks by (`store.interest.features_cache`)."""
+and a list its search engine's folder (`store.readers.engine_cache`), its papers' ids without the papers,
+for `triage set` (`store.readers.ids`, which also has a few papers of a parse entry made without the others), the
+features For you ranks by (`store.interest.features_cache`), and what its papers are matched by across sources
+(`store.readers.match_cache`)."""
 from __future__ import annotations
 
 import gc
@@ -29,13 +31,14 @@ import hashlib
 import marshal
 import os
 import re
+import shutil
 import stat
 import sys
 import tempfile
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence, Set as AbstractSet
 from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from functools import cache, partial
@@ -45,10 +48,9 @@ from operator import attrgetter
 from pathlib import Path
 from typing import BinaryIO
 
-import platformdirs
-
 from store.common import heap
-from store.common.files import abandon as abandon_writes, abandonable, abandoned, remove_dead_writers, replace_unless_abandoned
+from store.common.files import (abandon as abandon_writes, abandonable, abandoned, cache_folder as folder, remove_dead_writers,
+                                replace_unless_abandoned)
 from store.papers.model import Collection, Origin, Paper, any_untitled, built, kept_plain
 from store.readers import sourced
 from store.common.collector import collector_paused
@@ -57,36 +59,36 @@ from store.readers.records import within
 SUFFIX = ".parse"
 MAGIC = b"PTc2"
 """The start of a parse entry file, before the CRC-32 of the rest: an entry that fails it is parsed again."""
-INDEX_SUFFIX = ".index"
+ENGINE_SUFFIX = ".engine"
+"""The search engine folder of a list (`store.readers.engine_cache`): a folder, removed whole when unused for long."""
 IDS_SUFFIX = ".ids"
 """The ids entry of a list (`store.readers.ids`), written with its parse entry."""
 HEAD_SUFFIX = ".head"
 """The head entry of a list (`head`), written with its parse entry."""
 FEATURES_SUFFIX = ".features"
 """The features entry of a long list (`store.interest.features_cache`), written when For you or more like this needs them."""
+MATCH_SUFFIX = ".match"
+"""The match entry of a long list (`store.readers.match_cache`), written when first needed."""
+KEYS_SUFFIX = ".keys"
+"""The keys cache of a records file beside a database (`store.library.keys_cache`, which names its entries so): one the
+clean-up of old entries and dead writers knows too."""
 HEAD_CHARACTERS = 128 << 10
 """A head entry holds the first papers whose texts add up to this many characters (as many as a head
 parse of the file's first part holds: `store.readers.quick.HEAD_BYTES`), and at least one."""
 KEEP_DAYS = 30
 # The temporary files `_store` makes: the entry's name, then mkstemp's 8 random characters (before
 # those were named, just the random characters). Nothing else in the folder is touched.
-_TEMPORARY = re.compile(r"\.(?:[0-9a-f]{32}\.(?:parse|index|ids|head|features)\.)?[a-z0-9_]{8}\.tmp")
+_TEMPORARY = re.compile(r"\.(?:[0-9a-f]{32}\.(?:parse|ids|head|features|match|keys)\.)?[a-z0-9_]{8}\.tmp")
 BACKGROUND_FROM = 16 << 20
 """Entries of this many bytes and more are written in the background (for a parse entry: of this
 many bytes of abstracts, which it finds in the list file; 100,000 abstracts are about 150 MB: a
-good part of a second). An index entry always is (`store.readers.index_cache.search_index`)."""
+good part of a second)."""
 _FIELDS = tuple(Paper.__dataclass_fields__)
 _COLUMNS = tuple(name for name in _FIELDS if name not in ("text", "plain", "position"))
 """The fields an entry keeps as they are; the texts, display texts and positions it keeps apart."""
 _writers: list[tuple[Path, threading.Thread]] = []
 """The entries being written in the background, and their writers."""
 _SHAPING_LIBRARIES = ("pylatexenc", "bibtexparser", "charset-normalizer", "ahocorasick-rs")
-
-
-def folder() -> Path:
-    """Where cached lists live: `$TRIAGE_CACHE`, else the user cache folder."""
-    env = os.environ.get("TRIAGE_CACHE")
-    return Path(env) if env else Path(platformdirs.user_cache_dir("paper-triage", appauthor=False))
 
 
 @cache
@@ -191,30 +193,39 @@ def _encode(key: tuple, collection: Collection, path: Path) -> bytes:
                           None if positions == list(range(len(papers))) else positions))
 
 
-def _decode(data: bytes, key: tuple, path: Path) -> Collection | None:
+def _decode(data: bytes, key: tuple, path: Path, wanted: AbstractSet[str] | None = None) -> Collection | None:
     """The collection an entry holds (its texts read from `path`), or None when it is another key's
-    or the file changed; ValueError (or another error) when it is damaged."""
+    or the file changed; ValueError (or another error) when it is damaged. With `wanted`, of its papers
+    only those whose ids are `wanted` (the others' texts not read, no paper made of them)."""
     payload = _unsealed(data)
     with collector_paused():
         stored_key, meta, count, columns, same, (codec, places, kept), plains, positions = marshal.loads(payload)
         if stored_key != key:
             return None
         header, venue, year, sources, warnings = meta
+        chosen: Sequence[int] = range(count)
+        if wanted is not None:
+            chosen = [at for at, pid in enumerate(columns["id"] if "id" in columns else [same["id"]] * count) if pid in wanted]
+            places, kept = sourced.chosen(places, kept, chosen)
         with open(path, "rb") as source:
             if not _unchanged(source, key):
                 return None
             texts = sourced.read(source, codec, places, kept)
             if not _unchanged(source, key):
                 return None
-        values = {name: columns[name] if name in columns else repeat(same[name], count) for name in _COLUMNS}
+
+        def picked(column: Sequence) -> Sequence:
+            return column if wanted is None else [column[at] for at in chosen]
+
+        values = {name: picked(columns[name]) if name in columns else repeat(same[name], len(chosen)) for name in _COLUMNS}
         values["text"] = texts
-        values["plain"] = [text if plain is None else None if plain is False else plain for text, plain in zip(texts, plains)]
-        values["position"] = range(count) if positions is None else positions
+        values["plain"] = [text if plain is None else None if plain is False else plain for text, plain in zip(texts, picked(plains))]
+        values["position"] = chosen if positions is None else picked(positions)
         papers = built([values[name] for name in _FIELDS])
         # They live as long as their collection and form no cycles: out of the collector's sight before it
         # runs again (it would first walk them all as young objects, ~70 ms at 100,000 papers).
         gc.freeze()
-    if len(papers) != count or len(texts) != count:  # (map stops at the shortest column)
+    if len(papers) != len(chosen) or len(texts) != len(chosen):  # (map stops at the shortest column)
         raise ValueError("damaged cache entry")
     return Collection(papers, header, venue, year, list(sources), list(warnings), codec)
 
@@ -270,10 +281,15 @@ def _store(entry: Path, write: Callable[[BinaryIO], object]) -> None:
         raise
     since = time.time() - KEEP_DAYS * 86400
     for other in entry.parent.iterdir():
-        if other.suffix in (SUFFIX, INDEX_SUFFIX, IDS_SUFFIX, HEAD_SUFFIX, FEATURES_SUFFIX) and other != entry:
+        if other.suffix in (SUFFIX, ENGINE_SUFFIX, IDS_SUFFIX, HEAD_SUFFIX, FEATURES_SUFFIX, MATCH_SUFFIX, KEYS_SUFFIX) \
+                and other != entry:
             try:
-                if other.stat().st_mtime < since:
-                    other.unlink()
+                info = other.lstat()  # (a link is removed, never followed)
+                if info.st_mtime < since:
+                    if stat.S_ISDIR(info.st_mode):  # an engine folder (its files are its own: `store.search.engine.folder`)
+                        shutil.rmtree(other)
+                    else:
+                        other.unlink()
             except OSError:  # gone meanwhile (another process cleaning up), or not ours to remove
                 pass
     remove_dead_writers(entry.parent, _TEMPORARY)

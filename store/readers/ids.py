@@ -8,16 +8,17 @@ the code's version key) and behind a CRC-32, the list's sources, its warnings (t
 store keeps with a state to find it again after a small edit, and all it reads of a text) and title. It is
 written with the parse entry, by the same background writer for a long list, or by the first
 `ids` call that finds the list cached without one; any doubt (another key, a failed CRC, a damaged
-or missing entry, a file that is not a regular one) means None: the caller reads the list.
+or missing entry, a file that is not a regular one) means None: the caller reads the list. The paper
+`triage set` marks first is made alone from the parse entry (`papers_named`), to keep its record.
 """
 from __future__ import annotations
 
 import marshal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Set as AbstractSet
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
-from store.papers.model import Collection
+from store.papers.model import Collection, Paper
 from store.readers import cache
 from store.common.collector import collector_paused
 
@@ -104,6 +105,25 @@ def ids(paths: Sequence[str]) -> Ids | None:
         for paper in part.papers:
             papers.setdefault(paper.id, paper)  # the first of an id stays, as in `read_paths`
     return Ids(list(papers.values()), [s for part in parts for s in part.sources], [w for part in parts for w in part.warnings])
+
+
+def papers_named(paths: Sequence[str], wanted: AbstractSet[str]) -> list[Paper] | None:
+    """The papers of the list files `paths` whose ids are `wanted` (of an id in several, the first, as `read_paths`
+    keeps it), from their parse entries without reading the others' texts nor making them: what `triage set` needs
+    of a long list to keep the record of a paper it marks first; None when a file's parse is not cached (its key)."""
+    found: dict[str, Paper] = {}
+    for name in paths:
+        path = Path(name)
+        try:
+            entry = cache._entry([path], cache.SUFFIX).read_bytes()
+            part = cache._decode(entry, cache._key(name, path), path, wanted - found.keys())
+        except Exception:  # missing, unreadable, truncated, damaged, its file changed: the caller reads the lists
+            return None
+        if part is None:
+            return None
+        for paper in part.papers:
+            found.setdefault(paper.id, paper)
+    return list(found.values())
 
 
 def _from_parse(path: Path, key: tuple) -> Ids | None:

@@ -16,7 +16,9 @@ from __future__ import annotations
 import codecs
 import os
 from array import array
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
+from itertools import compress
 from typing import BinaryIO
 
 CHUNK = 16 << 20
@@ -90,6 +92,22 @@ def locate(source: BinaryIO, codec: str, texts: Iterable[str]) -> tuple[bytes, l
 def absent(count: int) -> bytes:
     """The places of `count` texts none of which is looked for in a file (all kept in full)."""
     return array("q", (-1, 0) * count).tobytes()
+
+
+def chosen(places: bytes, kept: Sequence[str], chosen: Sequence[int]) -> tuple[bytes, list[str]]:
+    """The places and the texts kept (`locate`) of the texts at `chosen` (ascending indices) alone: what `read`
+    reads of those texts only."""
+    at = array("q")
+    at.frombytes(places)
+    starts = at[0::2]
+    kept_at = list(compress(range(len(starts)), map((0).__gt__, starts)))  # (the index of each text kept)
+    picked = array("q")
+    texts = []
+    for index in chosen:
+        picked.extend(at[2 * index : 2 * index + 2])
+        if starts[index] < 0:
+            texts.append(kept[bisect_left(kept_at, index)])
+    return picked.tobytes(), texts
 
 
 def read(source: BinaryIO, codec: str, places: bytes, kept: Sequence[str]) -> list[str]:

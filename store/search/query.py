@@ -115,6 +115,11 @@ class Query:
         return "; ".join(self.problems)
 
     @property
+    def asks_new(self) -> bool:
+        """Whether it holds `is:new` (negated or not): its caller must say which papers are new (`store.library.seen`)."""
+        return any(isinstance(a, Qualifier) and a.field == "is" and a.value == "new" for group in self.groups for a in group)
+
+    @property
     def needs_states(self) -> bool:
         """Whether a qualifier asks about triage state (is:, p:, tag:, has:note, has:tag), or a word
         may be found in a note or tag."""

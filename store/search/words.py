@@ -1,5 +1,5 @@
-"""Finding and counting the words of many texts as numbers, as `WORD.findall` finds them: what the search index
-and the interest model's word counts (store.interest.counts) are made of.
+"""Finding and counting the words of many texts as numbers, as `WORD.findall` finds them: what the interest
+model's word counts (store.interest.counts) are made of.
 
 `Words` finds the words of a batch of texts with numpy (hashing runs of word characters, grouping equal ones by
 one sort, checking them letter by letter), counts them in each text (`Counted`: each (word, text) pair in 16 bits,

@@ -6,7 +6,8 @@ import sys
 from collections.abc import Sequence
 
 from store.common.errors import ReadError
-from tui.cli.common import add_common, add_library, add_query, database, load, matching, named, parse_args, parse_query, attached
+from tui.cli.common import (add_common, add_library, add_query, attached, database, load, matching, named, new_in, parse_args,
+                            parse_query)
 
 
 def cite_parser() -> argparse.ArgumentParser:
@@ -77,21 +78,23 @@ def run_export(argv: Sequence[str]) -> int:
     db = database(args.db)
     collection = load(args.files, db=db if args.library else None)
     # The marks only when a query or the format asks for them (a BibTeX export of 100,000 papers need not read them).
-    states, updated = attached(db, collection.papers) if query is not None or fmt in export.MARKED else ({}, frozenset())
+    states, updated = attached(db, collection) if query is not None or fmt in export.MARKED else ({}, frozenset())
+    new = new_in(db, collection) if query is not None and query.asks_new else frozenset()
     keys = cite.citation_keys(collection.papers)  # over the whole list, so a key does not depend on the query
-    papers = [paper for paper, _ in matching(collection, query, states, updated=updated)]
+    papers = [paper for paper, _ in matching(collection, query, states, new, updated)]
     if not papers:
         print(f"triage: no paper matches {args.query!r}: nothing exported", file=sys.stderr)
         return 1
-    text = export.render(papers, fmt, states, keys, args.abstract)
+    parts = export.parts(papers, fmt, states, keys, args.abstract)  # (written as they are made: never held whole)
     if args.output:
         try:
-            export.write(args.output, text, force=args.force)
+            export.write(args.output, parts, force=args.force)
         except export.Exists as exc:
             raise ReadError(exc.path, f"{exc.message} (pass --force to overwrite)") from None
         print(f"{len(papers)} papers written to {args.output} ({fmt})", file=sys.stderr)
     else:
-        sys.stdout.write(text)
+        for batch in export.joined(parts):
+            sys.stdout.write(batch)
     return 0
 
 

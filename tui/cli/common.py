@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, TypeVar
 
 from store.papers.model import Collection, Paper, Triage
 from store.papers.text import display
-from store.readers import describe_skipped, read_paths
-from store.readers.index_cache import search_index
+from store.readers import describe_skipped, match_cache, read_paths
+from store.readers.engine_cache import engine_for
 from store.readers.records import reporting
 from store.search.query import Query, clipped, parse
 from tui.boundary import write_control
@@ -203,7 +203,7 @@ def matching(collection: Collection, query: Query | None, states: Mapping[str, T
     the papers `is:new` and `is:updated` find."""
     if query is None:
         return [(paper, None) for paper in collection.papers]
-    return [(hit.paper, hit.score) for hit in search_index(collection).search(query, states, new, updated)]
+    return [(hit.paper, hit.score) for hit in engine_for(collection).engine.search(query, states, new, updated)]
 
 
 def paper_row(paper: Paper, state: Triage) -> dict[str, object]:
@@ -286,21 +286,28 @@ def in_store(db: Path, work: Callable[[TriageStore], T]) -> T:
         tell(store.notices[told:])
 
 
-def stored_states(db: Path, papers: Sequence[Paper]) -> dict[str, Triage]:
-    """The marks stored for `papers`."""
-    return attached(db, papers)[0]
+def stored_states(db: Path, collection: Collection) -> dict[str, Triage]:
+    """The marks stored for `collection`'s papers."""
+    return attached(db, collection)[0]
 
 
-def attached(db: Path, papers: Sequence[Paper]) -> tuple[dict[str, Triage], frozenset[str]]:
-    """The marks stored for `papers` (a paper's own, or those of the marked paper it is under another id), and
-    the ids of those that are a later version of their marked paper (`is:updated`: `TriageStore.attach`)."""
-    return in_store(db, lambda store: (store.attach(papers), store.updated))
+def attached(db: Path, collection: Collection) -> tuple[dict[str, Triage], frozenset[str]]:
+    """The marks stored for `collection`'s papers (a paper's own, or those of the marked paper it is under another
+    id: what a long list's papers are matched by is kept, `store.readers.match_cache`), and the ids of those that
+    are a later version of their marked paper (`is:updated`: `TriageStore.attach`)."""
+    return in_store(db, lambda store: (store.attach(collection.papers, **match_cache.attaching(collection)), store.updated))
 
 
 def opened_now(db: Path, collection: Collection) -> Opened:
     """The ids of the papers of `collection` new since it was last opened, and of those the database sees first, now
     that it is opened (`store.library.seen`)."""
     return in_store(db, lambda store: store.opened(collection.sources, collection.papers))
+
+
+def new_in(db: Path, collection: Collection) -> frozenset[str]:
+    """The ids of the papers of `collection` new since it was last opened, as `opened_now` would find them, without
+    opening it (`triage export` reads a list, it does not open it)."""
+    return in_store(db, lambda store: store.new(collection.sources, collection.papers))
 
 
 def tell(notices: Sequence[str]) -> int:

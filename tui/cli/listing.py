@@ -41,7 +41,7 @@ def run_list(argv: Sequence[str]) -> int:
         args.query = saved_query(db, args.saved, args.query)
     query = parse_query(args.query)
     collection = load(args.files, db=db if args.library else None)
-    states, updated = attached(db, collection.papers)  # (the table shows the marks too)
+    states, updated = attached(db, collection)  # (the table shows the marks too)
     new, arrived = opened_now(db, collection)
     if arrived:  # (papers the database sees first: the standing rules mark them, and say so on stderr)
         from tui.cli.rules import mark_arrived

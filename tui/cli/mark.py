@@ -18,7 +18,7 @@ from store.papers.inert import inert
 from store.common.json_out import dumps
 from store.papers.model import Paper, Triage
 from store.marks.clock import now
-from store.readers.ids import Known, ids
+from store.readers.ids import Known, ids, papers_named
 from tui.cli.common import (add_common, database, default_files, in_store, load, marks_column, parse_args, plain_title,
                             Refused, tell_skipped)
 
@@ -132,15 +132,18 @@ def listed(files: Sequence[str]) -> tuple[Sequence[Paper | Known], list[str]]:
 
 def attach_whole(store: TriageStore, pids: Sequence[str], papers: Sequence[Paper | Known], files: Sequence[str]) -> None:
     """Have the database know the papers about to be marked whose records it keeps none of, as papers: when the
-    list's papers came as ids from its cache (`listed`), the list is read now, only then (a paper's first mark),
-    so that the paper's record is kept and a paper that is a marked one under another id shares its marks
-    (`TriageStore.attach`)."""
+    list's papers came as ids from its cache (`listed`), those papers are read now from the list's parse entry,
+    only then (a paper's first mark; the list read whole when its parse is not cached), so that the paper's record
+    is kept and a paper that is a marked one under another id shares its marks (`TriageStore.attach`)."""
     if all(isinstance(paper, Paper) for paper in papers):
         return  # (`store.update_many` kept them)
     kept = store.kept()
     missing = {pid for pid in pids if pid not in kept}
     if missing:
-        store.attach([paper for paper in load(files).papers if paper.id in missing], refind=False)
+        found = papers_named(files or default_files(), missing)
+        if found is None:  # (its warnings were told: `listed`)
+            found = [paper for paper in load(files, report_skipped=False).papers if paper.id in missing]
+        store.attach(found, refind=False)
 
 
 def changing(marks: Mapping[str, object], tags: Sequence[str] = (), untag: Sequence[str] = ()) -> Callable[[Triage], Triage]:

@@ -59,7 +59,7 @@ def run_similar(argv: Sequence[str]) -> int:
         print(f"triage: {', '.join(collection.sources)} has no other paper", file=sys.stderr)
         return 1
     by_id = {p.id: p for p in collection.papers}
-    states = stored_states(db, collection.papers)
+    states = stored_states(db, collection)
     if args.format == "table":
         print_table([by_id[pid] for pid in ids], states)
         return 0

@@ -15,7 +15,7 @@ from store.marks.clock import now
 from store.marks.rules import Rule, Rules
 from store.papers.inert import inert
 from store.papers.model import Collection, Triage
-from store.readers.index_cache import search_index
+from store.readers.engine_cache import engine_for
 from tui.cli.common import (add_db, database, default_files, in_store, load, matching, parse_args, parse_query, print_table,
                             Refused, stored_states, write_lines)
 
@@ -104,7 +104,7 @@ def _preview(db: Path, rule: Rule, files: list[str]) -> int:
     """The papers of `files` the rule matches, as `triage list` prints them; how many it would mark (those without
     a mark) on stderr. Nothing is marked, and the lists are not opened (what is new in them stays new)."""
     collection = load(files or default_files())
-    states = stored_states(db, collection.papers)
+    states = stored_states(db, collection)
     found = [paper for paper, _ in matching(collection, parse_query(rule.query), states)]
     print_table(found, states)
     free = sum(rules.untouched(states.get(paper.id)) for paper in found)
@@ -121,7 +121,7 @@ def mark_arrived(db: Path, collection: Collection, arrived: Ids[str], states: di
     found = in_store(db, rules.load) if arrived else Rules()
     if not found:
         return
-    index = search_index(collection)
+    index = engine_for(collection).engine
     done = rules.applied(found, arrived, states, lambda query: index.search(query, states, new).ids)
     if not done:
         return
@@ -137,4 +137,4 @@ def mark_fetched(db: Path, path: Path) -> None:
         return
     collection = load([str(path)], report_skipped=False)
     arrived = in_store(db, lambda store: store.unseen(collection.papers))
-    mark_arrived(db, collection, arrived, stored_states(db, collection.papers) if arrived else {})
+    mark_arrived(db, collection, arrived, stored_states(db, collection) if arrived else {})
