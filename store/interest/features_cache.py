@@ -1,10 +1,10 @@
 """The features entry of a list: For you and more like this load a long list's `Features` from the cache
 instead of building them again on every call (seconds of CPU at 100,000 papers).
 
-Beside its index entry (`store.readers.index_cache`), a list of `FEATURES_FROM` papers or more keeps the arrays
-its features are made of (`store.interest.ranking.Vectors`: the tf-idf rows' data, indices and row bounds, the
-terms as UTF-8 text, the latent axes, lengths and rows) in numpy's .npz, no pickles. Its key is the index entry's
-(this code's version and the parse the papers are, else a digest of them: `index_cache._index_key`), the versions
+Beside its search engine's folder (`store.readers.engine_cache`), a list of `FEATURES_FROM` papers or more keeps
+the arrays its features are made of (`store.interest.ranking.Vectors`: the tf-idf rows' data, indices and row
+bounds, the terms as UTF-8 text, the latent axes, lengths and rows) in numpy's .npz, no pickles. Its key is the engine folder's
+(this code's version and the parse the papers are, else a digest of them: `store.readers.list_key`), the versions
 of the libraries the vectors are computed with, and a digest of the library's papers of other lists learnt from
 beside the list's (`outside`). It stands for those very papers only, and is checked before it is believed (each
 array's header against the room it takes before it is read, zip CRCs, no pickles: `_read`; the key; then every
@@ -26,7 +26,7 @@ import numpy as np
 from store.interest.ranking import Features, Vectors
 from store.papers.model import Collection, Paper, any_untitled
 from store.readers.cache import FEATURES_SUFFIX, _entry, _save, _used, settle
-from store.readers.index_cache import _index_key
+from store.readers.list_key import digest_of, papers_key
 
 FEATURES_FROM = 1_000
 """Lists of this many papers and more keep their features in the cache (the ICLR list's 2,260 build in ~1 s)."""
@@ -71,11 +71,9 @@ def _key(collection: Collection, outside: Sequence[Paper]) -> str:
             versions.append(library)
     others = None
     if outside:
-        from store.search.index_made import fingerprint
-
         ids = hashlib.blake2b("\n".join(paper.id for paper in outside).encode("utf-8", "surrogatepass"), digest_size=16)
-        others = [ids.hexdigest(), fingerprint(outside).hex()]
-    return json.dumps([FORMAT, _index_key(collection), versions, others])
+        others = [ids.hexdigest(), digest_of(outside).hex()]
+    return json.dumps([FORMAT, papers_key(collection), versions, others])
 
 
 def _arrays(made: Features) -> dict[str, np.ndarray]:
