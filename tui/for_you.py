@@ -42,8 +42,8 @@ class Interest:
     """The interest model of one collection (see the module docstring); safe to call from any thread.
 
     `ready`, when given, is waited for before the features are made: the app's returns once the whole list is
-    read and its papers' titles derived (the collection's papers are then all there, in place), so features are
-    made once, of all of them (from the cache, `store.interest.features_cache`, when it holds them)."""
+    read (the collection's papers are then all there, in place), so features are made once, of all of them (from
+    the cache, `store.interest.features_cache`, when it holds them)."""
 
     def __init__(self, collection: Collection, others: Others | None = None, ready: Callable[[], object] | None = None) -> None:
         self._collection = collection

@@ -46,8 +46,8 @@ def counted(papers: Sequence[Paper]) -> Counts:
             for start, runs in zip(starts, in_order(pool, words.find, batches)):
                 found = words.counted(runs)
                 ids.append(np.repeat(words.named(found), found.runs))
-                rows.append((found.pairs >> TF_BITS).astype(np.int64) + start)
+                rows.append((found.pairs >> TF_BITS).astype(np.int32) + np.int32(start))
                 times.append((found.pairs & TF_MAX).astype(np.float32) if capped else np.ones(len(found.pairs), np.float32))
-    joined = (np.concatenate(parts) if parts else np.zeros(0, kind) for parts, kind in ((rows, np.int64), (ids, np.uint32),
+    joined = (np.concatenate(parts) if parts else np.zeros(0, kind) for parts, kind in ((rows, np.int32), (ids, np.uint32),
                                                                                         (times, np.float32)))
     return Counts(list(words.ids), *joined)
