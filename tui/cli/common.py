@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, TypeVar
 from store.papers.model import Collection, Paper, Triage
 from store.papers.text import display
 from store.readers import describe_skipped, match_cache, read_paths
-from store.readers.engine_cache import engine_for
 from store.readers.records import reporting
 from store.search.query import Query, clipped, parse
 from tui.boundary import write_control
@@ -25,6 +24,7 @@ from tui.boundary import write_control
 if TYPE_CHECKING:
     from store.library.seen import Opened
     from store.marks.db import TriageStore
+    from store.search.engine import Engine
 
 T = TypeVar("T")
 
@@ -196,14 +196,25 @@ def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse
     return parser.parse_intermixed_args(attach_query(argv))
 
 
+def engine_of(collection: Collection) -> Engine:
+    """The search engine of `collection` (kept in the cache: store.readers.engine_cache), what it could not do said
+    in one line on stderr (a cache the index could not be kept in, a damaged one built again)."""
+    from store.readers.engine_cache import engine_for  # (here: the subcommands that search no list need no tantivy)
+
+    opened = engine_for(collection)
+    if opened.note:
+        print(f"triage: {opened.note}", file=sys.stderr)
+    return opened.engine
+
+
 def matching(collection: Collection, query: Query | None, states: Mapping[str, Triage],
              new: AbstractSet[str] = frozenset(), updated: AbstractSet[str] = frozenset()) -> list[tuple[Paper, float | None]]:
     """The papers of `collection` with their scores: all in file order without a query, else
-    those matching it, ranked as the app ranks them (a long list's index from the cache); `new` and `updated`:
+    those matching it, ranked as the app ranks them (`engine_of`); `new` and `updated`:
     the papers `is:new` and `is:updated` find."""
     if query is None:
         return [(paper, None) for paper in collection.papers]
-    return [(hit.paper, hit.score) for hit in engine_for(collection).engine.search(query, states, new, updated)]
+    return [(hit.paper, hit.score) for hit in engine_of(collection).search(query, states, new, updated)]
 
 
 def paper_row(paper: Paper, state: Triage) -> dict[str, object]:
