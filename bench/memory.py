@@ -134,7 +134,7 @@ def main() -> None:
         print("held, MB (cached open)")
         cached = [(name, found) for name, open_, _, found in rows if open_ == "cached"]
         for part in cached[0][1]["held"]:
-            print(f"  {part:<20} " + "  ".join(f"{name} {found['held'].get(part, '-'):>7}" for name, found in cached))
+            print(f"  {part:<29} " + "  ".join(f"{name} {found['held'].get(part, '-'):>7}" for name, found in cached))
         if args.phrases:
             print("phrase median ms (cached open)")
             for query in PHRASES:
