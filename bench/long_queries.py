@@ -5,10 +5,10 @@ bundled 19-paper list.
     python bench/long_queries.py [--base 48af6cb] [--timeout 60]
 
 Each (revision, list, query) is measured in a process of its own (the base from `git archive`, as
-bench/search.py does), which builds what answers the revision's queries (bench/common.py's `searcher`:
-the engine, its folder in a cache folder of its own; a revision from before the engine, its SearchIndex,
-readied as its app readied it) and then answers the
-query (parse and search) once, then twice more when that took under a second; the median wall and
+bench/search.py does), which makes what answers the revision's queries (bench/common.py's `searcher`:
+the engine, built into a cache folder of the revision's in this run by its first process, opened from it by
+the others; a revision from before the engine, its SearchIndex, built and readied as its app readied it) and
+then answers the query (parse and search) once, then twice more when that took under a second; the median wall and
 CPU ms are printed (CPU is less noisy on a shared machine), or "> T s" when the process ran past
 --timeout (it is killed). The queries: 500 identical terms, 500 distinct ones, a 1.2 MB query (a
 saved search of that size stalled the picker), and queries at this checkout's caps built of the
