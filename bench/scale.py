@@ -12,6 +12,13 @@ Run of 2026-12-02, before the engine (the app's in-memory SearchIndex; load 14-2
 ICLR and both 100k lists measured whole; at 1M (arxiv-1000000.jsonl, 2,082 MB) the app showed its first
 59 rows and then, after 10 minutes (62 s of CPU), still said "reading 0%…" with 7.9 GB resident: the run
 was stopped there to leave the machine to bench/engines.py; the bare 1M list was made but not opened.
+Queries part alone, 2026-12-03 15:05 UTC, with the engine (as helper branch hits34 committed it; load 4–7;
+`--sizes 100000 --kinds arxiv --skip open,cli --runs 5`): no folder in the cache, so read and built in the
+measuring process, 62 s wall, 44.9 s CPU, peak 1,272 MB there (the whole list read in one process); p50 ms,
+engine / rg -i: 1 word 74 / 85, 2 words 26 / 177, 4 words 20 / 102, typo 6 / 161, prefix 11 / 85, "n 104 / 83,
+"neural network" 24 / 64, 3-word phrase 8 / 99, author: 2 / 182, author:"…" 4 / 158, kw: 11 / 223, title: 5 /
+176, OR 54 / 332, NOT 45 / 180 (fzf --filter, one run: 2–25 s). So every class under 100 ms and under rg but `"n`
+(100,000 matches, each scored), ~25% over rg.
 
 Each list gets three parts, all through the public code paths:
 - open: the installed `triage LIST` in a private tmux server (bench/open.py's `run`: the first frame,
