@@ -4,8 +4,8 @@
 
 Synthetic lists come from ../shared/tools/make_corpus.py (beside the checkout); `--file` adds lists of your own
 (the ICLR list: ../shared/corpora/iclr-2024-papers.jsonl). The cache is a temporary `$TRIAGE_CACHE`. Each list is
-read (and its search index made) first; then "build" is `store.interest.features_cache.features` with an empty
-cache (the index at hand: what a command paid on every call before the cache), "load" the same call once the
+read first; then "build" is `store.interest.features_cache.features` with an empty cache (the papers' words
+counted and the vectors made: what a command paid on every call before the cache), "load" the same call once the
 entry is written (read, checked, assembled), each in wall and CPU seconds (all threads), best of `--repeat`;
 "peak MB" the process's peak RSS after building (VmHWM, this list and those before it); "entry MB" the entry on
 disk; "same" whether the loaded features give the same For-you order (one star; two stars, a dismissed and a read
@@ -39,22 +39,20 @@ def bench(name: str, path: Path, repeat: int) -> None:
     from store.interest.features_cache import FEATURES_FROM, features
     from store.readers import cache, read_path
     from store.readers.cache import FEATURES_SUFFIX
-    from store.readers.index_cache import search_index
 
     collection = read_path(path)
-    index = search_index(collection)
     folder = Path(os.environ["TRIAGE_CACHE"])
 
     def build():
         for entry in folder.glob("*" + FEATURES_SUFFIX):
             entry.unlink()
-        made = features(collection, lambda: index)[0]
+        made = features(collection)[0]
         cache.settle()  # (written by a thread: counted, as a command's exit waits for it)
         return made
 
     build_wall, build_cpu, built = timed(build, repeat)
     peak = int(Path("/proc/self/status").read_text().split("VmHWM:")[1].split()[0]) // 1024
-    load_wall, load_cpu, (loaded, made_now) = timed(lambda: features(collection, lambda: index), repeat)
+    load_wall, load_cpu, (loaded, made_now) = timed(lambda: features(collection), repeat)
     size = sum(entry.stat().st_size for entry in folder.glob("*" + FEATURES_SUFFIX)) / 2**20
     same = "-" if len(collection.papers) < FEATURES_FROM else "NO" if made_now or shown(loaded) != shown(built) else "yes"
     print(f"{name:<24} {len(collection.papers):>8,} {build_wall:>8.2f} {build_cpu:>8.2f} {load_wall:>8.2f} {load_cpu:>8.2f}"

@@ -34,10 +34,10 @@ from pathlib import Path
 
 import numpy as np
 
-from store.search.index import SearchIndex
 from store.readers import read_path
 from store.papers.model import Triage
 from store.interest.ranking import MIN_POSITIVES, WEAK, Bucket, Features, InterestModel, _fit  # _fit: the retrain alone
+from store.interest.counts import counted
 from views import median_ms  # bench/views.py, beside this script
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -237,11 +237,11 @@ def similar_quality(features: Features, anchor_x, area: np.ndarray) -> None:
 
 
 def speed(sizes: list[int]) -> None:
-    print("\nSpeed. Once per collection, in seconds: the search index (the app has it anyway, cached)")
-    print("and the features built from it. Per mark, median milliseconds of 7: rank() = retrain + rerank")
+    print("\nSpeed. Once per collection, in seconds: the papers' words counted (store.interest.counts)")
+    print("and the features built (counting them again; a long list's are then cached). Per mark, median milliseconds of 7: rank() = retrain + rerank")
     print("with 200 papers marked (20 starred) and with 2,000 (200), of which the SVM fit; why() and")
     print("similar(k=10) for one paper.")
-    print(f"{'papers':>8s} {'index s':>8s} {'features s':>10s} {'rank 200':>9s} {'fit':>6s} {'rank 2000':>10s} {'fit':>6s}"
+    print(f"{'papers':>8s} {'counts s':>8s} {'features s':>10s} {'rank 200':>9s} {'fit':>6s} {'rank 2000':>10s} {'fit':>6s}"
           f" {'why':>6s} {'similar':>8s}")
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
@@ -252,14 +252,14 @@ def speed(sizes: list[int]) -> None:
                 subprocess.run([sys.executable, str(MAKE_CORPUS), str(n), "-o", str(path)], check=True)
                 papers = read_path(path).papers
             start = time.perf_counter()
-            index = SearchIndex(papers)
-            indexed = time.perf_counter() - start
+            counted(papers)
+            counting = time.perf_counter() - start
             start = time.perf_counter()
-            features = Features(papers, index)
+            features = Features(papers)
             built = time.perf_counter() - start
             model = InterestModel(features)
             rng = np.random.default_rng(0)
-            row = f"{n:8d} {indexed:8.1f} {built:10.1f}"
+            row = f"{n:8d} {counting:8.1f} {built:10.1f}"
             for count in (200, 2000):
                 marked = rng.choice(len(papers), min(count, len(papers) // 2), replace=False)
                 starred = marked[: len(marked) // 10]

@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 
 from store.readers import read_path
 from store.search.highlight import context, merge
-from store.search.index import SearchIndex
+from store.search.engine import Engine
 from store.search.query import MAX_TERMS, parse
 from store.papers.text import SHOWN_LIMIT, display
 from tests.tmux import triage_command
@@ -98,13 +98,13 @@ def test_or_terms_up_to_the_cap_match_what_each_term_does_and_five_hundred_are_r
     matches, in a fresh process limited to 10 s of CPU; one of 500 terms is refused whole, at once."""
     papers = read_path(corpora / "iclr-2024-abstracts.txt").papers[:300]
     words = sorted({w.lower() for p in papers for w in re.findall(r"[A-Za-z]{6,}", p.text)})[::7][:500]
-    index = SearchIndex(papers)
+    index = Engine.of(papers)
     expected = set().union(*({h.paper_id for h in index.search(w)} for w in words[:MAX_TERMS]))
     path = corpora / "iclr-2024-abstracts.txt"
     code = (
-        f"import json; from store.readers import read_path; from store.search.index import SearchIndex; "
+        f"import json; from store.readers import read_path; from store.search.engine import Engine; "
         f"papers = read_path({str(path)!r}).papers[:300]; "
-        f"print(json.dumps(SearchIndex(papers).search({' | '.join(words[:MAX_TERMS])!r}).ids))"
+        f"print(json.dumps(Engine.of(papers).search({' | '.join(words[:MAX_TERMS])!r}).ids))"
     )
     assert set(json.loads(finishes(code, 10))) == expected
     refused = parse(" | ".join(words))
@@ -128,7 +128,7 @@ async def test_a_ten_megabyte_abstract_is_shown_in_part_but_searched_and_exporte
         assert shown.endswith(f"… ({more:,} more characters: copy or export the paper for all of it)")
         assert "zanzibarite" not in shown
     # The whole text is still searched and exported.
-    assert [h.paper_id for h in SearchIndex(collection.papers).search("zanzibarite")] == [big.id]
+    assert [h.paper_id for h in Engine.of(collection.papers).search("zanzibarite")] == [big.id]
     result = subprocess.run([triage_command(), "export", str(tmp_path / "big.txt"), "--format", "jsonl",
                              "--db", str(tmp_path / "db.json")], capture_output=True, text=True, timeout=120)
     assert json.loads(result.stdout.splitlines()[0])["text"].endswith(tail.strip())

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import os
 
-from store.search.index import SearchIndex
+from store.search.engine import Engine
 from store.papers.model import Triage
 from store.readers import read_path
 from store.marks.db import TriageStore
@@ -23,7 +23,7 @@ def test_query_finds_and_ranks_like_the_app(seed_path):
     [row] = rows(result)
     assert row["id"] == CDRL and row["score"] > 0
     result = triage("list", "-q", "llm", "--format", "jsonl")
-    assert [row["id"] for row in rows(result)] == SearchIndex(read_path(seed_path).papers).search("llm").ids
+    assert [row["id"] for row in rows(result)] == Engine.of(read_path(seed_path).papers).search("llm").ids
 
 
 def test_query_table_prints_matches_best_first():

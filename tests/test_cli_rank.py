@@ -82,6 +82,37 @@ def test_similar_on_the_iclr_list_finds_other_llm_compression_papers(corpora, tm
         assert any(word in row["text"].lower() for word in ("prun", "quantiz", "compress", "spars")), row["title"]
 
 
+ICLR_ORDERS = {
+    # The first 20 papers `triage similar` and the For-you and suggested orders print on the ICLR list with two
+    # stars and a read paper (`test_the_iclr_list_is_ranked_as_it_was`), as the features made from the search
+    # index's postings gave them before they were made from the papers' own word counts (store.interest.counts).
+    "similar": (
+        "e13afe0859 ac0ff1327e c6ea34cbaf 85aa2bf2cb 8385f55370 87d1890b20 986d69b332 0a356447b1 0fb182e109 2692313ab0 "
+        "bba5917ca6 00e0759f5e 852b9f8080 4af14f3909 fc585d6ba7 dc2723124d 6a7ad3b4ff 59e86a9095 4bf04f19c7 3cf8146c6b"
+    ).split(),
+    "interest": (
+        "7d2710b286 f7b6bf109c dc2723124d 2639e2d6c1 088c270a0a 4bf04f19c7 55184c6e4b 025d2ecb93 6a7ad3b4ff 648b09dbe4 "
+        "abb7cd7867 cd355378fa 08219c3d5e 7b5df1d58a fc585d6ba7 bba5917ca6 a356076f6f 6b2d7509f6 91f646b209 9a8ebff71b"
+    ).split(),
+    "suggested": (
+        "dc4dda947c 79190526a9 e245d3cb47 05a3e22397 76a78bc44b 6eacbd8cda cb2237ffa9 471ed35672 97cb107e9a 1762552980 "
+        "01ab240232 5abc464fa0 773ea165db 21020a7ff3 d8ef8da3ff 0558e32a9c 093f1e4ef5 144581c560 d28a08424e ff80950bec"
+    ).split(),
+}
+
+
+def test_the_iclr_list_is_ranked_as_it_was(corpora, tmp_path):
+    """What a reader of the ICLR list sees first of more like this, For you and suggested, unchanged by where the
+    features' word counts come from."""
+    path, db = str(corpora / "iclr-2024-papers.jsonl"), tmp_path / "triage.json"
+    ids = [row["id"] for row in rows(triage("list", path, "--format", "jsonl", db=db))]
+    for pid, mark in ((ids[10], "--star"), (ids[500], "--star"), (ids[20], "--read")):
+        assert triage("set", pid, mark, path, db=db).returncode == 0
+    shown = {"similar": rows(triage("similar", ids[10], path, "--format", "jsonl", "-n", "20", db=db)),
+             **{sort: rows(triage("list", path, "--sort", sort, "--format", "jsonl", db=db))[:20] for sort in ("interest", "suggested")}}
+    assert {name: [row["id"] for row in printed] for name, printed in shown.items()} == ICLR_ORDERS
+
+
 def test_similar_to_an_unknown_or_ambiguous_id_is_one_line_and_exit_2(tmp_path):
     unknown = triage("similar", "zzzz", db=tmp_path / "t.json")
     assert (unknown.returncode, unknown.stdout) == (2, "")

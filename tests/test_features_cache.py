@@ -15,8 +15,7 @@ from store.interest import features_cache, ranking
 from store.interest.features_cache import features
 from store.interest.ranking import Features, InterestModel
 from store.papers.model import Triage
-from store.readers import cache, index_cache, read_path
-from store.readers.index_cache import search_index
+from store.readers import cache, read_path
 from tests.conftest import SEED
 from tests.test_cli_rank import rows, triage
 from tests.waits import until
@@ -40,7 +39,6 @@ def no_build(monkeypatch):
 def long_list(tmp_path, monkeypatch) -> Path:
     """A copy of the seed that counts as a long list."""
     monkeypatch.setattr(features_cache, "FEATURES_FROM", 1)
-    monkeypatch.setattr(index_cache, "INDEX_FROM", 1)
     path = tmp_path / "list.txt"
     path.write_text(SEED.read_text(encoding="utf-8"), encoding="utf-8")
     return path
@@ -49,7 +47,7 @@ def long_list(tmp_path, monkeypatch) -> Path:
 def cached(path: Path) -> Features:
     """The features of the list at `path` as the commands get them (loaded, else built and kept)."""
     collection = read_path(path)
-    made, _ = features(collection, lambda: search_index(collection))
+    made, _ = features(collection)
     cache.settle()  # (an entry is written by a thread)
     return made
 
@@ -76,7 +74,7 @@ def test_the_iclr_list_ranks_the_same_from_cached_features(corpora, no_build):
     """On the real ICLR list (2,260 papers: kept, as any list of `FEATURES_FROM` papers or more)."""
     path = corpora / "iclr-2024-papers.jsonl"
     collection = read_path(path)
-    fresh = Features(collection.papers, search_index(collection))
+    fresh = Features(collection.papers)
     assert entries() == []
     first = cached(path)
     [entry] = entries()
@@ -162,14 +160,14 @@ def test_papers_of_other_lists_learnt_from_are_part_of_the_key(long_list, tmp_pa
     outside = read_path(other).papers
     collection = read_path(long_list)
     fresh = Features([*collection.papers, *outside], own=len(collection.papers))
-    made, _ = features(collection, lambda: search_index(collection), outside)
+    made, _ = features(collection, outside)
     cache.settle()
     assert made.ids == fresh.ids and made.own == fresh.own and shown(made) == shown(fresh)
     no_build()
-    again, _ = features(read_path(long_list), lambda: pytest.fail("no index needed"), outside)
+    again, _ = features(read_path(long_list), outside)
     assert shown(again) == shown(fresh)
     with pytest.raises(pytest.fail.Exception):
-        features(read_path(long_list), lambda: search_index(collection), outside[:1])
+        features(read_path(long_list), outside[:1])
 
 
 def test_the_commands_rank_the_iclr_list_the_same_with_its_features_cached(corpora, tmp_path):

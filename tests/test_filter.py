@@ -6,9 +6,9 @@ import threading
 from textual.widgets import Input, Static
 
 import tui.loading
-from store.search.index import SearchIndex
+from store.search.engine import Engine
 from store.readers import read_path
-from store.readers.index_cache import search_index
+from store.readers.engine_cache import engine_for
 from tests.waits import until
 from tui.app import TriageApp
 from tui.widgets.detail import DetailPane
@@ -109,7 +109,7 @@ async def test_a_dash_before_a_word_negates_it_as_a_bang_does(seed_path):
     app = TriageApp(read_path(seed_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await filter_by(app, pilot, "-graph")
-        without = SearchIndex(read_path(seed_path).papers).search("!graph").ids
+        without = Engine.of(read_path(seed_path).papers).search("!graph").ids
         assert shown(app) == without and len(without) == 17 and text_of(app, "filter-count") == "17 of 19"
         assert not app.query_one("#filter-hint", Static).display
 
@@ -126,13 +126,19 @@ def slow_on(monkeypatch, slow_query: str) -> threading.Event:
     """Make the app's index the real one, but a search for `slow_query` waits until the event returned is set."""
     release = threading.Event()
 
-    class Slow(SearchIndex):
+    class Slow:
+        def __init__(self, engine: Engine) -> None:
+            self.engine = engine
+
+        def __getattr__(self, name: str):
+            return getattr(self.engine, name)
+
         def search(self, query, states=None, new=(), updated=()):
             if query == slow_query:
                 release.wait(60)  # (set by the test: the bound only keeps a failing test from hanging)
-            return super().search(query, states, new, updated)
+            return self.engine.search(query, states, new, updated)
 
-    monkeypatch.setattr(tui.loading, "search_index", lambda collection, bodies: Slow(collection.papers, bodies))
+    monkeypatch.setattr(tui.loading, "engine_for", lambda collection: (opened := engine_for(collection))._replace(engine=Slow(opened.engine)))
     return release
 
 
@@ -159,11 +165,11 @@ async def test_a_slash_typed_in_the_query_is_text(seed_path):
 async def test_typing_before_the_index_is_built_says_so(seed_path, monkeypatch):
     built = threading.Event()
 
-    def slow_to_build(collection, bodies):
+    def slow_to_build(collection):
         built.wait(60)  # (set by the test, which must type before it: not 10 s, a slow start on a loaded machine)
-        return search_index(collection, bodies)
+        return engine_for(collection)
 
-    monkeypatch.setattr(tui.loading, "search_index", slow_to_build)
+    monkeypatch.setattr(tui.loading, "engine_for", slow_to_build)
     app = TriageApp(read_path(seed_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("slash", "d")
@@ -176,7 +182,7 @@ async def test_typing_before_the_index_is_built_says_so(seed_path, monkeypatch):
 async def test_keys_typed_before_a_querys_results_apply_to_them(seed_path, monkeypatch):
     release = slow_on(monkeypatch, "llm")
     papers = read_path(seed_path).papers
-    second = SearchIndex(papers).search("llm").papers[1]
+    second = Engine.of(papers).search("llm").papers[1]
     app = TriageApp(read_path(seed_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("slash", *"llm", "enter", "j", "s")  # the results are not in yet

@@ -1,6 +1,6 @@
 """A long list parsed on worker processes within `records.packing` (the app's read behind its first rows) keeps
-its papers' texts compressed (`store.papers.packed`) until the phrase texts keep them as lines: every text, display
-text, id and title reads out as a plain parse gives it, and so do the parse cache's entry and the index."""
+its papers' texts compressed (`store.papers.packed`): every text, display text, id and title reads out as a plain
+parse gives it, and so do the parse cache's entry and the search engine built of them."""
 from __future__ import annotations
 
 import json
@@ -8,11 +8,10 @@ import random
 
 import pytest
 
-from store.search.index import SearchIndex
 from store.readers import cache, read_path, records
-from store.papers.cased import Cased
 from store.papers.model import has_text, kept_plain, kept_text
 from store.papers.packed import Packed
+from store.search.engine import Engine
 
 
 @pytest.fixture
@@ -53,20 +52,18 @@ def test_texts_kept_packed_read_out_as_parsed(iclr, on_workers):
     assert [papers[i].text for i in shuffled] == [plain[i].text for i in shuffled]
 
 
-def test_texts_kept_packed_then_as_lines_and_the_index_alike(iclr, on_workers):
+def test_the_engine_of_texts_kept_packed_finds_what_it_finds_of_a_plain_parse(iclr, on_workers, tmp_path):
     plain = read_path(iclr("plain.txt")).papers
     papers = packed_read(iclr("packed.txt")).papers
-    parsed = [kept_text(p).chunk for p in papers if type(kept_text(p)) is Packed]  # (the parse's, held: their ids stay theirs)
-    chunks = set(map(id, parsed))
-    index = SearchIndex(papers)
-    index.literal_ready()  # the phrase texts: the texts kept as their lines where they can be, the others packed apart
-    assert {type(kept_text(p)) for p in papers} == {Cased, Packed}
-    assert not {id(kept_text(p).chunk) for p in papers if type(kept_text(p)) is Packed} & chunks
+    kept = [type(kept_text(p)) for p in papers]
+    engine = Engine.opened(papers, tmp_path / "packed.engine", "test")[0]
+    built = Engine.opened(plain, tmp_path / "plain.engine", "test")[0]
+    assert [type(kept_text(p)) for p in papers] == kept  # (the texts stay packed: the engine only reads them out)
     assert fields(papers) == fields(plain)
     assert [kept_plain(p) == kept_plain(q) for p, q in zip(papers, plain)] == [True] * len(plain)
-    built = SearchIndex(plain)
-    for query in ('graph neural', '"language model"', "'Transformer"):
-        assert [(h.paper_id, h.score) for h in index.search(query)] == [(h.paper_id, h.score) for h in built.search(query)]
+    for query in ('graph neural', '"language model"', "'Transformer", '"state-of-the-art'):
+        found, expected = engine.search(query), built.search(query)
+        assert len(found) and (found.rows.tolist(), found.scores.tolist()) == (expected.rows.tolist(), expected.scores.tolist())
 
 
 def test_the_parse_entry_of_papers_kept_packed_is_a_plain_parses(iclr, on_workers):

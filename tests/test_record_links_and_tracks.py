@@ -6,7 +6,7 @@ import json
 
 import bibtexparser
 
-from store.search.index import SearchIndex
+from store.search.engine import Engine
 from store.readers import read_path
 from store.cite import citations as cite
 
@@ -28,7 +28,7 @@ def test_an_openreview_venue_gives_the_year_and_keeps_the_track_apart(tmp_path):
     assert entry.key == "kahl2024values" and entry["year"] == "2024"
     assert entry["booktitle"] == "International Conference on Learning Representations (ICLR 2024)"
     assert "2024" in cite.plain(paper) and "oral" not in cite.plain(paper).casefold()
-    index = SearchIndex([paper])
+    index = Engine.of([paper])
     assert index.search("year:2024").ids == index.search("venue:oral").ids == [paper.id]
     assert index.search("venue:poster").ids == []
 
@@ -41,7 +41,7 @@ def test_every_track_and_case_of_the_real_lists(corpora):
         papers = read_path(corpora / name).papers
         assert {p.venue for p in papers} == {venue} and {p.year for p in papers} == {2024}
         assert {t: sum(p.track == t for p in papers) for t in tracks} == tracks
-        index = SearchIndex(papers)
+        index = Engine.of(papers)
         assert len(index.search("year:2024").ids) == len(papers)
         assert len(index.search("venue:oral").ids) == tracks["oral"]
         keys = cite.citation_keys(papers)

@@ -8,7 +8,7 @@ from store.marks import rules
 from store.marks.db import TriageStore
 from store.marks.rules import Rule
 from store.papers.model import Paper, Triage, paper_id
-from store.search.index import SearchIndex
+from store.search.engine import Engine
 
 
 def paper(n: int, keywords: tuple[str, ...] = (), authors: tuple[str, ...] = (), area: str = "", **more: object) -> Paper:
@@ -18,7 +18,7 @@ def paper(n: int, keywords: tuple[str, ...] = (), authors: tuple[str, ...] = (),
 
 
 def matcher(papers: list[Paper], states: dict[str, Triage] | None = None):
-    index = SearchIndex(papers)
+    index = Engine.of(papers)
     return lambda query: index.search(query, states or {}).ids
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.command import CommandInput, CommandList, CommandPalette
 from textual.widgets import Input, OptionList
 
-from store.search.index import SearchIndex
+from store.search.engine import Engine
 from store.readers import read_path
 from store.marks import saved
 from store.marks.db import TriageStore
@@ -60,7 +60,7 @@ def picker_rows(app: TriageApp) -> list[str]:
 
 async def test_save_a_query_clear_it_and_run_it_by_its_letter(seed_path, tmp_path):
     papers = read_path(seed_path).papers
-    matches = [paper.id for paper in SearchIndex(papers).search("language model").papers]
+    matches = [paper.id for paper in Engine.of(papers).search("language model").papers]
     app = TriageApp(read_path(seed_path), db_path=str(tmp_path / "db.json"))
     async with app.run_test(size=SIZE) as pilot:
         await query(pilot, "language model")
@@ -82,7 +82,7 @@ async def test_save_a_query_clear_it_and_run_it_by_its_letter(seed_path, tmp_pat
 
 async def test_the_picker_counts_each_saved_search_and_recounts_on_opening(seed_path, tmp_path):
     papers = read_path(seed_path).papers
-    language = len(SearchIndex(papers).search("language"))
+    language = len(Engine.of(papers).search("language"))
     app = TriageApp(read_path(seed_path), db_path=str(tmp_path / "db.json"))
     async with app.run_test(size=SIZE) as pilot:
         await save_queries(pilot, ("language", "language", "a"), ("is:starred", "stars", "s"))
@@ -101,7 +101,7 @@ async def test_the_picker_counts_each_saved_search_and_recounts_on_opening(seed_
 async def test_saved_searches_come_back_after_a_restart_and_the_palette_runs_and_forgets_them(seed_path, tmp_path):
     db = str(tmp_path / "db.json")
     papers = read_path(seed_path).papers
-    matches = [paper.id for paper in SearchIndex(papers).search("graph").papers]
+    matches = [paper.id for paper in Engine.of(papers).search("graph").papers]
     first = TriageApp(read_path(seed_path), db_path=db)
     async with first.run_test(size=SIZE) as pilot:
         await save_queries(pilot, ("graph", "graphs", "g"), ("diffusion", "diffusion", "d"))
@@ -185,7 +185,7 @@ async def test_a_saved_search_named_like_markup_is_shown_as_written_in_the_palet
 
 async def test_on_the_long_real_list_a_saved_search_runs_from_far_down_and_counts_its_matches(corpora, tmp_path):
     iclr = read_path(corpora / "iclr-2024-papers.jsonl")
-    index = SearchIndex(iclr.papers)
+    index = Engine.of(iclr.papers)
     db = tmp_path / "db.json"
     store = TriageStore(db)
     store.put_setting(saved.KEY, {"searches": {
@@ -214,7 +214,7 @@ async def test_a_huge_saved_query_is_too_long_in_the_picker_and_the_filter_bar_a
     store.put_setting(saved.KEY, {"searches": {"huge": {"query": huge, "letter": "h"},
                                                "graphs": {"query": "graph", "letter": "g"}}})
     store.close()
-    graphs = len(SearchIndex(read_path(seed_path).papers).search("graph"))
+    graphs = len(Engine.of(read_path(seed_path).papers).search("graph"))
     app = TriageApp(read_path(seed_path), db_path=str(db))
     async with app.run_test(size=SIZE) as pilot:
         await press(pilot, "apostrophe")

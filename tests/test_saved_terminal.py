@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 
-from store.search.index import SearchIndex
+from store.search.engine import Engine
 from store.readers import read_path
 from tests.tmux import Tmux, triage_command
 
@@ -15,7 +15,7 @@ def filter_line(screen: str) -> str:
 
 
 def test_save_a_query_run_it_by_key_and_after_a_restart(tmp_path, seed_path):
-    hits = SearchIndex(read_path(seed_path).papers).search("llm")
+    hits = Engine.of(read_path(seed_path).papers).search("llm")
     db = tmp_path / "db.json"
     command = f"{triage_command()} --db {db}"
     first = Tmux(command)

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from store.papers.model import Paper, Triage
-from store.search.index import SearchIndex
+from store.search.engine import Engine
 from store.readers import read_path
 from store.search.highlight import context
 
@@ -25,7 +25,7 @@ def seed():
 
 @pytest.fixture(scope="module")
 def index(seed):
-    return SearchIndex(seed)
+    return Engine.of(seed)
 
 
 def ids(index, query, states=None):
@@ -139,7 +139,7 @@ def test_ties_keep_file_order(tmp_path):
     path = tmp_path / "list.txt"
     path.write_text("TEST 2024\n\nalpha beta gamma delta.\n\nzeta eta theta.\n\ngamma beta alpha delta.\n", encoding="utf-8")
     papers = read_path(path).papers
-    index = SearchIndex(papers)
+    index = Engine.of(papers)
     assert index.search("beta").ids == [papers[0].id, papers[2].id]
     assert index.search("").ids == [p.id for p in papers]
 
@@ -209,7 +209,7 @@ def test_search_never_raises_and_ranks_best_first(index, text):
 
 def test_the_real_iclr_list(corpora):
     papers = read_path(corpora / "iclr-2024-abstracts.txt").papers
-    index = SearchIndex(papers)
+    index = Engine.of(papers)
     cdrl = next(p.id for p in papers if "cooperative diffusion recovery likelihood (CDRL)" in p.plain)
     assert index.search("difusion recovry").ids[0] == cdrl
     kick = index.search('"Knowledge-Intensive Compressed"').ids
@@ -229,7 +229,7 @@ def paper(pid, text, title=""):
 def test_words_are_found_across_scripts_accents_and_punctuation():
     papers = [paper("a", "Café—au-lait naïve Bayes"), paper("b", "cafe\u0301 Привет мир 深度学习"),
               paper("c", "Œuvre_complete x²")]
-    index = SearchIndex(papers)
+    index = Engine.of(papers)
     assert ids(index, "café") == ["a"]  # the em dash ends the word
     assert ids(index, "cafe\u0301") == ["b"]  # a combining accent stays in its word
     assert ids(index, "привет") == ["b"] and ids(index, "深度学习") == ["b"]
@@ -238,14 +238,14 @@ def test_words_are_found_across_scripts_accents_and_punctuation():
 
 def test_a_word_in_every_batch_of_a_long_list_is_found_in_file_order():
     papers = [paper(str(i), f"paper number {i} " + ("rare finding" if i % 997 == 0 else "common")) for i in range(3000)]
-    assert ids(SearchIndex(papers), "rare") == [str(i) for i in range(0, 3000, 997)]
+    assert ids(Engine.of(papers), "rare") == [str(i) for i in range(0, 3000, 997)]
 
 
 def test_long_words_a_weak_hash_would_confuse_are_told_apart():
     # Thue–Morse words: any polynomial hash mod 2**64 gives these two the same value.
     thue = "".join("ab"[bin(i).count("1") % 2] for i in range(2048))
     morse = thue.translate(str.maketrans("ab", "ba"))
-    index = SearchIndex([paper("a", f"first {thue}"), paper("b", f"second {morse}")])
+    index = Engine.of([paper("a", f"first {thue}"), paper("b", f"second {morse}")])
     assert ids(index, thue) == ["a"]
     assert ids(index, morse) == ["b"]
 

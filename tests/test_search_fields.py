@@ -7,10 +7,9 @@ import json
 import os
 import re
 
-import numpy as np
 import pytest
 
-from store.search.index import SearchIndex
+from store.search.engine import Engine
 from store.readers import read_path
 from store.marks.db import TriageStore
 from store.papers.model import Triage
@@ -44,7 +43,7 @@ def written(tmp_path):
 
 @pytest.fixture
 def index(written):
-    return SearchIndex(read_path(written).papers)
+    return Engine.of(read_path(written).papers)
 
 
 def found(index, query, states=None) -> list[int]:
@@ -103,20 +102,6 @@ def test_notes_and_tags_are_searchable_words_that_change_at_run_time(index, writ
     assert found(index, "zanzibar", states) == []
 
 
-def test_the_cached_index_keeps_the_author_and_keyword_postings_and_checks_them(written):
-    papers = read_path(written).papers
-    parts = SearchIndex(papers).parts()
-    again = SearchIndex.from_parts(papers, parts)
-    assert [p.position for p in again.search("author:bengio").papers] == [FLOW, GRAPHS]
-    assert [p.position for p in again.search('kw:"diffusion models"').papers] == [FLOW, GRAPHS]
-    for name, bad in (("author", parts["author"] + np.uint32(len(papers))), ("keyword_bounds", parts["keyword_bounds"][:-1]),
-                      ("names", parts["names"][:0])):
-        with pytest.raises(ValueError):
-            SearchIndex.from_parts(papers, {**parts, name: bad})
-    with pytest.raises(ValueError):
-        SearchIndex.from_parts(papers, {k: v for k, v in parts.items() if k != "author"})
-
-
 # --- the real ICLR 2024 list ------------------------------------------------------------------
 
 
@@ -128,7 +113,7 @@ def test_the_13_bengio_papers_of_iclr_by_author_and_by_plain_word(corpora):
     records = iclr(corpora)  # (record n is on line n + 1, as `Paper.line` says)
     bengio = {n + 1 for n, r in enumerate(records) if any("bengio" in a.lower() for a in r["authors"])}
     assert len(bengio) == 13
-    index = SearchIndex(read_path(corpora / "iclr-2024-papers.jsonl").papers)
+    index = Engine.of(read_path(corpora / "iclr-2024-papers.jsonl").papers)
     assert {p.line for p in index.search("author:bengio").papers} == bengio
     assert {p.line for p in index.search("bengio").papers} == bengio
     yoshua = {n + 1 for n, r in enumerate(records) if "Yoshua Bengio" in r["authors"]}
@@ -139,7 +124,7 @@ def test_kw_diffusion_models_on_iclr_counts_what_the_jsonl_says(corpora):
     """A keyword with "diffusion" then "model(s)" (any case, typos forgiven: the singular too)."""
     pattern = re.compile(r"\bdiffusion models?\b")
     wanted = {n + 1 for n, r in enumerate(iclr(corpora)) if any(pattern.search(k.lower()) for k in r["keywords"])}
-    index = SearchIndex(read_path(corpora / "iclr-2024-papers.jsonl").papers)
+    index = Engine.of(read_path(corpora / "iclr-2024-papers.jsonl").papers)
     assert {p.line for p in index.search('kw:"diffusion models"').papers} == wanted and len(wanted) == 170
 
 

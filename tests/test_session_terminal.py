@@ -1,7 +1,7 @@
 """A whole triage session with the installed `triage` in tmux, then a restart: everything is back."""
 from __future__ import annotations
 
-from store.search.index import SearchIndex
+from store.search.engine import Engine
 from store.readers import read_path
 from tests.tmux import Tmux, triage_command
 
@@ -14,7 +14,7 @@ def words(screen: str) -> str:
 
 def test_filter_star_prioritise_note_copy_quit_and_it_all_comes_back(tmp_path, seed_path):
     papers = read_path(seed_path).papers
-    hits = SearchIndex(papers).search("language")
+    hits = Engine.of(papers).search("language")
     chosen = hits.papers[1]  # the second best match
     command = f"{triage_command()} --db {tmp_path / 'db.json'}"
     first = Tmux(command, env=NO_DISPLAY)

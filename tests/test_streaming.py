@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 import tui.loading
-from store.search.index import SearchIndex
-from store.papers.model import Triage, untitled
+from store.search.engine import Engine
+from store.papers.model import Triage
 from store.cite import citations as cite
-from store.readers import cache, quick, read_path, read_paths, titles
+from store.readers import cache, quick, read_path, read_paths
 from store.marks.db import TriageStore
 from tests.tmux import Tmux, triage_command
 from tests.waits import told, until
@@ -66,23 +66,8 @@ def held(monkeypatch) -> threading.Event:
 
 
 async def finished(pilot, app: TriageApp) -> None:
-    await until(pilot, lambda: not app.loading and app._index is not None and app._all_titled.is_set(), timeout=240)
+    await until(pilot, lambda: not app.loading and app._index is not None and app._all_read.is_set(), timeout=240)
     await pilot.pause()
-
-
-@pytest.fixture
-def titling(monkeypatch) -> threading.Event:
-    """The titles a long list's read leaves to later are derived once the event returned is set."""
-    release = threading.Event()
-    derive = titles.derive
-
-    def later(papers, *args):
-        release.wait(60)
-        return derive(papers, *args)
-
-    monkeypatch.setattr(titles, "derive", later)
-    yield release
-    release.set()
 
 
 def screen_rows(paper_list: PaperList) -> list[str]:
@@ -128,7 +113,7 @@ async def test_the_rows_grow_to_the_whole_list_as_it_lands_marks_and_cursor_kept
 async def test_a_query_typed_while_the_list_is_read_gives_the_final_results(corpora, parsed, held):
     """Typed before the index is ready, the query waits for it (saying so) and shows what it shows after."""
     path = corpora / "iclr-2024-abstracts.txt"
-    expected = SearchIndex(parsed(path)).search("difusion models").ids
+    expected = Engine.of(parsed(path)).search("difusion models").ids
     app = streamed_app([path])
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("slash", *"difusion models")
@@ -148,12 +133,14 @@ async def test_the_parse_entry_is_written_once_search_is_ready_or_at_a_quit_befo
     monkeypatch.setattr(cache, "BACKGROUND_FROM", 0)  # the corpus list's entry is written behind, as a long list's
     indexing, release = threading.Event(), threading.Event()
 
-    def slow(collection, bodies):
+    engine_for = tui.loading.engine_for
+
+    def slow(collection):
         indexing.set()
         release.wait(60)
-        return SearchIndex(collection.papers, bodies)
+        return engine_for(collection)
 
-    monkeypatch.setattr(tui.loading, "search_index", slow)
+    monkeypatch.setattr(tui.loading, "engine_for", slow)
     path = corpora / "iclr-2024-abstracts.txt"
     entries = tmp_path / "cache"
     for quit_first in (False, True):
@@ -181,7 +168,7 @@ async def check_final_state(app: TriageApp, pilot, full: list) -> None:
     assert app.papers_by_id == {paper.id: paper for paper in full}
     assert app.citation_keys == cite.citation_keys(full)
     for query in ("graph neural", '"language model"', "is:unread difusion"):
-        assert app._search_index().search(query).ids == SearchIndex(full).search(query).ids
+        assert app._search_index().search(query).ids == Engine.of(full).search(query).ids
 
 
 @pytest.mark.parametrize("name", ["iclr-2024-abstracts.txt", "icml-2024-papers.jsonl"])
@@ -311,11 +298,11 @@ def test_quitting_while_the_list_is_read_ends_at_once(generated, tmp_path):
 
 
 async def test_a_query_typed_before_the_index_is_answered_before_the_work_that_follows_it(corpora, held, monkeypatch):
-    """The phrase texts, facets and citation keys made once search is ready wait for a query typed before
-    (at 100,000 papers they took the GIL from it: its 0.1 s answer came after 1.6 s)."""
+    """The citation keys made once search is ready wait for a query typed before (at 100,000 papers the work after
+    search ready took the GIL from it: its 0.1 s answer came after 1.6 s)."""
     order = []
-    literal_ready, show_hits = SearchIndex.literal_ready, TriageApp._show_hits
-    monkeypatch.setattr(SearchIndex, "literal_ready", lambda self: (order.append("phrase texts"), literal_ready(self))[1])
+    keys, show_hits = TriageApp._assign_citation_keys, TriageApp._show_hits
+    monkeypatch.setattr(TriageApp, "_assign_citation_keys", lambda self: (order.append("citation keys"), keys(self))[1])
     monkeypatch.setattr(TriageApp, "_show_hits", lambda self, *args: (order.append("results"), show_hits(self, *args))[1])
     app = streamed_app([corpora / "iclr-2024-abstracts.txt"])
     async with app.run_test(size=(120, 40)) as pilot:
@@ -323,8 +310,8 @@ async def test_a_query_typed_before_the_index_is_answered_before_the_work_that_f
         await until(pilot, lambda: str(app.query_one("#filter-count").content) == "indexing…")
         held.set()
         await finished(pilot, app)
-        await until(pilot, lambda: "phrase texts" in order and "results" in order, timeout=240)
-        assert order == ["results", "phrase texts"]
+        await until(pilot, lambda: "citation keys" in order and "results" in order, timeout=240)
+        assert order == ["results", "citation keys"]
         await until(pilot, lambda: "citation_keys" in app.__dict__, timeout=240)
 
 
@@ -359,80 +346,21 @@ async def test_the_whole_list_lands_without_a_pass_over_all_its_papers_on_the_ui
     assert on_ui == []
 
 
-async def test_a_list_parsed_behind_the_app_is_searchable_before_its_titles_are_derived(generated, parsed, titling, tmp_path):
-    """Parsed on worker processes, a long list is searchable before the titles are derived (half the
-    workers' time): the header says so, the rows shown have the titles a plain open derives (scrolled far
-    down too: each row derives its own, the rest are left to the workers), and a query typed meanwhile
-    answers over the whole list, saying its titles are pending; once they are derived it is answered
-    again, and the final state, the parse entry included, is a plain open's."""
-    path = generated(6000)
-    full = parsed(path)
-    expected = SearchIndex(full).search("graph neural")
-    app = streamed_app([path])
-    async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: not app.loading and app._index is not None, timeout=240)
-        loading = app.query_one("#status-loading")
-        await until(pilot, lambda: str(loading.content).startswith("titles"))
-        assert app._index.provisional and sum(map(untitled, app.collection.papers)) > 5000
-        paper_list = app.query_one(PaperList)
-        paper_list.cursor = 4000
-        await pilot.pause()
-        top = paper_list.scroll_offset.y
-        shown = screen_rows(paper_list)
-        assert len(shown) > 20 and all(row[5:].rstrip().removesuffix("…").rstrip() and
-                                       full[top + k].title.startswith(row[5:].rstrip().removesuffix("…").rstrip())
-                                       for k, row in enumerate(shown))
-        assert sum(map(untitled, app.collection.papers)) > 5000  # only the rows shown derived theirs
-        await pilot.press("slash", *"graph neural")
-        count = app.query_one("#filter-count")
-        await until(pilot, lambda: str(count.content) == f"{len(expected)} of 6000 · titles…", timeout=120)
-        assert {paper.id for paper in paper_list.papers} == set(expected.ids)
-        titling.set()
-        await finished(pilot, app)
-        await until(pilot, lambda: str(count.content) == f"{len(expected)} of 6000", timeout=120)
-        assert [paper.id for paper in paper_list.papers] == expected.ids
-        assert str(loading.content) == ""
-        app.query_one(FilterBar).value = ""
-        await until(pilot, lambda: len(paper_list.papers) == 6000, timeout=120)
-        await check_final_state(app, pilot, full)
-    cache.settle()
-    assert cache.has_entry(str(path))  # (a list of 14 MB: not one written in the background for its size)
-    again = read_path(path).papers  # from the parse entry written once the titles were derived
-    assert not any(map(untitled, again)) and again == full
-
-
-async def test_quitting_before_the_titles_are_derived_caches_no_list_without_them(generated, parsed, titling, tmp_path):
-    """The parse entry of a list whose titles are not all derived yet is not written: the next open parses
-    it again (and ends as a plain open), never opens papers without titles from the cache."""
-    path = generated(5000)
-    full = parsed(path)
-    app = streamed_app([path])
-    async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: not app.loading and app._index is not None, timeout=240)
-        assert app._index.provisional
-    cache.settle()
-    assert not list((tmp_path / "cache").glob("*" + cache.SUFFIX)) and not list((tmp_path / "cache").glob("*" + cache.INDEX_SUFFIX))
-    titling.set()
-    app = streamed_app([path])
-    async with app.run_test(size=(120, 40)) as pilot:
-        await check_final_state(app, pilot, full)
-
-
-async def test_a_citation_copied_before_the_titles_are_derived_is_copied_once_they_are(generated, parsed, titling, monkeypatch):
-    """A key needs every paper's title (its first word, told apart from all others): `c` pressed before they
-    are derived says it waits, and copies the citation a plain open copies once they are; the keys work meanwhile."""
+async def test_a_citation_copied_before_the_list_is_read_whole_is_copied_once_it_is(generated, parsed, held, monkeypatch):
+    """A key needs every paper's title (its first word, told apart from all others): `c` pressed before the list is
+    read whole says it waits, and copies the citation a plain open copies once it is; the keys work meanwhile."""
     monkeypatch.delenv("DISPLAY", raising=False)  # (the clipboard is OSC 52 here)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     path = generated(5000)
     full = parsed(path)
     app = streamed_app([path])
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: not app.loading and app._index is not None, timeout=240)
+        await until(pilot, lambda: app.loading and len(app.query_one(PaperList).papers) > 2)
         await pilot.press("j", "c")
         messages = lambda: [n.message for n in told(app)]  # noqa: E731
         await until(pilot, lambda: any(m.startswith("Citation keys need every paper's title") for m in messages()))
         await pilot.press("j")
         assert app.query_one(PaperList).current.id == full[2].id and "BibTeX copied (OSC 52)" not in messages()
-        titling.set()
+        held.set()
         await until(pilot, lambda: "BibTeX copied (OSC 52)" in messages(), timeout=240)
         assert app.clipboard == cite.render([full[1]], "bibtex", cite.citation_keys(full))

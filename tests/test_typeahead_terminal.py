@@ -8,7 +8,7 @@ import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from store.search.index import SearchIndex
+from store.search.engine import Engine
 from store.readers import read_path
 from tests.tmux import Tmux, triage_command
 
@@ -55,7 +55,7 @@ def test_a_query_and_keys_for_its_results_typed_while_the_app_starts(tmp_path, s
     with triage(db) as term:
         query_then(term, "graph", "Enter", "j", "s")  # filter, back to the list, one down, star it
         term.wait_for(lambda s: "2 of 19" in s and "1 ★" in s)
-    assert starred(db) == [SearchIndex(read_path(seed_path).papers).search("graph").papers[1].id]
+    assert starred(db) == [Engine.of(read_path(seed_path).papers).search("graph").papers[1].id]
 
 
 def test_keys_typed_right_after_a_query_apply_to_its_results(tmp_path, seed_path):
@@ -64,7 +64,7 @@ def test_keys_typed_right_after_a_query_apply_to_its_results(tmp_path, seed_path
         term.wait_for(lambda s: "19 shown" in s)
         query_then(term, "llm", "Enter", "j", "s")  # the j and s come before the results
         term.wait_for(lambda s: "5 of 19" in s and "1 ★" in s)
-    assert starred(db) == [SearchIndex(read_path(seed_path).papers).search("llm").papers[1].id]
+    assert starred(db) == [Engine.of(read_path(seed_path).papers).search("llm").papers[1].id]
 
 
 def test_ctrl_s_right_after_a_paste_saves_the_whole_paste(tmp_path):

@@ -248,7 +248,7 @@ class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewA
         self._restore_cursor: str | None = None
         """The paper to put the cursor on when the restored query's results arrive."""
         self._legible = MinimumContrast()
-        self._interest = Interest(collection, self._search_index, lambda: outside(self.store, collection.papers))
+        self._interest = Interest(collection, lambda: outside(self.store, collection.papers), self.wait_for_whole)
         self._ranking: Ranking | None = None
         """The newest For-you ranking of the marks (None: fewer than three positives, or none yet)."""
         self._similar: Similar | None = None

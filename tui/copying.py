@@ -22,7 +22,7 @@ from tui.screens.export_dialog import ExportDialog
 from tui.widgets.paper_list import PaperList
 
 
-WAITING_FOR_TITLES = "Citation keys need every paper's title: a moment, until the list is read and its titles derived…"
+WAITING_FOR_THE_LIST = "Citation keys need every paper's title: a moment, until the list is read whole…"
 
 
 class CopyActions:
@@ -38,22 +38,22 @@ class CopyActions:
     def citation_keys(self) -> dict[str, str]:
         """Paper id → citation key, assigned over the whole collection so keys never change with the filter
         (from every paper's title: once a long list just opened is read and has them all)."""
-        self.wait_for_titles()  # type: ignore[attr-defined]
+        self.wait_for_whole()  # type: ignore[attr-defined]
         return cite.citation_keys(self.collection.papers)
 
     def _once_keyed(self, then: Callable[[], object]) -> None:
-        """Run `then` (which needs the citation keys) now, or, while a long list just opened is still read or
-        has titles to derive (each key needs every title), once they are there, saying so: the UI never
-        waits (and a key copied is never one the rest of the list changes)."""
-        if self.titles_derived:  # type: ignore[attr-defined]
+        """Run `then` (which needs the citation keys) now, or, while a long list just opened is still read
+        (each key needs every title), once it is whole, saying so: the UI never waits
+        (and a key copied is never one the rest of the list changes)."""
+        if self.read_whole:  # type: ignore[attr-defined]
             then()
             return
-        self.notify(WAITING_FOR_TITLES)
-        self._when_titled(then)
+        self.notify(WAITING_FOR_THE_LIST)
+        self._when_read(then)
 
-    @work(thread=True, group="titles")
-    def _when_titled(self, then: Callable[[], object]) -> None:
-        self.wait_for_titles()  # type: ignore[attr-defined]
+    @work(thread=True, group="whole-list")
+    def _when_read(self, then: Callable[[], object]) -> None:
+        self.wait_for_whole()  # type: ignore[attr-defined]
         self.call_from_thread(then)
 
     @work(thread=True, group="citation-keys")
@@ -106,8 +106,8 @@ class CopyActions:
     def copy_papers(self, papers: list[Paper], fmt: str) -> None:
         """Put `papers` in format `fmt` on a clipboard (off the UI thread: a clipboard tool may be slow)."""
         what = cite.FORMATS[fmt] if len(papers) == 1 else f"{cite.FORMATS[fmt]} of {len(papers)} papers"
-        if not self.titles_derived:  # type: ignore[attr-defined]
-            self.call_from_thread(self.notify, WAITING_FOR_TITLES)  # (the keys below wait for them)
+        if not self.read_whole:  # type: ignore[attr-defined]
+            self.call_from_thread(self.notify, WAITING_FOR_THE_LIST)  # (the keys below wait for them)
         self.copy_text(cite.render(papers, fmt, self.citation_keys), what)
 
     def copy_text(self, text: str, what: str) -> None:

@@ -14,7 +14,7 @@ from textual import work
 from textual.worker import get_current_worker
 
 from store.papers.model import Collection, Paper, Triage
-from store.search.index import SearchIndex
+from store.search.engine import Engine
 from store.search.highlight import Hits
 from store.search.views import SCORE_SORT
 from tui.interest import Similar
@@ -73,8 +73,8 @@ class FilterActions:
     new_ids: frozenset[str]
     store: TriageStore
     sort: str
-    _index: SearchIndex | None
-    _search_index: Callable[[], SearchIndex]
+    _index: Engine | None
+    _search_index: Callable[[], Engine]
     _hits: Hits | None
     _hit_papers: Sequence[Paper]
     _search_serial: int
@@ -151,8 +151,7 @@ class FilterActions:
         self._hit_papers = papers if filtered else []
         keep, self._restore_cursor = self._restore_cursor, None
         self.refresh_rows(keep=keep or (None if filtered else self._current_id()))
-        pending = self._index is not None and self._index.provisional  # (searched again once it is not: tui.loading)
-        self.query_one(FilterBar).show_result(len(hits), len(self.collection.papers), hits.query.hint, pending)
+        self.query_one(FilterBar).show_result(len(hits), len(self.collection.papers), hits.query.hint)
         self._session_changed()
         self._shown_serial = serial
         self._type_ahead.resume()  # the keys typed after the query apply to its results, now shown

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 from store.papers.model import Collection, Paper, Triage
 from store.interest.features_cache import features
 from store.interest.ranking import MIN_POSITIVES, InterestModel, Ranking, labels
-from store.search.index import SearchIndex
 
 if TYPE_CHECKING:
     from store.marks.db import TriageStore
@@ -42,18 +41,14 @@ def outside(store: TriageStore, papers: Sequence[Paper]) -> tuple[list[Paper], d
 class Interest:
     """The interest model of one collection (see the module docstring); safe to call from any thread.
 
-    `index` gives the collection's search index. The app's (`wait`) is waited for before the features are
-    made (the whole list is read and indexed by then), and features built of it are built again once it is another
-    index (the one made before the papers' titles were derived is replaced); the command line's is made only when
-    the features are not in the cache (`store.interest.features_cache`)."""
+    `ready`, when given, is waited for before the features are made: the app's returns once the whole list is
+    read (the collection's papers are then all there, in place), so features are made once, of all of them (from
+    the cache, `store.interest.features_cache`, when it holds them)."""
 
-    def __init__(self, collection: Collection, index: Callable[[], SearchIndex], others: Others | None = None,
-                 wait: bool = True) -> None:
+    def __init__(self, collection: Collection, others: Others | None = None, ready: Callable[[], object] | None = None) -> None:
         self._collection = collection
-        self._index = index
-        self._wait = wait
+        self._ready = ready
         self._model: InterestModel | None = None
-        self._made_of: SearchIndex | None = None
         self._lock = threading.Lock()
         self._others = others
         self.outside: dict[str, Paper] = {}
@@ -69,12 +64,12 @@ class Interest:
 
     def model(self) -> InterestModel:
         """The collection's interest model (its features loaded or built on first use, on the caller's thread)."""
-        index = self._index() if self._wait else None
+        if self._ready is not None:
+            self._ready()
         with self._lock:
             self._outside()
-            if self._model is None or (self._made_of is not None and self._made_of is not index):
-                made, built = features(self._collection, self._index, list(self.outside.values()))
-                self._model, self._made_of = InterestModel(made), index if built else None
+            if self._model is None:
+                self._model = InterestModel(features(self._collection, list(self.outside.values()))[0])
             return self._model
 
     def rank(self, states: Mapping[str, Triage]) -> Ranking | None:

@@ -7,24 +7,17 @@ one background thread, while the keys work on the rows shown:
 
 1. the whole read (`read_paths`: from the parse cache when it holds the files, else parsed, the
    analysis in worker processes forked from a small server started beside the app, each sent only
-   its chunks of texts, which also counts the words of their display texts for the index:
-   `records.counting`); the header says how far ("reading 40%…"). It lands at once,
+   its chunks of texts); the header says how far ("reading 40%…"). It lands at once,
    by position: the head's papers are its first ones, so
    nothing changes identity, the cursor stays on its paper, and marks are attached (re-found) for
    all papers then; the state is exactly a non-streamed open's;
-2. the search index of those papers (from the index cache of a long list, its entry unpacked while
-   the list is read: `index_cache.index_ahead`; else built): "indexing…";
-3. when the read was a parse on worker processes, it left the derived titles to later
-   (`records.titles_later`: half the workers' time): search is ready on the texts' words, and once a
-   query typed meanwhile is answered, the titles are derived on worker processes again
-   (`store.readers.titles`; "titles 40%…"; a row or detail shown meanwhile derives its own), the index
-   given their words (`SearchIndex.retitled`) and the query shown searched again;
-4. then what waited for it all: the cache entries of the read and the index (held until then, or
-   written at a quit before, but never those of papers still without their titles; `cache.held`),
-   the texts phrases are looked in (`SearchIndex.literal_ready`), what qualifiers look at and the
-   citation keys.
+2. the search engine of those papers (store.search.engine: opened from its folder in the cache, not loaded,
+   when the cache has one of these papers; else built there first, "indexing…"; in memory when the disk
+   cannot hold it, said in the header, as is a damaged folder built again);
+3. then what waited for it: the cache entries of the read (held until then, or written at a quit before:
+   `cache.held`) and the citation keys.
 
-Every list, streamed or not, gets its index this way. A query typed before the index is ready waits
+Every list, streamed or not, gets its engine this way. A query typed before it is ready waits
 for it and the filter bar says so ("indexing…"): a result never silently misses papers. The thread is
 a daemon, the parse's worker processes are ended at quit, and `run_app` ends the process without
 waiting for the thread: `q` never waits for this work.
@@ -41,10 +34,9 @@ from typing import Any, NamedTuple
 
 from store.papers.model import Collection, Paper, Triage
 from store.common.errors import ReadError
-from store.search.index import SearchIndex
-from store.readers import NOT_A_LIST, cache, describe_skipped, index_cache, match_cache, quick, read_paths, records, titles
-from store.common import heap
-from store.readers.index_cache import search_index
+from store.readers import NOT_A_LIST, cache, describe_skipped, match_cache, quick, read_paths, records
+from store.readers.engine_cache import engine_for
+from store.search.engine import Engine
 from store.library.seen import NOTHING
 from store.marks.db import TriageStore
 from store.readers.records import reporting
@@ -103,7 +95,7 @@ class Loading:
     def init_loading(self, files: Sequence[str] | None) -> None:
         """`files`: the lists `collection` is the head of, to read whole behind it (None: it is whole)."""
         self._files = files
-        self._index: SearchIndex | None = None
+        self._index: Engine | None = None
         self._indexed = threading.Event()
         """Set once `_index` is made (or the app quits before)."""
         self._stopping = False
@@ -115,12 +107,11 @@ class Loading:
         self._cursor_after_load: str | None = None
         """The restored session's paper, when the head does not hold it: the cursor goes there once it lands."""
         self._held = cache.Held()
-        """The cache entries of the read and the index, written once search is ready (or at quit)."""
-        self._all_titled = threading.Event()
-        """Set once all the papers are there with their titles (those a long list's read left to later: `_titled`),
-        or at quit."""
+        """The cache entries of the read, written once search is ready (or at quit)."""
+        self._all_read = threading.Event()
+        """Set once all the papers are there (the whole read landed, or could not be made), or at quit."""
         if files is None:
-            self._all_titled.set()
+            self._all_read.set()
 
     @property
     def loading(self) -> bool:
@@ -156,9 +147,9 @@ class Loading:
         processes the app starts) end now."""
         self._stopping = True
         self._indexed.set()
-        self._all_titled.set()
+        self._all_read.set()
         self._held.release()  # (the interpreter waits for the cache writers before it exits)
-        if self.working_behind:  # (reading, or deriving titles)
+        if self.working_behind:  # (reading, or indexing)
             processes.ended()
 
     @property
@@ -167,19 +158,18 @@ class Loading:
         return self._thread is not None and self._thread.is_alive()
 
     @property
-    def titles_derived(self) -> bool:
-        """Whether all the papers are there with their titles (see `wait_for_titles`)."""
-        return self._all_titled.is_set()
+    def read_whole(self) -> bool:
+        """Whether all the papers are there (see `wait_for_whole`)."""
+        return self._all_read.is_set()
 
-    def wait_for_titles(self) -> None:
-        """Wait until all the papers are there (a long list is read behind its first rows) with their titles
-        (those of one parsed behind the app are derived once search is ready)."""
-        self._all_titled.wait()
+    def wait_for_whole(self) -> None:
+        """Wait until all the papers are there (a long list is read behind its first rows)."""
+        self._all_read.wait()
 
-    def _search_index(self) -> SearchIndex:
-        """The index of the papers (a search typed before it is made waits here, on its worker thread)."""
+    def _search_index(self) -> Engine:
+        """The search engine of the papers (a search typed before it is open waits here, on its worker thread)."""
         self._indexed.wait()
-        return self._index if self._index is not None else SearchIndex(())  # (only once the app quits)
+        return self._index if self._index is not None else Engine.of([])  # (only once the app quits)
 
     # --- the background thread -----------------------------------------------------------------------
 
@@ -189,39 +179,26 @@ class Loading:
         except Exception as exc:  # noqa: BLE001 - told, and the papers shown are searched
             self._post(partial(self._not_read, f"{exc.__class__.__name__}: {exc}"))
             if self._index is None:
-                self._index = SearchIndex(list(self.collection.papers))
+                self._index = Engine.of(list(self.collection.papers))
             self._indexed.set()
-            self._all_titled.set()  # (any still without one derives its own when read)
+            self._all_read.set()
 
     def _read_and_index(self, files: Sequence[str] | None) -> None:
-        # The cache entries this makes (the parse's, the index's) are written once search is ready and the
-        # titles are derived, or at quit (those of papers still without their titles are not: `cache._encode`).
+        # The cache entries of the read are written once search is ready, or at quit.
         with cache.held() as self._held:
-            index = self._search_ready(files)
-            if index is not None and index.provisional:
-                self._after_the_search()
-                index = self._titled(index)
-        self._all_titled.set()
+            engine = self._search_ready(files)
         processes.tracker_stopped()  # (no worker process is started after these)
-        if index is not None:
+        if engine is not None:
             self._after_the_search()
-            # The cache entries first, then the texts phrases are looked in (made by the index entry's writer, when
-            # there is one): made beside each other, they were a long list's peak of memory (~70 MB more at 100k).
-            cache.settle()
-            index.literal_ready()  # what phrases are looked in: the first `"` typed need not wait ~5 s at 100k
-            index.qualifiers_ready()  # and what `has:code`, `venue:`... look at (0.2 s at 100k)
-            heap.give_back()  # (what making them freed: ~20 MB at 100k, else held beside the citation keys' work)
             self._post(self._assign_citation_keys)  # type: ignore[attr-defined]
             gc.freeze()
 
-    def _search_ready(self, files: Sequence[str] | None) -> SearchIndex | None:
-        """Read `files` whole (None: the papers shown are all) and make their index (None: the app quit first)."""
-        counted = None
+    def _search_ready(self, files: Sequence[str] | None) -> Engine | None:
+        """Read `files` whole (None: the papers shown are all) and open their search engine, built first when the
+        cache has none of them (None: the app quit first)."""
         if files is not None:
             try:
-                index_cache.index_ahead(files)  # unpacked while they are read
-                with (reporting(self._reading(files)), processes.behind_the_list(), records.counting() as counted, records.titles_later(),
-                      records.packing()):
+                with reporting(self._reading(files)), processes.behind_the_list(), records.packing():
                     whole = read_paths(files)
             except ReadError as exc:  # gone or changed into something unreadable since its head was read
                 self._post(partial(self._not_read, str(exc)))
@@ -238,41 +215,17 @@ class Loading:
                         return None
             else:
                 self._files = None
-            self._post(lambda: self._say("indexing…"))  # (a list read before it was shown: the filter bar says it)
-        # Before and after, what exists then (the papers, the index, the widgets) is moved out of the cyclic
-        # garbage collector's sight (`gc.freeze`): it lives as long as the app, and its full collections
-        # walked it all, ~200 ms at 100,000 papers every 15–20 keys (freed papers are still freed, by count).
+        self._all_read.set()
+        self._post(lambda: self._say("indexing…"))  # (a list read before it was shown: the filter bar says it)
+        # Before and after, what exists then (the papers, the widgets) is moved out of the cyclic garbage
+        # collector's sight (`gc.freeze`): it lives as long as the app, and its full collections walked it all,
+        # ~200 ms at 100,000 papers every 15–20 keys (freed papers are still freed, by count).
         gc.freeze()
-        # A long list's loads from the cache; one just parsed has the words of its display texts counted.
-        index = search_index(self.collection, counted.bodies(self.collection.papers) if counted is not None else [])
-        if counted is not None:
-            # Its words are the index's postings now: the ~40 MB they held at 100,000 abstracts (and the build's arrays) go
-            # back to the system (freed, glibc would keep it for the process: `store.common.heap`), before the titles' workers start.
-            counted = None
-            heap.give_back()
-        self._index = index
+        opened = engine_for(self.collection)
+        self._index = opened.engine
         self._indexed.set()
-        if not index.provisional:  # (read from the cache, parsed here, or not read whole: `_titled` else)
-            self._all_titled.set()
-        self._post(self._indexed_now)
-        return index
-
-    def _titled(self, index: SearchIndex) -> SearchIndex | None:
-        """Derive the titles the read left to later (`store.readers.titles`; "titles 40%…" in the header),
-        then search with their words: the index `retitled` (its entry kept), the query shown searched again,
-        the rows in a title sort sorted again. None when the app quit first."""
-        def progress(done: int, total: int) -> None:
-            percent = min(99, 100 * done // total)
-            self._post(lambda: self._say(f"titles {percent}%…"))
-
-        with processes.behind_the_list():  # ("titles…" in the header since the index was made: `_indexed_now`)
-            if not titles.derive(index.papers, progress, lambda: self._stopping):
-                return None
-        retitled = index.retitled()
-        index_cache.keep(self.collection, retitled)
-        self._index = retitled
-        self._post(self._retitled_now)
-        return retitled
+        self._post(partial(self._indexed_now, opened.note))
+        return opened.engine
 
     def _after_the_search(self) -> None:
         """Wait while a query typed before the index was made is still answered (at most `SEARCH_FIRST` s):
@@ -358,17 +311,11 @@ class Loading:
         self.notify(f"Only the first papers are shown: {error}", title="The list could not be read whole",  # type: ignore[attr-defined]
                     severity="error", timeout=30, markup=False)
 
-    def _indexed_now(self) -> None:
-        self._say("" if self._index is None or not self._index.provisional else "titles…")
-
-    def _retitled_now(self) -> None:
-        """The titles are derived: the query shown is searched again (its ranking had no title words yet), a
-        title sort sorts again; the cursor stays on its paper."""
+    def _indexed_now(self, note: str | None) -> None:
+        """Search is ready: the header says so, or what it could not do (an index not kept, or made again)."""
         self._say("")
-        if self._hits is not None:  # type: ignore[attr-defined]
-            self.search_again()  # type: ignore[attr-defined]
-        elif self.sort == "title":  # type: ignore[attr-defined]
-            self.refresh_rows(keep=self._current_id())  # type: ignore[attr-defined]
+        if note:
+            self.query_one(StatusLine).show_notice(note)  # type: ignore[attr-defined]
 
     def _say(self, text: str) -> None:
         """Show `text` in the header: an update only when it changes (each one lays the header out again)."""

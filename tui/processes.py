@@ -25,7 +25,7 @@ def prepare(parsing: bool) -> None:
     with safe_path():
         resource_tracker.ensure_running()
     if "forkserver" in multiprocessing.get_all_start_methods():
-        multiprocessing.set_forkserver_preload(["store.readers.records", "store.papers.names", "store.papers.text", "store.search.index_build"])
+        multiprocessing.set_forkserver_preload(["store.readers.records", "store.papers.names", "store.papers.text"])
         if parsing:
             with safe_path():
                 forkserver.ensure_running()
@@ -51,8 +51,7 @@ def safe_path() -> Iterator[None]:
 
 def forkserver_stopped() -> None:
     """The server the parse's worker processes were forked from (`prepare`), ended once the list is read:
-    nothing else is forked from it (the titles' workers are started afresh: `store.readers.titles`), and it held
-    ~40 MB through the index and the titles (another parse would start it again)."""
+    nothing else is forked from it, and it held ~40 MB through the indexing (another parse would start it again)."""
     stop = getattr(forkserver._forkserver, "_stop", None)  # (CPython's own, with no public name)
     if stop is not None:
         stop()

@@ -26,7 +26,7 @@ from store.marks import rules
 from store.marks.db import TriageStore
 from store.marks.rules import LEAST_SHARED, Applied, Change, Proposal, Rule, Rules, untouched
 from store.papers.model import Paper, Triage
-from store.search.index import SearchIndex
+from store.search.engine import Engine
 from store.search.query import clipped, parse
 from tui.saving import Saver
 from tui.screens.rules import QUERY_WIDTH, Counted, EditRule, ProposeRule, RulesPicker
@@ -52,7 +52,7 @@ class RuleActions:
     arrived: frozenset[str]
     papers_by_id: dict[str, Paper]
     _saver: Saver
-    _search_index: Callable[[], SearchIndex]
+    _search_index: Callable[[], Engine]
     change: Callable[..., None]
     rules: Rules = Rules()
     """The rules, as this window last saved or read them."""

@@ -12,7 +12,7 @@ from functools import partial
 from textual.app import SystemCommand
 from textual.markup import escape
 
-from store.search.index import SearchIndex
+from store.search.engine import Engine
 from store.papers.model import Triage
 from store.marks import saved
 from store.marks.db import TriageStore
@@ -82,7 +82,7 @@ class SavedSearchActions:
             self.notify("No saved searches yet: type a query after /, then M saves it under a letter")
             return
         states, new, updated = dict(self.states), self.new_ids, self.store.updated
-        index: Callable[[], SearchIndex] = self._search_index
+        index: Callable[[], Engine] = self._search_index
 
         def picked(name: str | None) -> None:
             if name is not None:

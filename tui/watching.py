@@ -13,10 +13,10 @@ from textual import work
 
 from store.common.errors import ReadError
 from store.readers import cache, read_paths
-from store.readers.index_cache import search_index
+from store.readers.engine_cache import engine_for
 from store.papers.model import Triage
 from store.search.highlight import Hits
-from store.search.index import SearchIndex
+from store.search.engine import Engine
 from tui.textual_private import keymap_of
 from tui.loading import Landing
 from tui.widgets.filter_bar import FilterBar
@@ -82,7 +82,7 @@ class Watching:
 
     def read_again(self, sources: Sequence[str], query: str | None, states: dict[str, Triage], serial: int,
                    known: Container[str] = ()) -> None:
-        """On a worker thread: the lists `sources` read again, their index, and the `query` shown searched in it
+        """On a worker thread: the lists `sources` read again, their search engine, and the `query` shown searched in it
         (with the marks of `states`), then landed (`land_again`); the papers not in `known` are new."""
         pins = cache.pins(sources)  # (before the read: a change while reading is told after it)
         try:
@@ -90,7 +90,7 @@ class Watching:
         except ReadError as exc:
             self.call_from_thread(self._not_reloaded, str(exc))  # type: ignore[attr-defined]
             return
-        index = search_index(whole)
+        index = engine_for(whole).engine
         fresh = {paper.id for paper in whole.papers if paper.id not in known} if known else set()
         landing = Landing.of(whole, self.store)  # type: ignore[attr-defined]
         # New this session stays new: what was at the open, what F fetched, what the file gained.
@@ -98,7 +98,7 @@ class Watching:
         hits = index.search(query, states, landing.new, self.store.updated) if query is not None else None  # type: ignore[attr-defined]
         self.call_from_thread(self.land_again, landing, index, hits, serial, pins, fresh)  # type: ignore[attr-defined]
 
-    def land_again(self, landing: Landing, index: SearchIndex, hits: Hits | None, serial: int,
+    def land_again(self, landing: Landing, index: Engine, hits: Hits | None, serial: int,
                    pins: tuple[object, ...], fresh: set[str]) -> None:
         """Show `landing` in place of the papers shown, as the open pipeline lands a list: its `index`, the
         query's `hits` in it (of query number `serial`: a newer one typed meanwhile is searched again), the
@@ -111,7 +111,7 @@ class Watching:
             self.query_one(PaperList).fresh = self.fresh = self.fresh | fresh  # type: ignore[attr-defined]
         self._land(landing)  # type: ignore[attr-defined]
         if hits is not None:
-            self.query_one(FilterBar).show_result(len(hits), len(landing.whole.papers), hits.query.hint, False)  # type: ignore[attr-defined]
+            self.query_one(FilterBar).show_result(len(hits), len(landing.whole.papers), hits.query.hint)  # type: ignore[attr-defined]
         if serial != self._search_serial:  # type: ignore[attr-defined]
             self.search_again()  # type: ignore[attr-defined]
         self.watched(pins)

@@ -1,7 +1,6 @@
 """Work run on an executor a few items ahead of its use: the results in order, each as soon as it is asked for,
 and only so many items taken and waiting at once (not all: every item, and every result, would wait in memory).
-The index build finds the words of its next batches on threads this way (`store.search.index_made`), and a long list's
-parse and its titles send their next chunks to worker processes (`store.readers.records`, `store.readers.titles`).
+A long list's parse sends its next chunks to worker processes this way (`store.readers.records`).
 No numpy here: a worker process that imports its caller's module need not load it."""
 from __future__ import annotations
 

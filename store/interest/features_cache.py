@@ -1,23 +1,23 @@
 """The features entry of a list: For you and more like this load a long list's `Features` from the cache
 instead of building them again on every call (seconds of CPU at 100,000 papers).
 
-Beside its index entry (`store.readers.index_cache`), a list of `FEATURES_FROM` papers or more keeps the arrays
+Beside its parse entry, a list of `FEATURES_FROM` papers or more keeps the arrays
 its features are made of (`store.interest.ranking.Vectors`: the tf-idf rows' data, indices and row bounds, the
-terms as UTF-8 text, the latent axes, lengths and rows) in numpy's .npz, no pickles. Its key is the index entry's
-(this code's version and the parse the papers are, else a digest of them: `index_cache._index_key`), the versions
+terms as UTF-8 text, the latent axes, lengths and rows) in numpy's .npz, no pickles. Its key is its papers'
+(this code's version and the parse the papers are, else a digest of them: `store.readers.list_key`), the versions
 of the libraries the vectors are computed with, and a digest of the library's papers of other lists learnt from
 beside the list's (`outside`). It stands for those very papers only, and is checked before it is believed (each
 array's header against the room it takes before it is read, zip CRCs, no pickles: `_read`; the key; then every
 array's type, shape and bounds: `_vectors`); any doubt means the features are built again, and then kept again
-(written whole, by a thread, as every entry: `store.readers.cache`). Features built from an index made before its
-papers' titles were derived are never kept."""
+(written whole, by a thread, as every entry: `store.readers.cache`). Features built before all their papers'
+titles were derived (store.interest.counts counts a title as far as it is known) are never kept."""
 from __future__ import annotations
 
 import hashlib
 import json
 import math
 import zipfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -26,8 +26,7 @@ import numpy as np
 from store.interest.ranking import Features, Vectors
 from store.papers.model import Collection, Paper, any_untitled
 from store.readers.cache import FEATURES_SUFFIX, _entry, _save, _used, settle
-from store.readers.index_cache import _index_key
-from store.search.index import SearchIndex
+from store.readers.list_key import digest_of, papers_key
 
 FEATURES_FROM = 1_000
 """Lists of this many papers and more keep their features in the cache (the ICLR list's 2,260 build in ~1 s)."""
@@ -37,13 +36,13 @@ _LIBRARIES = ("numpy", "scipy", "scikit-learn")
 """The libraries the vectors are computed with (the latent space is a randomised SVD's)."""
 
 
-def features(collection: Collection, index: Callable[[], SearchIndex], outside: Sequence[Paper] = ()) -> tuple[Features, bool]:
+def features(collection: Collection, outside: Sequence[Paper] = ()) -> tuple[Features, bool]:
     """The features of `collection`'s papers and, learnt from beside them, of `outside`'s; and whether they were
     built now (else they came from the cache). A long list's come from its cache entry when it holds these very
-    papers' by this very code; else they are built (from `index()` when nothing is `outside`) and kept."""
+    papers' by this very code; else they are built (from the papers' words: store.interest.counts) and kept."""
     papers, own = [*collection.papers, *outside], len(collection.papers)
     if own < FEATURES_FROM or not collection.sources:
-        return _built(papers, own, index)[0], True
+        return Features(papers, own=own), True
     key = _key(collection, outside)
     entry = _entry([Path(source) for source in collection.sources], FEATURES_SUFFIX)
     settle(entry)  # (one being written is read once it is whole)
@@ -55,20 +54,11 @@ def features(collection: Collection, index: Callable[[], SearchIndex], outside: 
             return made, False
     except Exception:  # missing, unreadable, truncated, damaged or from another format: built again
         pass
-    made, titled = _built(papers, own, index)
+    titled = not any_untitled(papers)  # (asked first: nothing is derived meanwhile, but another thread may)
+    made = Features(papers, own=own)
     if titled:  # (those of papers still without their titles are kept once they have them)
         _save(entry, lambda out: np.savez(out, key=np.frombuffer(key.encode(), np.uint8), **_arrays(made)), behind=True)
     return made, True
-
-
-def _built(papers: list[Paper], own: int, index: Callable[[], SearchIndex]) -> tuple[Features, bool]:
-    """Features built of `papers` (the first `own` the list's, indexed by `index()`), and whether their titles were
-    all known (what they are made of is what the papers will be)."""
-    if own < len(papers):  # (an index of the list's papers and the others': made here)
-        titled = not any_untitled(papers)  # (asked first: making the index may derive some)
-        return Features(papers, own=own), titled
-    of = index()
-    return Features(papers, of, own=own), not of.provisional
 
 
 def _key(collection: Collection, outside: Sequence[Paper]) -> str:
@@ -81,11 +71,9 @@ def _key(collection: Collection, outside: Sequence[Paper]) -> str:
             versions.append(library)
     others = None
     if outside:
-        from store.search.index_made import fingerprint
-
         ids = hashlib.blake2b("\n".join(paper.id for paper in outside).encode("utf-8", "surrogatepass"), digest_size=16)
-        others = [ids.hexdigest(), fingerprint(outside).hex()]
-    return json.dumps([FORMAT, _index_key(collection), versions, others])
+        others = [ids.hexdigest(), digest_of(outside).hex()]
+    return json.dumps([FORMAT, papers_key(collection), versions, others])
 
 
 def _arrays(made: Features) -> dict[str, np.ndarray]:

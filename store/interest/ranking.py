@@ -1,6 +1,6 @@
 """What to read next: an interest model learned from the marks, and "more like this".
 
-Owns `Features` (a collection's papers as vectors, built once from the search index's postings)
+Owns `Features` (a collection's papers as vectors, built once from their words' counts: store.interest.counts)
 and the model over them: `InterestModel.rank(states) -> Ranking` (the For-you order, a bucket
 per paper, why it is there) and `Features.similar(paper_id, k)`.
 
@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from store.interest.counts import counted
 from store.interest.reasons import content, pairs, phrases, words_of
 from store.papers.model import Paper, Triage
-from store.search.index import SearchIndex
 
 if TYPE_CHECKING:
     from scipy.sparse import csr_matrix
@@ -54,7 +54,7 @@ whose spaced words carry their particles."""
 
 
 def _terms_of(word: str) -> list[str]:
-    """The terms a word of the index counts as: itself case folded, or, when it holds unspaced
+    """The terms a counted word (store.interest.counts) counts as: itself case folded, or, when it holds unspaced
     script, its character bigrams (a single character alone)."""
     folded = unicodedata.normalize("NFC", word).casefold()
     if not _UNSPACED.search(folded):
@@ -76,15 +76,15 @@ class Vectors:
     z: np.ndarray
 
 
-def built(papers: Sequence[Paper], index: SearchIndex | None = None) -> Vectors:
-    """The vectors of `papers` (from their search `index`'s postings, made when not given): seconds at 100,000."""
+def built(papers: Sequence[Paper]) -> Vectors:
+    """The vectors of `papers` (from their words' counts, store.interest.counts): seconds at 100,000."""
     from scipy import sparse
     from sklearn.decomposition import TruncatedSVD
 
-    index = index if index is not None else SearchIndex(papers)
     n = len(papers)
-    words, of_paper, of_word, times = index.term_counts()
+    words, of_paper, of_word, times = counted(papers)
     counts = sparse.csr_matrix((times, (of_paper, of_word)), shape=(n, len(words)))
+    del of_paper, of_word, times  # (~200 MB at 100,000 papers, let go of before the rest is made)
     # Words → terms: case variants join, unspaced script splits into bigrams.
     term_ids: dict[str, int] = {}
     rows, cols = [], []
@@ -131,15 +131,14 @@ class Features:
     learnt from: they are never ranked, suggested nor similar. `vectors`: those `built` of these papers before
     (a long list's come from the cache: store.interest.features_cache), else they are built now."""
 
-    def __init__(self, papers: Sequence[Paper], index: SearchIndex | None = None, own: int | None = None,
-                 vectors: Vectors | None = None) -> None:
+    def __init__(self, papers: Sequence[Paper], own: int | None = None, vectors: Vectors | None = None) -> None:
         papers = list(papers)
         self.papers = papers
         self.own = len(papers) if own is None else own
         self.ids = [p.id for p in papers]
         self.id_array = np.array(self.ids, dtype=object)
         self.row = {pid: k for k, pid in enumerate(self.ids)}
-        made = vectors if vectors is not None else built(papers, index)
+        made = vectors if vectors is not None else built(papers)
         self.x, self.terms, self.axes, self.length, self.z = made.x, made.terms, made.axes, made.length, made.z
         self.telling = np.array([not t.isdigit() and (len(t) > 1 or bool(_UNSPACED.match(t))) for t in self.terms], dtype=bool)
         """Which terms a reason may name: not bare numbers or single letters, which say nothing to a reader."""

@@ -88,7 +88,7 @@ class TriageStore(KeptPapers):
         self._settings: MarksTable = self._db.table(SETTINGS)  # type: ignore[assignment]
         self._attached: dict[str, Paper] = {}
         """Each attached paper, for the fingerprint of its abstract stored with its state (the paper, not its
-        text: a paper may keep its text as less than a string, `store.papers.cased.Cased`)."""
+        text: a paper may keep its text as less than a string, `store.papers.packed.Packed`)."""
         self._device: str | None = None
         self._shelf = Shelf(papers_path(self._storage.path))
         self.papers_file = self._shelf.path

@@ -7,8 +7,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from itertools import repeat
+from typing import TYPE_CHECKING
 
-from store.papers.cased import Cased, patched
+from store.papers.patch import patched
+
+if TYPE_CHECKING:
+    from store.papers.packed import Packed
 
 
 # What str.split() splits on in ASCII text, beyond a single space between words.
@@ -69,12 +73,12 @@ class Paper:
     text: str
     """The abstract as the source has it (outer whitespace trimmed), made inert (`store.papers.boundary`):
     `id` is computed from the text before that, exactly as the source has it. Reading it always gives
-    that text; a paper may keep it as less (`Cased`: a text whose lowered display text the index keeps)."""
+    that text; a paper may keep it as less (`store.papers.packed.Packed`: compressed with others, `keep_text`)."""
     plain: str | bytes | None = field(default=None, hash=False)
     """The display text without markup (what search runs over); see `store.papers.text`. Reading it always
     gives that text; what a paper keeps of it (`kept_plain`) is less: the very text object when the
     display text is the text (most abstracts), a patch over the text when it differs in a few places
-    (`patched`: the markup of a few words, a symbol), the string otherwise, or None for a paper made
+    (`store.papers.patch`: the markup of a few words, a symbol), the string otherwise, or None for a paper made
     without it (worked out from the text when asked, the last few remembered)."""
     title: str = ""
     """The true title when the source has one, else a title derived from the text: derived when first
@@ -136,7 +140,7 @@ def _worked_out(text: str) -> str:
 
 
 class _Text:
-    """`Paper.text`: the text, from what the paper keeps of it (the string, or a `Cased`)."""
+    """`Paper.text`: the text, from what the paper keeps of it (the string, or a `Packed`)."""
 
     __slots__ = ()
 
@@ -146,7 +150,7 @@ class _Text:
         kept = _KEPT_TEXT.__get__(paper, owner)
         return kept if type(kept) is str else kept.text()
 
-    def __set__(self, paper: Paper, value: str | Cased) -> None:
+    def __set__(self, paper: Paper, value: str | Packed) -> None:
         _KEPT_TEXT.__set__(paper, value)
 
 
@@ -165,7 +169,7 @@ class _Plain:
             return _worked_out(paper.text)
         return patched(paper.text, kept) if type(kept) is bytes else kept.display()
 
-    def __set__(self, paper: Paper, value: str | bytes | Cased | None) -> None:
+    def __set__(self, paper: Paper, value: str | bytes | Packed | None) -> None:
         _KEPT_PLAIN.__set__(paper, value)
 
 
@@ -243,40 +247,23 @@ def titled(paper: Paper, title: str, name: str) -> None:
         _KEPT_NAME.__set__(paper, name)
 
 
-def kept_cased(paper: Paper, cased: Cased) -> None:
-    """Have `paper` keep its text as `cased` (the same text: the caller makes sure), not as the string, and its
-    display text too when that is the very text: a paper is immutable, but what it keeps of a value is its own."""
-    if cased.patch is None:
-        _KEPT_PLAIN.__set__(paper, cased)
-    _KEPT_TEXT.__set__(paper, cased)
-
-
-def keep_text(paper: Paper, kept: object) -> None:
+def keep_text(paper: Paper, kept: str | Packed) -> None:
     """Have `paper` keep its text as `kept` (a `store.papers.packed.Packed` of it, or its string again: the same text, the
-    caller makes sure), and its display text too when that is the very text (see `kept_cased`)."""
+    caller makes sure), and its display text too when that is the very text: a paper is immutable, but what it keeps
+    of a value is its own."""
     if _KEPT_PLAIN.__get__(paper, Paper) is _KEPT_TEXT.__get__(paper, Paper):
         _KEPT_PLAIN.__set__(paper, kept)
     _KEPT_TEXT.__set__(paper, kept)
 
 
-def read_out(paper: Paper) -> tuple[str | Cased, str | bytes | None]:
-    """`kept_text` and `kept_plain` of `paper`, a text kept packed (`store.papers.packed.Packed`) read out: as the string,
-    and its display text as that very string when it is kept as the same."""
-    kept, plain = _KEPT_TEXT.__get__(paper, Paper), _KEPT_PLAIN.__get__(paper, Paper)
-    if type(kept) is str or type(kept) is Cased:
-        return kept, kept_plain(paper)
-    text = kept.text()
-    return text, text if plain is kept else kept_plain(paper)
-
-
 def has_text(paper: Paper) -> bool:
     """Whether `paper` has a text, without reading out one kept packed (decompressing its chunk: a test of all the
     papers a parse made read every chunk again, ~0.2 s at 100,000 abstracts before search was ready)."""
-    return bool(_KEPT_TEXT.__get__(paper, Paper))  # (a `Cased` is never made of an empty text)
+    return bool(_KEPT_TEXT.__get__(paper, Paper))
 
 
-def kept_text(paper: Paper) -> str | Cased:
-    """What `paper` keeps of its text (see `Cased`; or a `store.papers.packed.Packed`), without reading it out."""
+def kept_text(paper: Paper) -> str | Packed:
+    """What `paper` keeps of its text (the string, or a `store.papers.packed.Packed`), without reading it out."""
     return _KEPT_TEXT.__get__(paper, Paper)
 
 
@@ -310,7 +297,7 @@ def built(columns: Sequence[Iterable[object]]) -> list[Paper]:
 
 def kept_plain(paper: Paper) -> str | bytes | None:
     """What `paper` keeps of its display text (see `Paper.plain`), without working anything out: for a text kept
-    `Cased` (or `store.papers.packed.Packed`), the text itself (its display text)."""
+    `store.papers.packed.Packed`, the text itself (its display text)."""
     kept = _KEPT_PLAIN.__get__(paper, Paper)
     return kept if kept is None or type(kept) is str or type(kept) is bytes else kept.display()
 

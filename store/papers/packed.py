@@ -1,5 +1,4 @@
-"""Texts kept compressed while nothing reads them: a long list's abstracts from its parse until the phrase
-texts keep them as lines (`store.papers.cased.Cased`, made by `store.search.phrases` once search is ready).
+"""Texts kept compressed while nothing reads them: a long list's abstracts, from its parse on.
 
 A parse on worker processes within `store.readers.records.packing` (the app's read behind its first rows) has
 each worker compress the texts of its chunk (`Chunk.of`: zstd's level 1, ~2.7 times smaller, ~10 ms a chunk of
@@ -7,8 +6,7 @@ each worker compress the texts of its chunk (`Chunk.of`: zstd's level 1, ~2.7 ti
 and the papers made of them keep their texts as places in it (`Packed`, `store.papers.model.keep_text`), read out when
 asked (`Paper.text`): the chunk decompressed (~2.5 ms), the last `KEEP` of them kept so, then the text's bytes
 decoded. At 100,000 abstracts the app then holds ~55 MB of them through the read, the index and the titles,
-not ~150 MB of strings: a cold open's peak, with its worker processes, was over 500 MB. The texts that the
-phrase texts cannot keep as lines (~11%) are then packed apart (`store.search.phrases`), whatever list they are of.
+not ~150 MB of strings: a cold open's peak, with its worker processes, was over 500 MB.
 """
 from __future__ import annotations
 

@@ -327,7 +327,7 @@ def display(text: str) -> Display:
 
 def plain_form(text: str) -> tuple[Display, str | bytes | None]:
     """`display(text)` and what a `Paper` keeps of its plain text (see `store.papers.model.Paper.plain`):
-    None when it is `text` itself, else a patch over `text` (`store.papers.cased.patched`) when that is
+    None when it is `text` itself, else a patch over `text` (`store.papers.patch.patched`) when that is
     smaller than the plain text, else the plain text."""
     if _bare(text):
         return Display(text), None

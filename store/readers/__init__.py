@@ -6,8 +6,8 @@ unchanged file opens again at once. `library` makes the papers of the records th
 known extension, hidden ones skipped) into one collection where the same abstract in two
 files is one paper.
 
-Imports `search` (a long list's parse counts its words for the index, and its index entry is kept
-beside its parse entry: `index_cache`), `papers` and `common`."""
+Imports `search` (a list's search engine folder is kept beside its parse entry: `engine_cache`), `papers` and
+`common`."""
 from __future__ import annotations
 
 import os

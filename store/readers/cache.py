@@ -20,7 +20,7 @@ writers that died before renaming theirs (`store.common.files.remove_dead_writer
 a new entry is written.
 
 Beside the parse entry, a list keeps its first papers whole, which a long list shows at once (`head`),
-and a long list its search index (`store.readers.index_cache`), its papers' ids without the papers,
+and a list its search engine's folder (`store.readers.engine_cache`), its papers' ids without the papers,
 for `triage set` (`store.readers.ids`, which also has a few papers of a parse entry made without the others), the
 features For you ranks by (`store.interest.features_cache`), and what its papers are matched by across sources
 (`store.readers.match_cache`)."""
@@ -31,6 +31,7 @@ import hashlib
 import marshal
 import os
 import re
+import shutil
 import stat
 import sys
 import tempfile
@@ -58,7 +59,8 @@ from store.readers.records import within
 SUFFIX = ".parse"
 MAGIC = b"PTc2"
 """The start of a parse entry file, before the CRC-32 of the rest: an entry that fails it is parsed again."""
-INDEX_SUFFIX = ".index"
+ENGINE_SUFFIX = ".engine"
+"""The search engine folder of a list (`store.readers.engine_cache`): a folder, removed whole when unused for long."""
 IDS_SUFFIX = ".ids"
 """The ids entry of a list (`store.readers.ids`), written with its parse entry."""
 HEAD_SUFFIX = ".head"
@@ -76,11 +78,11 @@ parse of the file's first part holds: `store.readers.quick.HEAD_BYTES`), and at 
 KEEP_DAYS = 30
 # The temporary files `_store` makes: the entry's name, then mkstemp's 8 random characters (before
 # those were named, just the random characters). Nothing else in the folder is touched.
-_TEMPORARY = re.compile(r"\.(?:[0-9a-f]{32}\.(?:parse|index|ids|head|features|match|keys)\.)?[a-z0-9_]{8}\.tmp")
+_TEMPORARY = re.compile(r"\.(?:[0-9a-f]{32}\.(?:parse|ids|head|features|match|keys)\.)?[a-z0-9_]{8}\.tmp")
 BACKGROUND_FROM = 16 << 20
 """Entries of this many bytes and more are written in the background (for a parse entry: of this
 many bytes of abstracts, which it finds in the list file; 100,000 abstracts are about 150 MB: a
-good part of a second). An index entry always is (`store.readers.index_cache.search_index`)."""
+good part of a second)."""
 _FIELDS = tuple(Paper.__dataclass_fields__)
 _COLUMNS = tuple(name for name in _FIELDS if name not in ("text", "plain", "position"))
 """The fields an entry keeps as they are; the texts, display texts and positions it keeps apart."""
@@ -279,11 +281,15 @@ def _store(entry: Path, write: Callable[[BinaryIO], object]) -> None:
         raise
     since = time.time() - KEEP_DAYS * 86400
     for other in entry.parent.iterdir():
-        if other.suffix in (SUFFIX, INDEX_SUFFIX, IDS_SUFFIX, HEAD_SUFFIX, FEATURES_SUFFIX, MATCH_SUFFIX, KEYS_SUFFIX) \
+        if other.suffix in (SUFFIX, ENGINE_SUFFIX, IDS_SUFFIX, HEAD_SUFFIX, FEATURES_SUFFIX, MATCH_SUFFIX, KEYS_SUFFIX) \
                 and other != entry:
             try:
-                if other.stat().st_mtime < since:
-                    other.unlink()
+                info = other.lstat()  # (a link is removed, never followed)
+                if info.st_mtime < since:
+                    if stat.S_ISDIR(info.st_mode):  # an engine folder (its files are its own: `store.search.engine.folder`)
+                        shutil.rmtree(other)
+                    else:
+                        other.unlink()
             except OSError:  # gone meanwhile (another process cleaning up), or not ours to remove
                 pass
     remove_dead_writers(entry.parent, _TEMPORARY)

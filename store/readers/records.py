@@ -92,8 +92,7 @@ class Analysis(NamedTuple):
 
 PARALLEL_FROM = 20_000
 CHUNK = 2_048
-"""Abstracts a worker process analyses at a time: whole batches of the search index (`store.search.index_build.BATCH`),
-so that the words it counts (see `counting`) are those of the index's batches."""
+"""Abstracts a worker process analyses at a time."""
 START = "spawn"
 """How worker processes start where forking is not safe (other threads run): a process that has a
 forkserver running with this module loaded (the app, see `tui.processes.behind_the_list`) makes it "forkserver"."""
@@ -135,83 +134,21 @@ def report(name: str, done: int) -> None:
         progress(name, done)
 
 
-def analyse(texts: Sequence[str], counted: bool = False, titled: bool = True, packed: bool = False) -> Any:
-    """The analysis of each (stripped) abstract text, in one process; not `titled`: without their derived titles
-    and names (None: see `titles_later`). With `counted` or `packed`: (the analyses, the words of their display
-    texts counted for the search index when `counted`, `store.search.index_build.counted_texts`, and the texts compressed
-    when `packed`, `store.papers.packed.Chunk`; None for each not)."""
+def analyse(texts: Sequence[str], packed: bool = False) -> Any:
+    """The analysis of each (stripped) abstract text, in one process. With `packed`: (the analyses, the texts
+    compressed, `store.papers.packed.Chunk`)."""
     from store.papers.names import derive_title  # (here: reading a cached list needs no name finder)
 
-    out, plains = [], []
+    out = []
     for text in texts:
         shown, plain = plain_form(text)
-        title, name = (derive_title(shown.plain) if text else ("", "")) if titled else (None, None)
-        out.append(Analysis(paper_id(text), plain, title, name, shown.links))  # type: ignore[arg-type]
-        plains.append(shown.plain)
-    if not (counted or packed):
+        title, name = derive_title(shown.plain) if text else ("", "")
+        out.append(Analysis(paper_id(text), plain, title, name, shown.links))
+    if not packed:
         return out
-    from store.search.index_build import counted_texts
     from store.papers.packed import Chunk
 
-    return out, counted_texts(plains) if counted else None, Chunk.of(list(texts)) if packed else None
-
-
-class Counting:
-    """The words of the display texts of a parse's papers, counted by its worker processes as they analyse
-    them (see `counting`) and named here as each chunk arrives, while the workers go on (`name`): the search
-    index of those papers then only places them (at 100,000 abstracts ~6 s of CPU off the process that waits
-    for the index, on the cores the parse uses, and the naming's ~0.5 s off the wait after the read)."""
-
-    def __init__(self) -> None:
-        self._made: list[tuple[list[Paper], list[Any] | None]] = []
-        self._words: Any = None
-        """The `store.search.index_build.Words` the counted words are named by (made with the first)."""
-
-    def name(self, bodies: list[Any]) -> list[Any]:
-        """The counted words of a chunk's batches (`store.search.index_build.Counted`, None for one not), named."""
-        if self._words is None:
-            from store.search.index_build import Words
-
-            self._words = Words()  # (it only names: no texts of its own to find words in)
-        return [None if body is None else self._words.kept(body) for body in bodies]
-
-    def add(self, papers: list[Paper], bodies: list[Any] | None) -> None:
-        """`papers` made from records, with the named words of their display texts (None: not counted)."""
-        self._made.append((papers, bodies))
-
-    def bodies(self, papers: Sequence[Paper]) -> Any:
-        """The named words of each `BATCH` of `papers` (`SearchIndex`'s `bodies`: `store.search.index_build.Named`), when
-        they are the papers the one parse counted made, in order, with the same display texts (none merged or
-        dropped since; one made inert, `store.papers.boundary`, keeps its display text: that is inert already), else []."""
-        if len(self._made) != 1 or self._made[0][1] is None:
-            return []
-        made, bodies = self._made[0]
-        from store.search.index_build import BATCH, Named
-
-        if len(made) != len(papers) or any(body is not None and len(body.lengths) != BATCH for body in bodies[:-1]):
-            return []  # (chunks that are not whole batches)
-        if any(before is not paper and before.plain != paper.plain for before, paper in zip(made, papers)):
-            return []
-        return Named(self._words.ids, bodies)
-
-
-_COUNTING: ContextVar[Counting | None] = ContextVar("counting", default=None)
-
-
-def counting() -> AbstractContextManager[Counting]:
-    """Within the block, a parse this thread runs on worker processes also counts the words of its
-    display texts for the search index, which the `Counting` given then holds."""
-    return within(_COUNTING, Counting())
-
-
-_LATER: ContextVar[bool] = ContextVar("titles later", default=False)
-
-
-def titles_later() -> AbstractContextManager[bool]:
-    """Within the block, a parse this thread runs on worker processes leaves the titles and names it would
-    derive (`store.papers.names.derive_title`: half the workers' time) to later: its papers are made `untitled`,
-    and derive them when first read (`store.readers.titles` derives the rest on worker processes again)."""
-    return within(_LATER, True)
+    return out, Chunk.of(list(texts))
 
 
 _PACKING: ContextVar[bool] = ContextVar("packing", default=False)
@@ -246,25 +183,24 @@ def _received(encoded: list[bytes | None]) -> list[str | None]:
 _INHERITED: Sequence[str] = ()
 
 
-def _analyse_inherited(bounds: range, counted: bool, titled: bool, packed: bool) -> Any:
-    return analyse(_INHERITED[bounds.start : bounds.stop], counted, titled, packed)
+def _analyse_inherited(bounds: range, packed: bool) -> Any:
+    return analyse(_INHERITED[bounds.start : bounds.stop], packed)
 
 
-def analysed(texts: Iterable[str], name: str = "") -> Iterator[tuple[list[Analysis], list[Any] | None, Any]]:
+def analysed(texts: Iterable[str], name: str = "") -> Iterator[tuple[list[Analysis], Any]]:
     """`analyse(texts)` in chunks of `CHUNK` texts, in order, each as soon as it is done: split over
     worker processes when there are many texts and several cores. `texts` may be read as they are
     analysed (a long file split into abstracts): a started worker is sent each chunk as soon as it is
     read, while the next ones are. Progress is reported (see `reporting`) under the file's `name` after
-    every chunk. With each chunk, the words of its display texts counted by its worker (within
-    `counting`) and its texts compressed there (within `packing`: a `store.papers.packed.Chunk`), else None for
-    each; without derived titles on workers within `titles_later`."""
+    every chunk. With each chunk, its texts compressed by its worker (within `packing`: a
+    `store.papers.packed.Chunk`), else None."""
     global _INHERITED
     source = iter(texts)
     head = list(islice(source, PARALLEL_FROM))
     chunking = _chunked(head, source)
     sent: list[list[str]] = []  # the chunks given to the workers, in order
     done = analysed_texts = 0  # the chunks yielded, and their texts
-    counted, titled, packed = _COUNTING.get() is not None, not _LATER.get(), _PACKING.get()
+    packed = _PACKING.get()
     if len(head) >= PARALLEL_FROM and (os.cpu_count() or 1) >= 2:
         # fork is quick and shares the parent's memory, but only safe while no other thread runs.
         fork = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
@@ -273,19 +209,19 @@ def analysed(texts: Iterable[str], name: str = "") -> Iterator[tuple[list[Analys
                 if fork:  # a forked worker reads its chunk from the texts it inherits: all are read first
                     sent = list(chunking)
                     _INHERITED = [text for chunk in sent for text in chunk]
-                    parts = pool.map(partial(_analyse_inherited, counted=counted, titled=titled, packed=packed),
+                    parts = pool.map(partial(_analyse_inherited, packed=packed),
                                      [range(i * CHUNK, i * CHUNK + len(chunk)) for i, chunk in enumerate(sent)])
                 else:  # a started worker holds nothing: it is sent its texts, a few chunks ahead (`in_order`)
                     # (a long file is read only so far ahead of the papers made of it: read whole at once, every text waited
                     # as a string for its analysis, ~150 MB at 100,000 abstracts, the peak of a read within `packing`)
-                    work = partial(analyse, counted=counted, titled=titled, packed=packed)
+                    work = partial(analyse, packed=packed)
                     parts = in_order(pool, work, (Sent(chunk) for chunk in _recorded(chunking, sent)))
                 for part in parts:
                     analysed_texts += len(sent[done])
                     sent[done] = []  # (its texts are let go of with their papers': kept compressed, within `packing`)
                     done += 1
                     report(name, analysed_texts)
-                    yield part if counted or packed else (part, None, None)
+                    yield part if packed else (part, None)
         except (OSError, BrokenProcessPool):  # no processes allowed here: the rest in this one
             pass
         finally:
@@ -294,7 +230,7 @@ def analysed(texts: Iterable[str], name: str = "") -> Iterator[tuple[list[Analys
         part = analyse(chunk)
         analysed_texts += len(chunk)
         report(name, analysed_texts)
-        yield part, None, None
+        yield part, None
 
 
 def _recorded(chunks: Iterable[list[str]], sent: list[list[str]]) -> Iterator[list[str]]:
@@ -327,13 +263,7 @@ def make_papers(records: Iterable[dict[str, Any]]) -> list[Paper]:
 
     papers: list[Paper] = []
     # Papers are made from each chunk as it arrives, while the workers go on with the next ones.
-    bodies: list[Any] | None = []  # (None once a chunk was analysed without them)
-    sink = _COUNTING.get()
-    for n, (part, counted, packed) in enumerate(analysed(texts(), first["source"]), 1):
-        if counted is None or bodies is None or sink is None:  # (counted only within `counting`: a sink)
-            bodies = None
-        else:
-            bodies += sink.name(counted)
+    for n, (part, packed) in enumerate(analysed(texts(), first["source"]), 1):
         with collector_paused():
             chunk, start = [read.popleft() for _ in part], len(papers)
             if all(map(_BARE.issuperset, chunk)):
@@ -345,8 +275,6 @@ def make_papers(records: Iterable[dict[str, Any]]) -> list[Paper]:
                 _packed(papers[start:], chunk, packed)
                 if n % _TRIM_EVERY == 0:
                     heap.give_back()  # (the strings freed lie between what is kept: later ones would not reuse all of it)
-    if sink is not None:
-        sink.add(papers, bodies)
     return papers
 
 

@@ -1,5 +1,5 @@
-"""Search: the query language (`query`), the index (`index`'s `SearchIndex`, built by `index_build` and
-`index_made`, kept small by `index_entry`), word lookup with typos (`vocabulary`), literal phrases
-(`phrases`, `as_lines`), qualifiers (`qualifiers`), what a match highlights (`highlight`), and the views and
-sorts of a list (`views`); and the engine on disk that is to replace the index (`engine`, issue 34: a tantivy
-index opened from a folder, not yet wired in). Imports `papers` and `common`."""
+"""Search: the query language (`query`), the engine that answers it (`engine`: a tantivy index of a list's papers in a
+folder of the cache, opened, not loaded), word lookup with typos over its vocabularies (`vocabulary`), what a literal
+phrase is (`phrases`), qualifiers (`qualifiers`), what a match highlights (`highlight`), the views and sorts of a list
+(`views`), and the words of many texts counted as numbers (`words`: what the interest model's vectors are made of).
+Imports `papers` and `common`."""

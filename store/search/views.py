@@ -146,8 +146,7 @@ _LAST = "\U0010ffff"
 """Sorts after every name: papers without the field sort last."""
 
 _PAPER_KEYS: dict[str, Callable[[Paper], object]] = {
-    # A title's leading LaTeX or markdown (`$\\alpha$TC-VAE`, `*`) does not file it under `$`; one still to be
-    # derived (a long list just read: `store.readers.titles`) sorts last until it is.
+    # A title's leading LaTeX or markdown (`$\\alpha$TC-VAE`, `*`) does not file it under `$`.
     "title": lambda paper: kept_title(paper).lstrip("$\\{*_ `'\"").casefold() or _LAST,
     "author": lambda paper: surname(paper.authors[0]).casefold() if paper.authors else _LAST,
     "year": lambda paper: -paper.year if paper.year else 0,

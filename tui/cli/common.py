@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, TypeVar
 from store.papers.model import Collection, Paper, Triage
 from store.papers.text import display
 from store.readers import describe_skipped, match_cache, read_paths
-from store.readers.index_cache import search_index
+from store.readers.engine_cache import engine_for
 from store.readers.records import reporting
 from store.search.query import Query, clipped, parse
 from tui.boundary import write_control
@@ -203,7 +203,7 @@ def matching(collection: Collection, query: Query | None, states: Mapping[str, T
     the papers `is:new` and `is:updated` find."""
     if query is None:
         return [(paper, None) for paper in collection.papers]
-    return [(hit.paper, hit.score) for hit in search_index(collection).search(query, states, new, updated)]
+    return [(hit.paper, hit.score) for hit in engine_for(collection).engine.search(query, states, new, updated)]
 
 
 def paper_row(paper: Paper, state: Triage) -> dict[str, object]:

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from store.papers.model import Collection, Paper, Triage
-from store.readers.index_cache import search_index
 from store.common.json_out import dumps
 from tui.cli.common import (add_common, add_library, database, in_store, keys_naming, load, named, paper_row, parse_args, print_table,
                             stored_states)
@@ -54,7 +53,7 @@ def run_similar(argv: Sequence[str]) -> int:
     db = database(args.db)
     collection = load(args.files, db=db if args.library else None)
     paper = named(collection, args.id, keys_naming(collection.papers, args.id))
-    features, _ = features_of(collection, lambda: search_index(collection))  # (a long list's from the cache)
+    features, _ = features_of(collection)  # (a long list's from the cache)
     ids = features.similar(paper.id, args.n)
     if not ids:
         print(f"triage: {', '.join(collection.sources)} has no other paper", file=sys.stderr)
@@ -104,7 +103,7 @@ def for_you(collection: Collection, states: Mapping[str, Triage], db: Path) -> R
     def others() -> tuple[list[Paper], dict[str, Triage]]:
         return in_store(db, lambda store: outside(store, collection.papers))
 
-    ranking = Interest(collection, lambda: search_index(collection), others, wait=False).rank(states)
+    ranking = Interest(collection, others).rank(states)
     if ranking is None:
         print(f"triage: {TOO_FEW} ({len(labels(states)[0])} starred)", file=sys.stderr)
     return ranking

@@ -15,7 +15,7 @@ from store.marks.clock import now
 from store.marks.rules import Rule, Rules
 from store.papers.inert import inert
 from store.papers.model import Collection, Triage
-from store.readers.index_cache import search_index
+from store.readers.engine_cache import engine_for
 from tui.cli.common import (add_db, database, default_files, in_store, load, matching, parse_args, parse_query, print_table,
                             Refused, stored_states, write_lines)
 
@@ -121,7 +121,7 @@ def mark_arrived(db: Path, collection: Collection, arrived: Ids[str], states: di
     found = in_store(db, rules.load) if arrived else Rules()
     if not found:
         return
-    index = search_index(collection)
+    index = engine_for(collection).engine
     done = rules.applied(found, arrived, states, lambda query: index.search(query, states, new).ids)
     if not done:
         return

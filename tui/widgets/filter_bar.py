@@ -105,10 +105,9 @@ class FilterBar(Horizontal):
         typed right after `/` then go to the query, however fast they come."""
         self.screen.set_focus(self.input)
 
-    def show_result(self, shown: int, total: int, hint: str, pending: bool = False) -> None:
-        """Show how many papers match ("7 of 19"; nothing when the filter is empty) and the query's hint;
-        `pending`: the titles are still being derived (ranked without their words: "7 of 19 · titles…")."""
-        self._count = f"{shown} of {total}{' · titles…' if pending else ''}" if self.value.strip() else ""
+    def show_result(self, shown: int, total: int, hint: str) -> None:
+        """Show how many papers match ("7 of 19"; nothing when the filter is empty) and the query's hint."""
+        self._count = f"{shown} of {total}" if self.value.strip() else ""
         self._show_count()
         hint_widget = self.query_one("#filter-hint", Static)
         show_line(hint_widget, Content(hint))

@@ -1,9 +1,12 @@
-"""`Engine`: an index folder opened (memory-mapped: nothing of it is loaded but what a query reads) answering the
-query language, as SearchIndex.search does, with the same papers in an order that keeps its ranking rules.
+"""`Engine`: an index of a list's papers answering the query language as SearchIndex.search does (its contract:
+`store.search.highlight.Hits`, every match best first, ties in file order, with the spans a query matched), with
+the same papers in an order that keeps its ranking rules.
 
-`Engine.opened` opens a folder that is intact (store.search.engine.folder) and builds it again first when it is
-not (missing, of other papers or code, truncated, damaged). `search` gives a `Found`: the rows (places in the
-list) of the papers matching, best first, ties in file order.
+An engine's index is a folder opened (memory-mapped: nothing of it is loaded but what a query reads) or one built in
+memory (`Engine.of`: for papers of no file, and when the cache cannot be written). `Engine.opened` opens a folder
+that is intact (store.search.engine.folder) and builds it again first when it is not (missing, of other papers or
+code, truncated, damaged), saying why. `found` gives the rows alone, or a screen's first rows with the count
+(`Found`: bench/engine_search.py times it).
 """
 from __future__ import annotations
 
@@ -15,9 +18,11 @@ import numpy as np
 import tantivy
 
 from store.papers.model import Paper, Triage
-from store.search.engine.folder import build, intact, ordered
-from store.search.engine.lexicon import Lexicon
+from store.search.engine.documents import schema
+from store.search.engine.folder import build, checked, fill, ordered
+from store.search.engine.lexicon import Lexicon, made
 from store.search.engine.translate import Translator
+from store.search.highlight import Highlighter, Hits
 from store.search.phrases import literal_pattern, lower
 from store.search.qualifiers import NEW, UPDATED
 from store.search.query import Query, Term, parse
@@ -26,58 +31,84 @@ from store.search.query import Query, Term, parse
 @dataclass(frozen=True, slots=True)
 class Found:
     """What a query found: the `rows` of the papers (their places in the list), best first, with their `scores`;
-    `total` papers match (all of them in `rows`, or the first that were asked for)."""
+    `total` papers match (all of them in `rows`, or the first that were asked for); `highlighter` marks what it
+    matched."""
 
     query: Query
     rows: np.ndarray
     scores: np.ndarray
     total: int
+    highlighter: Highlighter
 
     def __len__(self) -> int:
         return self.total
 
 
 class Engine:
-    """An index folder, open."""
+    """An index open (in a folder, or in memory) over `papers`, the list it was built for (the same objects)."""
 
-    def __init__(self, folder: Path) -> None:
-        """Opens `folder` as it is (`opened` checks it first); ValueError when tantivy cannot."""
+    def __init__(self, papers: Sequence[Paper], index: tantivy.Index, lexicon: Lexicon, folder: Path | None = None,
+                 ordered: bool = False) -> None:
+        self.papers = papers if isinstance(papers, list) else list(papers)
         self.folder = folder
-        self._index = tantivy.Index.open(str(folder))
-        self._searcher = self._index.searcher()
+        self.lexicon = lexicon
+        self._index = index
+        self._searcher = index.searcher()
         self._size = self._searcher.num_docs
-        self._ordered = ordered(folder)
-        self.lexicon = Lexicon(folder)
+        self._ordered = ordered
 
     @classmethod
-    def opened(cls, papers: Sequence[Paper], folder: Path, key: str) -> tuple[Engine, bool]:
-        """(the engine of `papers` in `folder` under `key`, whether it was built now): an intact folder opened,
-        any other built again first."""
-        if intact(folder, key, len(papers)):
+    def open(cls, papers: Sequence[Paper], folder: Path) -> Engine:
+        """The index in `folder` as it is (`opened` checks it first); ValueError when tantivy cannot open it."""
+        return cls(papers, tantivy.Index.open(str(folder)), Lexicon.in_folder(folder), folder, ordered(folder))
+
+    @classmethod
+    def opened(cls, papers: Sequence[Paper], folder: Path, key: str) -> tuple[Engine, str | None]:
+        """(the engine of `papers` in `folder` under `key`, why it was built now or None): an intact folder opened,
+        any other built again first ("missing", "outdated", "damaged": store.search.engine.folder's `checked`).
+        OSError when the folder cannot be written."""
+        why = checked(folder, key, len(papers))
+        if why is None:
             try:
-                return cls(folder), False
+                return cls.open(papers, folder), None
             except ValueError:
-                pass
+                why = "damaged"
         build(papers, folder, key)
-        return cls(folder), True
+        return cls.open(papers, folder), why
+
+    @classmethod
+    def of(cls, papers: Sequence[Paper]) -> Engine:
+        """The engine of `papers` built in memory (no folder): the same answers as one in a folder."""
+        index = tantivy.Index(schema())
+        fill(index, papers)
+        return cls(papers, index, Lexicon(made(index.searcher()).__getitem__))
 
     def __len__(self) -> int:
         return self._size
 
     def search(self, query: str | Query, states: Mapping[str, Triage] | None = None, new: Collection[str] = (),
-               updated: Collection[str] = (), first: int | None = None) -> Found:
-        """Papers matching `query`, best first (ties in file order); `states`, `new` and `updated` as for
-        SearchIndex.search (the marks of the moment, the ids `is:new` and `is:updated` find). `first`: only the
-        first that many rows (what a screen shows), not every match."""
+               updated: Collection[str] = ()) -> Hits:
+        """Papers matching `query`, best first (ties in file order), as SearchIndex.search gives them: `states` maps
+        paper id → `Triage` for the is:/p:/has:note/has:tag/tag: qualifiers (missing ids count as untouched); `new`
+        and `updated` are the ids `is:new` and `is:updated` find. Each hit's paper is one of `papers`, its spans the
+        query's words and literal text as they are written."""
+        found = self.found(query, states, new, updated)
+        return Hits(found.query, self.papers, found.rows, found.scores, found.highlighter)
+
+    def found(self, query: str | Query, states: Mapping[str, Triage] | None = None, new: Collection[str] = (),
+              updated: Collection[str] = (), first: int | None = None) -> Found:
+        """What `search` finds, as rows; `first`: only the first that many rows (what a screen shows), with the
+        count of every match."""
         if isinstance(query, str):
             query = parse(query)
         translator = Translator(self._index.schema, self.lexicon, self._literal, states or {}, {NEW: new, UPDATED: updated})
         asked, scored = translator.query(query)
+        highlighter = Highlighter(translator.words, translator.patterns)
         wanted = max(1, self._size if first is None else min(first, self._size))
         if not scored:  # file order
             result = self._searcher.search(asked, wanted, count=True, order_by_field="row", order=tantivy.Order.Asc)
             rows = np.array([row for row, _ in result.hits], dtype=np.int64)
-            return Found(query, rows, np.zeros(len(rows)), result.count)
+            return Found(query, rows, np.zeros(len(rows)), result.count, highlighter)
         # tantivy breaks ties by document, which is file order in an `ordered` folder; in another, when the one after
         # the last row wanted ties with it, the papers so tied may be any of many, and are asked for (4 times as
         # many, then all)
@@ -91,7 +122,7 @@ class Engine:
         rows = np.array(self._searcher.fast_field_values("row", [address for _, address in hits]), dtype=np.int64)
         scores = np.array([score for score, _ in hits], dtype=np.float64)
         order = np.lexsort((rows, -scores))[:wanted]
-        return Found(query, rows[order], scores[order], result.count)
+        return Found(query, rows[order], scores[order], result.count, highlighter)
 
     def _literal(self, term: Term, narrowed: tantivy.Query) -> tuple[list[str], list[str]]:
         """(ids with `term` in the title and name, ids with it in the display text) among the papers `narrowed`

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import zlib
 from collections.abc import Sequence
@@ -50,22 +51,48 @@ def _sealed_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file() and p.name != MANIFEST and not p.name.startswith("."))
 
 
-def build(papers: Sequence[Paper], folder: Path, key: str) -> None:
-    """Index `papers` (in list order) into `folder` under `key`, replacing whatever was there."""
-    temp = folder.with_name(f"{folder.name}.building-{os.getpid()}")
-    shutil.rmtree(temp, ignore_errors=True)
-    temp.mkdir(parents=True)
-    index = tantivy.Index(schema(), path=str(temp))
+def fill(index: tantivy.Index, papers: Sequence[Paper]) -> None:
+    """Index `papers` (in list order) into `index` (in a folder or in memory), committed and merged, and reload it."""
     writer = index.writer(HEAP, 1)  # (one thread: each segment holds rows one after another; Python is the slower side)
     for row, paper in enumerate(papers):
         writer.add_document(document(paper, row))
     writer.commit()
     writer.wait_merging_threads()
     index.reload()
+
+
+def build(papers: Sequence[Paper], folder: Path, key: str) -> None:
+    """Index `papers` (in list order) into `folder` under `key`, replacing whatever was there. OSError when the
+    folder cannot be written (tantivy's own errors of the disk as theirs: a full disk is ENOSPC), nothing of the
+    build left."""
+    temp = folder.with_name(f"{folder.name}.building-{os.getpid()}")
+    shutil.rmtree(temp, ignore_errors=True)
+    try:
+        _sealed(papers, temp, key)
+    except BaseException as error:
+        shutil.rmtree(temp, ignore_errors=True)
+        if isinstance(error, ValueError) and (code := _OS_ERROR.search(str(error))):
+            raise OSError(int(code[1]), f"{os.strerror(int(code[1]))}: {temp}") from error
+        raise
+    _placed(temp, folder, key, len(papers))
+
+
+_OS_ERROR = re.compile(r"\(os error (\d+)\)")
+"""How tantivy (its errors are ValueErrors) names the system's error of a file it could not write."""
+
+
+def _sealed(papers: Sequence[Paper], temp: Path, key: str) -> None:
+    temp.mkdir(parents=True)
+    index = tantivy.Index(schema(), path=str(temp))
+    fill(index, papers)
     ordered = _in_row_order(temp, index.searcher())
     lexicon.write(index.searcher(), temp)
     files = {str(p.relative_to(temp)): [p.stat().st_size, _crc(p)] for p in _sealed_files(temp)}
     (temp / MANIFEST).write_text(json.dumps({"key": key, "papers": len(papers), "ordered": ordered, "files": files}))
+
+
+def _placed(temp: Path, folder: Path, key: str, papers: int) -> None:
+    """The sealed build `temp` renamed into `folder`."""
     # the folder there is moved aside whole first (removing it in place races with tantivy's threads of an index
     # still open on it, which make their lock files again), then removed
     old = folder.with_name(f"{folder.name}.old-{os.getpid()}")
@@ -76,7 +103,7 @@ def build(papers: Sequence[Paper], folder: Path, key: str) -> None:
         os.replace(temp, folder)
     except OSError:  # another build (a second window) put its folder there in between: that one stands
         shutil.rmtree(temp, ignore_errors=True)
-        if not intact(folder, key, len(papers)):
+        if not intact(folder, key, papers):
             raise
     shutil.rmtree(old, ignore_errors=True)
 
@@ -104,16 +131,22 @@ def ordered(folder: Path) -> bool:
     return bool(json.loads((folder / MANIFEST).read_text()).get("ordered"))
 
 
-def intact(folder: Path, key: str, papers: int) -> bool:
-    """Whether `folder` holds a whole index of `papers` papers built under `key`, every file as sealed."""
+def checked(folder: Path, key: str, papers: int) -> str | None:
+    """None when `folder` holds a whole index of `papers` papers built under `key`, every file as sealed; else why
+    not: "missing" (no folder), "outdated" (built under another key, or of another number of papers), "damaged"."""
     try:
         manifest = json.loads((folder / MANIFEST).read_text())
         if manifest["key"] != key or manifest["papers"] != papers:
-            return False
+            return "outdated"
         for name, (size, crc) in manifest["files"].items():
             path = folder / name
             if path.stat().st_size != size or _crc(path) != crc:
-                return False
-        return all(name in manifest["files"] for name in ("meta.json", *lexicon.FILES))
+                return "damaged"
+        return None if all(name in manifest["files"] for name in ("meta.json", *lexicon.FILES)) else "damaged"
     except (OSError, ValueError, KeyError, TypeError):
-        return False
+        return "damaged" if folder.exists() else "missing"
+
+
+def intact(folder: Path, key: str, papers: int) -> bool:
+    """Whether `folder` holds a whole index of `papers` papers built under `key`, every file as sealed (`checked`)."""
+    return checked(folder, key, papers) is None

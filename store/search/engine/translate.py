@@ -1,4 +1,4 @@
-"""A parsed query (store.search.query) as the engine's query: the same papers SearchIndex finds, ranked by its rules.
+"""A parsed query (store.search.query) as the engine's query: the papers the README's query language finds, ranked by its rules.
 
 What a term matches is worked out as SearchIndex works it out, then handed to tantivy as sets of terms:
 - a word: the vocabulary words it matches (store.search.vocabulary's `words_matched` over the lexicon: itself,
@@ -12,7 +12,7 @@ What a term matches is worked out as SearchIndex works it out, then handed to ta
   lower-case words one space apart (store.search.engine.documents' `GAP`); any other (a capital, a dash) is
   narrowed so and checked on the stored texts (`Literal`, given by the engine);
 - a qualifier: the facet values it holds for (the lexicon's), or the ids the marks of the moment give.
-Negation, OR groups and a query not understood are as in SearchIndex.search.
+Negation, OR groups and a query not understood are as the README says.
 
 Ranking (the README's rules): a title match counts `TITLE` times its match quality (exact 1, a longer word
 0.75–0.95, a typo 0.7 or less), above any body score (the quality of a body, author or note match, plus
@@ -20,6 +20,7 @@ tantivy's BM25 of the exact word or phrase, far below `TITLE`); the caller break
 """
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping
 
@@ -27,7 +28,7 @@ import tantivy
 
 from store.papers.model import Triage
 from store.search.engine.lexicon import Lexicon
-from store.search.phrases import lower
+from store.search.phrases import literal_pattern, lower
 from store.search.qualifiers import NEW, UPDATED, compare, state_test
 from store.search.query import Qualifier, Query, Term
 from store.search.vocabulary import WORD, Notes, name_form, typos_allowed, words_matched
@@ -35,8 +36,9 @@ from store.search.vocabulary import WORD, Notes, name_form, typos_allowed, words
 Q, Occur = tantivy.Query, tantivy.Occur
 TITLE = 1000.0
 """A title match's weight (times its quality ≥ 0.55): above any body score (a few units)."""
-RECORD = 1.0
-"""An author's or a note's match in the body (times its quality), as an exact word in the text."""
+RECORD = 3.0
+"""An author's or a note's match in the body (times its quality): above the word in the text (its quality plus
+`EXACT` times a BM25 of a few units), below any title match, as the README says."""
 MIXED = 0.55
 """The quality a word holding several (`self-supervised`) counts with when all of them are in the title."""
 EXACT = 0.1
@@ -77,6 +79,11 @@ class Translator:
         self._schema, self._lexicon, self._literal = schema, lexicon, literal
         self._states, self._named = states, named
         self._notes: tuple[Notes, list[str]] | None = None
+        self.words: dict[str, int] = {}
+        """The words as written a query's terms matched (not negated) → how many of their letters to mark, as
+        SearchIndex's highlighter has them (store.search.highlight.Highlighter)."""
+        self.patterns: list[re.Pattern[str]] = []
+        """Its literal terms (not negated), as regexes (store.search.phrases.literal_pattern)."""
 
     def _set(self, field: str, values: Collection[str], weight: float | None = None) -> tantivy.Query:
         found = Q.term_set_query(self._schema, field, list(values)) if values else Q.empty_query()
@@ -113,6 +120,7 @@ class Translator:
         if term.field in _ITEM_FIELDS:
             return self._items(term, fuzzy=True)
         if term.kind != "word":
+            self.patterns.append(literal_pattern(term))
             return self._literal_term(term)
         parts = WORD.findall(term.text)
         if len(parts) == 1 or term.field == "title":
@@ -127,10 +135,15 @@ class Translator:
         authors and the notes; or, with a `field`, in the title only or the text only."""
         lexicon, cased = self._lexicon, part != part.lower()
         if cased:
-            buckets, names = _buckets(words_matched(lexicon.cased, part, True)), ("head_cased", "body_cased")
+            matched = words_matched(lexicon.cased, part, True)
+            buckets, names, written = _buckets(matched), ("head_cased", "body_cased"), lambda word: [word]
         else:
             part = part.casefold()
-            buckets, names = _buckets(words_matched(lexicon.folded, part, True), lexicon.lowered), ("head", "body")
+            matched = words_matched(lexicon.folded, part, True)
+            buckets, names, written = _buckets(matched, lexicon.lowered), ("head", "body"), lexicon.written
+        for word, (_, mark) in matched.items():
+            for form in written(word):
+                self.words[form] = max(self.words.get(form, 0), mark)
         found = []
         if field != "abstract":
             found.append(_best(self._weighted(names[0], buckets, title)))

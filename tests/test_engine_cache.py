@@ -1,0 +1,138 @@
+"""A list's search engine folder in the cache: opened again, it finds exactly what a fresh build finds; a changed
+list or a damaged folder means it is built again (never stale results; a cache that cannot be written:
+tests/test_engine_fallback.py); folders unused for long are removed with the other old entries."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from store.papers.model import Triage
+from store.readers import cache, read_path
+from store.readers.engine_cache import engine_for
+from store.search.engine import Engine
+from tests.conftest import SEED
+
+EXTRA = [  # beyond ASCII, so the vocabulary is more than ASCII words
+    "Un café — crème of graph neural networks, and a cafe\u0301 with a combining accent.",
+    "привет: 深度学习 for graph recovery. Code: github.com/example/privet.",
+    "Uneven  spacing,\tand a tab: a phrase  that Is   uneven in its display text.",  # literal matching evens it out
+]
+QUERIES = [
+    "graph neural", "difusion recovry", "contrast", "hdg", "self-supervised", "LLM", "Llm", "language !llm",
+    '"Knowledge-Intensive Compressed"', '"language models"', '"graph neural"', "'github", "'GitHub",
+    "hdgnn | fairtune", "has:code", "-has:code learning", "venue:iclr year:2024", "year<2024", "is:read",
+    "-is:read graph", "is:starred | is:read", "p<=2", "p:0 language", "has:note", "tag:todo", "café",
+    "cafe\u0301", "深度学习", "привет", "", "!graph",
+    '"that is uneven"', '"spacing, and"',
+]
+
+
+@pytest.fixture
+def states():
+    papers = read_path(SEED).papers
+    return {
+        papers[0].id: Triage(read=True, priority=2, tags=("todo",)),
+        papers[3].id: Triage(starred=True, priority=1, note="compare"),
+        papers[7].id: Triage(read=True),
+    }
+
+
+@pytest.fixture
+def long_list(tmp_path) -> Path:
+    """A copy of the seed with three more abstracts."""
+    path = tmp_path / "list.txt"
+    path.write_text(SEED.read_text(encoding="utf-8").rstrip() + "\n\n" + "\n\n".join(EXTRA) + "\n", encoding="utf-8")
+    return path
+
+
+def engine_folders() -> list[Path]:
+    return sorted(Path(os.environ["TRIAGE_CACHE"]).glob("*" + cache.ENGINE_SUFFIX))
+
+
+def results(engine: Engine, states) -> list[list[tuple]]:
+    """Everything a search shows, for each of QUERIES: ids in order, scores, matched spans."""
+    return [[(hit.paper_id, hit.score, hit.title_spans, hit.text_spans) for hit in engine.search(query, states)]
+            for query in QUERIES]
+
+
+def test_an_engine_opened_again_finds_exactly_what_a_fresh_one_finds(long_list, states):
+    collection = read_path(long_list)
+    first = engine_for(collection)
+    assert first.built and first.note is None and len(engine_folders()) == 1
+    again = engine_for(read_path(long_list))  # (the papers from the parse cache now)
+    assert not again.built and again.note is None
+    assert results(again.engine, states) == results(first.engine, states) == results(Engine.of(collection.papers), states)
+
+
+def test_a_changed_list_is_indexed_again(long_list, states):
+    engine_for(read_path(long_list))
+    long_list.write_text(long_list.read_text(encoding="utf-8") + "\nA zanzibarite abstract about nothing else.\n",
+                         encoding="utf-8")
+    changed = engine_for(read_path(long_list))
+    assert changed.built and [hit.paper.text for hit in changed.engine.search("zanzibarite")] == \
+        ["A zanzibarite abstract about nothing else."]
+    assert len(engine_folders()) == 1  # (in place of the old one)
+
+
+def test_folders_unused_for_long_are_removed_with_the_old_entries_never_through_a_link(long_list, tmp_path):
+    folder = Path(os.environ["TRIAGE_CACHE"])
+    folder.mkdir()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "keep.txt").write_text("not the cache's")
+    month_ago = time.time() - (cache.KEEP_DAYS + 1) * 86400
+    (folder / "old.engine").mkdir()
+    (folder / "old.engine" / "meta.json").write_text("{}")
+    (folder / "linked.engine").symlink_to(elsewhere)
+    for name in ("old.parse", "old.ids", "kept.txt"):
+        (folder / name).write_bytes(b"x")
+    for name in ("old.parse", "old.ids", "old.engine/meta.json", "old.engine", "kept.txt"):
+        os.utime(folder / name, (month_ago, month_ago))
+    os.utime(folder / "linked.engine", (month_ago, month_ago), follow_symlinks=False)
+    read_path(long_list)
+    engine_for(read_path(long_list))
+    cache.settle()
+    assert not any((folder / name).exists() for name in ("old.parse", "old.ids", "old.engine"))
+    assert not (folder / "linked.engine").is_symlink() and (elsewhere / "keep.txt").read_text() == "not the cache's"
+    assert (folder / "kept.txt").exists() and len(engine_folders()) == 1
+
+
+def test_the_cli_query_runs_on_the_engine_kept(long_list):
+    """`triage list -q` twice: the second run opens the folder (it cannot build one) and prints the same rows."""
+    run = ("import sys; from store.search.engine import engine\n"
+           "if sys.argv[1] == 'cached': engine.build = lambda *args: sys.exit('built again')\n"
+           "from tui.cli import main; sys.exit(main(sys.argv[2:]))")
+    args = ["list", str(long_list), "-q", "graph | 'github", "--format", "jsonl"]
+    first = subprocess.run([sys.executable, "-c", run, "build", *args], capture_output=True, text=True, check=True)
+    second = subprocess.run([sys.executable, "-c", run, "cached", *args], capture_output=True, text=True, check=True)
+    assert second.stdout == first.stdout and first.stdout.count("\n") == 7
+
+
+async def test_the_app_searches_a_list_on_its_engine_kept_and_says_when_one_was_damaged(long_list, monkeypatch):
+    from store.search.engine import engine
+    from tests.waits import until
+    from tui.app import TriageApp
+    from tui.widgets.paper_list import PaperList
+
+    engine_for(read_path(long_list))
+    cache.settle()
+    with monkeypatch.context() as patch:
+        patch.setattr(engine, "build", lambda *args: pytest.fail("the engine was built again"))
+        app = TriageApp(read_path(long_list))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("slash", *"difusion recovry")
+            await until(pilot, lambda: [paper.title[:4] for paper in app.query_one(PaperList).papers] == ["CDRL"])
+    for path in engine_folders()[0].rglob("*"):  # every file of the folder cut short
+        if path.is_file() and path.stat().st_size > 8:
+            with path.open("r+b") as file:
+                file.truncate(path.stat().st_size // 2)
+    app = TriageApp(read_path(long_list))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: "rebuilt" in str(app.query_one("#status-notice").content))
+        await pilot.press("slash", *"difusion recovry")
+        await until(pilot, lambda: [paper.title[:4] for paper in app.query_one(PaperList).papers] == ["CDRL"])
