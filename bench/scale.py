@@ -18,7 +18,9 @@ measuring process, 62 s wall, 44.9 s CPU, peak 1,272 MB there (the whole list re
 engine / rg -i: 1 word 74 / 85, 2 words 26 / 177, 4 words 20 / 102, typo 6 / 161, prefix 11 / 85, "n 104 / 83,
 "neural network" 24 / 64, 3-word phrase 8 / 99, author: 2 / 182, author:"…" 4 / 158, kw: 11 / 223, title: 5 /
 176, OR 54 / 332, NOT 45 / 180 (fzf --filter, one run: 2–25 s). So every class under 100 ms and under rg but `"n`
-(100,000 matches, each scored), ~25% over rg.
+(100,000 matches, each scored), ~25% over rg. ICLR whole, 15:10 UTC, the app on the engine (engine34 then, load 5):
+first frame 4.1 s cold / 2.8 reopened, searchable 6.2 / 3.5 s, session CPU 2.6 / 1.0 s, peak 116 / 95 MB; every
+query p50 ≤ 14 ms, rg -i 7–27 ms; set 0.3 s CPU, list --sort interest 2.9, similar 0.4, export 0.3 (plain 0.1).
 
 Each list gets three parts, all through the public code paths:
 - open: the installed `triage LIST` in a private tmux server (bench/open.py's `run`: the first frame,
