@@ -1,5 +1,6 @@
-"""The three engines bench/engines.py compares, each behind the same two calls: `build(list, folder)` (index
-a list's records into `folder`) and `open(folder)` (an object whose `search(query)` gives (matches, ids of
+"""The engines bench/engines.py compares (tantivy and SQLite FTS5; a third, the app's in-memory SearchIndex, was
+removed with it when the engine on tantivy replaced it, issue 34), each behind the same two calls: `build(list, folder)`
+(index a list's records into `folder`) and `open(folder)` (an object whose `search(query)` gives (matches, ids of
 the first rows)). The query is paper-triage's own language, cut down to what the bench asks
 (`atoms`): words (with typos and, for the last word, as a prefix), "phrases", an unfinished `"n`,
 `author:`/`kw:`/`title:` (a word or a "phrase"), `OR` between two atoms, `NOT` before one.
@@ -251,32 +252,4 @@ class Fts5:
         return count, [r[0] for r in rows]
 
 
-# ---- today's index
-
-
-class Today:
-    """`store.search.SearchIndex` as the app gets it: the list parsed (the parse cache), the index (the index
-    cache), the phrase texts and qualifiers made; its cache is `$TRIAGE_CACHE` (the folder)."""
-    name = "SearchIndex"
-
-    @staticmethod
-    def build(path: Path, folder: Path) -> None:
-        from store.readers import cache, read_path
-        from store.readers.index_cache import search_index
-
-        index = search_index(read_path(path))
-        index.literal_ready()
-        cache.settle()  # the entries written (behind) before the process ends
-
-    def __init__(self, folder: Path, path: Path):
-        from store.readers import read_path
-        from store.readers.index_cache import search_index
-
-        self.index = search_index(read_path(path))
-
-    def search(self, query: str) -> tuple[int, list[str]]:
-        hits = self.index.search(query)
-        return len(hits), [hit.paper_id for hit in hits[:ROWS]]
-
-
-ENGINES = {"searchindex": Today, "tantivy": Tantivy, "fts5": Fts5}
+ENGINES = {"tantivy": Tantivy, "fts5": Fts5}

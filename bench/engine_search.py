@@ -1,17 +1,33 @@
-"""The engine on disk (store.search.engine) beside today's SearchIndex, on the same list, in one run (issue 34).
+"""The engine on disk (store.search.engine) on a list, beside `rg -i` on the list file, in one run (issue 34).
 
     python bench/engine_search.py [LIST ...] [--runs 5]     (default: the ICLR list)
 
-For each list: its read (`read_path`), then for each engine the build (SearchIndex: built and its cache entry
-written; the engine: its folder built), the reopen to a first answer (SearchIndex: the index loaded from its
-cache entry, then `graph`; the engine: its folder checked and opened, then `graph`) and each query of
-bench/scale.py's QUERIES, every match found and ordered, p50 over `--runs`, with the matches each found (CPU ms: the
-machine is shared, and tantivy answers on the calling thread), and the engine's first 40 rows with the count (what a screen asks: `Engine.found(first=40)`). Wall
-seconds and CPU seconds (all threads); the cache is a temporary folder. The machine is shared: compare within one
-table.
+For each list: its read (`read_path`), the engine's build (`engine_for` with no folder in the cache: its folder
+built there), the reopen to a first answer (`engine_for` again: the folder checked and opened, then `graph`), the
+folder's size on disk, and each query of bench/scale.py's QUERIES: p50 CPU ms over `--runs` of the search (every
+match found and ordered: tantivy answers on the calling thread; the machine is shared) with its matches, of a
+screen's first 40 rows made with their title highlights, and wall ms of `rg -i` on the list file with bench/scale.py's
+pattern for the class ("-": rg is not installed). Wall seconds and CPU seconds (all threads); the cache is a temporary folder.
+Compare within one table.
 
-The run of 2026-12-03, 11:55 UTC (load 12–13 on the 2 shared cores; `python bench/engine_search.py ICLR
-100k.jsonl`, the 100k list `make_corpus.py 100000 --format jsonl`), SearchIndex / engine:
+The run of 2026-12-03, 14:55 UTC (load 10–12 on the 2 shared cores; the engine as helper branch hits34 had it before
+its commit, `search` giving Hits; `python bench/engine_search.py iclr-2024-papers.jsonl 100k.jsonl --runs 3`, the
+100k list `make_corpus.py 100000 --format jsonl`, 155 MB):
+                                   ICLR jsonl (2,260)      100,000 (make_corpus)
+  build s wall (CPU)               1.42 (0.83)             102.5 (40.7)
+  reopen to first answer s (CPU)   0.061 (0.029)           0.58 (0.19)
+  engine folder on disk            5 MB                    159 MB
+  at 100,000, query p50 CPU ms (matches) / rg -i p50 wall ms on the file:
+    learning 53.7 (66,876) / 159   graph neural 16.3 / 341   4 words 20.2 / 188   difusion recovry 5.2 / 293
+    contrastiv 10.7 / 216   "n 80.9 (100,000) / 334   "neural network" 18.9 (23,313) / 204   "graph neural
+    network" 9.6 / 238   title:graph 5.9 / 173   llm OR agent 28.1 / 667   language NOT graph 18.0 / 268
+    (author:, kw: ≤ 1.2: make_corpus's records have neither); a screen's 40 rows with their title highlights
+    within ±25% of the search (Hits are made when read); ICLR: every class ≤ 12 ms, rg 14–33 ms.
+
+History: the run of 2026-12-03, 11:55 UTC, beside the app's SearchIndex of then (removed since: the engine replaced
+it), load 12–13 on the 2 shared cores; `python bench/engine_search.py ICLR 100k.jsonl`, the 100k list
+`make_corpus.py 100000 --format jsonl`; SearchIndex / engine (the engine's search then gave rows, not Hits: "first
+40" was `Engine.search(first=40)`):
                                    ICLR (2,260)                     100,000 (make_corpus)
   build s wall (CPU)               3.12 (0.61) / 4.26 (0.89)        42.5 (21.4) / 57.3 (34.1)
   reopen to first answer s (CPU)   0.272 (0.040) / 0.108 (0.019)    0.92 (0.57) / 0.29 (0.19)
@@ -22,73 +38,61 @@ The run of 2026-12-03, 11:55 UTC (load 12–13 on the 2 shared cores; `python be
     difusion recovry 4.9 / 3.7 (3.5)   contrastiv 5.3 / 11.2 (5.2)   "n 21.7 / 77.9 (41.9)
     "neural network" 78.8 / 23.6 (8.0)   "graph neural network" 58.8 / 7.9 (5.5)   author:…, kw: ≤ 1
     title:graph 2.3 / 5.1 (4.2)   llm OR agent 8.6 / 35.5 (12.5)   language NOT graph 8.1 / 25.6 (9.8)
-So: phrases 3–10× faster, reopening 3× faster in CPU (nothing loaded but the lexicon, when first asked), a
-screen's rows about as fast as SearchIndex's every match; ordering every match in Python costs more (66,876
-rows for `learning`), as `"n` does (a regex over the term dictionary, 100,000 equal scores). The build costs
+So then: phrases 3–10× faster, reopening 3× faster in CPU (nothing loaded but the lexicon, when first asked), a
+screen's rows about as fast as SearchIndex's every match; ordering every match in Python cost more (66,876
+rows for `learning`), as `"n` did (a regex over the term dictionary, 100,000 equal scores). The build cost
 60% more CPU (the words found in Python, then indexed on one thread).
 """
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from scale import QUERIES  # noqa: E402 (beside this file)
+from common import SHARED, timed  # noqa: E402 (beside this file)
+from scale import QUERIES, _tool  # noqa: E402
 
-ICLR = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "iclr-2024-abstracts.txt"
-
-
-def timed(work):
-    wall, cpu = time.perf_counter(), time.process_time()
-    result = work()
-    return time.perf_counter() - wall, time.process_time() - cpu, result
+ICLR = SHARED / "corpora" / "iclr-2024-abstracts.txt"
+ROWS = 40
+"""A screen's rows."""
 
 
 def table(path: Path, runs: int) -> None:
-    from store.readers import cache, read_path
+    from store.readers import read_path
     from store.readers.engine_cache import engine_for
-    from store.readers.index_cache import search_index
 
-    read = timed(lambda: read_path(path))
+    read = timed(lambda: read_path(path), 1)
     collection = read[2]
     print(f"\n== {path.name}: {len(collection.papers):,} papers (read in {read[0]:.1f} s); load {os.getloadavg()[0]:.1f}")
 
-    def today_build():
-        index = search_index(collection)
-        cache.settle()
-        return index
-
-    def today_reopen():
-        index = search_index(collection)
-        index.search("graph")
-        return index
-
-    def engine_reopen():
-        engine = engine_for(collection)[0]
+    def reopen():
+        engine, built = engine_for(collection)[:2]
         engine.search("graph")
-        return engine
+        return engine, built
 
-    built = {"SearchIndex": timed(today_build), "engine": timed(lambda: engine_for(collection)[0])}
-    opened = {"SearchIndex": timed(today_reopen), "engine": timed(engine_reopen)}
-    print(f"  {'':<34}{'SearchIndex':>22}{'engine':>22}")
-    print(f"  {'build s wall (CPU)':<34}" + "".join(f"{built[e][0]:>14.2f} ({built[e][1]:.2f})" for e in built))
-    print(f"  {'reopen to first answer s (CPU)':<34}" + "".join(f"{opened[e][0]:>14.3f} ({opened[e][1]:.3f})" for e in opened))
-    size = sum(f.stat().st_size for f in opened["engine"][2].folder.rglob("*") if f.is_file()) / 2**20
-    print(f"  {'engine folder on disk MB':<34}{'':>22}{size:>22.0f}")
-    print(f"  query p50 CPU ms (matches), every match ordered{'':<12}engine: first 40 rows and the count")
-    for label, query, _, _ in QUERIES:
-        cells = ""
-        for name, (_, _, engine) in opened.items():
-            samples = [timed(lambda: engine.search(query)) for _ in range(runs)]
-            cells += f"{statistics.median(s[1] for s in samples) * 1000:>14.1f} ({len(samples[0][2]):>6})"
-        screen = [timed(lambda: opened["engine"][2].found(query, first=40))[1] for _ in range(runs)]
-        print(f"  {label:<10} {query[:23]:<23}{cells}{statistics.median(screen) * 1000:>12.1f}", flush=True)
+    build = timed(lambda: engine_for(collection)[:2], 1)
+    opened = timed(reopen, 1)
+    engine = opened[2][0]
+    print(f"  {'build s wall (CPU)':<34}{build[0]:>10.2f} ({build[1]:.2f})" + ("" if build[2][1] else "  (not built: found)"))
+    print(f"  {'reopen to first answer s (CPU)':<34}{opened[0]:>10.3f} ({opened[1]:.3f})" + ("  (built again)" if opened[2][1] else ""))
+    has_rg = shutil.which("rg") is not None
+    folder = getattr(engine, "folder", None)
+    size = "in memory" if folder is None else f"{sum(f.stat().st_size for f in folder.rglob('*') if f.is_file()) / 2**20:.0f} MB"
+    print(f"  {'engine folder on disk':<34}{size:>10}")
+    print(f"  {'query p50 CPU ms (matches)':<34}{'search':>19}{'first 40 rows':>15}{'rg -i p50 ms':>14}")
+    for label, query, pattern, _ in QUERIES:
+        samples = [timed(lambda: engine.search(query), 1) for _ in range(runs)]
+        screen = [timed(lambda: [(hit.paper_id, hit.title_spans) for hit in engine.search(query)[:ROWS]], 1)[1]
+                  for _ in range(runs)]
+        rg = statistics.median(_tool(["rg", "-i", "-c", "-e", pattern], path, pattern) for _ in range(runs)) if has_rg else None
+        cpu = statistics.median(s[1] for s in samples) * 1000
+        print(f"  {label:<10} {query[:23]:<23}{cpu:>10.1f} ({len(samples[0][2]):>6}){statistics.median(screen) * 1000:>15.1f}"
+              f"{'-' if rg is None else f'{rg:.0f}':>14}", flush=True)
 
 
 def main() -> None:

@@ -1,7 +1,14 @@
-"""Engines for issue 34: today's SearchIndex beside tantivy and SQLite FTS5, on the same records.
+"""Engines for issue 34: tantivy and SQLite FTS5 on the same records (and, when the design note below was measured,
+the app's SearchIndex of then beside them).
 
-    python bench/engines.py [--sizes 100000,1000000] [--engines searchindex,tantivy,fts5] [--runs 7]
+    python bench/engines.py [--sizes 100000,1000000] [--engines tantivy,fts5] [--runs 7]
                             [--data /work/wt/engine34-data] [--reuse] [--rg-runs 3]
+
+SearchIndex, the app's in-memory index of then ("today" in the note), was removed when the engine the note chose
+replaced it (store.search.engine): its column is history, measured by an adapter removed with it (`Today` in
+`git show 99dd615:bench/engine_adapters.py`: `read_path` + `search_index` + `literal_ready` from the app's cache
+entries). The app's engine, as built and opened from the cache, is measured by bench/engine_search.py, and in the
+app by bench/scale.py.
 
 DESIGN NOTE (issue 34) — the run of 2026-12-02 on the shared 2-core machine (load average 10–27 from
 other developers' tests: wall times are several times the CPU times; compare CPU, and competitors
@@ -86,8 +93,8 @@ What is measured, for each size's arXiv-form list (bench/arxiv_lists.py, made on
 each engine (bench/engine_adapters.py), each step in a fresh process:
 - build: from the list file to an index on disk that answers (tantivy: the records in its document
   store, committed and merged; FTS5: a `papers` table and an external-content fts5 table over it
-  with prefix indexes 1–3, optimized; both with the vocabulary file beside; SearchIndex: the app's
-  parse and index cache entries, `read_path` + `search_index` + `literal_ready`): CPU s (all threads),
+  with prefix indexes 1–3, optimized; both with the vocabulary file beside; SearchIndex, in the note's
+  run: the app's parse and index cache entries): CPU s (all threads),
   wall s, peak RSS (VmHWM), and the size on disk;
 - reopen: a new process opens the index until its first answer (`graph`), wall and CPU s;
 - queries: each class of bench/scale.py's QUERIES, first time, then p50/p95 ms over `--runs`,
@@ -111,7 +118,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from arxiv_lists import DATA, arxiv_list  # noqa: E402 (beside this file)
-from engine_adapters import ENGINES, Today  # noqa: E402
+from engine_adapters import ENGINES  # noqa: E402
 from scale import QUERIES, _tool, percentile  # noqa: E402
 
 
@@ -125,10 +132,9 @@ def build(engine: str, path: Path, folder: Path) -> dict:
     return {"wall": time.perf_counter() - started, "cpu": time.process_time() - cpu, "peak": peak_mb()}
 
 
-def reopen(engine: str, path: Path, folder: Path, runs: int) -> dict:
+def reopen(engine: str, folder: Path, runs: int) -> dict:
     started, cpu = time.perf_counter(), time.process_time()
-    kind = ENGINES[engine]
-    opened = kind(folder, path) if kind is Today else kind(folder)
+    opened = ENGINES[engine](folder)
     opened.search("graph")
     out = {"wall": time.perf_counter() - started, "cpu": time.process_time() - cpu, "queries": {}}
     for label, query, _, _ in QUERIES:
@@ -206,7 +212,7 @@ def table(size: int, path: Path, engines: list[str], data: Path, runs: int, reus
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100000,1000000")
-    parser.add_argument("--engines", default="searchindex,tantivy,fts5")
+    parser.add_argument("--engines", default="tantivy,fts5")
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--data", default=str(DATA))
     parser.add_argument("--rg-runs", type=int, default=3, help="runs of rg -i per query (a run is ~20 s at 1M on a loaded machine)")
@@ -217,7 +223,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.build or args.reopen:
         engine, path, folder = args.build or args.reopen
-        step = build(engine, Path(path), Path(folder)) if args.build else reopen(engine, Path(path), Path(folder), args.runs)
+        step = build(engine, Path(path), Path(folder)) if args.build else reopen(engine, Path(folder), args.runs)
         print(json.dumps(step))
         return
     data = Path(args.data)

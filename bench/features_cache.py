@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from index_cache import MAKE_CORPUS, timed  # noqa: E402  (the same timing and lists as the index cache's bench)
+from common import MAKE_CORPUS, timed  # noqa: E402  (bench/common.py, beside this file)
 
 
 def shown(made) -> list:

@@ -14,9 +14,9 @@ the driver itself (Pilot's press and pause: posting the key, waiting for every w
 sampling the CPU to see that the app is) and the app's dispatch of a key cost, with nothing to draw.
 A key's cost to the app is its row less this one; what this row costs a user is only the dispatch.
 
-`j` is timed twice: the first 40 presses as soon as the app's index is ready (search works: a user's
-first keys, while the open's thread still makes the phrase texts, `Phrases.ready`, holding the GIL in
-its Python parts), and 40 more once that thread is done ("j, open done").
+`j` is timed twice: the first 40 presses as soon as the app's search engine is ready (search works: a
+user's first keys, while the open's thread still writes the cache entries and makes the citation keys,
+holding the GIL in its Python parts), and 40 more once that thread is done ("j, open done").
 
 A held `j` is 40 presses arriving at once (posted together, as a terminal's key repeat queues them
 while the app is busy), timed until the last one is drawn with its paper in the detail pane, divided
@@ -24,7 +24,7 @@ by 40 (3 bursts): the list keeps up with a held key while that is below the repe
 at 30 presses a second).
 
 The list is made with ../shared/tools/make_corpus.py (beside the checkout) unless --list is given; it
-is read (and cached) before the app starts, and the app's index is ready before the first key.
+is read (and cached) before the app starts, and the app's search engine is ready before the first key.
 """
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ async def measure(path: Path) -> dict[str, Timed]:
         await pilot.pause()
         for _ in range(40):
             await timed(pilot, lambda: pilot.press("j"), keys["j"])
-        while app.working_behind:  # the open's thread, after the index: the phrase texts
+        while app.working_behind:  # the open's thread, after the engine: the cache entries, the citation keys
             await asyncio.sleep(0.05)
         await pilot.pause()
         for _ in range(40):

@@ -5,8 +5,10 @@ bundled 19-paper list.
     python bench/long_queries.py [--base 48af6cb] [--timeout 60]
 
 Each (revision, list, query) is measured in a process of its own (the base from `git archive`, as
-bench/search.py does), which builds the index (and readies it as the app does) and then answers the
-query (parse and search) once, then twice more when that took under a second; the median wall and
+bench/search.py does), which makes what answers the revision's queries (bench/common.py's `searcher`:
+the engine, built into a cache folder of the revision's in this run by its first process, opened from it by
+the others; a revision from before the engine, its SearchIndex, built and readied as its app readied it) and
+then answers the query (parse and search) once, then twice more when that took under a second; the median wall and
 CPU ms are printed (CPU is less noisy on a shared machine), or "> T s" when the process ran past
 --timeout (it is killed). The queries: 500 identical terms, 500 distinct ones, a 1.2 MB query (a
 saved search of that size stalled the picker), and queries at this checkout's caps built of the
@@ -28,7 +30,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from search import REAL, ROOT, base_tree  # noqa: E402 (bench/search.py, beside this)
+from common import ROOT, base_tree, searcher  # noqa: E402 (bench/common.py, beside this)
+from search import REAL  # noqa: E402 (bench/search.py)
 
 LISTS = [("ICLR 2024 (2,260)", REAL[0]), ("bundled (19)", ROOT / "seeds" / "iclr2024.txt")]
 SHORT = [*string.ascii_lowercase, *string.digits] + [a + b for a in string.ascii_lowercase for b in string.ascii_lowercase]
@@ -53,13 +56,10 @@ def queries(cap: int) -> list[tuple[str, str]]:
 
 
 def measure(path: str, query: str) -> dict:
-    """Build the index of `path`, answer `query`: the median seconds, the hits, the hint."""
-    from store.search.index import SearchIndex
+    """Build the search of `path`, answer `query`: the median seconds, the hits, the hint."""
     from store.readers import read_path
 
-    index = SearchIndex(read_path(path).papers)
-    index.literal_ready()  # what the app works out once a list is indexed, before the first phrase or qualifier
-    index.qualifiers_ready()
+    index = searcher(read_path(path))[0]
     walls, cpus = [], []
     while len(walls) < 3 and (not walls or walls[0] < 1):
         started, cpu = time.perf_counter(), time.process_time()
@@ -69,8 +69,8 @@ def measure(path: str, query: str) -> dict:
     return {"seconds": statistics.median(walls), "cpu": statistics.median(cpus), "hits": len(hits), "hint": hits.query.hint}
 
 
-def in_process(tree: Path, path: Path, label: str, cap: int, timeout: float) -> dict | None:
-    env = {**os.environ, "PYTHONPATH": str(tree)}
+def in_process(tree: Path, path: Path, label: str, cap: int, timeout: float, cache: Path) -> dict | None:
+    env = {**os.environ, "PYTHONPATH": str(tree), "TRIAGE_CACHE": str(cache)}
     try:
         done = subprocess.run([sys.executable, __file__, "--measure", str(path), label, str(cap)], env=env,
                               check=True, capture_output=True, text=True, timeout=timeout)
@@ -110,8 +110,8 @@ def main() -> None:
             print(f"\n{name}")
             print(f"  {'query: parse and search, ms (CPU ms)':<40} {args.base:>16} {'this':>16} {'hits':>13}")
             for label, _ in queries(MAX_TERMS):
-                before = in_process(base, path, label, MAX_TERMS, args.timeout)
-                after = in_process(ROOT, path, label, MAX_TERMS, args.timeout)
+                before = in_process(base, path, label, MAX_TERMS, args.timeout, Path(tmp) / "cache-base")
+                after = in_process(ROOT, path, label, MAX_TERMS, args.timeout, Path(tmp) / "cache-this")
                 hits = " → ".join("-" if r is None else str(r["hits"]) for r in (before, after))
                 print(f"  {label:<40} {shown(before, args.timeout):>16} {shown(after, args.timeout):>16} {hits:>13}", flush=True)
 

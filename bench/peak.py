@@ -6,9 +6,10 @@
 installed `triage` opens the list with an empty cache in a private tmux server (120x40), a query is
 typed once the first rows are on screen (as open.py does), and every 50 ms the resident memory of
 each process under it is read from /proc with the phase the header names: "reading" (the parse, on
-worker processes forked from a server beside the app), "indexing", "titles" (derived on worker
-processes again), and "after" (from the header's last word until `AFTER` s later: the cache entries,
-the texts phrases are looked in, the citation keys). Printed for each phase: its peak (the app and every
+worker processes forked from a server beside the app), "indexing" (the search engine built), "titles" (an
+app from before the engine derived them on worker processes again), and "after" (from the header's last word
+until `AFTER` s later: the cache entries, the citation keys; before the engine also the texts phrases were
+looked in). Printed for each phase: its peak (the app and every
 process under it), when, and what each process held then: the app, the fork server, the resource
 tracker and the workers; then the app's own peak as the kernel kept it (VmHWM), which a poll cannot
 miss. Synthetic lists come from ../shared/tools/make_corpus.py, made once in `--lists`.
@@ -30,7 +31,7 @@ from open import corpus, process_table, tmux  # noqa: E402 (bench/open.py beside
 
 POLL = 0.05
 AFTER = 20
-"""Seconds the phase after the titles is watched: the cache entries, then the phrase texts."""
+"""Seconds the phase after the header's last word is watched: the cache entries, the citation keys."""
 PHASES = ("reading", "indexing", "titles", "after")
 _SAID = re.compile(r"\b(reading|indexing|titles)\b[^\n]*…")
 

@@ -1,4 +1,4 @@
-"""paper-triage at scale, as it is today: one table per list size, fzf and rg timed in the same run on the same text.
+"""paper-triage at scale: one table per list size, fzf and rg timed in the same run on the same text.
 
     python bench/scale.py [--sizes iclr,100000,1000000] [--kinds arxiv,bare] [--data /work/wt/engine34-data]
                           [--runs 7] [--skip open,queries,cli]
@@ -8,18 +8,28 @@ a number N gives two lists made once by bench/arxiv_lists.py into `--data` (outs
 and reused: `arxiv-N.jsonl` (the arXiv metadata snapshot's own JSON Lines, records of the corpora,
 varied) and `abstracts-N.txt` (make_corpus.py's bare abstracts). 2700000 (the snapshot's size) is
 a size like any other: it was not run (its list alone would be ~5.9 GB in this form).
-Run of 2026-12-02 (load 14-27 on the 2 shared cores): ICLR and both 100k lists measured whole; at 1M
-(arxiv-1000000.jsonl, 2,082 MB) today's app showed its first 59 rows and then, after 10 minutes
-(62 s of CPU), still said "reading 0%…" with 7.9 GB resident: the run was stopped there to leave the
-machine to bench/engines.py; the bare 1M list was made but not opened.
+Run of 2026-12-02, before the engine (the app's in-memory SearchIndex; load 14-27 on the 2 shared cores):
+ICLR and both 100k lists measured whole; at 1M (arxiv-1000000.jsonl, 2,082 MB) the app showed its first
+59 rows and then, after 10 minutes (62 s of CPU), still said "reading 0%…" with 7.9 GB resident: the run
+was stopped there to leave the machine to bench/engines.py; the bare 1M list was made but not opened.
+Queries part alone, 2026-12-03 15:05 UTC, with the engine (as helper branch hits34 committed it; load 4–7;
+`--sizes 100000 --kinds arxiv --skip open,cli --runs 5`): no folder in the cache, so read and built in the
+measuring process, 62 s wall, 44.9 s CPU, peak 1,272 MB there (the whole list read in one process); p50 ms,
+engine / rg -i: 1 word 74 / 85, 2 words 26 / 177, 4 words 20 / 102, typo 6 / 161, prefix 11 / 85, "n 104 / 83,
+"neural network" 24 / 64, 3-word phrase 8 / 99, author: 2 / 182, author:"…" 4 / 158, kw: 11 / 223, title: 5 /
+176, OR 54 / 332, NOT 45 / 180 (fzf --filter, one run: 2–25 s). So every class under 100 ms and under rg but `"n`
+(100,000 matches, each scored), ~25% over rg. ICLR whole, 15:10 UTC, the app on the engine (engine34 then, load 5):
+first frame 4.1 s cold / 2.8 reopened, searchable 6.2 / 3.5 s, session CPU 2.6 / 1.0 s, peak 116 / 95 MB; every
+query p50 ≤ 14 ms, rg -i 7–27 ms; set 0.3 s CPU, list --sort interest 2.9, similar 0.4, export 0.3 (plain 0.1).
 
 Each list gets three parts, all through the public code paths:
 - open: the installed `triage LIST` in a private tmux server (bench/open.py's `run`: the first frame,
   a query typed at once, "searchable" when the filter bar counts its matches of the whole list, the
   peak RSS of the app and its workers, polled), "cold" with an empty cache, then "reopened" with
   what that left; its CPU (user+system, the whole session to its exit) by /usr/bin/time.
-- queries: `store.search.SearchIndex` as the app gets it (`read_path`, `search_index` from the cache
-  the open left, `literal_ready`, `qualifiers_ready`), in a process of its own: each query's first
+- queries: the list's engine as the app gets it (`read_path`, then `engine_for`: the folder the open
+  left in the cache, opened; built first when there is none, as with `--skip open`, which the row
+  says), in a process of its own: each query's first
   time, then p50 / p95 over `--runs`; `rg -i` and `fzf --filter` on the list file itself, in the same
   loop (one run of each in turn, so load falls on all three alike). rg and fzf cannot say what
   triage says (fields, typos, ranking): each row gives the nearest pattern they take (QUERIES), "-"
@@ -101,7 +111,7 @@ def lists(size: str, kinds: list[str], data: Path) -> list[tuple[str, Path]]:
 
 def open_rows(triage: str, path: Path, total: int, folder: Path) -> None:
     """Prints a row for a cold open and one for the reopen, each as it is measured (a 1M open takes minutes)."""
-    opening.TIMEOUT = opening.QUIT = max(300.0, total / 1000)  # 1M: ~17 min each way (today's app is slow there)
+    opening.TIMEOUT = opening.QUIT = max(300.0, total / 1000)  # 1M: ~17 min each way (the app before the engine took that)
     cache = folder / "cache"
     shutil.rmtree(cache, ignore_errors=True)
     cache.mkdir(parents=True)
@@ -122,36 +132,34 @@ def open_rows(triage: str, path: Path, total: int, folder: Path) -> None:
 
 
 def measure_queries(path: Path, runs: int) -> dict:
-    """In a process of its own (`--measure-queries`): the index as the app gets it, each query's
+    """In a process of its own (`--measure-queries`): the engine as the app gets it, each query's
     times beside rg's and fzf's, the peak memory, and the ids of a few papers for the CLI part."""
     from store.readers import read_path
-    from store.readers.index_cache import search_index
+    from store.readers.engine_cache import engine_for
 
     started, cpu = time.perf_counter(), time.process_time()
     collection = read_path(path)
-    index = search_index(collection)
-    index.literal_ready()
-    index.qualifiers_ready()
+    engine, built = engine_for(collection)[:2]
     ready = (time.perf_counter() - started, time.process_time() - cpu)
-    out = {"papers": len(collection.papers), "ready": ready, "queries": {}}
+    out = {"papers": len(collection.papers), "ready": ready, "built": built, "queries": {}}
     big = path.stat().st_size > FZF_BYTES
     for label, query, pattern, fuzzy in QUERIES:
         started = time.perf_counter()
-        hits = index.search(query)
+        hits = engine.search(query)
         first = (time.perf_counter() - started) * 1000
         mine, rg, fzf = [], [], []
         if big and label not in FZF_BIG:
             fuzzy = None
         for run in range(runs):
             started = time.perf_counter()
-            hits = index.search(query)
+            hits = engine.search(query)
             mine.append((time.perf_counter() - started) * 1000)
             rg.append(_tool(["rg", "-i", "-c", "-e", pattern], path, pattern))
             if fuzzy is not None and (run == 0 or not big):
                 fzf.append(_tool(["fzf", "--filter", fuzzy], path, None))
         out["queries"][label] = {"hits": f"{len(hits)}{'*' if hits.query.hint else ''}", "first": first, "mine": mine,
                                  "rg": rg, "fzf": fzf}
-    out["ids"] = [hit.paper_id for hit in index.search("graph neural")[:3]] or [collection.papers[0].id]
+    out["ids"] = [hit.paper_id for hit in engine.search("graph neural")[:3]] or [collection.papers[0].id]
     out["peak"] = int(Path("/proc/self/status").read_text().split("VmHWM:")[1].split()[0]) / 1024
     return out
 
@@ -179,7 +187,8 @@ def query_rows(path: Path, cache: Path, runs: int) -> tuple[list[str], dict]:
     done = subprocess.run([sys.executable, __file__, "--measure-queries", str(path), "--runs", str(runs)], env=env,
                           check=True, capture_output=True, text=True)
     got = json.loads(done.stdout)
-    rows = [f"  index as the app gets it (cache the open left: parse, index, phrase texts, qualifiers): "
+    how = "no folder in the cache: read and built" if got["built"] else "cache the open left: parse, engine folder opened"
+    rows = [f"  engine as the app gets it ({how}): "
             f"{got['ready'][0]:.1f} s wall, {got['ready'][1]:.1f} s CPU; peak {got['peak']:.0f} MB",
             f"  {'class':<10} {'query':<40} {'hits':>7} {'first ms':>9} {'triage p50/p95':>15} {'rg -i p50/p95':>15} "
             f"{'fzf p50/p95':>15}"]

@@ -1,4 +1,4 @@
-"""Search as you type: index build time and memory, per-query latency — this checkout beside a base
+"""Search as you type: the search's build time and memory, per-query latency — this checkout beside a base
 revision (main by default), in one table, and `fzf --filter` on the same text.
 
     python bench/search.py [--sizes 10000,100000] [--base main] [--fzf-sizes 10000]
@@ -8,14 +8,19 @@ The lists are JSON Lines with the fields researchers search by: the real ICLR 20
 synthetic ones from ../shared/tools/make_corpus.py (abstracts and titles), each record given the
 authors, keywords, area, venue and TL;DR of a real ICLR/ICML paper drawn at random (seeded), as
 the tool writes none. Each revision is measured in a process of its own (the base from `git
-archive`), on the same files. fzf (Debian package `fzf`) is skipped with a note when it is not
-installed. Aims: every query's median ≤ 16 ms at 10k papers and ≤ 100 ms at 100k; index build
-≤ 5 s at 100k; the record fields (authors, keywords) add ≤ 20% to build time and memory.
+archive`), on the same files, with a cache folder of its own. What is built is what answers the
+revision's queries (bench/common.py's `searcher`): this checkout's engine, its folder built in an
+empty cache (store.search.engine, as a first open of the list builds it); a base revision from
+before the engine, its SearchIndex built and readied (phrase texts, qualifiers) as its app did
+before the first query. Memory is the process's: "held" its resident memory (anonymous and the
+index files mapped) grown since before the first build, "peak" its peak (VmHWM) above that. fzf
+(Debian package `fzf`) is skipped with a note when it is not installed. Aims: every query's
+median ≤ 16 ms at 10k papers and ≤ 100 ms at 100k; the search's build ≤ 5 s at 100k; the record
+fields (authors, keywords) add ≤ 20% to build time and memory.
 """
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import random
@@ -23,15 +28,13 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
-import tracemalloc
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
-MAKE_CORPUS = SHARED / "tools" / "make_corpus.py"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import MAKE_CORPUS, ROOT, SHARED, base_tree, searcher  # noqa: E402 (bench/common.py, beside this file)
+
 REAL = [SHARED / "corpora" / f"{name}-2024-papers.jsonl" for name in ("iclr", "icml")]
 
 QUERIES = [
@@ -61,24 +64,28 @@ def percentile(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def rss_mb() -> tuple[float, float]:
+    """This process's resident memory and its peak (VmHWM), MB."""
+    text = Path("/proc/self/status").read_text()
+    return tuple(int(text.split(key + ":")[1].split()[0]) / 1024 for key in ("VmRSS", "VmHWM"))
+
+
 def measure(path: Path) -> dict:
-    """Index build (median wall and CPU s), memory (MB held, peak) and each query's hits and
+    """The search's build (median wall and CPU s), memory (MB held, peak) and each query's hits and
     first / median / p95 ms, with the `store` this process imports."""
-    from store.search.index import SearchIndex
     from store.readers import read_path
 
-    papers = read_path(path).papers
+    collection = read_path(path)
+    papers = collection.papers
+    before = rss_mb()[0]
     walls, cpus = [], []
     for _ in range(BUILDS):
         started, cpu = time.perf_counter(), time.process_time()
-        index = SearchIndex(papers)
+        index = None  # (the last one let go first, as a reopen would)
+        index = searcher(collection, fresh=True)[0]
         walls.append(time.perf_counter() - started)
         cpus.append(time.process_time() - cpu)
-    tracemalloc.start()  # a build more, traced: tracing slows it
-    traced = SearchIndex(papers)
-    held, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    del traced
+    now, peak = rss_mb()
     runs = 5 if len(papers) > 50_000 else 21
     queries = {}
     for _, query in QUERIES:
@@ -93,7 +100,7 @@ def measure(path: Path) -> dict:
         understood = not hits.query.hint
         queries[query] = (len(hits) if understood else None, first, statistics.median(samples), percentile(samples, 0.95))
     return {"papers": len(papers), "build": statistics.median(walls), "cpu": statistics.median(cpus),
-            "held": held / 2**20, "peak": peak / 2**20, "queries": queries}
+            "held": now - before, "peak": peak - before, "queries": queries}
 
 
 def write_list(size: int, path: Path, pool: list[dict]) -> None:
@@ -106,16 +113,6 @@ def write_list(size: int, path: Path, pool: list[dict]) -> None:
             real = rng.choice(pool)
             record.update({k: real[k] for k in ("authors", "keywords", "primary_area", "venue", "tldr") if k in real})
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
-
-
-def base_tree(revision: str, folder: Path) -> Path:
-    """The `store` package of `revision`, unpacked under `folder`."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", revision, "store"], check=True,
-                             capture_output=True).stdout
-    tree = folder / "base"
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(tree, filter="data")
-    return tree
 
 
 def in_process(tree: Path, path: Path, cache: Path) -> dict:
@@ -146,8 +143,8 @@ def change(before: float, after: float) -> str:
 def table(name: str, base: str, before: dict, after: dict, fzf: Path | None) -> None:
     print(f"\n{name}: {after['papers']} papers (load average {os.getloadavg()[0]:.2f})")
     print(f"  {'':<52} {base:>10} {'this':>10} {'change':>7}")
-    for label, key, unit in (("index build, wall", "build", "s"), ("index build, CPU", "cpu", "s"),
-                             ("index memory held", "held", "MB"), ("index memory peak (while building)", "peak", "MB")):
+    for label, key, unit in (("search build, wall", "build", "s"), ("search build, CPU", "cpu", "s"),
+                             ("memory held (RSS grown)", "held", "MB"), ("memory peak (VmHWM grown)", "peak", "MB")):
         print(f"  {label:<52} {before[key]:>7.2f} {unit:<2} {after[key]:>7.2f} {unit:<2} {change(before[key], after[key]):>7}")
     print(f"\n  {'query ms: first, median, p95':<52} {base:>18} {'this':>18} {'hits':>15}" + ("  fzf ms" if fzf else ""))
     for label, query in QUERIES:
