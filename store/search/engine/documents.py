@@ -6,7 +6,9 @@ tokenizer), so the index holds exactly the words SearchIndex looks up:
   lower-cased with single spaces (as a phrase is looked for, store.search.phrases.lower), with positions. Two
   words with anything but one space between them are kept apart by a `GAP` (a token no query
   asks for), so a phrase query over consecutive positions is exactly a literal phrase of words one space apart;
-- `head_cased` and `body_cased`: the words as written (a word with a capital matches case-sensitively);
+- `head_cased` and `body_cased`: the words as written (a word with a capital matches case-sensitively), each once
+  (they are looked up as sets, store.search.engine.translate's `_set`, never scored by tantivy: a paper's words
+  but once are about half as many for tantivy to index);
 - `authors` and `keywords`: each name's words as looked up (`name_form`), names `GAP` apart (`author:"a b"`
   holds the words in one name, in order);
 - `venue`, `year`, `area`, `track`, `session`, `announce`, `has`: the values the qualifiers look at, whole;
@@ -21,7 +23,7 @@ import tantivy
 
 from store.papers.model import Paper
 from store.papers.slots import announced, slot_words
-from store.search.phrases import head, lower
+from store.search.phrases import flat, head, lower
 from store.search.qualifiers import CODE_HOSTS
 from store.search.vocabulary import WORD, name_form
 
@@ -51,9 +53,25 @@ _APART = re.compile(r"[^\w\u0300-\u036f ]+")
 """Characters between words but spaces (a lowered text has no other spacing): each run of them a `GAP`."""
 
 
+_APART_ASCII = re.compile(r"[^0-9A-Za-z_ ]+")
+"""`_APART` for ASCII text: a class of ranges, which re matches faster than the category of word characters."""
+
+
 def lowered(text: str) -> str:
     """The words of `text` lower-cased with single spaces, a `GAP` (or more) where two are not one space apart."""
     return _APART.sub(f" {GAP} ", lower(text))
+
+
+def spelled(text: str) -> tuple[str, str]:
+    """(`lowered(text)`, each distinct word of `text` as written, one space apart). An ASCII text in one pass of a
+    regex: its words as written with their `GAP`s, lower-cased then (in ASCII lower-casing changes letters only,
+    and neither spacing nor what a word is), and split (~40% less CPU than `lowered` and `WORD.findall`)."""
+    if text.isascii():
+        gapped = _APART_ASCII.sub(f" {GAP} ", flat(text))
+        written = set(gapped.split())
+        written.discard(GAP)
+        return gapped.lower(), " ".join(written)
+    return lowered(text), " ".join(set(WORD.findall(text)))
 
 
 def named(items: tuple[str, ...]) -> str:
@@ -72,8 +90,8 @@ def facets(paper: Paper) -> dict[str, list[str]]:
 
 def document(paper: Paper, row: int) -> tantivy.Document:
     plain, title = paper.plain or "", head(paper)
-    doc = tantivy.Document(id=paper.id, head=lowered(title), body=lowered(plain),
-                           head_cased=" ".join(WORD.findall(title)), body_cased=" ".join(WORD.findall(plain)),
+    (head_lowered, head_cased), (body, body_cased) = spelled(title), spelled(plain)
+    doc = tantivy.Document(id=paper.id, head=head_lowered, body=body, head_cased=head_cased, body_cased=body_cased,
                            authors=named(paper.authors), keywords=named(paper.keywords), **facets(paper))
     doc.add_unsigned("row", row)
     doc.add_bytes("plain", plain.encode("utf-8", "surrogatepass"))
