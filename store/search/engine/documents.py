@@ -6,9 +6,7 @@ tokenizer), so the index holds exactly the words SearchIndex looks up:
   lower-cased with single spaces (as a phrase is looked for, store.search.phrases.lower), with positions. Two
   words with anything but one space between them are kept apart by a `GAP` (a token no query
   asks for), so a phrase query over consecutive positions is exactly a literal phrase of words one space apart;
-- `head_cased` and `body_cased`: the words as written (a word with a capital matches case-sensitively), each once
-  (they are looked up as sets, store.search.engine.translate's `_set`, never scored by tantivy: a paper's words
-  but once are about half as many for tantivy to index);
+- `head_cased` and `body_cased`: the words as written (a word with a capital matches case-sensitively);
 - `authors` and `keywords`: each name's words as looked up (`name_form`), names `GAP` apart (`author:"a b"`
   holds the words in one name, in order);
 - `venue`, `year`, `area`, `track`, `session`, `announce`, `has`: the values the qualifiers look at, whole;
@@ -63,13 +61,12 @@ def lowered(text: str) -> str:
 
 
 def spelled(text: str) -> tuple[str, str]:
-    """(`lowered(text)`, each distinct word of `text` as written, one space apart), from one pass of a regex: the
+    """(`lowered(text)`, the words of `text` as written, one space apart or more), from one pass of a regex: the
     words as written with their `GAP`s, lower-cased then (lower-casing keeps what each character is: a word's, a
-    space or another, tests/test_engine_documents.py) and split (~40% less CPU than `lowered` and `WORD.findall`)."""
+    space or another, tests/test_engine_documents.py), and without them (~40% less CPU than `lowered` and
+    `WORD.findall`)."""
     gapped = (_APART_ASCII if text.isascii() else _APART).sub(f" {GAP} ", flat(text))
-    written = set(gapped.split())
-    written.discard(GAP)
-    return gapped.lower(), " ".join(written)
+    return gapped.lower(), gapped.replace(GAP, "")
 
 
 def named(items: tuple[str, ...]) -> str:
