@@ -42,6 +42,12 @@ So then: phrases 3–10× faster, reopening 3× faster in CPU (nothing loaded bu
 screen's rows about as fast as SearchIndex's every match; ordering every match in Python cost more (66,876
 rows for `learning`), as `"n` did (a regex over the term dictionary, 100,000 equal scores). The build cost
 60% more CPU (the words found in Python, then indexed on one thread).
+
+The run of 15:05 UTC (load 2-5; ICLR, and `make_corpus.py` lists of 10,000 and 100,000 as plain text), the
+engine's documents made in one regex pass a text (store.search.engine.documents' `spelled`), build s wall (CPU),
+SearchIndex / engine: ICLR 0.67 (0.45) / 0.63 (0.50), 10,000 2.93 (1.85) / 2.31 (1.75), 100,000 33.2 (18.5) /
+28.8 (18.1); the run before it, with the words found in two passes: engine 0.62 (0.60), 3.72 (2.52), 22.7 (23.4)
+(SearchIndex 0.47, 1.73, 17.3 s of CPU). The same tokens in the index: the same answers, queries as fast.
 """
 from __future__ import annotations
 
