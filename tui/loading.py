@@ -215,8 +215,8 @@ class Loading:
                         return None
             else:
                 self._files = None
+            self._post(lambda: self._say("indexing…"))  # (a list read before it was shown: the filter bar says it)
         self._all_read.set()
-        self._post(lambda: self._say("indexing…"))  # (a list read before it was shown: the filter bar says it)
         # Before and after, what exists then (the papers, the widgets) is moved out of the cyclic garbage
         # collector's sight (`gc.freeze`): it lives as long as the app, and its full collections walked it all,
         # ~200 ms at 100,000 papers every 15–20 keys (freed papers are still freed, by count).
