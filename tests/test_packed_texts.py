@@ -63,7 +63,7 @@ def test_the_engine_of_texts_kept_packed_finds_what_it_finds_of_a_plain_parse(ic
     assert [kept_plain(p) == kept_plain(q) for p, q in zip(papers, plain)] == [True] * len(plain)
     for query in ('graph neural', '"language model"', "'Transformer", '"state-of-the-art'):
         found, expected = engine.search(query), built.search(query)
-        assert len(found) and (found.rows.tolist(), found.scores.tolist()) == (expected.rows.tolist(), expected.scores.tolist())
+        assert len(found) and (found.positions.tolist(), [hit.score for hit in found]) == (expected.positions.tolist(), [hit.score for hit in expected])
 
 
 def test_the_parse_entry_of_papers_kept_packed_is_a_plain_parses(iclr, on_workers):

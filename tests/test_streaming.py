@@ -154,7 +154,7 @@ async def test_the_parse_entry_is_written_once_search_is_ready_or_at_a_quit_befo
                 await until(pilot, lambda: app._index is not None, timeout=120)
                 # (its writer starts just after: when the index is handed over, `cache.held` ends)
                 await until(pilot, lambda: cache.settle() or list(entries.glob("*" + cache.SUFFIX)), timeout=120)
-                for entry in entries.iterdir():
+                for entry in entries.glob("*" + cache.SUFFIX):  # (the parse entry: the next open reads the list again)
                     entry.unlink()
         release.set()  # (the app quit while its index was made)
         cache.settle()
