@@ -122,16 +122,18 @@ def parts(
     states: Mapping[str, Triage] | None = None,
     keys: Mapping[str, str] | None = None,
     abstract: bool = False,
+    titles: Sequence[str] | None = None,
 ) -> Iterator[str]:
     """`papers` (in the order given) as export format `fmt`, in parts to be written one after the other (`write`): an
     export of 100,000 papers is never held whole. `keys` should be assigned over the whole collection
-    (`cite.citation_keys`) so a paper keeps its key in every export."""
+    (`cite.citation_keys`) so a paper keeps its key in every export; `titles`: their BibTeX titles
+    (`cite.bibtex_titles`), when the caller has them."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
     states = states or {}
     keys = keys if keys is not None else cite.citation_keys(papers)
     if fmt == "bibtex":
-        yield from cite.bibtex_parts(papers, keys, abstract)
+        yield from cite.bibtex_parts(papers, keys, abstract, titles)
     elif fmt in ("ris", "csl-json"):
         from store.cite import interop
 
