@@ -7,12 +7,12 @@ a new file gets the mode the umask gives (0644 under the usual 022), an overwrit
 from __future__ import annotations
 
 import csv
-import io
 import os
 import secrets
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import islice
 from pathlib import Path
+from types import SimpleNamespace
 
 from store.cite import citations as cite
 from store.common.errors import ReadError
@@ -60,20 +60,18 @@ def _cell(value: object) -> object:
 
 
 def _csv(records: Iterable[dict]) -> Iterator[str]:
-    """The CSV of `records`: a header row, then a row each, a part each."""
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
-    writer.writeheader()
+    """The CSV of `records`: a header row, then a row each, a part each (the writer's one write of a row, kept)."""
+    rows: list[str] = []
+    writer = csv.writer(SimpleNamespace(write=rows.append), lineterminator="\n")
+    writer.writerow(COLUMNS)
+    yield rows.pop()
     for record in records:
-        yield out.getvalue()
-        out.seek(0)
-        out.truncate()
         flat = {
             **record, **{column: "; ".join(record[column]) for column in _LISTS},
             "links": " ".join(record["links"]), "year": record["year"] or "",
         }
-        writer.writerow({column: _cell(value) for column, value in flat.items()})
-    yield out.getvalue()
+        writer.writerow([_cell(flat[column]) for column in COLUMNS])
+        yield rows.pop()
 
 
 def _priority_heading(priority: int) -> str:
