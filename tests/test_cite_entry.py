@@ -54,10 +54,13 @@ def test_a_long_list_keeps_its_keys_and_titles_and_exports_the_same_bytes(tmp_pa
 
 def test_a_query_and_a_citation_use_the_kept_keys(tmp_path, corpora, capsys):
     path = listing(tmp_path, corpora)
-    exported(path, "bibtex")
-    assert entry_of(path).is_file()
     papers = read_paths([str(path)]).papers
     keys = cite.citation_keys(papers)
+    assert main(["cite", papers[1500].id, str(path)]) == 0
+    assert capsys.readouterr().out == cite.render([papers[1500]], "bibtex", keys)
+    assert not entry_of(path).exists()  # (one citation does not make the titles of all)
+    exported(path, "bibtex")
+    assert entry_of(path).is_file()
     picked = re.findall(r"^@\w+\{([^,\n]+),$", exported(path, "bibtex", "-q", "diffusion").decode(), re.M)
     assert len(picked) > 10 and set(picked) <= set(keys.values())  # keys over the whole list, not over those found
     capsys.readouterr()

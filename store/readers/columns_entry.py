@@ -1,7 +1,7 @@
 """Columns of texts kept beside a long list's parse entry (`store.readers.cache`): a text a paper each, made from the
 papers of one parse by the caller (`kept`'s `make`), so that a later reader of that very parse loads them rather than
 making them again. What the papers are matched by across sources (`store.readers.match_cache`) and their citation keys
-and BibTeX titles (`tui.cli.cite`, made by `store.cite.citations.citing`) are kept so.
+and BibTeX titles (`tui.cli.cite`, made by `store.cite.citations.citing` at the first export) are kept so.
 
 An entry holds, behind a CRC-32, the keys of the parse its papers are (`Collection.origin`: the version of the code
 under store/ and each list file's path, size, times and inode), their number and the columns (marshal, strings only,
@@ -32,10 +32,10 @@ Made = Sequence[Sequence[str]]
 
 
 def kept(origin: Origin | None, papers: Sequence[Paper], suffix: str, width: int, make: Callable[[Sequence[Paper]], Made],
-         valid: Callable[[list[list[str]]], bool] = lambda columns: True) -> Made | None:
+         valid: Callable[[list[list[str]]], bool] = lambda columns: True, make_missing: bool = True) -> Made | None:
     """The `width` columns `make(papers)` gives, when `papers` are the very papers of the parse `origin` (else None:
     made by the caller): from their entry (named by `suffix`) when it holds them and `valid` says they can be, else
-    made now and kept."""
+    made now and kept (not `make_missing`: None, the caller making what it needs of them)."""
     if origin is None or len(papers) < KEPT_FROM or not origin.of(papers):
         return None
     entry = cache._entry([Path(key[2]) for key in origin.keys], suffix)
@@ -47,6 +47,8 @@ def kept(origin: Origin | None, papers: Sequence[Paper], suffix: str, width: int
     if found is not None and valid(found):
         cache._used(entry)
         return found
+    if not make_missing:
+        return None
     made = make(papers)
     if not any_untitled(papers):  # (columns of titles still to be derived are not kept)
         cache._save(entry, lambda out: write(out, origin.keys, made), behind=len(papers) >= BEHIND_FROM)

@@ -39,7 +39,7 @@ def run_cite(argv: Sequence[str]) -> int:
 
     args = parse_args(cite_parser(), argv)
     collection = load(args.files, db=database(args.db) if args.library else None)
-    keys, _ = citing(collection)
+    keys, _ = citing(collection, make_missing=False)  # (one citation: the keys alone, when none are kept)
     paper = named(collection, args.id, keys)
     text = cite.render([paper], args.format, keys, args.abstract)
     sys.stdout.write(text)
@@ -103,14 +103,15 @@ def run_export(argv: Sequence[str]) -> int:
     return 0
 
 
-def citing(collection: Collection) -> tuple[dict[str, str], list[str] | None]:
+def citing(collection: Collection, make_missing: bool = True) -> tuple[dict[str, str], list[str] | None]:
     """The citation keys of `collection`'s papers (paper id → key, assigned over them all), and the BibTeX titles of
-    them all in order when a long list keeps them beside its parse entry (made at its first export or citation)."""
+    them all in order when a long list keeps them beside its parse entry (made now when it has none, but not
+    `make_missing`)."""
     from store.cite import citations as cite
     from store.readers import cache, columns_entry
 
     papers = collection.papers
-    found = columns_entry.kept(collection.origin, papers, cache.CITE_SUFFIX, 2, cite.citing,
+    found = columns_entry.kept(collection.origin, papers, cache.CITE_SUFFIX, 2, cite.citing, make_missing=make_missing,
                                valid=lambda columns: cite.citable(papers, columns[0]) is not None)
     if found is None:
         return cite.citation_keys(papers), None
