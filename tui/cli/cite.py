@@ -111,12 +111,17 @@ def citing(collection: Collection, make_missing: bool = True) -> tuple[dict[str,
     from store.readers import cache, columns_entry
 
     papers = collection.papers
-    found = columns_entry.kept(collection.origin, papers, cache.CITE_SUFFIX, 2, cite.citing, make_missing=make_missing,
-                               valid=lambda columns: cite.citable(papers, columns[0]) is not None)
+    by_id: dict[str, str] = {}  # (the keys of the entry, when they can be)
+
+    def valid(columns: list[list[str]]) -> bool:
+        by_id.update(cite.citable(papers, columns[0]) or {})
+        return bool(by_id)
+
+    found = columns_entry.kept(collection.origin, papers, cache.CITE_SUFFIX, 2, cite.citing, valid, make_missing)
     if found is None:
         return cite.citation_keys(papers), None
     keys, titles = found
-    return cite.citable(papers, keys) or cite.citation_keys(papers), list(titles)
+    return by_id or dict(zip((paper.id for paper in papers), keys)), list(titles)
 
 
 def export_format(output: str | None) -> str:
