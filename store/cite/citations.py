@@ -297,16 +297,39 @@ def bibtex(papers: Sequence[Paper], keys: Mapping[str, str] | None = None, abstr
     return "".join(bibtex_parts(papers, keys, abstract))
 
 
-def bibtex_parts(papers: Sequence[Paper], keys: Mapping[str, str] | None = None, abstract: bool = False) -> Iterator[str]:
-    """`bibtex` in parts, an entry each, to be written one after the other."""
+def bibtex_parts(papers: Sequence[Paper], keys: Mapping[str, str] | None = None, abstract: bool = False,
+                 titles: Sequence[str] | None = None) -> Iterator[str]:
+    """`bibtex` in parts, an entry each, to be written one after the other (`titles`: their `bibtex_titles`, when the
+    caller has them)."""
     keys = keys if keys is not None else citation_keys(papers)
     if len({keys[p.id] for p in papers}) < len(papers):
         raise ValueError("Duplicate keys found: two papers would be written with the same key")
-    # The titles of all together (`title_values`), but those of papers read from BibTeX, which are written as they came.
-    titles = title_values(["" if p.fields and ENTRY_TYPE in source_fields(p) else p.title for p in papers])
+    titles = bibtex_titles(papers) if titles is None else titles
     for n, (paper, title) in enumerate(zip(papers, titles)):
         yield ("\n" if n else "") + written(keys[paper.id], *entry_fields(paper, abstract, title))
 
+
+
+def bibtex_titles(papers: Sequence[Paper]) -> list[str]:
+    """The title value of each of `papers`' entries, found for all together (`title_values`); "" for a paper read from
+    BibTeX, whose title is written as it came."""
+    return title_values(["" if p.fields and ENTRY_TYPE in source_fields(p) else p.title for p in papers])
+
+
+def citing(papers: Sequence[Paper]) -> tuple[list[str], list[str]]:
+    """Each of `papers`' citation key (assigned over them all: `citation_keys`) and entry title (`bibtex_titles`), in
+    order: what a long list keeps beside its parse (`store.readers.columns_entry`), made again for the export of it."""
+    keys = citation_keys(papers)
+    return [keys[paper.id] for paper in papers], bibtex_titles(papers)
+
+
+def citable(papers: Sequence[Paper], keys: Sequence[str]) -> dict[str, str] | None:
+    """Paper id → key, from `keys` (one a paper of `papers`, in order) when they can be what `citation_keys` assigns:
+    no key empty, a paper's every copy the same key, no two papers' keys the same but for case; else None."""
+    by_id = dict(zip((paper.id for paper in papers), keys))
+    if len(keys) != len(papers) or "" in by_id.values() or len({_folded(key) for key in by_id.values()}) != len(by_id):
+        return None
+    return by_id if all(by_id[paper.id] == key for paper, key in zip(papers, keys)) else None
 
 # --- plain text and Markdown ------------------------------------------------------------------
 

@@ -7,12 +7,12 @@ a new file gets the mode the umask gives (0644 under the usual 022), an overwrit
 from __future__ import annotations
 
 import csv
-import io
 import os
 import secrets
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import islice
 from pathlib import Path
+from types import SimpleNamespace
 
 from store.cite import citations as cite
 from store.common.errors import ReadError
@@ -60,20 +60,18 @@ def _cell(value: object) -> object:
 
 
 def _csv(records: Iterable[dict]) -> Iterator[str]:
-    """The CSV of `records`: a header row, then a row each, a part each."""
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
-    writer.writeheader()
+    """The CSV of `records`: a header row, then a row each, a part each (the writer's one write of a row, kept)."""
+    rows: list[str] = []
+    writer = csv.writer(SimpleNamespace(write=rows.append), lineterminator="\n")
+    writer.writerow(COLUMNS)
+    yield rows.pop()
     for record in records:
-        yield out.getvalue()
-        out.seek(0)
-        out.truncate()
         flat = {
             **record, **{column: "; ".join(record[column]) for column in _LISTS},
             "links": " ".join(record["links"]), "year": record["year"] or "",
         }
-        writer.writerow({column: _cell(value) for column, value in flat.items()})
-    yield out.getvalue()
+        writer.writerow([_cell(flat[column]) for column in COLUMNS])
+        yield rows.pop()
 
 
 def _priority_heading(priority: int) -> str:
@@ -122,16 +120,18 @@ def parts(
     states: Mapping[str, Triage] | None = None,
     keys: Mapping[str, str] | None = None,
     abstract: bool = False,
+    titles: Sequence[str] | None = None,
 ) -> Iterator[str]:
     """`papers` (in the order given) as export format `fmt`, in parts to be written one after the other (`write`): an
     export of 100,000 papers is never held whole. `keys` should be assigned over the whole collection
-    (`cite.citation_keys`) so a paper keeps its key in every export."""
+    (`cite.citation_keys`) so a paper keeps its key in every export; `titles`: their BibTeX titles
+    (`cite.bibtex_titles`), when the caller has them."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
     states = states or {}
     keys = keys if keys is not None else cite.citation_keys(papers)
     if fmt == "bibtex":
-        yield from cite.bibtex_parts(papers, keys, abstract)
+        yield from cite.bibtex_parts(papers, keys, abstract, titles)
     elif fmt in ("ris", "csl-json"):
         from store.cite import interop
 

@@ -19,7 +19,7 @@ from store.cite.persons import persons
 from store.common.json_out import dumps
 from store.papers.inert import inert
 from store.papers.latex import latex_text
-from store.papers.model import Paper
+from store.papers.model import Paper, single_spaced
 
 _KINDS = {
     "article": ("JOUR", "article-journal"), "inproceedings": ("CPAPER", "paper-conference"),
@@ -37,11 +37,16 @@ _PAGES = re.compile(r"\s*-+\s*|\s*–\s*")
 
 
 def _line(value: str) -> str:
-    return " ".join(inert(value).split())
+    """`value` inert, its whitespace runs one space each (a long one, an abstract, mostly is so already: looked at
+    rather than split into its words)."""
+    value = inert(value)
+    return value if len(value) > 200 and single_spaced(value) else " ".join(value.split())
 
 
 def _details(paper: Paper) -> dict[str, str]:
     """The paper's volume, number, pages, publisher, ISSN and ISBN that it has, decoded from LaTeX when read from BibTeX."""
+    if not paper.fields:  # (most papers: nothing to decode)
+        return {}
     fields = source_fields(paper)
     decode = latex_text if ENTRY_TYPE in fields else _line
     return {name: value for name in _DETAILS if (value := decode(fields.get(name, "")))}
@@ -82,7 +87,7 @@ def ris(papers: Sequence[Paper], keys: Mapping[str, str]) -> Iterator[str]:
     """A RIS file of `papers`, one record each, in order (`TY` first, `ER` last, a blank line between), in parts (a
     record each) to be written one after the other."""
     for n, paper in enumerate(papers):
-        lines = [f"{tag}  - {line}" for tag, value in _ris_record(paper, keys[paper.id]) if (line := _line(value))]
+        lines = [f"{tag}  - {line}" for tag, value in _ris_record(paper, keys[paper.id]) if value and (line := _line(value))]
         yield ("\n" if n else "") + "\n".join([*lines, "ER  - "]) + "\n"
 
 

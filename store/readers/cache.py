@@ -22,8 +22,8 @@ a new entry is written.
 Beside the parse entry, a list keeps its first papers whole, which a long list shows at once (`head`),
 and a list its search engine's folder (`store.readers.engine_cache`), its papers' ids without the papers,
 for `triage set` (`store.readers.ids`, which also has a few papers of a parse entry made without the others), the
-features For you ranks by (`store.interest.features_cache`), and what its papers are matched by across sources
-(`store.readers.match_cache`)."""
+features For you ranks by (`store.interest.features_cache`), what its papers are matched by across sources
+(`store.readers.match_cache`), and their citation keys and BibTeX titles (`store.readers.columns_entry`)."""
 from __future__ import annotations
 
 import gc
@@ -61,6 +61,8 @@ MAGIC = b"PTc2"
 """The start of a parse entry file, before the CRC-32 of the rest: an entry that fails it is parsed again."""
 ENGINE_SUFFIX = ".engine"
 """The search engine folder of a list (`store.readers.engine_cache`): a folder, removed whole when unused for long."""
+RETIRED_SUFFIX = ".index"
+"""The entries of the search index before the engine: never read, removed when unused for long."""
 IDS_SUFFIX = ".ids"
 """The ids entry of a list (`store.readers.ids`), written with its parse entry."""
 HEAD_SUFFIX = ".head"
@@ -69,6 +71,8 @@ FEATURES_SUFFIX = ".features"
 """The features entry of a long list (`store.interest.features_cache`), written when For you or more like this needs them."""
 MATCH_SUFFIX = ".match"
 """The match entry of a long list (`store.readers.match_cache`), written when first needed."""
+CITE_SUFFIX = ".cite"
+"""The citation keys and BibTeX titles of a long list (`store.readers.columns_entry`), written when first exported."""
 KEYS_SUFFIX = ".keys"
 """The keys cache of a records file beside a database (`store.library.keys_cache`, which names its entries so): one the
 clean-up of old entries and dead writers knows too."""
@@ -78,7 +82,7 @@ parse of the file's first part holds: `store.readers.quick.HEAD_BYTES`), and at 
 KEEP_DAYS = 30
 # The temporary files `_store` makes: the entry's name, then mkstemp's 8 random characters (before
 # those were named, just the random characters). Nothing else in the folder is touched.
-_TEMPORARY = re.compile(r"\.(?:[0-9a-f]{32}\.(?:parse|ids|head|features|match|keys)\.)?[a-z0-9_]{8}\.tmp")
+_TEMPORARY = re.compile(r"\.(?:[0-9a-f]{32}\.(?:parse|index|ids|head|features|match|cite|keys)\.)?[a-z0-9_]{8}\.tmp")
 BACKGROUND_FROM = 16 << 20
 """Entries of this many bytes and more are written in the background (for a parse entry: of this
 many bytes of abstracts, which it finds in the list file; 100,000 abstracts are about 150 MB: a
@@ -281,7 +285,8 @@ def _store(entry: Path, write: Callable[[BinaryIO], object]) -> None:
         raise
     since = time.time() - KEEP_DAYS * 86400
     for other in entry.parent.iterdir():
-        if other.suffix in (SUFFIX, ENGINE_SUFFIX, IDS_SUFFIX, HEAD_SUFFIX, FEATURES_SUFFIX, MATCH_SUFFIX, KEYS_SUFFIX) \
+        if other.suffix in (SUFFIX, ENGINE_SUFFIX, RETIRED_SUFFIX, IDS_SUFFIX, HEAD_SUFFIX, FEATURES_SUFFIX, MATCH_SUFFIX,
+                            CITE_SUFFIX, KEYS_SUFFIX) \
                 and other != entry:
             try:
                 info = other.lstat()  # (a link is removed, never followed)

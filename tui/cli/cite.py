@@ -4,10 +4,14 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from store.common.errors import ReadError
 from tui.cli.common import (add_common, add_library, add_query, attached, database, load, matching, named, new_in, parse_args,
                             parse_query)
+
+if TYPE_CHECKING:
+    from store.papers.model import Collection
 
 
 def cite_parser() -> argparse.ArgumentParser:
@@ -35,7 +39,7 @@ def run_cite(argv: Sequence[str]) -> int:
 
     args = parse_args(cite_parser(), argv)
     collection = load(args.files, db=database(args.db) if args.library else None)
-    keys = cite.citation_keys(collection.papers)
+    keys, _ = citing(collection, make_missing=False)  # (one citation: the keys alone, when none are kept)
     paper = named(collection, args.id, keys)
     text = cite.render([paper], args.format, keys, args.abstract)
     sys.stdout.write(text)
@@ -70,7 +74,7 @@ def export_parser() -> argparse.ArgumentParser:
 
 
 def run_export(argv: Sequence[str]) -> int:
-    from store.cite import citations as cite, export
+    from store.cite import export
 
     args = parse_args(export_parser(), argv)
     fmt = args.format or export_format(args.output)
@@ -80,12 +84,13 @@ def run_export(argv: Sequence[str]) -> int:
     # The marks only when a query or the format asks for them (a BibTeX export of 100,000 papers need not read them).
     states, updated = attached(db, collection) if query is not None or fmt in export.MARKED else ({}, frozenset())
     new = new_in(db, collection) if query is not None and query.asks_new else frozenset()
-    keys = cite.citation_keys(collection.papers)  # over the whole list, so a key does not depend on the query
+    keys, titles = citing(collection)  # over the whole list, so a key does not depend on the query
     papers = [paper for paper, _ in matching(collection, query, states, new, updated)]
     if not papers:
         print(f"triage: no paper matches {args.query!r}: nothing exported", file=sys.stderr)
         return 1
-    parts = export.parts(papers, fmt, states, keys, args.abstract)  # (written as they are made: never held whole)
+    titles = titles if query is None else None  # (the titles kept are the whole list's, in its order; a query's are ranked)
+    parts = export.parts(papers, fmt, states, keys, args.abstract, titles)  # (written as they are made: never held whole)
     if args.output:
         try:
             export.write(args.output, parts, force=args.force)
@@ -96,6 +101,27 @@ def run_export(argv: Sequence[str]) -> int:
         for batch in export.joined(parts):
             sys.stdout.write(batch)
     return 0
+
+
+def citing(collection: Collection, make_missing: bool = True) -> tuple[dict[str, str], list[str] | None]:
+    """The citation keys of `collection`'s papers (paper id → key, assigned over them all), and the BibTeX titles of
+    them all in order when a long list keeps them beside its parse entry (made now when it has none, but not
+    `make_missing`)."""
+    from store.cite import citations as cite
+    from store.readers import cache, columns_entry
+
+    papers = collection.papers
+    by_id: dict[str, str] = {}  # (the keys of the entry, when they can be)
+
+    def valid(columns: list[list[str]]) -> bool:
+        by_id.update(cite.citable(papers, columns[0]) or {})
+        return bool(by_id)
+
+    found = columns_entry.kept(collection.origin, papers, cache.CITE_SUFFIX, 2, cite.citing, valid, make_missing)
+    if found is None:
+        return cite.citation_keys(papers), None
+    keys, titles = found
+    return by_id or dict(zip((paper.id for paper in papers), keys)), list(titles)
 
 
 def export_format(output: str | None) -> str:
