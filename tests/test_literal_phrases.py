@@ -23,16 +23,8 @@ TYPED = ['"n', '"ne', '"neu', '"neur', '"neural', '"neural n', '"neural ne', '"g
 def scanned(papers: list[Paper], query: str) -> tuple[set[str], set[str]]:
     """(the ids of the papers holding the literal in their title or name, those holding it anywhere), by a scan."""
     (term,) = parse(query).groups[0]
-    if term.case_sensitive:
-        pattern = literal_pattern(term)
-
-        def holds(text: str) -> bool:
-            return pattern.search(text) is not None
-    else:
-        needle = lower(term.text)
-
-        def holds(text: str) -> bool:
-            return needle in lower(text)
+    pattern, needle = literal_pattern(term), lower(term.text)
+    holds = pattern.search if term.case_sensitive else lambda text: needle in lower(text)
     in_title = {paper.id for paper in papers if holds(head(paper))}
     return in_title, in_title | {paper.id for paper in papers if holds(paper.plain)}
 
