@@ -136,3 +136,18 @@ async def test_the_app_searches_a_list_on_its_engine_kept_and_says_when_one_was_
         await until(pilot, lambda: "rebuilt" in str(app.query_one("#status-notice").content))
         # (the query of the last session, restored, answered by the engine built again)
         await until(pilot, lambda: [paper.title[:4] for paper in app.query_one(PaperList).papers] == ["CDRL"])
+
+
+def test_a_build_left_by_a_quit_is_removed_once_its_process_is_gone(long_list):
+    """`q` never waits for an engine's build: the folder it was building in is left, and removed by the next clean-up
+    once its process has ended (a live one's is kept: another window may be building the same list)."""
+    folder = Path(os.environ["TRIAGE_CACHE"])
+    folder.mkdir()
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True)
+    dead, live = (folder / f"{'a' * 32}.engine.building-{int(ended.stdout)}", folder / f"{'b' * 32}.engine.old-{os.getppid()}")
+    for left in (dead, live):
+        left.mkdir()
+        (left / "meta.json").write_text("{}")
+    read_path(long_list)
+    cache.settle()
+    assert not dead.exists() and (live / "meta.json").exists()

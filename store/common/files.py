@@ -174,7 +174,8 @@ def _gone(pid: int) -> bool:
 
 def remove_dead_writers(folder: Path, pattern: re.Pattern[str]) -> None:
     """Remove the files in `folder` named as `pattern` says that no live writer is writing: untouched
-    for `STALE_MINUTES`, or (when the pattern has a `pid` group) whose process is gone."""
+    for `STALE_MINUTES`, or (when the pattern has a `pid` group) whose process is gone. A folder so named (a search
+    engine's build, store.search.engine.folder) is removed whole once its process is gone (a link is never followed)."""
     since = time.time() - STALE_MINUTES * 60
     try:
         names = os.listdir(folder)
@@ -187,7 +188,12 @@ def remove_dead_writers(folder: Path, pattern: re.Pattern[str]) -> None:
         other = folder / name
         try:
             pid = match.groupdict().get("pid")
-            if (pid is not None and _gone(int(pid))) or other.stat().st_mtime < since:
+            dead = pid is not None and _gone(int(pid))
+            info = other.lstat()
+            if stat.S_ISDIR(info.st_mode):
+                if dead:
+                    shutil.rmtree(other)
+            elif dead or info.st_mtime < since:
                 other.unlink()
         except OSError:  # gone meanwhile (another process cleaning up), or not ours to remove
             pass

@@ -83,6 +83,8 @@ KEEP_DAYS = 30
 # The temporary files `_store` makes: the entry's name, then mkstemp's 8 random characters (before
 # those were named, just the random characters). Nothing else in the folder is touched.
 _TEMPORARY = re.compile(r"\.(?:[0-9a-f]{32}\.(?:parse|index|ids|head|features|match|cite|keys)\.)?[a-z0-9_]{8}\.tmp")
+_ENGINE_BUILDS = re.compile(r"[0-9a-f]{32}\.engine\.(?:building|old)-(?P<pid>\d+)")
+"""The folders an engine's build makes beside its folder (`store.search.engine.folder`): a quit while it builds leaves one."""
 BACKGROUND_FROM = 16 << 20
 """Entries of this many bytes and more are written in the background (for a parse entry: of this
 many bytes of abstracts, which it finds in the list file; 100,000 abstracts are about 150 MB: a
@@ -298,6 +300,7 @@ def _store(entry: Path, write: Callable[[BinaryIO], object]) -> None:
             except OSError:  # gone meanwhile (another process cleaning up), or not ours to remove
                 pass
     remove_dead_writers(entry.parent, _TEMPORARY)
+    remove_dead_writers(entry.parent, _ENGINE_BUILDS)
 
 
 def _store_quietly(entry: Path, write: Callable[[BinaryIO], object]) -> None:
