@@ -126,13 +126,12 @@ async def test_a_query_typed_while_the_list_is_read_gives_the_final_results(corp
         assert app.query_one(FilterBar).value == "difusion models"
 
 
-async def test_the_parse_entry_is_written_once_search_is_ready_or_at_a_quit_before(corpora, tmp_path, monkeypatch):
-    """A long list's parse entry is written in the background after its index is made (the cores go to
-    what the user waits for first); quitting while it is indexed still leaves it written: the next open
-    is a cached one."""
+async def test_the_parse_entry_is_written_once_the_list_is_read_while_its_engine_is_built(corpora, tmp_path, monkeypatch):
+    """A long list's parse entry is written in the background once the list is read whole (the cores go to the read
+    first), while its engine is built: a quit during the build (minutes for a long list) leaves it written, and the
+    next open is a cached one."""
     monkeypatch.setattr(cache, "BACKGROUND_FROM", 0)  # the corpus list's entry is written behind, as a long list's
     indexing, release = threading.Event(), threading.Event()
-
     engine_for = tui.loading.engine_for
 
     def slow(collection):
@@ -143,22 +142,14 @@ async def test_the_parse_entry_is_written_once_search_is_ready_or_at_a_quit_befo
     monkeypatch.setattr(tui.loading, "engine_for", slow)
     path = corpora / "iclr-2024-abstracts.txt"
     entries = tmp_path / "cache"
-    for quit_first in (False, True):
-        indexing.clear(), release.clear()
-        app = streamed_app([path])
-        async with app.run_test(size=(120, 40)) as pilot:
-            await until(pilot, lambda: indexing.is_set(), timeout=120)
-            assert not list(entries.glob("*" + cache.SUFFIX))  # read whole, not written yet
-            if not quit_first:
-                release.set()
-                await until(pilot, lambda: app._index is not None, timeout=120)
-                # (its writer starts just after: when the index is handed over, `cache.held` ends)
-                await until(pilot, lambda: cache.settle() or list(entries.glob("*" + cache.SUFFIX)), timeout=120)
-                for entry in entries.glob("*" + cache.SUFFIX):  # (the parse entry: the next open reads the list again)
-                    entry.unlink()
-        release.set()  # (the app quit while its index was made)
-        cache.settle()
-    assert list(entries.glob("*" + cache.SUFFIX)) and cache.has_entry(str(path))
+    app = streamed_app([path])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: indexing.is_set(), timeout=120)
+        await until(pilot, lambda: cache.settle() or list(entries.glob("*" + cache.SUFFIX)), timeout=120)
+        assert app._index is None  # (still building)
+    release.set()  # (the app quit while its engine was built)
+    cache.settle()
+    assert cache.has_entry(str(path))
 
 
 async def check_final_state(app: TriageApp, pilot, full: list) -> None:

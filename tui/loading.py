@@ -14,8 +14,9 @@ one background thread, while the keys work on the rows shown:
 2. the search engine of those papers (store.search.engine: opened from its folder in the cache, not loaded,
    when the cache has one of these papers; else built there first, "indexing…"; in memory when the disk
    cannot hold it, said in the header, as is a damaged folder built again);
-3. then what waited for it: the cache entries of the read (held until then, or written at a quit before:
-   `cache.held`) and the citation keys.
+3. then the citation keys.
+The cache entries of the read are held until it is whole (or a quit before: `cache.held`), then written while the
+engine is built: a quit while it builds leaves them.
 
 Every list, streamed or not, gets its engine this way. A query typed before it is ready waits
 for it and the filter bar says so ("indexing…"): a result never silently misses papers. The thread is
@@ -184,7 +185,7 @@ class Loading:
             self._all_read.set()
 
     def _read_and_index(self, files: Sequence[str] | None) -> None:
-        # The cache entries of the read are written once search is ready, or at quit.
+        # The cache entries of the read are written once it is whole (the cores went to the read first), or at quit.
         with cache.held() as self._held:
             engine = self._search_ready(files)
         processes.tracker_stopped()  # (no worker process is started after these)
@@ -217,6 +218,9 @@ class Loading:
                 self._files = None
             self._post(lambda: self._say("indexing…"))  # (a list read before it was shown: the filter bar says it)
         self._all_read.set()
+        # The read's cache entries are written now, beside the build: a quit while it builds (minutes for a long list
+        # parsed cold) still leaves the next open a cached read.
+        self._held.release()
         # Before and after, what exists then (the papers, the widgets) is moved out of the cyclic garbage
         # collector's sight (`gc.freeze`): it lives as long as the app, and its full collections walked it all,
         # ~200 ms at 100,000 papers every 15–20 keys (freed papers are still freed, by count).
