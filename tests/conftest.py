@@ -23,6 +23,15 @@ CORPORA = SHARED / "corpora"
 MAKE_CORPUS = SHARED / "tools" / "make_corpus.py"
 
 
+def damaged(path: Path, data: bytes) -> None:
+    """Make the file at `path` hold `data` (a damage) by a rename, not in place: an engine still open reads its files
+    memory-mapped, and a file written in place under a mapping kills the process that reads it (SIGBUS), as a
+    database's would; the damage is for the next open to find."""
+    temp = path.with_name(path.name + ".damaged")
+    temp.write_bytes(data)
+    temp.replace(path)
+
+
 @pytest.fixture
 def seed_path() -> Path:
     return SEED

@@ -15,7 +15,7 @@ from store.papers.model import Triage
 from store.readers import cache, read_path
 from store.readers.engine_cache import engine_for
 from store.search.engine import Engine
-from tests.conftest import SEED
+from tests.conftest import SEED, damaged
 
 EXTRA = [  # beyond ASCII, so the vocabulary is more than ASCII words
     "Un café — crème of graph neural networks, and a cafe\u0301 with a combining accent.",
@@ -129,8 +129,7 @@ async def test_the_app_searches_a_list_on_its_engine_kept_and_says_when_one_was_
             await until(pilot, lambda: [paper.title[:4] for paper in app.query_one(PaperList).papers] == ["CDRL"])
     for path in engine_folders()[0].rglob("*"):  # every file of the folder cut short
         if path.is_file() and path.stat().st_size > 8:
-            with path.open("r+b") as file:
-                file.truncate(path.stat().st_size // 2)
+            damaged(path, path.read_bytes()[: path.stat().st_size // 2])
     app = TriageApp(read_path(long_list))
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: "rebuilt" in str(app.query_one("#status-notice").content))

@@ -28,7 +28,7 @@ from store.search.engine import Engine
 from store.search.engine.translate import TITLE
 from store.search.phrases import head
 from store.search.query import WORD, Term
-from tests.conftest import CORPORA, SEED
+from tests.conftest import CORPORA, SEED, damaged
 
 TESTS = Path(__file__).resolve().parent
 RECORDED: dict[str, dict] = json.loads((TESTS / "data" / "iclr_queries.json").read_text(encoding="utf-8"))
@@ -136,11 +136,11 @@ def test_a_damaged_folder_is_built_again_never_served(iclr, damage, tmp_path, mo
     folder = engine_for(collection).engine.folder
     biggest = max((p for p in folder.iterdir() if p.is_file() and p.name != "manifest.json"), key=lambda p: p.stat().st_size)
     if damage == "truncated":
-        biggest.write_bytes(biggest.read_bytes()[: biggest.stat().st_size // 2])
+        damaged(biggest, biggest.read_bytes()[: biggest.stat().st_size // 2])
     elif damage == "byte":
         data = bytearray(biggest.read_bytes())
         data[len(data) // 2] ^= 0xFF
-        biggest.write_bytes(bytes(data))
+        damaged(biggest, bytes(data))
     elif damage == "missing":
         biggest.unlink()
     elif damage == "unsealed":

@@ -18,7 +18,7 @@ import pytest
 from store.readers import read_path
 from store.readers.engine_cache import engine_for
 from store.search.engine import Engine
-from tests.conftest import ROOT, SEED
+from tests.conftest import ROOT, SEED, damaged
 
 QUERIES = ["graph", "Graph", "difusion recovry", '"neural network"', "self-supervised", "title:learning", "-graph",
            "is:unread", "author:le"]
@@ -113,7 +113,7 @@ def test_a_damaged_folder_is_rebuilt_and_said(seed, answers, tmp_path, monkeypat
     monkeypatch.setenv("TRIAGE_CACHE", str(tmp_path))
     folder = engine_for(seed).engine.folder
     words = folder / "words.txt"
-    words.write_bytes(words.read_bytes()[:100])
+    damaged(words, words.read_bytes()[:100])
     engine, built, note = engine_for(seed)
     assert (built, note) == (True, "search index rebuilt (damaged)") and engine.papers is seed.papers
     assert [engine.search(query).ids for query in QUERIES] == answers
