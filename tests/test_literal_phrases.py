@@ -17,7 +17,7 @@ from store.search.query import parse
 
 MAKE_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "tools" / "make_corpus.py"
 TYPED = ['"n', '"ne', '"neu', '"neur', '"neural', '"neural n', '"neural ne', '"graph neural"', '"a', '"th', '"of the',
-         '"x', '"1', '"_', '"é', '"ss', '"ing', '"tion', '"Ne', '"GNN', "'the", '"e.g', '"k', '"≤', '"α', '"ö', '"é les', '"–']
+         '"x', '"1', '"_', '"é', '"ss', '"ing', '"tion', '"Ne', '"GNN', "'the", '"e.g', '"k', '"≤', '"α', '"ö', '"é les', '"–', "'s:0", '"ing the', '"s a']
 
 
 def scanned(papers: list[Paper], query: str) -> tuple[set[str], set[str]]:

@@ -210,7 +210,16 @@ class Translator:
         if key.casefold() != key:
             return f".*{key}"
         words = [form for word in self._lexicon.folded.ending(key) for form in self._lexicon.lowered(word) if form.endswith(key)]
-        return "|".join(words) if 0 < len(words) <= _ALTERNATIVES else f".*{key}" if words else ""
+        if not words:
+            return ""
+        spelled = "|".join(words)
+        if len(words) <= _ALTERNATIVES:
+            try:  # (tantivy refuses a regex of over 1,000 states: many words, or long ones, spelled out)
+                Q.regex_query(self._schema, "body", spelled)
+                return spelled
+            except ValueError:
+                pass
+        return f".*{key}"
 
     def _literal_term(self, term: Term) -> tantivy.Query:
         """Papers whose title (with name) or display text holds `term` literally (smart case)."""
