@@ -5,9 +5,8 @@ the papers themselves: no search index is needed.
 display text (capped at `TF_MAX`, as a search posting keeps it) and once more when the title (with the method's
 name: store.search.phrases.head) holds it. Words are `WORD`'s, found and counted a `BATCH` of texts at a time with
 numpy (store.search.words), the display texts' first and then the titles', and named in that order: the same
-words with the same ids as the search index's build gives, so the features are the vectors they were (about 20
-million words at 100,000 abstracts: seconds of CPU, not a Python call a word). Titles are taken as far as they are
-known (`kept_title`), deriving none."""
+words with the same ids as the search index's build gave, so the features are the vectors they were (about 20
+million words at 100,000 abstracts: seconds of CPU, not a Python call a word)."""
 from __future__ import annotations
 
 from collections.abc import Sequence

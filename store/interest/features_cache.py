@@ -9,8 +9,7 @@ of the libraries the vectors are computed with, and a digest of the library's pa
 beside the list's (`outside`). It stands for those very papers only, and is checked before it is believed (each
 array's header against the room it takes before it is read, zip CRCs, no pickles: `_read`; the key; then every
 array's type, shape and bounds: `_vectors`); any doubt means the features are built again, and then kept again
-(written whole, by a thread, as every entry: `store.readers.cache`). Features built before all their papers'
-titles were derived (store.interest.counts counts a title as far as it is known) are never kept."""
+(written whole, by a thread, as every entry: `store.readers.cache`)."""
 from __future__ import annotations
 
 import hashlib
@@ -24,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from store.interest.ranking import Features, Vectors
-from store.papers.model import Collection, Paper, any_untitled
+from store.papers.model import Collection, Paper
 from store.readers.cache import FEATURES_SUFFIX, _entry, _save, _used, settle
 from store.readers.list_key import digest_of, papers_key
 
@@ -54,10 +53,8 @@ def features(collection: Collection, outside: Sequence[Paper] = ()) -> tuple[Fea
             return made, False
     except Exception:  # missing, unreadable, truncated, damaged or from another format: built again
         pass
-    titled = not any_untitled(papers)  # (asked first: nothing is derived meanwhile, but another thread may)
     made = Features(papers, own=own)
-    if titled:  # (those of papers still without their titles are kept once they have them)
-        _save(entry, lambda out: np.savez(out, key=np.frombuffer(key.encode(), np.uint8), **_arrays(made)), behind=True)
+    _save(entry, lambda out: np.savez(out, key=np.frombuffer(key.encode(), np.uint8), **_arrays(made)), behind=True)
     return made, True
 
 

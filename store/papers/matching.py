@@ -14,7 +14,7 @@ from itertools import compress
 from operator import attrgetter, not_
 from typing import NamedTuple
 
-from store.papers.model import Paper, kept_titles
+from store.papers.model import Paper
 
 OPENREVIEW = re.compile(r"openreview\.net/(?:forum|pdf)\?id=([A-Za-z0-9_\-]+)")
 """An OpenReview link, its id the group."""
@@ -64,7 +64,7 @@ def columns(papers: Sequence[Paper]) -> Columns:
 def titles(papers: Sequence[Paper]) -> list[str]:
     """The titles column of `papers`: their titles joined in one text made `plain` in one pass as ASCII bytes; a
     title with other letters (or a NUL) made `plain` alone."""
-    titled = kept_titles(papers)
+    titled = list(map(attrgetter("title"), papers))
     authored = list(map(attrgetter("authors"), papers))
     if not all(authored):  # (a paper without authors: no title read, none derived)
         titled = [title if names else "" for title, names in zip(titled, authored)]

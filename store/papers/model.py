@@ -6,7 +6,6 @@ import operator
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
-from itertools import repeat
 from typing import TYPE_CHECKING
 
 from store.papers.patch import patched
@@ -81,11 +80,9 @@ class Paper:
     (`store.papers.patch`: the markup of a few words, a symbol), the string otherwise, or None for a paper made
     without it (worked out from the text when asked, the last few remembered)."""
     title: str = ""
-    """The true title when the source has one, else a title derived from the text: derived when first
-    read when the paper was made without it (`untitled`: a long list's parse leaves it to later)."""
+    """The true title when the source has one, else a title derived from the text."""
     name: str = ""
-    """The short name of the method or benchmark the abstract introduces, when one is found (derived
-    when first read, as the title is)."""
+    """The short name of the method or benchmark the abstract introduces, when one is found."""
     venue: str = ""
     year: int | None = None
     authors: tuple[str, ...] = ()
@@ -176,76 +173,6 @@ class _Plain:
 Paper.text = _Text()  # type: ignore[assignment,misc]
 Paper.plain = _Plain()  # type: ignore[assignment,misc]
 
-_KEPT_TITLE, _KEPT_NAME = Paper.title, Paper.name  # the slots Paper.title and Paper.name read through (below)
-
-
-class _Derived:
-    """`Paper.title` and `Paper.name`: what the slot holds, or when it holds None (a paper made without
-    them: `untitled`) the title and name derived from the display text (`store.papers.names.derive_title`,
-    ~75 µs), kept in the slots that hold None."""
-
-    __slots__ = ("_slot",)
-
-    def __init__(self, slot: object) -> None:
-        self._slot = slot
-
-    def __get__(self, paper: Paper | None, owner: type | None = None) -> object:
-        if paper is None:
-            return self
-        value = self._slot.__get__(paper, owner)  # type: ignore[attr-defined]
-        if value is None:
-            titled(paper, *_derived(paper))
-            value = self._slot.__get__(paper, owner)  # type: ignore[attr-defined]
-        return value
-
-    def __set__(self, paper: Paper, value: str | None) -> None:
-        self._slot.__set__(paper, value)  # type: ignore[attr-defined]
-
-
-Paper.title = _Derived(_KEPT_TITLE)  # type: ignore[assignment,misc]
-Paper.name = _Derived(_KEPT_NAME)  # type: ignore[assignment,misc]
-
-
-def _derived(paper: Paper) -> tuple[str, str]:
-    from store.papers.names import derive_title  # (here: most papers are read with their titles)
-
-    return derive_title(paper.plain) if paper.text else ("", "")
-
-
-def untitled(paper: Paper) -> bool:
-    """Whether `paper` was made without its derived title or name (they are derived when first read)."""
-    return _KEPT_TITLE.__get__(paper, Paper) is None or _KEPT_NAME.__get__(paper, Paper) is None
-
-
-def any_untitled(papers: Sequence[Paper]) -> bool:
-    """Whether any of `papers` is `untitled`, their slots read at C speed (~35 ms at 100,000, ~80 one by one)."""
-    return any(map(operator.is_, map(_KEPT_TITLE.__get__, papers), repeat(None))) or any(
-        map(operator.is_, map(_KEPT_NAME.__get__, papers), repeat(None)))
-
-
-def kept_title(paper: Paper) -> str:
-    """`paper`'s title as far as it is known, deriving nothing: '' while it is to be derived."""
-    return _KEPT_TITLE.__get__(paper, Paper) or ""
-
-
-def kept_titles(papers: Iterable[Paper]) -> list[str]:
-    """The `kept_title` of each of `papers`, without a Python call a paper (what a pass over 100,000 can afford)."""
-    titles = list(map(_KEPT_TITLE.__get__, papers))
-    return titles if None not in titles else [title or "" for title in titles]
-
-
-def kept_name(paper: Paper) -> str:
-    """`paper`'s name as far as it is known, deriving nothing: '' while it is to be derived."""
-    return _KEPT_NAME.__get__(paper, Paper) or ""
-
-
-def titled(paper: Paper, title: str, name: str) -> None:
-    """Give an `untitled` paper its derived `title` and `name` (each slot that holds None; from any thread)."""
-    if _KEPT_TITLE.__get__(paper, Paper) is None:
-        _KEPT_TITLE.__set__(paper, title)
-    if _KEPT_NAME.__get__(paper, Paper) is None:
-        _KEPT_NAME.__set__(paper, name)
-
 
 def keep_text(paper: Paper, kept: str | Packed) -> None:
     """Have `paper` keep its text as `kept` (a `store.papers.packed.Packed` of it, or its string again: the same text, the
@@ -304,13 +231,9 @@ def kept_plain(paper: Paper) -> str | bytes | None:
 
 def replaced(paper: Paper, **changes: object) -> Paper:
     """`dataclasses.replace` that keeps the display text as the paper keeps it (`replace` would read
-    it out in full), and a title and name still to be derived (`untitled`) so. A new text without a new
-    display text has its own worked out when asked."""
+    it out in full). A new text without a new display text has its own worked out when asked."""
     if "plain" not in changes:
         changes["plain"] = None if "text" in changes and changes["text"] != paper.text else kept_plain(paper)
-    if "text" not in changes:  # a title or name still to be derived stays so (derived from the same text)
-        changes.setdefault("title", _KEPT_TITLE.__get__(paper, Paper))
-        changes.setdefault("name", _KEPT_NAME.__get__(paper, Paper))
     return replace(paper, **changes)
 
 

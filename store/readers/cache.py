@@ -51,7 +51,7 @@ from typing import BinaryIO
 from store.common import heap
 from store.common.files import (abandon as abandon_writes, abandonable, abandoned, cache_folder as folder, remove_dead_writers,
                                 replace_unless_abandoned)
-from store.papers.model import Collection, Origin, Paper, any_untitled, built, kept_plain
+from store.papers.model import Collection, Origin, Paper, built, kept_plain
 from store.readers import sourced
 from store.common.collector import collector_paused
 from store.readers.records import within
@@ -166,12 +166,10 @@ def _unsealed(data: bytes) -> memoryview:
 
 def _encode(key: tuple, collection: Collection, path: Path) -> bytes:
     """The entry of one list file's `collection` (parsed from `path` as it was at `key`); ValueError
-    when the file has changed since, or when a paper's title is still to be derived (`untitled`)."""
+    when the file has changed since."""
     # By field rather than by paper: a field with one value for every paper (the source, often
     # the venue, the year, the authors...) is stored once, and marshal writes fewer objects.
     papers = collection.papers
-    if any_untitled(papers):  # (written once they are: `store.readers.titles`)
-        raise ValueError("titles not derived yet")
     columns: dict[str, list] = {}
     same: dict[str, object] = {}
     for name in _COLUMNS:
@@ -449,8 +447,7 @@ def cached(name: str, path: Path, parse: Callable[[], Collection],
         out.write(data)
         _store_quietly(_entry([path], HEAD_SUFFIX), partial(_write_head, key, collection))  # (before it is whole)
 
-    # (papers still to be given their titles are written once they are: behind, held until then)
-    behind = any_untitled(collection.papers) or sum(map(len, (paper.text for paper in collection.papers))) >= BACKGROUND_FROM
+    behind = sum(map(len, (paper.text for paper in collection.papers))) >= BACKGROUND_FROM
     _save(entry, write, behind)
     beside(path, key, collection)
     return collection

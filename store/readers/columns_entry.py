@@ -21,7 +21,7 @@ from typing import BinaryIO
 from store.common.collector import collector_paused
 from store.common.files import read_regular
 from store.papers.matching import KEPT_FROM
-from store.papers.model import Origin, Paper, any_untitled
+from store.papers.model import Origin, Paper
 from store.readers import cache
 
 BEHIND_FROM = 20_000
@@ -50,8 +50,7 @@ def kept(origin: Origin | None, papers: Sequence[Paper], suffix: str, width: int
     if not make_missing:
         return None
     made = make(papers)
-    if not any_untitled(papers):  # (columns of titles still to be derived are not kept)
-        cache._save(entry, lambda out: write(out, origin.keys, made), behind=len(papers) >= BEHIND_FROM)
+    cache._save(entry, lambda out: write(out, origin.keys, made), behind=len(papers) >= BEHIND_FROM)
     return made
 
 

@@ -44,9 +44,9 @@ class Ids(NamedTuple):
 
 
 def known(collection: Collection) -> Ids:
-    from store.papers.model import fingerprint, kept_title
+    from store.papers.model import fingerprint
 
-    return Ids([Known(paper.id, fingerprint(paper.text), kept_title(paper)) for paper in collection.papers], list(collection.sources),
+    return Ids([Known(paper.id, fingerprint(paper.text), paper.title) for paper in collection.papers], list(collection.sources),
                list(collection.warnings))
 
 

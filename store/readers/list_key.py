@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from store.papers.model import Collection, Paper, kept_name, kept_plain, kept_title
+from store.papers.model import Collection, Paper, kept_plain
 from store.readers.cache import _version_key
 
 _BATCH = 2_048
@@ -34,7 +34,7 @@ def digest_of(papers: Sequence[Paper]) -> bytes:
     digest = hashlib.blake2b(digest_size=16)
     for start in range(0, len(papers), _BATCH):
         fields = [field for p in papers[start : start + _BATCH]
-                  for field in (_plain_part(p), kept_title(p), kept_name(p), "\n".join(p.authors), "\n".join(p.keywords))]
+                  for field in (_plain_part(p), p.title, p.name, "\n".join(p.authors), "\n".join(p.keywords))]
         digest.update("".join(fields).encode("utf-8", "surrogatepass"))
         digest.update(np.fromiter(map(len, fields), np.int64, len(fields)).tobytes())  # where each one ends
     return digest.digest()

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import re
 
-from store.papers.model import Paper, kept_name, kept_title, single_spaced
+from store.papers.model import Paper, single_spaced
 from store.search.query import Term
 
 
 def head(paper: Paper) -> str:
-    """A paper's title with its name: where a phrase counts as in the title (as far as they are known: derived
-    titles are known once the list's titles are derived)."""
-    return f"{kept_title(paper)} {kept_name(paper)}"
+    """A paper's title with its name: where a phrase counts as in the title."""
+    return f"{paper.title} {paper.name}"
 
 
 def lower(text: str) -> str:

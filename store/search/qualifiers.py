@@ -19,7 +19,7 @@ from store.search.query import Qualifier
 from store.search.views import to_read
 
 NEW = "new"
-"""`is:new`: the papers the caller of a search names new (`SearchIndex.search`'s `new`): first seen since the list
+"""`is:new`: the papers the caller of a search names new (`Engine.search`'s `new`): first seen since the list
 was last opened (`store.library.seen`), and in the app those `F` fetched this session (tui.feeding)."""
 UPDATED = "updated"
 """`is:updated`: the marked papers the caller names a later version than the one kept (`store.library.identity.later`)."""

@@ -5,7 +5,7 @@ from collections.abc import Callable, Container, Mapping, Sequence
 from itertools import compress
 from operator import attrgetter, not_
 
-from store.papers.model import Paper, Triage, kept_title
+from store.papers.model import Paper, Triage
 from store.papers.slots import slot_order
 
 _NONE = Triage()
@@ -147,7 +147,7 @@ _LAST = "\U0010ffff"
 
 _PAPER_KEYS: dict[str, Callable[[Paper], object]] = {
     # A title's leading LaTeX or markdown (`$\\alpha$TC-VAE`, `*`) does not file it under `$`.
-    "title": lambda paper: kept_title(paper).lstrip("$\\{*_ `'\"").casefold() or _LAST,
+    "title": lambda paper: paper.title.lstrip("$\\{*_ `'\"").casefold() or _LAST,
     "author": lambda paper: surname(paper.authors[0]).casefold() if paper.authors else _LAST,
     "year": lambda paper: -paper.year if paper.year else 0,
     "track": lambda paper: _TRACKS.get(paper.track, 3 if paper.track else 4),

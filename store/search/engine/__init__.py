@@ -1,6 +1,6 @@
 """The search engine (issue 34): a tantivy index of a list's papers, kept in a folder of the cache and opened
 (memory-mapped), not loaded, or built in memory, answering the project's query language (store.search.query) with
-SearchIndex's contract: `Engine.search(query, states, new, updated)` gives store.search.highlight's `Hits`.
+store.search.highlight's `Hits`: `Engine.search(query, states, new, updated)`.
 
 `documents` owns what a paper becomes in the index (its fields and their tokens); `folder` fills an index with
 papers and builds an index folder, seals it with a manifest and checks it (a damaged one is built again, never

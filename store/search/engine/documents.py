@@ -1,7 +1,7 @@
 """What a paper is in the engine's index: its fields (`schema`) and their tokens (`document`).
 
 Words are the project's (`WORD`), found in Python and handed to tantivy one a space (its `whitespace`
-tokenizer), so the index holds exactly the words SearchIndex looks up:
+tokenizer), so the index holds exactly the words a query looks up (store.search.vocabulary):
 - `head` (the title with the name, as store.search.phrases.head) and `body` (the display text): the text
   lower-cased with single spaces (as a phrase is looked for, store.search.phrases.lower), with positions. Two
   words with anything but one space between them are kept apart by a `GAP` (a token no query

@@ -1,6 +1,6 @@
-"""`Engine`: an index of a list's papers answering the query language as SearchIndex.search does (its contract:
-`store.search.highlight.Hits`, every match best first, ties in file order, with the spans a query matched), with
-the same papers in an order that keeps its ranking rules.
+"""`Engine`: an index of a list's papers answering the query language (store.search.query) with
+`store.search.highlight.Hits`: every match best first by the README's ranking rules, ties in file order, with the
+spans a query matched.
 
 An engine's index is a folder opened (memory-mapped: nothing of it is loaded but what a query reads) or one built in
 memory (`Engine.of`: for papers of no file, and when the cache cannot be written). `Engine.opened` opens a folder
@@ -88,7 +88,7 @@ class Engine:
 
     def search(self, query: str | Query, states: Mapping[str, Triage] | None = None, new: Collection[str] = (),
                updated: Collection[str] = ()) -> Hits:
-        """Papers matching `query`, best first (ties in file order), as SearchIndex.search gives them: `states` maps
+        """Papers matching `query`, best first (ties in file order): `states` maps
         paper id → `Triage` for the is:/p:/has:note/has:tag/tag: qualifiers (missing ids count as untouched); `new`
         and `updated` are the ids `is:new` and `is:updated` find. Each hit's paper is one of `papers`, its spans the
         query's words and literal text as they are written."""

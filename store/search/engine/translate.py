@@ -1,6 +1,6 @@
 """A parsed query (store.search.query) as the engine's query: the papers the README's query language finds, ranked by its rules.
 
-What a term matches is worked out as SearchIndex works it out, then handed to tantivy as sets of terms:
+What a term matches is worked out in Python over the engine's vocabularies, then handed to tantivy as sets of terms:
 - a word: the vocabulary words it matches (store.search.vocabulary's `words_matched` over the lexicon: itself,
   the words it begins, those a few typos away; as written for a word with a capital), in the titles (`head`)
   and the texts (`body`), the authors' names and the notes and tags of the moment (as ids); a word holding
@@ -80,8 +80,8 @@ class Translator:
         self._states, self._named = states, named
         self._notes: tuple[Notes, list[str]] | None = None
         self.words: dict[str, int] = {}
-        """The words as written a query's terms matched (not negated) → how many of their letters to mark, as
-        SearchIndex's highlighter has them (store.search.highlight.Highlighter)."""
+        """The words as written a query's terms matched (not negated) → how many of their letters to mark
+        (store.search.highlight.Highlighter)."""
         self.patterns: list[re.Pattern[str]] = []
         """Its literal terms (not negated), as regexes (store.search.phrases.literal_pattern)."""
 
@@ -125,7 +125,7 @@ class Translator:
         parts = WORD.findall(term.text)
         if len(parts) == 1 or term.field == "title":
             return _all([self._word(part, term.field) for part in parts])
-        # a word holding several counts as in the title when each of them is (as SearchIndex's, at its worst quality)
+        # a word holding several counts as in the title when each of them is (at its worst quality)
         title = Q.const_score_query(_all([self._word(part, "title", 0.0) for part in parts]), TITLE * MIXED)
         anywhere = _all([self._word(part, term.field, 0.0) for part in parts])
         return anywhere if term.field else Q.boolean_query([(Occur.Must, anywhere), (Occur.Should, title)])
