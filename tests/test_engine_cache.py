@@ -4,6 +4,7 @@ tests/test_engine_fallback.py); folders unused for long are removed with the oth
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -16,6 +17,7 @@ from store.readers import cache, read_path
 from store.readers.engine_cache import engine_for
 from store.search.engine import Engine
 from tests.conftest import SEED, damaged
+from tests.tmux import triage_command
 
 EXTRA = [  # beyond ASCII, so the vocabulary is more than ASCII words
     "Un café — crème of graph neural networks, and a cafe\u0301 with a combining accent.",
@@ -150,3 +152,37 @@ def test_a_build_left_by_a_quit_is_removed_once_its_process_is_gone(long_list):
     read_path(long_list)
     cache.settle()
     assert not dead.exists() and (live / "meta.json").exists()
+
+
+@pytest.mark.parametrize("planted", ["fifo", "link", "huge", "file as fifo", "folder as link"])
+def test_a_fifo_a_link_or_a_huge_file_in_the_folder_is_damage_never_read_or_followed(long_list, tmp_path, planted):
+    """The real `triage list -q` with a FIFO, a link to a file of the user's or a 2 GB file in place of the engine's
+    manifest (or a FIFO in place of one of its files, or the folder a link to one of the user's): the folder is
+    damaged, built again (said on stderr), the answer the same, nothing hangs and the user's files stay as they were."""
+    args = [triage_command(), "list", str(long_list), "-q", "graph | 'github", "--format", "jsonl"]
+    before = subprocess.run(args, capture_output=True, text=True, timeout=300, check=True).stdout
+    folder = engine_folders()[0]
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("the user's own")
+    manifest = folder / "manifest.json"
+    if planted == "folder as link":
+        shutil.rmtree(folder)
+        folder.symlink_to(mine)
+    elif planted == "file as fifo":
+        segment = max((p for p in folder.iterdir() if p.suffix == ".idx"), key=lambda p: p.stat().st_size)
+        segment.unlink()
+        os.mkfifo(segment)
+    else:
+        manifest.unlink()
+        if planted == "fifo":
+            os.mkfifo(manifest)
+        elif planted == "link":
+            manifest.symlink_to(mine / "notes.txt")
+        else:
+            with manifest.open("wb") as huge:
+                huge.truncate(2 << 30)
+    done = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout == before
+    assert done.stderr.strip().splitlines()[-1] == "triage: search index rebuilt (damaged)"
+    assert [p.name for p in mine.iterdir()] == ["notes.txt"] and (mine / "notes.txt").read_text() == "the user's own"

@@ -20,6 +20,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import zlib
 from collections.abc import Sequence
 from contextlib import suppress
@@ -27,11 +28,15 @@ from pathlib import Path
 
 import tantivy
 
+from store.common.errors import ReadError
+from store.common.files import read_regular
 from store.papers.model import Paper
 from store.search.engine import lexicon
 from store.search.engine.documents import document, schema
 
 MANIFEST = "manifest.json"
+MANIFEST_MOST = 1 << 20
+"""The most bytes a manifest is read of (one names a folder's few dozen files)."""
 HEAP = 128_000_000
 """The writer's memory budget in bytes (tantivy's, over its threads): the build's peak is this, not the list's size."""
 _CHUNK = 1 << 20
@@ -135,15 +140,18 @@ def checked(folder: Path, key: str, papers: int) -> str | None:
     """None when `folder` holds a whole index of `papers` papers built under `key`, every file as sealed; else why
     not: "missing" (no folder), "outdated" (built under another key, or of another number of papers), "damaged"."""
     try:
-        manifest = json.loads((folder / MANIFEST).read_text())
+        if folder.is_symlink():
+            return "damaged"
+        manifest = json.loads(read_regular(folder / MANIFEST, MANIFEST_MOST, "an engine manifest"))
         if manifest["key"] != key or manifest["papers"] != papers:
             return "outdated"
         for name, (size, crc) in manifest["files"].items():
             path = folder / name
-            if path.stat().st_size != size or _crc(path) != crc:
+            info = path.lstat()  # (a link, a FIFO or another size in a file's place: damaged, never read)
+            if not stat.S_ISREG(info.st_mode) or info.st_size != size or _crc(path) != crc:
                 return "damaged"
         return None if all(name in manifest["files"] for name in ("meta.json", *lexicon.FILES)) else "damaged"
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, ReadError):
         return "damaged" if folder.exists() else "missing"
 
 
