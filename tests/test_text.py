@@ -22,6 +22,12 @@ def test_latex_math_and_escapes_read_as_unicode():
     )
 
 
+def test_latex_pylatexenc_cannot_render_is_shown_as_written_and_never_printed(capfd):
+    # pylatexenc gives `%s/%s` for a \frac without its arguments, and logs a warning to stderr: the app's terminal
+    assert display(r"a ratio $\frac$ of $\frac{1}{2}$").plain == r"a ratio $\frac$ of 1/2"
+    assert capfd.readouterr().err == ""
+
+
 def test_markdown_bold_italic_code_become_spans_without_markers():
     plain, spans = styled("We introduce **K**nowledge-**I**ntensive **C**ompressed LLM **(LLM-KICK)**, *training-free* `x=1`")
     assert plain == "We introduce Knowledge-Intensive Compressed LLM (LLM-KICK), training-free x=1"

@@ -1,17 +1,30 @@
 """LaTeX as Unicode text: a short segment of an abstract (`$\\geq 50$`, `\\textbf{x}`, `{\\"o}`), a BibTeX field.
 
 Rendered by pylatexenc with our macros (`\\texttt`, `\\LaTeX`, operators such as `\\log` spaced as
-words), imported on the first segment only and each result cached. Finding the segments in an
-abstract, and the styles they give, is `store.papers.text`'s.
+words), imported on the first segment only and each result cached. A segment pylatexenc cannot render (it logs
+a warning and gives what it has, `$\\frac$` as `%s/%s`) is shown as written, and its warning never reaches the
+terminal (`_refused`). Finding the segments in an abstract, and the styles they give, is `store.papers.text`'s.
 """
 from __future__ import annotations
 
+import logging
 from functools import cache, lru_cache
 from typing import Any
 
 from store.papers.inert import inert
 
 _OPERATORS = ("log", "ln", "exp", "sin", "cos", "tan", "min", "max", "arg", "sup", "inf", "lim", "det", "dim", "Pr")
+
+
+class _Refused(Exception):
+    """pylatexenc warned of a segment: its text is not to be shown."""
+
+
+def _refused(record: logging.LogRecord) -> bool:
+    """A filter on pylatexenc's loggers: a warning of theirs (a macro of malformed arguments, an unknown node) ends
+    the rendering of the segment (`latex` then shows it as written) rather than going to stderr, which in the app is
+    the terminal the screen is drawn on (and a worker process's, too)."""
+    raise _Refused(record.getMessage())
 
 
 @cache
@@ -21,6 +34,8 @@ def _converter() -> tuple[Any, Any]:
     from pylatexenc import latexwalker
     from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, get_default_latex_context_db
 
+    for name in ("pylatexenc.latexwalker", "pylatexenc.latex2text"):
+        logging.getLogger(name).addFilter(_refused)
     context = get_default_latex_context_db()
     context.add_context_category(
         "paper-triage",
@@ -45,7 +60,7 @@ def latex(segment: str) -> str:
     converter, parsing = _converter()
     try:
         return converter.latex_to_text(segment, latex_context=parsing)
-    except Exception:  # pylatexenc on malformed input: show the source rather than fail
+    except Exception:  # pylatexenc on malformed input (raising, or warning: `_refused`): show the source rather than fail
         return segment
 
 
