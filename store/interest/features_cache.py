@@ -13,9 +13,13 @@ array's type, shape and bounds: `_vectors`); any doubt means the features are bu
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import math
+import mmap
+import struct
 import zipfile
+import zlib
 from collections.abc import Mapping, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -83,32 +87,53 @@ def _arrays(made: Features) -> dict[str, np.ndarray]:
 
 
 def _read(entry: Path, key: str) -> dict[str, np.ndarray] | None:
-    """The arrays of the .npz file `entry` (as `np.savez` writes them: stored, not compressed), each read only once
-    its header is found to ask for no more than its member holds (a damaged one never asks for memory the file
-    does not hold), and checked against its CRC once read; None as soon as its first, the key, is not `key`;
-    ValueError (or another error) for anything else."""
+    """The arrays of the .npz file `entry` (as `np.savez` writes them: stored, not compressed), mapped, not read: each
+    a view of the file mapped copy-on-write (nothing is copied, and a page is read when it is used), taken once its
+    member's bytes match its CRC and its header asks for exactly the room the member holds (a damaged one never asks
+    for memory the file does not hold); None as soon as its first, the key, is not `key`; ValueError (or another
+    error) for anything else. (Read whole instead, the 94 MB of a 100,000-paper list's entry took 0.3 s.)"""
     arrays: dict[str, np.ndarray] = {}
-    with zipfile.ZipFile(entry) as archive:
+    with open(entry, "rb") as file, zipfile.ZipFile(file) as archive:
+        mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_COPY)  # (it outlives the file: the arrays hold it)
         for info in archive.infolist():
-            if info.compress_type != zipfile.ZIP_STORED or not info.filename.endswith(".npy"):
+            if info.compress_type != zipfile.ZIP_STORED or not info.filename.endswith(".npy") or info.flag_bits & 1:
                 raise ValueError("not an entry")
-            with archive.open(info) as member:
-                read_header = {(1, 0): np.lib.format.read_array_header_1_0,
-                               (2, 0): np.lib.format.read_array_header_2_0}[np.lib.format.read_magic(member)]
-                shape, fortran, kind = read_header(member)
-                if kind.hasobject or not kind.isnative:
-                    raise ValueError("an array of another kind")
-                size = math.prod(shape) * kind.itemsize
-                if size > info.file_size:
-                    raise ValueError("an array larger than its member")
-                data = member.read()  # (to the end: its CRC is checked)
-                if len(data) != size:
-                    raise ValueError("an array of another size")
+            member = _member(mapped, info)
+            if zlib.crc32(member) != info.CRC:
+                raise ValueError("a member that fails its CRC")
+            head = io.BytesIO(member[:_MOST_HEADER])
+            read_header = {(1, 0): np.lib.format.read_array_header_1_0,
+                           (2, 0): np.lib.format.read_array_header_2_0}[np.lib.format.read_magic(head)]
+            shape, fortran, kind = read_header(head)
+            if kind.hasobject or not kind.isnative:
+                raise ValueError("an array of another kind")
+            if math.prod(shape) * kind.itemsize != len(member) - head.tell():
+                raise ValueError("an array of another size")
             # (in the order it was written: the latent axes are an SVD's, in Fortran order, and kept so)
-            arrays[info.filename.removesuffix(".npy")] = np.frombuffer(data, kind).reshape(shape, order="F" if fortran else "C")
+            values = np.frombuffer(member, kind, offset=head.tell()).reshape(shape, order="F" if fortran else "C")
+            arrays[info.filename.removesuffix(".npy")] = values
             if len(arrays) == 1 and not np.array_equal(arrays.get("key"), np.frombuffer(key.encode(), np.uint8)):
-                return None  # (another version of the list, or of this code: the rest is not read)
+                return None  # (another version of the list, or of this code: the rest is not looked at)
     return arrays
+
+
+_MOST_HEADER = 1 << 17
+"""The most an array's .npy header is read for (numpy writes a few hundred bytes; a longer one is damage)."""
+
+
+def _member(mapped: mmap.mmap, info: zipfile.ZipInfo) -> memoryview:
+    """The bytes of the stored member `info` in the mapped zip file (after its local header, which must name it)."""
+    start = info.header_offset
+    header = mapped[start : start + 30]
+    if len(header) != 30 or header[:4] != b"PK\x03\x04":
+        raise ValueError("a member without its header")
+    name_length, extra_length = struct.unpack("<HH", header[26:30])
+    if mapped[start + 30 : start + 30 + name_length] != info.orig_filename.encode():
+        raise ValueError("a member under another name")
+    begin = start + 30 + name_length + extra_length
+    if info.compress_size != info.file_size or begin + info.file_size > len(mapped):
+        raise ValueError("a member cut short")
+    return memoryview(mapped)[begin : begin + info.file_size]
 
 
 def _vectors(stored: Mapping[str, np.ndarray], papers: int) -> Vectors:
