@@ -154,3 +154,36 @@ def test_a_seen_file_that_is_a_link_a_fifo_or_damaged_is_never_followed_nor_trus
         assert victim.read_text() == "someone else's file\n"
         assert triage("list", str(listing), "-q", "is:new").returncode == 1  # remembered again since
         seen.unlink()
+
+
+def test_a_list_opened_again_unchanged_finds_what_looking_at_each_paper_finds(tmp_path, monkeypatch):
+    """A list opened again with the very papers of its last open skips looking at each paper's identities: it must
+    find what looking finds (nothing new, nothing arrived), also after other lists brought papers of theirs, and
+    look again once the file changed or the first-seen file forgot the identities seen earliest."""
+    from store.library import seen
+    from store.marks.db import TriageStore
+    from store.readers import read_path
+    from store.readers.list_key import read_key
+
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    write(first, [paper(1), paper(2), paper(3)])
+    write(second, [paper(3), paper(4)])
+
+    def opened(path: Path, known: bool = True) -> seen.Opened:
+        store = TriageStore(tmp_path / "triage.json")
+        try:
+            collection = read_path(path)
+            return store.opened(collection.sources, collection.papers, read_key(collection) if known else None)
+        finally:
+            store.close()
+
+    assert len(opened(first).new) == 3
+    assert [len(found) for found in opened(second)] == [2, 1]  # never opened: all new; paper 4 arrived
+    assert opened(first) == opened(first, known=False) == opened(first) == seen.NOTHING
+    write(first, [paper(1), paper(2), paper(3), paper(5)])  # changed: paper 5 is new
+    assert [len(found) for found in opened(first)] == [1, 1]
+    assert opened(first) == seen.NOTHING
+    monkeypatch.setattr(seen, "MOST_IDENTITIES", 2)  # the next open forgets all but the last paper's identities seen
+    opened(second, known=False)
+    forgot = opened(first)  # looked at each paper again: the forgotten ones arrive again
+    assert forgot.new == forgot.arrived and len(forgot.new) == 3

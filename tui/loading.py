@@ -37,6 +37,7 @@ from store.papers.model import Collection, Paper, Triage
 from store.common.errors import ReadError
 from store.readers import NOT_A_LIST, cache, describe_skipped, match_cache, quick, read_paths, records
 from store.readers.engine_cache import engine_for
+from store.readers.list_key import read_key
 from store.search.engine import Engine
 from store.library.seen import NOTHING
 from store.marks.db import TriageStore
@@ -78,7 +79,7 @@ class Landing(NamedTuple):
     @classmethod
     def of(cls, whole: Collection, store: TriageStore) -> Landing:
         return cls(whole, dict(zip(map(attrgetter("id"), whole.papers), whole.papers)), columns_for(whole.papers),
-                   *store.opened(whole.sources, whole.papers))
+                   *store.opened(whole.sources, whole.papers, read_key(whole)))
 
 
 class Loading:
@@ -124,7 +125,7 @@ class Loading:
         edited abstract's new id, only against all papers: when the whole list has landed). A whole list is
         opened now (`new_ids`); a head's when the whole list lands."""
         c = self.collection
-        opened = NOTHING if self.loading else self.store.opened(c.sources, c.papers)
+        opened = NOTHING if self.loading else self.store.opened(c.sources, c.papers, read_key(c))
         self.new_ids: frozenset[str] = opened.new
         """The ids of the papers first seen since this list was last opened (`store.library.seen`)."""
         self.arrived: frozenset[str] = opened.arrived

@@ -45,11 +45,12 @@ class KeptPapers:
 
         def ids(self) -> list[str]: ...
 
-    def opened(self, sources: Iterable[str], papers: Iterable[Paper]) -> Opened:
+    def opened(self, sources: Iterable[str], papers: Iterable[Paper], read_as: str | None = None) -> Opened:
         """The ids of the papers new in the list of the files `sources`, and of those the database sees first now
-        (`store.library.seen.Opened`), now that it is opened with `papers`; none when the database cannot be
-        locked (only read)."""
-        return self._seeing(lambda seen: seen.open(list_name(sources), [p for p in papers if isinstance(p, Paper)]), NOTHING)
+        (`store.library.seen.Opened`), now that it is opened with `papers` (`read_as`: the parse they are, when
+        known: `store.readers.list_key.read_key`); none when the database cannot be locked (only read)."""
+        return self._seeing(lambda seen: seen.open(list_name(sources), [p for p in papers if isinstance(p, Paper)], read_as),
+                            NOTHING)
 
     def new(self, sources: Iterable[str], papers: Iterable[Paper]) -> frozenset[str]:
         """The ids of the papers new in the list of the files `sources` (`store.library.seen`), as opening it with

@@ -20,10 +20,16 @@ _BATCH = 2_048
 def papers_key(collection: Collection) -> str:
     """The key of `collection`'s papers: the parse they are, else a digest of them (`digest_of`, which reads every
     text: 0.4 s at 100,000 papers)."""
+    return read_key(collection) or json.dumps([_version_key(), digest_of(collection.papers).hex()])
+
+
+def read_key(collection: Collection) -> str | None:
+    """The key of `collection`'s papers when they are still the very papers of a parse (`Collection.origin`), made of
+    that parse's keys (at once); else None."""
     origin = collection.origin
     if origin is not None and origin.of(collection.papers):
         return json.dumps([_version_key(), "read", [list(key[1:]) for key in origin.keys]])
-    return json.dumps([_version_key(), digest_of(collection.papers).hex()])
+    return None
 
 
 def digest_of(papers: Sequence[Paper]) -> bytes:

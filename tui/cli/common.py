@@ -312,7 +312,9 @@ def attached(db: Path, collection: Collection) -> tuple[dict[str, Triage], froze
 def opened_now(db: Path, collection: Collection) -> Opened:
     """The ids of the papers of `collection` new since it was last opened, and of those the database sees first, now
     that it is opened (`store.library.seen`)."""
-    return in_store(db, lambda store: store.opened(collection.sources, collection.papers))
+    from store.readers.list_key import read_key
+
+    return in_store(db, lambda store: store.opened(collection.sources, collection.papers, read_key(collection)))
 
 
 def new_in(db: Path, collection: Collection) -> frozenset[str]:
