@@ -52,7 +52,8 @@ def run_list(argv: Sequence[str]) -> int:
     if args.sort:
         from tui.cli.rank import arranged
 
-        found, gains = arranged(collection, found, states, args.sort, ranked=query is not None, db=db, new=new)
+        found, gains = arranged(collection, found, states, args.sort, ranked=query is not None, db=db, new=new,
+                                buckets=args.format == "jsonl")
     if args.format == "jsonl":
         blank = Triage()
         write_lines(

@@ -70,25 +70,27 @@ def run_similar(argv: Sequence[str]) -> int:
     return 0
 
 
-def arranged(collection: Collection, found: Found, states: Mapping[str, Triage], sort: str,
-             ranked: bool, db: Path, new: AbstractSet[str] = frozenset()) -> tuple[Found, dict[str, dict[str, object]]]:
-    """`found` in `sort` order (store.search.views' sorts; `ranked`: `found` is a query's hits, best
-    first), and the fields each printed row gains: the For-you `bucket` with a sort learnt from
-    the marks (interest, suggested); `new`: the papers the new sort puts first."""
+def arranged(collection: Collection, found: Found, states: Mapping[str, Triage], sort: str, ranked: bool, db: Path,
+             new: AbstractSet[str] = frozenset(), buckets: bool = False) -> tuple[Found, dict[str, dict[str, object]]]:
+    """`found` in `sort` order (store.search.views' sorts; `ranked`: `found` is a query's hits, best first, else
+    every paper of `collection` in file order: `matching`), and with `buckets`, the fields each printed row gains: the
+    For-you `bucket` with a sort learnt from the marks (interest, suggested); `new`: the papers the new sort puts first."""
     from store.search.views import INTEREST_SORT, LEARNT_SORTS, arrange
 
-    score = {paper.id: value for paper, value in found}
     interest: Mapping[str, int] | None = None
     gains: dict[str, dict[str, object]] = {}
     if sort in LEARNT_SORTS:
         ranking = for_you(collection, states, db)
+        if buckets:  # A bucket is a guess about a paper not marked yet: a marked one has none (as in the app).
+            unmarked = [paper.id for paper, _ in found if paper.id not in states]
+            labels = [bucket.label for bucket in ranking.buckets(unmarked)] if ranking is not None else ["unsure"] * len(unmarked)
+            gains = {paper.id: {"bucket": None} for paper, _ in found if paper.id in states}
+            gains.update((pid, {"bucket": label}) for pid, label in zip(unmarked, labels))
+        if ranking is not None and not ranked:  # the whole list, in the learnt order at hand
+            return [found[row] for row in ranking.rows(suggested=sort != INTEREST_SORT)], gains
         if ranking is not None:
             interest = ranking.places if sort == INTEREST_SORT else ranking.suggested_places
-        # A bucket is a guess about a paper not marked yet: a marked one has none (as in the app).
-        unmarked = [paper.id for paper, _ in found if paper.id not in states]
-        labels = [bucket.label for bucket in ranking.buckets(unmarked)] if ranking is not None else ["unsure"] * len(unmarked)
-        gains = {paper.id: {"bucket": None} for paper, _ in found if paper.id in states}
-        gains.update((pid, {"bucket": label}) for pid, label in zip(unmarked, labels))
+    score = {paper.id: value for paper, value in found}
     papers = arrange([paper for paper, _ in found], states, "all", sort, ranked, interest, new)
     return [(paper, score[paper.id]) for paper in papers], gains
 
