@@ -8,8 +8,6 @@ import hashlib
 import json
 from collections.abc import Sequence
 
-import numpy as np
-
 from store.papers.model import Collection, Paper, kept_plain
 from store.readers.cache import _version_key
 
@@ -37,6 +35,8 @@ def digest_of(papers: Sequence[Paper]) -> bytes:
     order. (Links, venues, years, areas and tracks are worked out anew from the text and fields.) A display text the
     paper works out from its text (or keeps as a patch over it: `store.papers.model.kept_plain`) is the text's under
     this very code, which the key names too: the text stands for it, and no display text is made to be hashed."""
+    import numpy as np  # (here: `read_key`, which every `triage list` asks, needs none)
+
     digest = hashlib.blake2b(digest_size=16)
     for start in range(0, len(papers), _BATCH):
         fields = [field for p in papers[start : start + _BATCH]
