@@ -104,6 +104,39 @@ async def test_a_new_ranking_moves_only_the_rows_below_the_cursor(tmp_path):
         assert sorted(p.id for p in paper_list.papers) == sorted(p.id for p in before)
 
 
+async def test_a_ranking_made_while_the_cursor_moved_moves_only_the_rows_below_where_it_is_now(tmp_path, monkeypatch):
+    """The rows below the cursor are put in the new order by the worker that learns it; when the cursor moved on
+    meanwhile, the row it is on now keeps its place too."""
+    import threading
+
+    from tui import interest
+
+    app = TriageApp(read_path(mixed_list(tmp_path)), str(tmp_path / "db.json"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await for_you_after_three_stars(app, pilot)
+        paper_list = app.query_one(PaperList)
+        await pilot.press("g", "j", "j")
+        await pilot.pause()
+        before, ranking = list(paper_list.papers), app._ranking
+        entered, go, real = threading.Event(), threading.Event(), interest.rerank
+
+        def held(*args):  # the worker's reordering waits until the cursor has moved
+            if threading.current_thread() is not threading.main_thread():
+                entered.set()
+                go.wait(30)
+            return real(*args)
+
+        monkeypatch.setattr(interest, "rerank", held)
+        await pilot.press("s")  # a new ranking
+        await until(pilot, entered.is_set)
+        await pilot.press(*"j" * 9)  # down to the marked papers, last: those the new ranking moves
+        await pilot.pause()
+        go.set()
+        await until(pilot, lambda: app._ranking is not ranking)
+        assert paper_list.cursor == 11 and list(paper_list.papers[:12]) == before[:12]
+        assert sorted(p.id for p in paper_list.papers) == sorted(p.id for p in before)
+
+
 async def test_more_like_this_lists_the_nearest_papers_and_esc_goes_back(tmp_path):
     app = TriageApp(read_path(mixed_list(tmp_path)), str(tmp_path / "db.json"))
     papers = app.collection.papers
