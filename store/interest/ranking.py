@@ -327,8 +327,7 @@ class Ranking:
         when not ranked."""
         by_score = np.argsort(-self.scores[: f.own], kind="stable")  # ties (and no ranking) keep file order
         self._unmarked = by_score[~marked[by_score]]
-        self._marked = np.flatnonzero(marked[: f.own])
-        self._order = np.concatenate([self._unmarked, by_score[marked[by_score]]])
+        self._order, self._marked = np.concatenate([self._unmarked, by_score[marked[by_score]]]), np.flatnonzero(marked[: f.own])
         self.order: list[str] = f.id_array[self._order].tolist()
         # Buckets from the rate the reader stars at: about that share of the unmarked papers would be
         # starred (the line `suggested` walks from); past three times that share, a star is unlikely.
@@ -341,23 +340,20 @@ class Ranking:
         self._high = max(self.scores[self._unmarked[likely - 1]], LIKELY_SCORE) if 0 < likely <= unmarked else np.inf
 
     @cached_property
-    def _suggested(self) -> np.ndarray:
-        unmarked = self._unmarked
-        if np.isfinite(self._line):
-            unmarked = unmarked[np.argsort(np.abs(self.scores[unmarked] - self._line), kind="stable")]
-        return unmarked
-
-    @cached_property
     def suggested(self) -> list[str]:
         """The unmarked papers whose mark would teach the model most: the most uncertain first,
         those nearest the line above which the rate the reader stars at expects stars (active learning)."""
-        return self._f.id_array[self._suggested].tolist()
+        return self._f.id_array[self.rows(suggested=True)[: len(self._unmarked)]].tolist()
 
     def rows(self, suggested: bool = False) -> list[int]:
-        """The places in the list of all its papers in `order` (`suggested`: in `suggested` order, then the marked
-        papers in the list's order): what sorting the whole list by `places` (`suggested_places`) gives, without
-        looking up each paper's place."""
-        return (np.concatenate([self._suggested, self._marked]) if suggested else self._order).tolist()
+        """The list's papers (their places in it) in `order`, or in `suggested` order and then the marked ones in the
+        list's order: the whole list sorted by `places` (`suggested_places`) without a look-up a paper."""
+        if not suggested:
+            return self._order.tolist()
+        unmarked = self._unmarked
+        if np.isfinite(self._line):
+            unmarked = unmarked[np.argsort(np.abs(self.scores[unmarked] - self._line), kind="stable")]
+        return np.concatenate([unmarked, self._marked]).tolist()
 
     @cached_property
     def _starred_pairs(self) -> set[tuple[str, str]]:
