@@ -262,9 +262,6 @@ class Collection:
     year: int | None = None
     sources: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    encoding: str = ""
-    """The codec one file's text was read with (what the parse cache reads its texts back from the
-    file with); '' when not known or for several files."""
     origin: Origin | None = field(default=None, compare=False)
     """The parse the papers are exactly (what a long list's index entry is keyed by: `store.readers.cache`),
     or None when not known."""
