@@ -200,3 +200,24 @@ async def test_the_detail_pane_shows_the_right_text_from_a_damaged_texts_entry_a
         await until(pilot, lambda: f"Method {CHUNK + 3} learns graphs" in app.query_one(DetailPane).shown_text)
         await until(pilot, lambda: any("read again from the list" in notice.message for notice in told(app)))
     assert texts_entry.tell is texts_entry.say
+
+
+def test_a_reopened_records_other_fields_are_read_from_its_texts_entry_and_never_wrong(tmp_path, monkeypatch, lines):
+    """A JSON Lines record's other columns (what the detail pane shows, what a citation writes back) are kept in the
+    texts entry too: as parsed after a reopen, and read again with the list when their chunk is damaged."""
+    from store.papers.model import _KEPT_FIELDS, Paper
+
+    path = tmp_path / "records.jsonl"
+    path.write_text("".join(json.dumps({"title": f"Paper {k}", "abstract": f"Method {k} learns graphs, {k * 3} of them.",
+                                        "comments": f"{k % 9} pages, «{k}»", "license": None if k % 2 else "CC-BY",
+                                        "journal-ref": "" if k % 3 else f"J. Graphs {k}"}) + "\n"
+                            for k in range(CHUNK + 40)), encoding="utf-8")
+    fields = [paper.fields for paper in read_path(path).papers]
+    cache.settle()
+    papers = reopened(path, monkeypatch)
+    assert all(type(_KEPT_FIELDS.__get__(paper, Paper)) is Packed for paper in papers)
+    assert [paper.fields for paper in papers] == fields and any(fields)
+    place = _KEPT_FIELDS.__get__(papers[CHUNK], Paper).chunk.place
+    flipped(entry(cache.TEXTS_SUFFIX), place.offset + place.length // 2)
+    papers = read_path(path).papers
+    assert [paper.fields for paper in papers] == fields and len(lines) == 1

@@ -99,7 +99,9 @@ class Paper:
     """The citation key when the source had one (BibTeX)."""
     fields: tuple[tuple[str, str], ...] = ()
     """Other fields of the source record, as (name, value) pairs: a JSON or CSV record's other columns;
-    for a BibTeX entry its type and every field but the abstract, as written (what a citation writes back)."""
+    for a BibTeX entry its type and every field but the abstract, as written (what a citation writes back).
+    Reading it always gives that tuple; a reopened paper keeps it as a place in its list's texts entry
+    (`store.papers.packed.Packed.fields`), read when asked."""
     pdf: str = ""
     """The link to the paper's PDF: the record's own (`pdf_url`), else the first link to a .pdf; or ''."""
     track: str = ""
@@ -128,6 +130,7 @@ class Paper:
 
 _KEPT_PLAIN = Paper.plain  # the slot Paper.plain reads through (below)
 _KEPT_TEXT = Paper.text  # the slot Paper.text reads through (below)
+_KEPT_FIELDS = Paper.fields  # the slot Paper.fields reads through (below)
 @lru_cache(maxsize=256)
 def _worked_out(text: str) -> str:
     from store.papers.inert import inert
@@ -170,7 +173,23 @@ class _Plain:
         _KEPT_PLAIN.__set__(paper, value)
 
 
+class _Fields:
+    """`Paper.fields`: the pairs, from what the paper keeps of them (the tuple, or a `Packed`)."""
+
+    __slots__ = ()
+
+    def __get__(self, paper: Paper | None, owner: type | None = None) -> object:
+        if paper is None:
+            return self
+        kept = _KEPT_FIELDS.__get__(paper, owner)
+        return kept if type(kept) is tuple else kept.fields()
+
+    def __set__(self, paper: Paper, value: tuple | Packed) -> None:
+        _KEPT_FIELDS.__set__(paper, value)
+
+
 Paper.text = _Text()  # type: ignore[assignment,misc]
+Paper.fields = _Fields()  # type: ignore[assignment,misc]
 Paper.plain = _Plain()  # type: ignore[assignment,misc]
 
 
@@ -199,7 +218,7 @@ def _builder() -> Callable[[Sequence[Iterable[object]]], list[Paper]]:
     # Made as dataclasses makes `__init__`: Python source for these very fields. Each value is
     # set in its slot directly (the display text as it is kept), twice as fast as `Paper(...)`.
     names = tuple(Paper.__dataclass_fields__)
-    kept = {"plain": _KEPT_PLAIN, "text": _KEPT_TEXT}
+    kept = {"plain": _KEPT_PLAIN, "text": _KEPT_TEXT, "fields": _KEPT_FIELDS}
     slots = [kept.get(name, Paper.__dict__[name]).__set__ for name in names]
     setters = ", ".join(f"_{name}=slots[{k}]" for k, name in enumerate(names))
     source = (

@@ -118,3 +118,10 @@ class Packed:
         return ends[self.at] > (ends[self.at - 1] if self.at else 0)
 
     display = text  # (what `Paper.plain` reads of a display text kept so: the text)
+
+    def fields(self) -> tuple[tuple[str, str], ...]:
+        """What `Paper.fields` reads of pairs kept so (a reopened list's: `store.readers.texts_entry`), their text
+        being their JSON."""
+        import json
+
+        return tuple(map(tuple, json.loads(self.text()))) if self else ()

@@ -90,8 +90,9 @@ BACKGROUND_FROM = 16 << 20
 many bytes of abstracts, which it finds in the list file; 100,000 abstracts are about 150 MB: a
 good part of a second)."""
 _FIELDS = tuple(Paper.__dataclass_fields__)
-_COLUMNS = tuple(name for name in _FIELDS if name not in ("text", "plain", "position"))
-"""The fields an entry keeps as they are; the texts, display texts and positions it keeps apart."""
+_COLUMNS = tuple(name for name in _FIELDS if name not in ("text", "plain", "position", "fields"))
+"""The fields an entry keeps as they are; the texts, display texts and positions it keeps apart (the texts and
+the other fields in its texts entry)."""
 _writers: list[tuple[Path, threading.Thread]] = []
 """The entries being written in the background, and their writers."""
 _SHAPING_LIBRARIES = ("pylatexenc", "bibtexparser", "charset-normalizer", "ahocorasick-rs")
@@ -199,14 +200,14 @@ def _decode(data: bytes, key: tuple, path: Path, wanted: AbstractSet[str] | None
         if wanted is not None:
             chosen = [at for at, pid in enumerate(ids) if pid in wanted]
         side = _entry([path], TEXTS_SUFFIX)
-        chunks = texts_entry.opened(side, table, key[1], ids, parse, (_entry([path], SUFFIX), side))
+        chunks, pairs = texts_entry.opened(side, table, key[1], ids, parse, (_entry([path], SUFFIX), side))
         texts = texts_entry.kept(chunks, chosen)
 
         def picked(column: Sequence) -> Sequence:
             return column if wanted is None else [column[at] for at in chosen]
 
         values = {name: picked(columns[name]) if name in columns else repeat(same[name], len(chosen)) for name in _COLUMNS}
-        values["text"] = texts
+        values["text"], values["fields"] = texts, texts_entry.kept(pairs, chosen)
         values["plain"] = [text if plain is None else None if plain is False else plain for text, plain in zip(texts, picked(plains))]
         values["position"] = chosen if positions is None else picked(positions)
         papers = built([values[name] for name in _FIELDS])

@@ -15,10 +15,14 @@ truncated) is never served: the list is parsed again (`SideFile.recovered`: the 
 ids), its damaged entries removed, and `tell` says so in one line; where it cannot be (the list gone since, a paper
 read without the means to parse its list: `triage set`), reading the text raises `ReadError` saying so. At 100,000 arXiv abstracts (145 M characters)
 the file is ~55 MB and a reopened list holds ~10 MB for its texts, not ~170 MB of strings.
+
+Each paper's other fields (`Paper.fields`: what the detail pane shows, what a citation writes back) are kept the same
+way, as JSON in chunks after the texts' (`_pairs`).
 """
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import stat
 import sys
@@ -55,7 +59,7 @@ tell: Callable[[str], None] = say
 
 def _chunks(papers: Sequence[Paper]) -> list[Chunk]:
     """The texts of `papers` in chunks of `CHUNK`: a cold parse's own where a chunk's papers keep their places in one
-    in order (compressed once, by the parse's workers), else compressed now."""
+    in order (compressed once, by the parse's workers), else compressed now; then their fields (`_pairs`) so."""
     out = []
     for start in range(0, len(papers), CHUNK):
         part = papers[start : start + CHUNK]
@@ -66,7 +70,13 @@ def _chunks(papers: Sequence[Paper]) -> list[Chunk]:
                         for at, paper in enumerate(part))):
             chunk = Chunk.of([paper.text for paper in part])
         out.append(chunk)
-    return out
+    return out + [Chunk.of([_pairs(paper.fields) for paper in papers[start : start + CHUNK]])
+                  for start in range(0, len(papers), CHUNK)]
+
+
+def _pairs(fields: tuple[tuple[str, str], ...]) -> str:
+    """A paper's fields as the texts entry keeps them (what `store.papers.packed.Packed.fields` reads): JSON, or ''."""
+    return json.dumps(fields, ensure_ascii=False) if fields else ""
 
 
 def write(papers: Sequence[Paper], out: BinaryIO) -> Table:
@@ -97,41 +107,43 @@ class SideFile:
         self._parse = parse
         self._damaged = damaged
         self._lock = threading.Lock()
-        self._texts: list[str] | None = None
+        self._again: tuple[list[str], list[str]] | None = None
         weakref.finalize(self, os.close, fd)
 
-    def recovered(self, first: int, count: int) -> list[str]:
-        """The texts of the papers `first`..`first + count` (of the entry's order), the list read again for them once."""
+    def recovered(self, column: int, first: int, count: int) -> list[str]:
+        """The texts (`column` 0) or fields (1, `_pairs`) of the papers `first`..`first + count` (of the entry's
+        order), the list read again for them once."""
         with self._lock:
-            if self._texts is None:
-                self._texts = self._read_again()
-        return self._texts[first : first + count]
+            if self._again is None:
+                self._again = self._read_again()
+        return self._again[column][first : first + count]
 
-    def _read_again(self) -> list[str]:
+    def _read_again(self) -> tuple[list[str], list[str]]:
         for entry in self._damaged:  # (the next open parses and writes them again)
             with suppress(OSError):
                 entry.unlink()
         try:
             if self._parse is None:
                 raise ValueError("not read here")
-            by_id = {paper.id: paper.text for paper in self._parse().papers}
+            by_id = {paper.id: paper for paper in self._parse().papers}
         except Exception as exc:  # (the list gone or unreadable since: never another text than the paper's)
             raise ReadError(self.name, f"its cached texts are damaged (removed) and the list was not read again: {exc}") \
                 from None
-        texts = [by_id.get(pid, "") for pid in self._ids]
-        gone = sum(pid not in by_id for pid in self._ids)
+        found = [by_id.get(pid) for pid in self._ids]
+        gone = found.count(None)
         tell(f"{self.name}: its cached texts were damaged: read again from the list"
              + (f" ({gone} papers no longer in it show no text)" if gone else ""))
-        return texts
+        return ([paper.text if paper else "" for paper in found], [_pairs(paper.fields) if paper else "" for paper in found])
 
 
 class Place:
     """Where a `Stored` chunk's bytes are in its texts entry, and what they must be."""
 
-    __slots__ = ("side", "offset", "length", "crc", "first", "count")
+    __slots__ = ("side", "offset", "length", "crc", "column", "first", "count")
 
-    def __init__(self, side: SideFile, offset: int, length: int, crc: int, first: int, count: int) -> None:
-        self.side, self.offset, self.length, self.crc, self.first, self.count = side, offset, length, crc, first, count
+    def __init__(self, side: SideFile, offset: int, length: int, crc: int, column: int, first: int, count: int) -> None:
+        self.side, self.offset, self.length, self.crc = side, offset, length, crc
+        self.column, self.first, self.count = column, first, count
 
     def read(self) -> bytes | None:
         """The chunk's bytes as written, or None when the file no longer gives them."""
@@ -142,38 +154,37 @@ class Place:
         return packed if len(packed) == self.length and zlib.crc32(packed) == self.crc else None
 
     def recovered(self) -> list[str]:
-        return self.side.recovered(self.first, self.count)
+        return self.side.recovered(self.column, self.first, self.count)
 
 
 def opened(path: Path, table: Table, name: str, ids: Sequence[str], parse: Callable[[], Collection] | None,
-           damaged: Sequence[Path]) -> list[Stored]:
+           damaged: Sequence[Path]) -> tuple[list[Stored], list[Stored]]:
     """The chunks of the texts entry at `path` (never through a link) that `table` describes, their bytes left in the
-    file; ValueError (or OSError) when it is not the file written with that table. `ids`: the entry's papers' ids,
-    `parse` what reads the list `name` again, `damaged` the entries removed when a chunk fails its check."""
+    file: of the texts, and of the fields; ValueError (or OSError) when it is not the file written with that table.
+    `ids`: the entry's papers' ids, `parse` what reads the list `name` again, `damaged` the entries removed when a
+    chunk fails its check."""
     token, size, places, ends = table
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size != size or os.pread(fd, len(MAGIC), 0) != MAGIC \
                 or os.pread(fd, TOKEN, size - TOKEN) != token \
-                or len(places) != len(ends):
+                or len(places) != len(ends) or len(places) != 2 * -(-len(ids) // CHUNK):
             raise ValueError("not the texts entry of this parse entry")
     except BaseException:
         os.close(fd)
         raise
     side = SideFile(fd, name, ids, parse, damaged)
     chunks = []
-    first = 0
+    per_column = len(places) // 2
     for k, ((offset, length, crc), at) in enumerate(zip(places, ends)):
         stops = array("Q")
         stops.frombytes(at)
-        if len(stops) != CHUNK and k < len(places) - 1 or not stops:
+        column, first = divmod(k, per_column)
+        if len(stops) != min(CHUNK, len(ids) - first * CHUNK):
             raise ValueError("damaged cache entry")
-        chunks.append(Stored(Place(side, offset, length, crc, first, len(stops)), stops))
-        first += len(stops)
-    if first != len(ids):
-        raise ValueError("damaged cache entry")
-    return chunks
+        chunks.append(Stored(Place(side, offset, length, crc, column, first * CHUNK, len(stops)), stops))
+    return chunks[:per_column], chunks[per_column:]
 
 
 def kept(chunks: Sequence[Stored], chosen: Sequence[int]) -> list[Packed]:
