@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import hashlib
 import operator
+from operator import methodcaller
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from store.papers.patch import patched
 
@@ -139,19 +140,23 @@ def _worked_out(text: str) -> str:
     return inert(display(text).plain)
 
 
-class _Text:
-    """`Paper.text`: the text, from what the paper keeps of it (the string, or a `Packed`)."""
+class _Kept:
+    """`Paper.text` and `Paper.fields`: the value, from what the paper keeps of it (the value itself, of type `kind`,
+    or a `Packed`, read out by `read`)."""
 
-    __slots__ = ()
+    __slots__ = ("slot", "kind", "read")
+
+    def __init__(self, slot: Any, kind: type, read: Callable[[Packed], object]) -> None:
+        self.slot, self.kind, self.read = slot, kind, read
 
     def __get__(self, paper: Paper | None, owner: type | None = None) -> object:
         if paper is None:
             return self
-        kept = _KEPT_TEXT.__get__(paper, owner)
-        return kept if type(kept) is str else kept.text()
+        kept = self.slot.__get__(paper, owner)
+        return kept if type(kept) is self.kind else self.read(kept)
 
-    def __set__(self, paper: Paper, value: str | Packed) -> None:
-        _KEPT_TEXT.__set__(paper, value)
+    def __set__(self, paper: Paper, value: object) -> None:
+        self.slot.__set__(paper, value)
 
 
 class _Plain:
@@ -173,23 +178,8 @@ class _Plain:
         _KEPT_PLAIN.__set__(paper, value)
 
 
-class _Fields:
-    """`Paper.fields`: the pairs, from what the paper keeps of them (the tuple, or a `Packed`)."""
-
-    __slots__ = ()
-
-    def __get__(self, paper: Paper | None, owner: type | None = None) -> object:
-        if paper is None:
-            return self
-        kept = _KEPT_FIELDS.__get__(paper, owner)
-        return kept if type(kept) is tuple else kept.fields()
-
-    def __set__(self, paper: Paper, value: tuple | Packed) -> None:
-        _KEPT_FIELDS.__set__(paper, value)
-
-
-Paper.text = _Text()  # type: ignore[assignment,misc]
-Paper.fields = _Fields()  # type: ignore[assignment,misc]
+Paper.text = _Kept(_KEPT_TEXT, str, methodcaller("text"))  # type: ignore[assignment,misc]
+Paper.fields = _Kept(_KEPT_FIELDS, tuple, methodcaller("fields"))  # type: ignore[assignment,misc]
 Paper.plain = _Plain()  # type: ignore[assignment,misc]
 
 
