@@ -221,3 +221,12 @@ def test_a_reopened_records_other_fields_are_read_from_its_texts_entry_and_never
     flipped(entry(cache.TEXTS_SUFFIX), place.offset + place.length // 2)
     papers = read_path(path).papers
     assert [paper.fields for paper in papers] == fields and len(lines) == 1
+
+
+def test_a_reopened_lists_texts_entry_is_kept_by_the_clean_up_as_its_parse_entry_is(listed, monkeypatch):
+    path, texts = listed
+    long_ago = time.time() - (cache.KEEP_DAYS + 1) * 86400
+    for suffix in (cache.SUFFIX, cache.TEXTS_SUFFIX):
+        os.utime(entry(suffix), (long_ago, long_ago))
+    assert [paper.text for paper in reopened(path, monkeypatch)] == texts
+    assert entry(cache.TEXTS_SUFFIX).stat().st_mtime > long_ago + 86400

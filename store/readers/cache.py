@@ -416,6 +416,7 @@ def cached(name: str, path: Path, parse: Callable[[], Collection],
         found = None
     if found is not None:
         _used(entry)
+        _used(_entry([path], TEXTS_SUFFIX))  # (read from while the list is open: kept as long as its parse entry)
         found.origin = Origin((key,), tuple(found.papers))
         return found
     collection = parse()

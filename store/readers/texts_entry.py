@@ -3,9 +3,8 @@ reopened list reads only when a paper's text is asked for (a row, the detail pan
 
 The file is `MAGIC`, the texts in chunks of `store.readers.records.CHUNK`, each compressed as one
 (`store.papers.packed.Chunk`; a cold parse's own chunks are written as they are), then a token (a hash of the
-chunks: `TOKEN` bytes of BLAKE2b). The parse entry keeps the token,
-the file's size and each chunk's offset, length, CRC-32 and text ends (its `Table`), sealed with the rest of it. A
-reopened paper keeps its text as its place in a `store.papers.packed.Stored` chunk, which reads its bytes from the
+chunks: `TOKEN` bytes of BLAKE2b). The parse entry keeps the token, the file's size and each chunk's offset, length,
+CRC-32 and text ends (its `Table`), sealed with the rest of it. A reopened paper keeps its text as its place in a `store.papers.packed.Stored` chunk, which reads its bytes from the
 file when first asked (`Place.read`) and keeps them through the machinery of packed texts (the last `KEEP`).
 
 Checks: the file is opened once, at the list's open, never through a link, and must be a regular file of the size
@@ -13,8 +12,16 @@ and token its parse entry holds (else the open parses the list again); the file 
 newer entry renamed over it changes nothing. A chunk whose bytes fail their CRC (the file damaged in place since,
 truncated) is never served: the list is parsed again (`SideFile.recovered`: the texts matched to the papers by their
 ids), its damaged entries removed, and `tell` says so in one line; where it cannot be (the list gone since, a paper
-read without the means to parse its list: `triage set`), reading the text raises `ReadError` saying so. At 100,000 arXiv abstracts (145 M characters)
-the file is ~55 MB and a reopened list holds ~10 MB for its texts, not ~170 MB of strings.
+read without the means to parse its list: `triage set`), reading the text raises `ReadError` saying so. At 100,000
+arXiv abstracts (145 M characters) the file is ~56 MB and a reopened list holds ~10 MB for its texts, not ~170 MB of
+strings.
+
+Why every text, not only those the list file does not hold as they are (its JSON strings with escapes, its wrapped
+paragraphs: the parse entry used to keep the others as places in the list file and read them all back at the open):
+on make_corpus.py's 30,000 bare abstracts (43.7 MB, every text found in the file) the texts entry costs 16 MB of disk,
+and a reopen holds 57 MB, not 101, in 0.3 s of CPU, not 0.5; a text read from the list file when asked would save that
+disk but keep the list file open, its status checked at every read, and lose the texts of a list written after its
+open (a daily list a fetch appends to), where the texts entry is the list as it was opened.
 
 Each paper's other fields (`Paper.fields`: what the detail pane shows, what a citation writes back) are kept the same
 way, as JSON in chunks after the texts' (`_pairs`).
