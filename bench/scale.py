@@ -21,6 +21,11 @@ engine / rg -i: 1 word 74 / 85, 2 words 26 / 177, 4 words 20 / 102, typo 6 / 161
 (100,000 matches, each scored), ~25% over rg. ICLR whole, 15:10 UTC, the app on the engine (engine34 then, load 5):
 first frame 4.1 s cold / 2.8 reopened, searchable 6.2 / 3.5 s, session CPU 2.6 / 1.0 s, peak 116 / 95 MB; every
 query p50 ≤ 14 ms, rg -i 7–27 ms; set 0.3 s CPU, list --sort interest 2.9, similar 0.4, export 0.3 (plain 0.1).
+Open part, 2026-12-03 17:50-18:41 UTC (load 7-11, `--skip queries,cli --runs 1`), reopened, first frame / searchable s /
+session CPU s / peak MB, main then with the texts entry (branch texts34: texts and fields read when asked): 100k
+arXiv 2.76 / 7.80 / 4.4 / 658 → 3.40 / 12.83 / 4.4 / 307 (texts alone: 2.39 / 8.11 / 3.2 / 360); 10k 2.78 / 3.63 / 1.6 /
+131 → 2.23 / 3.03 / 1.0 / 115; ICLR 1.95 / 2.59 / 1.4 / 95 → 2.22 / 2.59 / 1.2 / 95 (one earlier run of both sizes gave
+the branch 12 s / 9.3 s CPU at 10k reopened, not seen again in three runs by hand: load).
 
 Each list gets three parts, all through the public code paths:
 - open: the installed `triage LIST` in a private tmux server (bench/open.py's `run`: the first frame,

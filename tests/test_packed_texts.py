@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from store.readers import cache, read_path, records
+from store.readers import cache, read_path, records, texts_entry
 from store.papers.model import has_text, kept_plain, kept_text
 from store.papers.packed import Packed
 from store.search.engine import Engine
@@ -71,7 +71,9 @@ def test_the_parse_entry_of_papers_kept_packed_is_a_plain_parses(iclr, on_worker
     collection = packed_read(path)
     assert any(type(kept_text(p)) is Packed for p in collection.papers)
     key = cache._key(str(path), path)
-    data = cache._encode(key, collection, path)
+    with cache._entry([path], cache.TEXTS_SUFFIX).open("wb") as out:
+        table = texts_entry.write(collection.papers, out)
+    data = cache._encode(key, collection, table)
     decoded = cache._decode(cache._header(data) + data, key, path)
     assert decoded is not None and fields(decoded.papers) == fields(read_path(iclr("plain.txt")).papers)
 

@@ -35,7 +35,7 @@ from typing import Any, NamedTuple
 
 from store.papers.model import Collection, Paper, Triage
 from store.common.errors import ReadError
-from store.readers import NOT_A_LIST, cache, describe_skipped, match_cache, quick, read_paths, records
+from store.readers import NOT_A_LIST, cache, describe_skipped, match_cache, quick, read_paths, records, texts_entry
 from store.readers.engine_cache import engine_for
 from store.readers.list_key import read_key
 from store.search.engine import Engine
@@ -97,6 +97,9 @@ class Loading:
     def init_loading(self, files: Sequence[str] | None) -> None:
         """`files`: the lists `collection` is the head of, to read whole behind it (None: it is whole)."""
         self._files = files
+        # (a damaged texts entry found while the app runs is a notice, not a line over its screen)
+        texts_entry.tell = lambda line: self._from_writer(partial(self.notify, line, title="List cache",  # type: ignore[attr-defined]
+                                                                  severity="warning", timeout=20, markup=False))
         self._index: Engine | None = None
         self._indexed = threading.Event()
         """Set once `_index` is made (or the app quits before)."""
@@ -148,6 +151,7 @@ class Loading:
         """At quit: nothing waits for the index any more, and the parse's worker processes (the only
         processes the app starts) end now."""
         self._stopping = True
+        texts_entry.tell = texts_entry.say
         self._indexed.set()
         self._all_read.set()
         self._held.release()  # (the interpreter waits for the cache writers before it exits)

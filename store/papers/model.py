@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import hashlib
 import operator
+from operator import methodcaller
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from store.papers.patch import patched
 
@@ -99,7 +100,9 @@ class Paper:
     """The citation key when the source had one (BibTeX)."""
     fields: tuple[tuple[str, str], ...] = ()
     """Other fields of the source record, as (name, value) pairs: a JSON or CSV record's other columns;
-    for a BibTeX entry its type and every field but the abstract, as written (what a citation writes back)."""
+    for a BibTeX entry its type and every field but the abstract, as written (what a citation writes back).
+    Reading it always gives that tuple; a reopened paper keeps it as a place in its list's texts entry
+    (`store.papers.packed.Packed.fields`), read when asked."""
     pdf: str = ""
     """The link to the paper's PDF: the record's own (`pdf_url`), else the first link to a .pdf; or ''."""
     track: str = ""
@@ -128,6 +131,7 @@ class Paper:
 
 _KEPT_PLAIN = Paper.plain  # the slot Paper.plain reads through (below)
 _KEPT_TEXT = Paper.text  # the slot Paper.text reads through (below)
+_KEPT_FIELDS = Paper.fields  # the slot Paper.fields reads through (below)
 @lru_cache(maxsize=256)
 def _worked_out(text: str) -> str:
     from store.papers.inert import inert
@@ -136,19 +140,23 @@ def _worked_out(text: str) -> str:
     return inert(display(text).plain)
 
 
-class _Text:
-    """`Paper.text`: the text, from what the paper keeps of it (the string, or a `Packed`)."""
+class _Kept:
+    """`Paper.text` and `Paper.fields`: the value, from what the paper keeps of it (the value itself, of type `kind`,
+    or a `Packed`, read out by `read`)."""
 
-    __slots__ = ()
+    __slots__ = ("slot", "kind", "read")
+
+    def __init__(self, slot: Any, kind: type, read: Callable[[Packed], object]) -> None:
+        self.slot, self.kind, self.read = slot, kind, read
 
     def __get__(self, paper: Paper | None, owner: type | None = None) -> object:
         if paper is None:
             return self
-        kept = _KEPT_TEXT.__get__(paper, owner)
-        return kept if type(kept) is str else kept.text()
+        kept = self.slot.__get__(paper, owner)
+        return kept if type(kept) is self.kind else self.read(kept)
 
-    def __set__(self, paper: Paper, value: str | Packed) -> None:
-        _KEPT_TEXT.__set__(paper, value)
+    def __set__(self, paper: Paper, value: object) -> None:
+        self.slot.__set__(paper, value)
 
 
 class _Plain:
@@ -170,7 +178,8 @@ class _Plain:
         _KEPT_PLAIN.__set__(paper, value)
 
 
-Paper.text = _Text()  # type: ignore[assignment,misc]
+Paper.text = _Kept(_KEPT_TEXT, str, methodcaller("text"))  # type: ignore[assignment,misc]
+Paper.fields = _Kept(_KEPT_FIELDS, tuple, methodcaller("fields"))  # type: ignore[assignment,misc]
 Paper.plain = _Plain()  # type: ignore[assignment,misc]
 
 
@@ -199,7 +208,7 @@ def _builder() -> Callable[[Sequence[Iterable[object]]], list[Paper]]:
     # Made as dataclasses makes `__init__`: Python source for these very fields. Each value is
     # set in its slot directly (the display text as it is kept), twice as fast as `Paper(...)`.
     names = tuple(Paper.__dataclass_fields__)
-    kept = {"plain": _KEPT_PLAIN, "text": _KEPT_TEXT}
+    kept = {"plain": _KEPT_PLAIN, "text": _KEPT_TEXT, "fields": _KEPT_FIELDS}
     slots = [kept.get(name, Paper.__dict__[name]).__set__ for name in names]
     setters = ", ".join(f"_{name}=slots[{k}]" for k, name in enumerate(names))
     source = (
@@ -262,9 +271,6 @@ class Collection:
     year: int | None = None
     sources: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    encoding: str = ""
-    """The codec one file's text was read with (what the parse cache reads its texts back from the
-    file with); '' when not known or for several files."""
     origin: Origin | None = field(default=None, compare=False)
     """The parse the papers are exactly (what a long list's index entry is keyed by: `store.readers.cache`),
     or None when not known."""

@@ -55,16 +55,49 @@ class Chunk:
             raw = self._unpacked()
         return raw[self.ends[at - 1] if at else 0 : self.ends[at]].decode("utf-8", "surrogatepass")
 
+    def _compressed(self) -> bytes:
+        """The texts compressed (a `Stored` chunk reads them from its file)."""
+        return self.packed
+
     def _unpacked(self) -> bytes:
         import zstandard
 
-        raw = zstandard.ZstdDecompressor().decompress(self.packed)
+        raw = zstandard.ZstdDecompressor().decompress(self._compressed())
         with _lock:  # (any thread reads texts: the UI's, the open's, the cache writer's)
             self._raw = raw
             _open.append(self)
             while len(_open) > KEEP:
                 _open.popleft()._raw = None
         return raw
+
+
+class Stored(Chunk):
+    """A chunk whose compressed texts stay in a file (a reopened list's texts entry, `store.readers.texts_entry`) until
+    asked: `place.read()` gives them, checked, or None when they fail their check; then `place.recovered()` gives the
+    chunk's texts read again some other way (the list parsed again), which the chunk keeps compressed from then on."""
+
+    __slots__ = ("place",)
+
+    def __init__(self, place: object, ends: array) -> None:
+        super().__init__(b"", ends)
+        self.place: object | None = place
+
+    def __reduce__(self) -> tuple[type[Chunk], tuple[bytes, array]]:
+        """Pickled (sent to a worker process), a chunk of the texts it holds, whatever the file does next."""
+        packed = self._compressed()
+        return Chunk, (packed, self.ends)
+
+    def _compressed(self) -> bytes:
+        place = self.place
+        if place is None:
+            return self.packed
+        packed = place.read()  # type: ignore[attr-defined]
+        if packed is not None:
+            return packed
+        again = Chunk.of(place.recovered())  # type: ignore[attr-defined]
+        with _lock:
+            self.packed, self.ends, self.place = again.packed, again.ends, None
+        return again.packed
 
 
 class Packed:
@@ -85,3 +118,10 @@ class Packed:
         return ends[self.at] > (ends[self.at - 1] if self.at else 0)
 
     display = text  # (what `Paper.plain` reads of a display text kept so: the text)
+
+    def fields(self) -> tuple[tuple[str, str], ...]:
+        """What `Paper.fields` reads of pairs kept so (a reopened list's: `store.readers.texts_entry`), their text
+        being their JSON."""
+        import json
+
+        return tuple(map(tuple, json.loads(self.text()))) if self else ()

@@ -74,9 +74,9 @@ def _by_content(text: str, path: str) -> Collection:
     return seed.parse(text, path)
 
 
-def _seed_pieces(name: str, p: Path) -> tuple[Collection, str] | None:
+def _seed_pieces(name: str, p: Path) -> Collection | None:
     """A `.txt` or unknown file in UTF-8 that `_by_content` would read in the seed format, read a piece at
-    a time (a long list is never one string), and its codec; None for any other file (read whole)."""
+    a time (a long list is never one string); None for any other file (read whole)."""
     from store.readers import bibtex
     from store.readers.encoding import NotPlainUtf8, checked, utf8_pieces
 
@@ -92,10 +92,9 @@ def _seed_pieces(name: str, p: Path) -> tuple[Collection, str] | None:
             raise ReadError(name, exc.strerror or str(exc)) from None
 
     try:
-        found = seed.parse_pieces(pieces(), name, seed_format)
+        return seed.parse_pieces(pieces(), name, seed_format)
     except NotPlainUtf8:
         return None
-    return None if found is None else (found, "utf-8")
 
 
 def read_path(path: str | os.PathLike[str]) -> Collection:
@@ -126,16 +125,14 @@ def _parse(name: str, p: Path) -> Collection:
             data = p.read_bytes()
         except OSError as exc:
             raise ReadError(name, exc.strerror or str(exc)) from None
-        text, codec = decoded(data, name)
+        text, _ = decoded(data, name)
         del data  # a long list's bytes need not stay in memory while it is parsed
-        found = (parser or _by_content)(text, name), codec
-    collection = inert_collection(found[0])
-    codec = found[1]
+        found = (parser or _by_content)(text, name)
+    collection = inert_collection(found)
     if not collection.papers:
         raise ReadError(name, "no abstracts found (nothing but control or invisible characters)")
     if parser is None and len(collection.papers) == 1 and not _SENTENCE.search(collection.papers[0].text):  # /etc/passwd
         collection.warnings.append(f"{name}: read as one abstract without a sentence: {NOT_A_LIST}")
-    collection.encoding = codec  # (what the parse cache reads texts back from the file with)
     return collection
 
 

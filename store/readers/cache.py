@@ -9,11 +9,9 @@ of the libraries that shape parsing, behind a CRC-32 of all that. Any difference
 unreadable, malformed or damaged cache file (one that fails its CRC), means the list is parsed
 again; a cache that cannot be written is simply not written.
 
-An entry holds no abstract that is, byte for byte, a part of the list file (most of them): only
-its place there (`store.readers.sourced`), read back from the file once the file open for it is
-found to be the very file of the key (its size, times and inode, checked again after reading);
-nor any display text but as a paper keeps it (`store.papers.model.Paper.plain`: a patch over its
-text where the two differ).
+An entry holds no abstract: they are in its texts entry (`store.readers.texts_entry`), written with it, which a
+reopened list reads a chunk at a time when a paper's text is asked for; nor any display text but as a paper keeps
+it (`store.papers.model.Paper.plain`: a patch over its text where the two differ).
 An entry is written whole or not at all (a temporary file renamed over it), a large one by a
 thread while the caller goes on (the app gives up at quit those not written in a moment: `abandon`). Entries not used for `KEEP_DAYS`, and the temporary files of
 writers that died before renaming theirs (`store.common.files.remove_dead_writers`), are removed when
@@ -52,7 +50,7 @@ from store.common import heap
 from store.common.files import (abandon as abandon_writes, abandonable, abandoned, cache_folder as folder, remove_dead_writers,
                                 replace_unless_abandoned)
 from store.papers.model import Collection, Origin, Paper, built, kept_plain
-from store.readers import sourced
+from store.readers import texts_entry
 from store.common.collector import collector_paused
 from store.readers.records import within
 
@@ -65,6 +63,8 @@ RETIRED_SUFFIX = ".index"
 """The entries of the search index before the engine: never read, removed when unused for long."""
 IDS_SUFFIX = ".ids"
 """The ids entry of a list (`store.readers.ids`), written with its parse entry."""
+TEXTS_SUFFIX = ".texts"
+"""The texts entry of a list (`store.readers.texts_entry`), written with its parse entry."""
 HEAD_SUFFIX = ".head"
 """The head entry of a list (`head`), written with its parse entry."""
 FEATURES_SUFFIX = ".features"
@@ -82,7 +82,7 @@ parse of the file's first part holds: `store.readers.quick.HEAD_BYTES`), and at 
 KEEP_DAYS = 30
 # The temporary files `_store` makes: the entry's name, then mkstemp's 8 random characters (before
 # those were named, just the random characters). Nothing else in the folder is touched.
-_TEMPORARY = re.compile(r"\.(?:[0-9a-f]{32}\.(?:parse|index|ids|head|features|match|cite|keys)\.)?[a-z0-9_]{8}\.tmp")
+_TEMPORARY = re.compile(r"\.(?:[0-9a-f]{32}\.(?:parse|texts|index|ids|head|features|match|cite|keys)\.)?[a-z0-9_]{8}\.tmp")
 _ENGINE_BUILDS = re.compile(r"[0-9a-f]{32}\.engine\.(?:building|old)-(?P<pid>\d+)")
 """The folders an engine's build makes beside its folder (`store.search.engine.folder`): a quit while it builds leaves one."""
 BACKGROUND_FROM = 16 << 20
@@ -90,8 +90,9 @@ BACKGROUND_FROM = 16 << 20
 many bytes of abstracts, which it finds in the list file; 100,000 abstracts are about 150 MB: a
 good part of a second)."""
 _FIELDS = tuple(Paper.__dataclass_fields__)
-_COLUMNS = tuple(name for name in _FIELDS if name not in ("text", "plain", "position"))
-"""The fields an entry keeps as they are; the texts, display texts and positions it keeps apart."""
+_COLUMNS = tuple(name for name in _FIELDS if name not in ("text", "plain", "position", "fields"))
+"""The fields an entry keeps as they are; the texts, display texts and positions it keeps apart (the texts and
+the other fields in its texts entry)."""
 _writers: list[tuple[Path, threading.Thread]] = []
 """The entries being written in the background, and their writers."""
 _SHAPING_LIBRARIES = ("pylatexenc", "bibtexparser", "charset-normalizer", "ahocorasick-rs")
@@ -138,11 +139,6 @@ def _key(name: str, path: Path) -> tuple:
     return (_version_key(), name, absolute, *_pin(info))
 
 
-def _unchanged(source: BinaryIO, key: tuple) -> bool:
-    """Whether the open list file `source` is still the file of `key`."""
-    return _pin(os.fstat(source.fileno())) == key[3:]
-
-
 def _entry(paths: Sequence[Path], suffix: str) -> Path:
     """The cache file of what was read from `paths` (one list file, for a parse entry)."""
     named = "\n".join(str(path.resolve()) for path in paths)
@@ -164,9 +160,9 @@ def _unsealed(data: bytes) -> memoryview:
     return payload
 
 
-def _encode(key: tuple, collection: Collection, path: Path) -> bytes:
-    """The entry of one list file's `collection` (parsed from `path` as it was at `key`); ValueError
-    when the file has changed since."""
+def _encode(key: tuple, collection: Collection, texts: texts_entry.Table) -> bytes:
+    """The entry of one list file's `collection` (parsed from it as it was at `key`), its texts in the texts entry
+    `texts` describes."""
     # By field rather than by paper: a field with one value for every paper (the source, often
     # the venue, the year, the authors...) is stored once, and marshal writes fewer objects.
     papers = collection.papers
@@ -178,60 +174,49 @@ def _encode(key: tuple, collection: Collection, path: Path) -> bytes:
             same[name] = values[0]
         else:
             columns[name] = values
-    # (the texts read out one at a time, twice: a long list's may be kept compressed, `store.papers.packed`, ~150 MB as strings)
-    with open(path, "rb") as source:
-        if not _unchanged(source, key):
-            raise ValueError("changed since it was parsed")
-        if collection.encoding:
-            places, kept = sourced.locate(source, collection.encoding, map(attrgetter("text"), papers))
-        else:  # (a collection not read from a file's text)
-            places, kept = sourced.absent(len(papers)), [paper.text for paper in papers]
-        if not _unchanged(source, key):
-            raise ValueError("changed since it was parsed")
     # A display text as the paper keeps it: None for the text itself, False for one worked out when asked.
+    # (the texts read out one at a time: a long list's may be kept compressed, `store.papers.packed`, ~150 MB as strings)
     plains = [None if kept_form is text or kept_form == text else False if kept_form is None else kept_form
               for text, kept_form in zip(map(attrgetter("text"), papers), map(kept_plain, papers))]
     positions = [paper.position for paper in papers]
     meta = (collection.header, collection.venue, collection.year, list(collection.sources), list(collection.warnings))
-    return marshal.dumps((key, meta, len(papers), columns, same, (collection.encoding, places, kept), plains,
+    return marshal.dumps((key, meta, len(papers), columns, same, texts, plains,
                           None if positions == list(range(len(papers))) else positions))
 
 
-def _decode(data: bytes, key: tuple, path: Path, wanted: AbstractSet[str] | None = None) -> Collection | None:
-    """The collection an entry holds (its texts read from `path`), or None when it is another key's
-    or the file changed; ValueError (or another error) when it is damaged. With `wanted`, of its papers
-    only those whose ids are `wanted` (the others' texts not read, no paper made of them)."""
+def _decode(data: bytes, key: tuple, path: Path, wanted: AbstractSet[str] | None = None,
+            parse: Callable[[], Collection] | None = None) -> Collection | None:
+    """The collection an entry holds (its texts left in its texts entry, `store.readers.texts_entry`: read again by
+    `parse` should that be found damaged), or None when it is another key's; ValueError (or another error) when it
+    or its texts entry is damaged. With `wanted`, of its papers only those whose ids are `wanted`."""
     payload = _unsealed(data)
     with collector_paused():
-        stored_key, meta, count, columns, same, (codec, places, kept), plains, positions = marshal.loads(payload)
+        stored_key, meta, count, columns, same, table, plains, positions = marshal.loads(payload)
         if stored_key != key:
             return None
         header, venue, year, sources, warnings = meta
+        ids = columns["id"] if "id" in columns else [same["id"]] * count
         chosen: Sequence[int] = range(count)
         if wanted is not None:
-            chosen = [at for at, pid in enumerate(columns["id"] if "id" in columns else [same["id"]] * count) if pid in wanted]
-            places, kept = sourced.chosen(places, kept, chosen)
-        with open(path, "rb") as source:
-            if not _unchanged(source, key):
-                return None
-            texts = sourced.read(source, codec, places, kept)
-            if not _unchanged(source, key):
-                return None
+            chosen = [at for at, pid in enumerate(ids) if pid in wanted]
+        side = _entry([path], TEXTS_SUFFIX)
+        chunks, pairs = texts_entry.opened(side, table, key[1], ids, parse, (_entry([path], SUFFIX), side))
+        texts = texts_entry.kept(chunks, chosen)
 
         def picked(column: Sequence) -> Sequence:
             return column if wanted is None else [column[at] for at in chosen]
 
         values = {name: picked(columns[name]) if name in columns else repeat(same[name], len(chosen)) for name in _COLUMNS}
-        values["text"] = texts
+        values["text"], values["fields"] = texts, texts_entry.kept(pairs, chosen)
         values["plain"] = [text if plain is None else None if plain is False else plain for text, plain in zip(texts, picked(plains))]
         values["position"] = chosen if positions is None else picked(positions)
         papers = built([values[name] for name in _FIELDS])
         # They live as long as their collection and form no cycles: out of the collector's sight before it
         # runs again (it would first walk them all as young objects, ~70 ms at 100,000 papers).
         gc.freeze()
-    if len(papers) != len(chosen) or len(texts) != len(chosen):  # (map stops at the shortest column)
+    if len(papers) != len(chosen) or len(ids) != count:  # (map stops at the shortest column)
         raise ValueError("damaged cache entry")
-    return Collection(papers, header, venue, year, list(sources), list(warnings), codec)
+    return Collection(papers, header, venue, year, list(sources), list(warnings))
 
 
 def _write_head(key: tuple, collection: Collection, out: BinaryIO) -> None:
@@ -285,8 +270,8 @@ def _store(entry: Path, write: Callable[[BinaryIO], object]) -> None:
         raise
     since = time.time() - KEEP_DAYS * 86400
     for other in entry.parent.iterdir():
-        if other.suffix in (SUFFIX, ENGINE_SUFFIX, RETIRED_SUFFIX, IDS_SUFFIX, HEAD_SUFFIX, FEATURES_SUFFIX, MATCH_SUFFIX,
-                            CITE_SUFFIX, KEYS_SUFFIX) \
+        if other.suffix in (SUFFIX, TEXTS_SUFFIX, ENGINE_SUFFIX, RETIRED_SUFFIX, IDS_SUFFIX, HEAD_SUFFIX, FEATURES_SUFFIX,
+                            MATCH_SUFFIX, CITE_SUFFIX, KEYS_SUFFIX) \
                 and other != entry:
             try:
                 info = other.lstat()  # (a link is removed, never followed)
@@ -426,11 +411,12 @@ def cached(name: str, path: Path, parse: Callable[[], Collection],
         return parse()
     entry = _entry([path], SUFFIX)
     try:
-        found = _decode(entry.read_bytes(), key, path)
+        found = _decode(entry.read_bytes(), key, path, parse=parse)
     except Exception:  # missing, unreadable, truncated, from another format, its file changed: parse again
         found = None
     if found is not None:
         _used(entry)
+        _used(_entry([path], TEXTS_SUFFIX))  # (read from while the list is open: kept as long as its parse entry)
         found.origin = Origin((key,), tuple(found.papers))
         return found
     collection = parse()
@@ -442,7 +428,9 @@ def cached(name: str, path: Path, parse: Callable[[], Collection],
     collection.origin = Origin((key,), tuple(collection.papers))  # the file did not change while parsed
 
     def write(out: BinaryIO) -> None:
-        data = _encode(key, collection, path)
+        texts: list[texts_entry.Table] = []
+        _store(_entry([path], TEXTS_SUFFIX), lambda side: texts.append(texts_entry.write(collection.papers, side)))
+        data = _encode(key, collection, texts[0])
         out.write(_header(data))
         out.write(data)
         _store_quietly(_entry([path], HEAD_SUFFIX), partial(_write_head, key, collection))  # (before it is whole)

@@ -1,0 +1,199 @@
+"""The texts entry of a list: its abstracts, written once beside its parse entry (`store.readers.cache`), which a
+reopened list reads only when a paper's text is asked for (a row, the detail pane, an export), not at its open.
+
+The file is `MAGIC`, the texts in chunks of `store.readers.records.CHUNK`, each compressed as one
+(`store.papers.packed.Chunk`; a cold parse's own chunks are written as they are), then a token (a hash of the
+chunks: `TOKEN` bytes of BLAKE2b). The parse entry keeps the token, the file's size and each chunk's offset, length,
+CRC-32 and text ends (its `Table`), sealed with the rest of it. A reopened paper keeps its text as its place in a `store.papers.packed.Stored` chunk, which reads its bytes from the
+file when first asked (`Place.read`) and keeps them through the machinery of packed texts (the last `KEEP`).
+
+Checks: the file is opened once, at the list's open, never through a link, and must be a regular file of the size
+and token its parse entry holds (else the open parses the list again); the file then open is the one read from, so a
+newer entry renamed over it changes nothing. A chunk whose bytes fail their CRC (the file damaged in place since,
+truncated) is never served: the list is parsed again (`SideFile.recovered`: the texts matched to the papers by their
+ids), its damaged entries removed, and `tell` says so in one line; where it cannot be (the list gone since, a paper
+read without the means to parse its list: `triage set`), reading the text raises `ReadError` saying so. At 100,000
+arXiv abstracts (145 M characters) the file is ~56 MB and a reopened list holds ~10 MB for its texts, not ~170 MB of
+strings.
+
+Why every text, not only those the list file does not hold as they are (its JSON strings with escapes, its wrapped
+paragraphs: the parse entry used to keep the others as places in the list file and read them all back at the open):
+on make_corpus.py's 30,000 bare abstracts (43.7 MB, every text found in the file) the texts entry costs 16 MB of disk,
+and a reopen holds 57 MB, not 101, in 0.3 s of CPU, not 0.5; a text read from the list file when asked would save that
+disk but keep the list file open, its status checked at every read, and lose the texts of a list written after its
+open (a daily list a fetch appends to), where the texts entry is the list as it was opened.
+
+Each paper's other fields (`Paper.fields`: what the detail pane shows, what a citation writes back) are kept the same
+way, as JSON in chunks after the texts' (`_pairs`).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+import sys
+import threading
+import weakref
+import zlib
+from array import array
+from collections.abc import Callable, Sequence
+from contextlib import suppress
+from pathlib import Path
+from typing import BinaryIO
+
+from store.common.errors import ReadError
+from store.papers.model import Collection, Paper, kept_text
+from store.papers.packed import Chunk, Packed, Stored
+from store.readers.records import CHUNK
+
+MAGIC = b"PTt1"
+"""The start of a texts entry."""
+TOKEN = 16
+Table = tuple[bytes, int, list[tuple[int, int, int]], list[bytes]]
+"""What the parse entry keeps of its texts entry: the token, the file's size, each chunk's (offset, length, CRC-32)
+and its text ends (`array("Q")` bytes)."""
+
+
+def say(line: str) -> None:
+    """Where `tell` sends a line but in the app: stderr, as the command line says what went wrong."""
+    print(f"triage: {line}", file=sys.stderr)
+
+
+tell: Callable[[str], None] = say
+"""Where the one line saying a texts entry was found damaged goes (the app shows it as a notice while it runs)."""
+
+
+def _chunks(papers: Sequence[Paper]) -> list[Chunk]:
+    """The texts of `papers` in chunks of `CHUNK`: a cold parse's own where a chunk's papers keep their places in one
+    in order (compressed once, by the parse's workers), else compressed now; then their fields (`_pairs`) so."""
+    out = []
+    for start in range(0, len(papers), CHUNK):
+        part = papers[start : start + CHUNK]
+        first = kept_text(part[0])
+        chunk = first.chunk if type(first) is Packed else None
+        if not (type(chunk) is Chunk and len(chunk.ends) == len(part)
+                and all(type(kept := kept_text(paper)) is Packed and kept.chunk is chunk and kept.at == at
+                        for at, paper in enumerate(part))):
+            chunk = Chunk.of([paper.text for paper in part])
+        out.append(chunk)
+    return out + [Chunk.of([_pairs(paper.fields) for paper in papers[start : start + CHUNK]])
+                  for start in range(0, len(papers), CHUNK)]
+
+
+def _pairs(fields: tuple[tuple[str, str], ...]) -> str:
+    """A paper's fields as the texts entry keeps them (what `store.papers.packed.Packed.fields` reads): JSON, or ''."""
+    return json.dumps(fields, ensure_ascii=False) if fields else ""
+
+
+def write(papers: Sequence[Paper], out: BinaryIO) -> Table:
+    """Write the texts entry of `papers` to `out`; what the parse entry keeps of it."""
+    out.write(MAGIC)
+    offset = len(MAGIC)
+    places, ends = [], []
+    token = hashlib.blake2b(digest_size=TOKEN)
+    for chunk in _chunks(papers):
+        out.write(chunk.packed)
+        token.update(chunk.packed)
+        places.append((offset, len(chunk.packed), zlib.crc32(chunk.packed)))
+        ends.append(chunk.ends.tobytes())
+        offset += len(chunk.packed)
+    out.write(token.digest())
+    return token.digest(), offset + TOKEN, places, ends
+
+
+class SideFile:
+    """A texts entry open for a reopened list: its file (closed when no chunk of it is left), and how its texts are
+    read again when a chunk fails its check."""
+
+    def __init__(self, fd: int, name: str, ids: Sequence[str], parse: Callable[[], Collection] | None,
+                 damaged: Sequence[Path]) -> None:
+        self.fd = fd
+        self.name = name
+        self._ids = ids
+        self._parse = parse
+        self._damaged = damaged
+        self._lock = threading.Lock()
+        self._again: tuple[list[str], list[str]] | None = None
+        weakref.finalize(self, os.close, fd)
+
+    def recovered(self, column: int, first: int, count: int) -> list[str]:
+        """The texts (`column` 0) or fields (1, `_pairs`) of the papers `first`..`first + count` (of the entry's
+        order), the list read again for them once."""
+        with self._lock:
+            if self._again is None:
+                self._again = self._read_again()
+        return self._again[column][first : first + count]
+
+    def _read_again(self) -> tuple[list[str], list[str]]:
+        for entry in self._damaged:  # (the next open parses and writes them again)
+            with suppress(OSError):
+                entry.unlink()
+        try:
+            if self._parse is None:
+                raise ValueError("not read here")
+            by_id = {paper.id: paper for paper in self._parse().papers}
+        except Exception as exc:  # (the list gone or unreadable since: never another text than the paper's)
+            raise ReadError(self.name, f"its cached texts are damaged (removed) and the list was not read again: {exc}") \
+                from None
+        found = [by_id.get(pid) for pid in self._ids]
+        gone = found.count(None)
+        tell(f"{self.name}: its cached texts were damaged: read again from the list"
+             + (f" ({gone} papers no longer in it show no text)" if gone else ""))
+        return ([paper.text if paper else "" for paper in found], [_pairs(paper.fields) if paper else "" for paper in found])
+
+
+class Place:
+    """Where a `Stored` chunk's bytes are in its texts entry, and what they must be."""
+
+    __slots__ = ("side", "offset", "length", "crc", "column", "first", "count")
+
+    def __init__(self, side: SideFile, offset: int, length: int, crc: int, column: int, first: int, count: int) -> None:
+        self.side, self.offset, self.length, self.crc = side, offset, length, crc
+        self.column, self.first, self.count = column, first, count
+
+    def read(self) -> bytes | None:
+        """The chunk's bytes as written, or None when the file no longer gives them."""
+        try:
+            packed = os.pread(self.side.fd, self.length, self.offset)
+        except OSError:
+            return None
+        return packed if len(packed) == self.length and zlib.crc32(packed) == self.crc else None
+
+    def recovered(self) -> list[str]:
+        return self.side.recovered(self.column, self.first, self.count)
+
+
+def opened(path: Path, table: Table, name: str, ids: Sequence[str], parse: Callable[[], Collection] | None,
+           damaged: Sequence[Path]) -> tuple[list[Stored], list[Stored]]:
+    """The chunks of the texts entry at `path` (never through a link) that `table` describes, their bytes left in the
+    file: of the texts, and of the fields; ValueError (or OSError) when it is not the file written with that table.
+    `ids`: the entry's papers' ids, `parse` what reads the list `name` again, `damaged` the entries removed when a
+    chunk fails its check."""
+    token, size, places, ends = table
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size != size or os.pread(fd, len(MAGIC), 0) != MAGIC \
+                or os.pread(fd, TOKEN, size - TOKEN) != token \
+                or len(places) != len(ends) or len(places) != 2 * -(-len(ids) // CHUNK):
+            raise ValueError("not the texts entry of this parse entry")
+    except BaseException:
+        os.close(fd)
+        raise
+    side = SideFile(fd, name, ids, parse, damaged)
+    chunks = []
+    per_column = len(places) // 2
+    for k, ((offset, length, crc), at) in enumerate(zip(places, ends)):
+        stops = array("Q")
+        stops.frombytes(at)
+        column, first = divmod(k, per_column)
+        if len(stops) != min(CHUNK, len(ids) - first * CHUNK):
+            raise ValueError("damaged cache entry")
+        chunks.append(Stored(Place(side, offset, length, crc, column, first * CHUNK, len(stops)), stops))
+    return chunks[:per_column], chunks[per_column:]
+
+
+def kept(chunks: Sequence[Stored], chosen: Sequence[int]) -> list[Packed]:
+    """The places of the texts at `chosen` (indices in the entry's order) in `chunks`."""
+    return [Packed(chunks[at // CHUNK], at % CHUNK) for at in chosen]
