@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import time
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from store.papers.packed import Packed, Stored
 from store.readers import cache, ids, read_path, texts_entry
 from store.readers.records import CHUNK
 from tests.test_parse_cache import crashed_writer
+from tests.tmux import triage_command
 from tests.waits import settled, told, until
 
 
@@ -230,3 +232,30 @@ def test_a_reopened_lists_texts_entry_is_kept_by_the_clean_up_as_its_parse_entry
         os.utime(entry(suffix), (long_ago, long_ago))
     assert [paper.text for paper in reopened(path, monkeypatch)] == texts
     assert entry(cache.TEXTS_SUFFIX).stat().st_mtime > long_ago + 86400
+
+
+@pytest.mark.parametrize("suffix", [cache.SUFFIX, cache.TEXTS_SUFFIX, cache.FEATURES_SUFFIX])
+@pytest.mark.parametrize("planted", ["fifo", "link", "huge"])
+def test_a_fifo_a_link_or_a_huge_file_in_place_of_an_entry_is_never_read_or_followed(tmp_path, suffix, planted):
+    """The real `triage list --sort interest` with a FIFO, a link to a file of the user's or a 9 GB file in place of
+    the list's parse, texts or features entry: the list is read again, nothing hangs, the answer is the same and the
+    user's file stays as it was."""
+    path = long_list(tmp_path / "list.txt", 1_200)
+    listing = [triage_command(), "list", str(path), "--sort", "interest", "--format", "jsonl"]
+    first = json.loads(subprocess.run(listing, capture_output=True, text=True, timeout=300, check=True).stdout.split("\n")[0])
+    subprocess.run([triage_command(), "set", first["id"], str(path), "--star"], capture_output=True, timeout=300, check=True)
+    before = subprocess.run(listing, capture_output=True, text=True, timeout=300, check=True).stdout
+    mine = tmp_path / "notes.txt"
+    mine.write_text("the user's own")
+    place = entry(suffix)
+    place.unlink()
+    if planted == "fifo":
+        os.mkfifo(place)
+    elif planted == "link":
+        place.symlink_to(mine)
+    else:
+        with place.open("wb") as huge:
+            huge.truncate(9 << 30)
+    done = subprocess.run(listing, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout == before, done.stderr
+    assert mine.read_text() == "the user's own"

@@ -28,7 +28,8 @@ import numpy as np
 
 from store.interest.ranking import Features, Vectors
 from store.papers.model import Collection, Paper
-from store.readers.cache import FEATURES_SUFFIX, _entry, _save, _used, settle
+from store.common.files import open_regular
+from store.readers.cache import FEATURES_SUFFIX, MOST_ENTRY, _entry, _save, _used, settle
 from store.readers.list_key import digest_of, papers_key
 
 FEATURES_FROM = 1_000
@@ -93,7 +94,7 @@ def _read(entry: Path, key: str) -> dict[str, np.ndarray] | None:
     for memory the file does not hold); None as soon as its first, the key, is not `key`; ValueError (or another
     error) for anything else. (Read whole instead, the 94 MB of a 100,000-paper list's entry took 0.3 s.)"""
     arrays: dict[str, np.ndarray] = {}
-    with open(entry, "rb") as file, zipfile.ZipFile(file) as archive:
+    with open_regular(entry, MOST_ENTRY, "a features entry") as file, zipfile.ZipFile(file) as archive:
         mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_COPY)  # (it outlives the file: the arrays hold it)
         for info in archive.infolist():
             if info.compress_type != zipfile.ZIP_STORED or not info.filename.endswith(".npy") or info.flag_bits & 1:

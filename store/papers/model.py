@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import hashlib
 import operator
-from operator import methodcaller
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
@@ -178,8 +177,8 @@ class _Plain:
         _KEPT_PLAIN.__set__(paper, value)
 
 
-Paper.text = _Kept(_KEPT_TEXT, str, methodcaller("text"))  # type: ignore[assignment,misc]
-Paper.fields = _Kept(_KEPT_FIELDS, tuple, methodcaller("fields"))  # type: ignore[assignment,misc]
+Paper.text = _Kept(_KEPT_TEXT, str, operator.methodcaller("text"))  # type: ignore[assignment,misc]
+Paper.fields = _Kept(_KEPT_FIELDS, tuple, operator.methodcaller("fields"))  # type: ignore[assignment,misc]
 Paper.plain = _Plain()  # type: ignore[assignment,misc]
 
 

@@ -47,8 +47,8 @@ from pathlib import Path
 from typing import BinaryIO
 
 from store.common import heap
-from store.common.files import (abandon as abandon_writes, abandonable, abandoned, cache_folder as folder, remove_dead_writers,
-                                replace_unless_abandoned)
+from store.common.files import (abandon as abandon_writes, abandonable, abandoned, cache_folder as folder, open_regular,
+                                remove_dead_writers, replace_unless_abandoned)
 from store.papers.model import Collection, Origin, Paper, built, kept_plain
 from store.readers import texts_entry
 from store.common.collector import collector_paused
@@ -93,6 +93,8 @@ _FIELDS = tuple(Paper.__dataclass_fields__)
 _COLUMNS = tuple(name for name in _FIELDS if name not in ("text", "plain", "position", "fields"))
 """The fields an entry keeps as they are; the texts, display texts and positions it keeps apart (the texts and
 the other fields in its texts entry)."""
+MOST_ENTRY = 8 << 30
+"""The most bytes a cache entry is read of (a 100,000-abstract list's parse entry is ~46 MB, its features ~94 MB)."""
 _writers: list[tuple[Path, threading.Thread]] = []
 """The entries being written in the background, and their writers."""
 _SHAPING_LIBRARIES = ("pylatexenc", "bibtexparser", "charset-normalizer", "ahocorasick-rs")
@@ -143,6 +145,14 @@ def _entry(paths: Sequence[Path], suffix: str) -> Path:
     """The cache file of what was read from `paths` (one list file, for a parse entry)."""
     named = "\n".join(str(path.resolve()) for path in paths)
     return folder() / (hashlib.blake2b(named.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest() + suffix)
+
+
+def entry_bytes(entry: Path) -> bytes:
+    """The bytes of the cache entry `entry`, a regular file of at most `MOST_ENTRY` bytes read never through a link
+    and never waiting (a FIFO put in its place is refused, not read: it would hang the open): FileNotFoundError when
+    there is none, ReadError for anything else (`store.common.files.open_regular`)."""
+    with open_regular(entry, MOST_ENTRY, "a cache entry") as file:
+        return file.read()
 
 
 def _header(data: bytes) -> bytes:
@@ -241,7 +251,7 @@ def head(name: str) -> Collection | None:
     path = Path(name)
     try:
         key = _key(name, path)
-        payload = _unsealed(_entry([path], HEAD_SUFFIX).read_bytes())
+        payload = _unsealed(entry_bytes(_entry([path], HEAD_SUFFIX)))
         with collector_paused():
             stored_key, (header, venue, year), values = marshal.loads(payload)
             if stored_key != key:
@@ -411,7 +421,7 @@ def cached(name: str, path: Path, parse: Callable[[], Collection],
         return parse()
     entry = _entry([path], SUFFIX)
     try:
-        found = _decode(entry.read_bytes(), key, path, parse=parse)
+        found = _decode(entry_bytes(entry), key, path, parse=parse)
     except Exception:  # missing, unreadable, truncated, from another format, its file changed: parse again
         found = None
     if found is not None:

@@ -91,7 +91,7 @@ def ids(paths: Sequence[str]) -> Ids | None:
         try:
             key = cache._key(name, path)
             entry = cache._entry([path], SUFFIX)
-            found = _decode(entry.read_bytes(), key) if entry.exists() else _from_parse(path, key)
+            found = _decode(cache.entry_bytes(entry), key) if entry.exists() else _from_parse(path, key)
         except Exception:  # not a regular file, unreadable, truncated, damaged: the caller reads the list
             return None
         if found is None:
@@ -115,7 +115,7 @@ def papers_named(paths: Sequence[str], wanted: AbstractSet[str]) -> list[Paper] 
     for name in paths:
         path = Path(name)
         try:
-            entry = cache._entry([path], cache.SUFFIX).read_bytes()
+            entry = cache.entry_bytes(cache._entry([path], cache.SUFFIX))
             part = cache._decode(entry, cache._key(name, path), path, wanted - found.keys())
         except Exception:  # missing, unreadable, truncated, damaged, its file changed: the caller reads the lists
             return None
@@ -128,7 +128,7 @@ def papers_named(paths: Sequence[str], wanted: AbstractSet[str]) -> list[Paper] 
 
 def _from_parse(path: Path, key: tuple) -> Ids | None:
     """The ids of a list whose parse entry is cached under `key` (kept now in an ids entry); else None."""
-    collection = cache._decode(cache._entry([path], cache.SUFFIX).read_bytes(), key, path)
+    collection = cache._decode(cache.entry_bytes(cache._entry([path], cache.SUFFIX)), key, path)
     if collection is None:
         return None
     found = known(collection)

@@ -31,7 +31,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 import sys
 import threading
 import weakref
@@ -43,6 +42,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from store.common.errors import ReadError
+from store.common.files import open_regular
 from store.papers.model import Collection, Paper, kept_text
 from store.papers.packed import Chunk, Packed, Stored
 from store.readers.records import CHUNK
@@ -171,10 +171,11 @@ def opened(path: Path, table: Table, name: str, ids: Sequence[str], parse: Calla
     `ids`: the entry's papers' ids, `parse` what reads the list `name` again, `damaged` the entries removed when a
     chunk fails its check."""
     token, size, places, ends = table
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+    with open_regular(path, size, "a texts entry") as file:  # (never a FIFO, which would hang the open, nor a link)
+        fd = os.dup(file.fileno())
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size != size or os.pread(fd, len(MAGIC), 0) != MAGIC \
+        if info.st_size != size or os.pread(fd, len(MAGIC), 0) != MAGIC \
                 or os.pread(fd, TOKEN, size - TOKEN) != token \
                 or len(places) != len(ends) or len(places) != 2 * -(-len(ids) // CHUNK):
             raise ValueError("not the texts entry of this parse entry")
