@@ -54,6 +54,7 @@ from store.common.files import (abandon as abandon_writes, abandonable, abandone
 from store.papers.model import Collection, Origin, Paper, built, kept_plain
 from store.readers import sourced
 from store.common.collector import collector_paused
+from store.common.sliced import joined, sliced
 from store.readers.records import within
 
 SUFFIX = ".parse"
@@ -177,7 +178,7 @@ def _encode(key: tuple, collection: Collection, path: Path) -> bytes:
         if values and values.count(values[0]) == len(values):
             same[name] = values[0]
         else:
-            columns[name] = values
+            columns[name] = sliced(values)
     # (the texts read out one at a time, twice: a long list's may be kept compressed, `store.papers.packed`, ~150 MB as strings)
     with open(path, "rb") as source:
         if not _unchanged(source, key):
@@ -193,8 +194,9 @@ def _encode(key: tuple, collection: Collection, path: Path) -> bytes:
               for text, kept_form in zip(map(attrgetter("text"), papers), map(kept_plain, papers))]
     positions = [paper.position for paper in papers]
     meta = (collection.header, collection.venue, collection.year, list(collection.sources), list(collection.warnings))
-    return marshal.dumps((key, meta, len(papers), columns, same, (collection.encoding, places, kept), plains,
-                          None if positions == list(range(len(papers))) else positions))
+    # (each long list a slice at a time: `store.common.sliced`)
+    return marshal.dumps((key, meta, len(papers), columns, same, (collection.encoding, places, sliced(kept)), sliced(plains),
+                          None if positions == list(range(len(papers))) else sliced(positions)))
 
 
 def _decode(data: bytes, key: tuple, path: Path, wanted: AbstractSet[str] | None = None) -> Collection | None:
@@ -206,6 +208,8 @@ def _decode(data: bytes, key: tuple, path: Path, wanted: AbstractSet[str] | None
         stored_key, meta, count, columns, same, (codec, places, kept), plains, positions = marshal.loads(payload)
         if stored_key != key:
             return None
+        columns = {name: joined(pieces) for name, pieces in columns.items()}
+        kept, plains, positions = joined(kept), joined(plains), positions if positions is None else joined(positions)
         header, venue, year, sources, warnings = meta
         chosen: Sequence[int] = range(count)
         if wanted is not None:
