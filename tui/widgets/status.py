@@ -116,6 +116,8 @@ class StatusLine(Horizontal):
     def show_notice(self, text: str) -> None:
         """What the user should know of the list itself ("list changed on disk — R reloads", a fetch that failed);
         '' once it is over."""
+        if not text:
+            self._told = None  # (told as a toast again if it comes back with no room)
         for notice in self.query("#status-notice").results(Static):  # (none while the line is still composed)
             notice.update(Content(f"{text} " if text else ""))
             self.call_after_refresh(self.call_after_refresh, self._fit)  # once it has its new width (laid out)
@@ -125,10 +127,10 @@ class StatusLine(Horizontal):
         show_line(self.query_one("#status-saving", Static), Content("saving…" if papers else ""))
 
     def _fit(self) -> None:
-        """Leave the counts their room, as many whole ones as fit, then the list's name (the source names and
-        venue) its own, then a notice some (`NOTICE_LEAST`): the counts least important go first, and the notice,
-        cut with `…`, takes what is left (none left: it is told as a toast instead); the name is cut with `…` only when the first count alone leaves it too
-        little (and left out when not even the number of lists would show)."""
+        """Leave the counts their room, as many whole ones as fit; the source names and venue get what is left, cut
+        with `…` (and left out when not even the number of lists would show). While a notice shows, the list's name
+        keeps its room too and the notice some (`NOTICE_LEAST`): the counts after the first give way to them, and the
+        notice, cut with `…`, takes what is left (none: it is told as a toast instead)."""
         counts_widget = self.query_one("#status-counts", Static)
         if not self.size.width:  # not laid out yet: on_resize fits it
             show_line(counts_widget, Content(" · ".join(self._counts)))
@@ -143,18 +145,19 @@ class StatusLine(Horizontal):
         said = notice.content.cell_length if isinstance(notice.content, Content) else len(str(notice.content))
         room = self.size.width - others - 2  # (the counts' padding)
         kept = list(self._counts)
-        while len(kept) > 1 and room - SAVING_WIDTH - wanted - min(said, NOTICE_LEAST) < len(" · ".join(kept)):
+        least = min(said, NOTICE_LEAST)
+        if said and room - SAVING_WIDTH - wanted - len(kept[0]) < least:  # too few cells to say anything: the name and
+            said = least = 0  # the counts keep them, and the notice is told once as a toast instead
+            if self._told != notice.content:
+                self._told = notice.content
+                self.notify(str(notice.content).strip(), severity="warning", timeout=12, markup=False)
+        while len(kept) > 1 and room - SAVING_WIDTH - (wanted + least if said else 0) < len(" · ".join(kept)):
             kept.pop()  # the least important
         counts = len(" · ".join(kept))
         show_line(counts_widget, Content(" · ".join(kept)))
         room -= counts
         noticed = max(0, min(said, room - SAVING_WIDTH - wanted))
-        if noticed < NOTICE_LEAST and noticed < said:  # too few cells to say anything: the name keeps them, and the
-            noticed = 0  # notice is told once as a toast instead
-            if self._told != notice.content:
-                self._told = notice.content
-                self.notify(str(notice.content).strip(), severity="warning", timeout=12, markup=False)
-        notice.styles.max_width = noticed if noticed < said else None
+        notice.styles.max_width = noticed if noticed < said or not said else None
         room -= noticed
         # "saving…" keeps its place while it is not shown, so a mark shows and clears it without laying the
         # screen out (twice a mark), unless that place would cut source names that fit without it.
