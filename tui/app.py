@@ -333,9 +333,9 @@ class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewA
             await super().on_event(event)
 
     async def action_quit(self) -> None:
-        """Quit: the work behind the list stops first (`stop_loading`), so that it leaves the cores to the ending."""
+        """Quit: the work behind the list stops first where it can (`quitting`), so that it leaves the cores to the ending."""
         self.quit_at = time.monotonic()
-        self.stop_loading()
+        self.quitting()
         self.exit()
 
     def on_unmount(self) -> None:
