@@ -1,5 +1,6 @@
-"""`q` right after a cold open of a long list, in tmux: the installed `triage` exits at once though its cache
-entries are still being written (they are given up: none is left half-written, and the next open works)."""
+"""`q` during a cold open of a long list, in tmux: the installed `triage` exits at once while the list is read, while
+its engine is built, and right after, though its cache entries are still being written (they are given up: none is
+left half-written; a mark made meanwhile is kept, and the next open works). `python bench/quit.py LIST` times it."""
 from __future__ import annotations
 
 import re
