@@ -109,3 +109,33 @@ def test_an_entry_left_from_another_version_of_the_list_is_not_used(tmp_path, co
     entry_of(path).write_bytes(old)
     assert exported(path, "bibtex") == made_anew(path, "bibtex")
     assert exported(path, "csl-json") == made_anew(path, "csl-json")
+
+
+async def test_the_apps_export_takes_the_kept_keys_and_titles_and_writes_what_triage_export_writes(tmp_path, corpora, monkeypatch):
+    """`x` on the whole long list after a `triage export` kept its entry: the app reads the keys and titles from it (none
+    made again) and writes the file `triage export` wrote, byte for byte."""
+    from textual.widgets import Input
+
+    from tests.waits import settled, until
+    from tui.app import TriageApp
+    from tui.screens.export_dialog import ExportDialog
+
+    path = listing(tmp_path, corpora)
+    expected = exported(path, "bibtex")  # (the entry made and kept)
+    collection = read_paths([str(path)])
+
+    def made_again(papers):
+        raise AssertionError("made again, not read from the entry")
+
+    monkeypatch.setattr(cite, "citation_keys", made_again)
+    monkeypatch.setattr(cite, "bibtex_titles", made_again)
+    target = tmp_path / "from-the-app.bib"
+    app = TriageApp(collection, db_path=str(tmp_path / "db.json"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        await pilot.press("x")
+        await until(pilot, lambda: isinstance(app.screen, ExportDialog))
+        app.screen.query_one(Input).value = str(target)
+        await pilot.press("enter")
+        await until(pilot, lambda: not isinstance(app.screen, ExportDialog))
+    assert target.read_bytes() == expected

@@ -7,11 +7,13 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from store.common.files import Abandoned
 from store.papers.model import Triage
 from store.readers import cache, read_path
 from store.readers.engine_cache import engine_for
@@ -152,6 +154,20 @@ def test_a_build_left_by_a_quit_is_removed_once_its_process_is_gone(long_list):
     read_path(long_list)
     cache.settle()
     assert not dead.exists() and (live / "meta.json").exists()
+
+
+def test_a_build_asked_to_stop_stops_and_leaves_the_folder_there_as_it_was(long_list, states):
+    """A quit stops a build (`stop` set): it raises `Abandoned` at once, leaves its half-built folder to the clean-up
+    above, and the folder of the list is as it was: the next open opens it, or builds one whole."""
+    collection = read_path(long_list)
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(Abandoned):
+        engine_for(collection, stop)
+    assert not engine_folders()
+    assert list(Path(os.environ["TRIAGE_CACHE"]).glob(f"*.engine.building-{os.getpid()}"))
+    engine, built, note = engine_for(collection)
+    assert built and note is None and results(engine, states) == results(Engine.of(collection.papers), states)
 
 
 @pytest.mark.parametrize("planted", ["fifo", "link", "huge", "file as fifo", "folder as link"])

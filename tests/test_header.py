@@ -9,7 +9,7 @@ import pytest
 
 from store.papers.model import Triage
 from store.readers import read_path, read_paths
-from tests.waits import until
+from tests.waits import told, until
 from tui.app import TriageApp
 from tui.widgets.paper_list import PaperList
 from tui.widgets.status import StatusLine
@@ -55,3 +55,27 @@ async def test_several_lists_say_how_many(corpora, tmp_path):
         await until(pilot, lambda: "shown" in header(app))
         line = header(app)
         assert "4 lists" in line and "list-0-with" in line and not cut_words(line), line
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_long_notice_leaves_the_lists_name_whole(seed_path, tmp_path, size):
+    """A notice ("search index not kept: disk full (…)", a damaged index rebuilt) takes what the list's name and its
+    first count leave, cut with `…`, or is told as a toast when that is too little: the list's name is as whole as
+    without it (below 100 columns the file's name is left out; the counts come first)."""
+    path = tmp_path / "s.txt"
+    shutil.copy(seed_path, path)
+    app = TriageApp(read_path(path), str(tmp_path / "db.json"))
+    long = "search index not kept: disk full (/home/someone/.cache/paper-triage, and then some more words)"
+    async with app.run_test(size=size) as pilot:
+        await until(pilot, lambda: "0 prioritised" in header(app))
+        name = header(app).split(" 19 of 19 shown")[0].strip()  # (cut by the counts at these widths: they come first)
+        app.query_one(StatusLine).show_notice(long)
+        await until(pilot, lambda: "search index not kept: disk" in header(app) or long in [n.message for n in told(app)])
+        await pilot.pause()
+        line = header(app)
+        assert name in line and "19 of 19 shown" in line and not cut_words(line), line
+        assert long not in line  # (cut with "…", or told as a toast)
+        if size[0] > 100:
+            assert "search index not kept: disk" in line, line  # (room enough for some of it)
+        app.query_one(StatusLine).show_notice("")
+        await until(pilot, lambda: "search index" not in header(app) and "0 prioritised" in header(app))

@@ -1,7 +1,9 @@
-"""`q` right after a cold open of a long list, in tmux: the installed `triage` exits at once though its cache
-entries are still being written (they are given up: none is left half-written, and the next open works)."""
+"""`q` during a cold open of a long list, in tmux: the installed `triage` exits at once while the list is read, while
+its engine is built, and right after, though its cache entries are still being written (they are given up: none is
+left half-written; a mark made meanwhile is kept, and the next open works). `python bench/quit.py LIST` times it."""
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -50,3 +52,60 @@ def test_q_while_a_long_lists_cache_is_written_exits_at_once_and_the_next_open_w
         again.quit()
     finally:
         again.kill()
+
+
+def header(screen: str) -> str:
+    return screen.splitlines()[0] if screen else ""
+
+
+def first_row(screen: str) -> str:
+    lines = screen.splitlines()
+    return lines[3] if len(lines) > 3 else ""
+
+
+def running(pid: int) -> bool:
+    """Whether process `pid` runs (a zombie does not: its parent has not reaped it yet)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("moment", ["reading", "indexing…"])
+def test_q_while_a_long_list_is_read_or_indexed_ends_it_keeps_the_mark_and_the_next_open_searches(generated, tmp_path, moment):
+    """`q` while a cold list is read (its worker processes at work) or its engine built ("indexing…"): the app is gone
+    with every process it started, the terminal is the shell's again, a star made while the list was read is kept,
+    and the next open (from what was finished, or read again) searches the whole list. An engine left half-built is
+    never opened, and the next open's clean-up removes it."""
+    path = generated(30_000)
+    folder = tmp_path / "cache"  # (the TRIAGE_CACHE of every test)
+    terminal = Tmux(f"{triage_command()} {path}")
+    try:
+        terminal.wait_for(lambda s: "reading" in header(s), timeout=300, interval=0.05)
+        terminal.send("s")  # a star on the first paper, while the rest is read behind it
+        terminal.wait_for(lambda s: "★" in first_row(s) and "1 ★" in header(s), interval=0.05)
+        terminal.wait_for(lambda s: moment in header(s), timeout=600, interval=0.05)
+        started = [int(line.split()[0]) for line in terminal.command("list-panes", "-t", "t", "-F", "#{pane_pid}").split()]
+        app = [pid for pid in map(int, filter(str.isdigit, (p.name for p in Path("/proc").iterdir())))
+               if pid not in started and running(pid) and str(path) in " ".join(Path(f"/proc/{pid}/cmdline").read_text().split("\0"))]
+        children = [int(child) for pid in app for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        terminal.send("q")
+        screen = terminal.wait_for(lambda s: "EXIT=0" in s, interval=0.05)
+        assert "shown" not in screen and "Traceback" not in screen  # the app's screen gone, the shell's back, nothing said
+        assert app and children  # (the app, its fork server or resource tracker)
+        wait(lambda: not any(map(running, app + children)), timeout=60)  # every process it started ends
+    finally:
+        terminal.kill()
+    assert not writing(folder)  # an entry given up leaves no temporary file behind
+
+    again = Tmux(f"{triage_command()} {path}")
+    try:
+        again.wait_for(lambda s: "★" in first_row(s) and "1 ★" in header(s), timeout=300)  # the star kept
+        again.send("/", *"graph")
+        again.wait_for(lambda s: re.search(r"\b\d+ of 30000\b(?! shown)", s) is not None, timeout=600)  # searched, whole
+        again.send("Enter")
+        again.quit()
+    finally:
+        again.kill()
+    assert not any(folder.glob("*.building-*"))  # the build the quit left was removed by the next open's clean-up

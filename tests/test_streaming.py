@@ -134,10 +134,10 @@ async def test_the_parse_entry_is_written_once_the_list_is_read_while_its_engine
     indexing, release = threading.Event(), threading.Event()
     engine_for = tui.loading.engine_for
 
-    def slow(collection):
+    def slow(collection, stop=None):
         indexing.set()
         release.wait(60)
-        return engine_for(collection)
+        return engine_for(collection, stop)
 
     monkeypatch.setattr(tui.loading, "engine_for", slow)
     path = corpora / "iclr-2024-abstracts.txt"
@@ -233,7 +233,7 @@ def test_the_list_is_on_screen_while_it_is_read_and_keys_work(generated, tmp_pat
     indexed, and again once the titles are derived; the server the workers were forked from is gone by then
     (~40 MB: ended once the list is read), and so is the resource tracker (~13 MB: ended once the titles' workers
     are), without a word on the screen. Quit at that very moment: the app exits at once (`q` never waits for a
-    cache write: one not done within 0.5 s is given up), and no cache entry is left half written."""
+    cache write: one not done within 0.6 s of the key is given up), and no cache entry is left half written."""
     path = generated(30000)
     term = Tmux(f"{triage_command()} {path}")
     try:

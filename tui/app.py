@@ -10,6 +10,7 @@ tui.watching (a list changed on disk), tui.feeding (fetching from the app), tui.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from functools import partial
@@ -219,6 +220,8 @@ class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewA
         """Lines for stderr once the app has quit: changes it could not save, the store's late notices."""
         self.unsaved_marks = 0
         """How many papers' mark changes were still not saved when the app quit."""
+        self.quit_at: float | None = None
+        """When the quit was asked for (`time.monotonic()`): `run_app` ends the process within a second of it."""
         self._ui_loop: asyncio.AbstractEventLoop | None = None
         self._saver = Saver(self.store, lambda: self.papers_by_id, self._from_writer, self._show,
                             partial(self.notify, severity="error", timeout=20, markup=False),
@@ -328,6 +331,12 @@ class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewA
             await self._type_ahead.typed(event)
         else:
             await super().on_event(event)
+
+    async def action_quit(self) -> None:
+        """Quit: the work behind the list stops first where it can (`quitting`), so that it leaves the cores to the ending."""
+        self.quit_at = time.monotonic()
+        self.quitting()
+        self.exit()
 
     def on_unmount(self) -> None:
         """Save what is left, waiting for another process's hold on the database a bounded time (each

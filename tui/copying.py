@@ -3,6 +3,7 @@ shown to a file. A mixin of `TriageApp`, which owns the state they read (`shown`
 While papers are selected, `c`, `Y` and `x` take the selected papers (tui.selection)."""
 from __future__ import annotations
 
+import operator
 import os
 import sys
 import webbrowser
@@ -16,6 +17,7 @@ from store.cite import citations as cite, export
 from store.common import heap
 from store.marks.db import TriageStore
 from tui import clipboard
+from tui.citing import citing
 from tui.saving import Saver
 from tui.screens.cite_picker import CitePicker
 from tui.screens.export_dialog import ExportDialog
@@ -34,12 +36,17 @@ class CopyActions:
     _saver: Saver
     cite_format: str
 
+    _bibtex_titles: list[str] | None = None
+    """The BibTeX titles of all the papers in list order, when a long list keeps them (`citation_keys`)."""
+
     @cached_property
     def citation_keys(self) -> dict[str, str]:
         """Paper id → citation key, assigned over the whole collection so keys never change with the filter
-        (from every paper's title: once a long list just opened is read and has them all)."""
+        (from every paper's title: once a long list just opened is read and has them all); a long list's from
+        its `.cite` entry when a `triage export` kept one, with its BibTeX titles (tui.citing)."""
         self.wait_for_whole()  # type: ignore[attr-defined]
-        return cite.citation_keys(self.collection.papers)
+        keys, self._bibtex_titles = citing(self.collection, make_missing=False)
+        return keys
 
     def _once_keyed(self, then: Callable[[], object]) -> None:
         """Run `then` (which needs the citation keys) now, or, while a long list just opened is still read
@@ -154,7 +161,10 @@ class CopyActions:
         def write(path: str, force: bool) -> str:
             path = os.path.expanduser(path)
             fmt = export.format_for(path)
-            export.write(path, export.render(papers, fmt, self.states, self.citation_keys), force=force)
+            whole = len(papers) == len(self.collection.papers) and all(map(operator.is_, papers, self.collection.papers))
+            # as `triage export` writes it: in parts, never held whole; the kept titles when these are the list in its order
+            parts = export.parts(papers, fmt, self.states, self.citation_keys, titles=self._bibtex_titles if whole else None)
+            export.write(path, parts, force=force)
             return f"{len(papers)} papers written to {path} ({fmt})"
 
         which = "selected" if self.selection else "shown"

@@ -20,8 +20,10 @@ engine is built: a quit while it builds leaves them.
 
 Every list, streamed or not, gets its engine this way. A query typed before it is ready waits
 for it and the filter bar says so ("indexing…"): a result never silently misses papers. The thread is
-a daemon, the parse's worker processes are ended at quit, and `run_app` ends the process without
-waiting for the thread: `q` never waits for this work.
+a daemon; at `q` (before the app's own ending) a build stops within a few hundred papers, its folder left half-built
+for the cache's clean-up, and the parse's worker processes are ended; `run_app` ends the process without waiting for
+the thread, giving the cache entries still being written what is left of `QUIT_WITHIN` (tui.cli.launch): `q` never
+waits for this work.
 """
 from __future__ import annotations
 
@@ -103,7 +105,8 @@ class Loading:
         self._index: Engine | None = None
         self._indexed = threading.Event()
         """Set once `_index` is made (or the app quits before)."""
-        self._stopping = False
+        self._stopping = threading.Event()
+        """Set at quit: the work behind the list stops (a build of the engine too: store.search.engine.folder's `build`)."""
         self.papers_by_id: dict[str, Paper] = {paper.id: paper for paper in self.collection.papers}
         """Each paper by its id (the head's until the whole read lands)."""
         self._thread: threading.Thread | None = None
@@ -147,14 +150,21 @@ class Loading:
         self._thread = threading.Thread(target=self._load, args=(self._files,), name="triage open", daemon=True)
         self._thread.start()
 
+    def quitting(self) -> None:
+        """As soon as a quit is asked for: a build of the engine stops within a few hundred papers (its half-built
+        folder left to the cache's clean-up), leaving the cores to the app's own ending; the rest at unmount
+        (`stop_loading`: ending the worker processes at the key instead was ~0.1 s slower, their pool's clean-up
+        running beside the ending)."""
+        self._stopping.set()
+
     def stop_loading(self) -> None:
-        """At quit: nothing waits for the index any more, and the parse's worker processes (the only
-        processes the app starts) end now."""
-        self._stopping = True
+        """At quit: nothing waits for the index any more, a build of it stops (`quitting`), and the parse's worker
+        processes (the only processes the app starts) end now, and the parse with them (tui.processes.ended)."""
+        self._stopping.set()
         texts_entry.tell = texts_entry.say
         self._indexed.set()
         self._all_read.set()
-        self._held.release()  # (the interpreter waits for the cache writers before it exits)
+        self._held.release()  # (written in what is left of the quit's second: tui.cli.launch)
         if self.working_behind:  # (reading, or indexing)
             processes.ended()
 
@@ -183,6 +193,8 @@ class Loading:
         try:
             self._read_and_index(files)
         except Exception as exc:  # noqa: BLE001 - told, and the papers shown are searched
+            if self._stopping.is_set():  # (a build stopped, a read whose workers were ended: the app is going)
+                return
             self._post(partial(self._not_read, f"{exc.__class__.__name__}: {exc}"))
             if self._index is None:
                 self._index = Engine.of(list(self.collection.papers))
@@ -210,14 +222,14 @@ class Loading:
                 self._post(partial(self._not_read, str(exc)))
                 whole = None
             processes.forkserver_stopped()  # (its workers have ended)
-            if self._stopping:
+            if self._stopping.is_set():
                 return None
             if whole is not None:
                 landed = threading.Event()
                 landing = Landing.of(whole, self.store)  # (here, not on the UI thread)
                 self._post(lambda: (self._land(landing), landed.set()))
                 while not landed.wait(0.1):
-                    if self._stopping:
+                    if self._stopping.is_set():
                         return None
             else:
                 self._files = None
@@ -230,7 +242,7 @@ class Loading:
         # collector's sight (`gc.freeze`): it lives as long as the app, and its full collections walked it all,
         # ~200 ms at 100,000 papers every 15–20 keys (freed papers are still freed, by count).
         gc.freeze()
-        opened = engine_for(self.collection)
+        opened = engine_for(self.collection, self._stopping)
         self._index = opened.engine
         self._indexed.set()
         self._post(partial(self._indexed_now, opened.note))
@@ -242,7 +254,7 @@ class Loading:
         100,000 papers, much of it holding the GIL) would otherwise share it with that search, which took
         1.6 s beside them instead of ~0.1 s."""
         deadline = time.monotonic() + SEARCH_FIRST
-        while self._search_serial != self._shown_serial and not self._stopping and time.monotonic() < deadline:  # type: ignore[attr-defined]
+        while self._search_serial != self._shown_serial and not self._stopping.is_set() and time.monotonic() < deadline:  # type: ignore[attr-defined]
             time.sleep(0.01)
 
     def _reading(self, files: Sequence[str]) -> Callable[[str, int], None]:

@@ -6,12 +6,16 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from multiprocessing import forkserver, resource_tracker, synchronize, util
 
 from store.readers import records
 
+_behind = False
+"""Whether a parse runs within `behind_the_list` (what `ended` ends with its workers)."""
+_ending = threading.Lock()
 WORKERS_FROM = 2 * records.CHUNK
 """Behind the list, a parse of this many abstracts and more is split over worker processes."""
 
@@ -63,7 +67,9 @@ def behind_the_list() -> Iterator[None]:
     its worker processes forked by a server (see `prepare`) where there can be one: behind the list the
     user waits on no thread of the app, which would otherwise share one core with the UI. A fork server started
     within it (not beforehand: `prepare`) starts as that one does (`safe_path`)."""
-    before = records.PARALLEL_FROM, records.START
+    global _behind
+    before = records.PARALLEL_FROM, records.START, records.ENDED
+    _behind = True
     records.PARALLEL_FROM = min(before[0], WORKERS_FROM)
     if "forkserver" in multiprocessing.get_all_start_methods():
         records.START = "forkserver"
@@ -71,7 +77,9 @@ def behind_the_list() -> Iterator[None]:
         with safe_path():
             yield
     finally:
-        records.PARALLEL_FROM, records.START = before
+        with _ending:
+            records.PARALLEL_FROM, records.START, records.ENDED = before
+            _behind = False
 
 
 def tracker_stopped() -> None:
@@ -86,6 +94,9 @@ def tracker_stopped() -> None:
 
 
 def ended() -> None:
-    """At a quit while the open still works: the worker processes end now."""
+    """At a quit while the open still works: the worker processes end now, and a parse on them with them."""
+    with _ending:
+        if _behind:  # (a parse behind the list: only it ends so, until its block ends)
+            records.ENDED = True
     for child in multiprocessing.active_children():
         child.terminate()

@@ -52,6 +52,7 @@ from store.common.files import (abandon as abandon_writes, abandonable, abandone
 from store.papers.model import Collection, Origin, Paper, built, kept_plain
 from store.readers import texts_entry
 from store.common.collector import collector_paused
+from store.common.sliced import joined, sliced
 from store.readers.records import within
 
 SUFFIX = ".parse"
@@ -183,15 +184,16 @@ def _encode(key: tuple, collection: Collection, texts: texts_entry.Table) -> byt
         if values and values.count(values[0]) == len(values):
             same[name] = values[0]
         else:
-            columns[name] = values
+            columns[name] = sliced(values)
     # A display text as the paper keeps it: None for the text itself, False for one worked out when asked.
     # (the texts read out one at a time: a long list's may be kept compressed, `store.papers.packed`, ~150 MB as strings)
     plains = [None if kept_form is text or kept_form == text else False if kept_form is None else kept_form
               for text, kept_form in zip(map(attrgetter("text"), papers), map(kept_plain, papers))]
     positions = [paper.position for paper in papers]
     meta = (collection.header, collection.venue, collection.year, list(collection.sources), list(collection.warnings))
-    return marshal.dumps((key, meta, len(papers), columns, same, texts, plains,
-                          None if positions == list(range(len(papers))) else positions))
+    # (each long list a slice at a time: `store.common.sliced`)
+    return marshal.dumps((key, meta, len(papers), columns, same, texts, sliced(plains),
+                          None if positions == list(range(len(papers))) else sliced(positions)))
 
 
 def _decode(data: bytes, key: tuple, path: Path, wanted: AbstractSet[str] | None = None,
@@ -204,6 +206,8 @@ def _decode(data: bytes, key: tuple, path: Path, wanted: AbstractSet[str] | None
         stored_key, meta, count, columns, same, table, plains, positions = marshal.loads(payload)
         if stored_key != key:
             return None
+        columns = {name: joined(pieces) for name, pieces in columns.items()}
+        plains, positions = joined(plains), positions if positions is None else joined(positions)
         header, venue, year, sources, warnings = meta
         ids = columns["id"] if "id" in columns else [same["id"]] * count
         chosen: Sequence[int] = range(count)

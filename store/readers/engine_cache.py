@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import threading
 from pathlib import Path
 from typing import NamedTuple
 
+from store.common.files import Abandoned
 from store.papers.model import Collection
 from store.readers.cache import ENGINE_SUFFIX, _entry, _used, folder
 from store.readers.list_key import papers_key
@@ -31,16 +33,19 @@ class Opened(NamedTuple):
     note: str | None
 
 
-def engine_for(collection: Collection) -> Opened:
+def engine_for(collection: Collection, stop: threading.Event | None = None) -> Opened:
     """The engine of `collection`'s papers: opened from the cache when its folder there is intact and of these papers
-    and code, else built there first; built in memory when the cache cannot be written."""
+    and code, else built there first; built in memory when the cache cannot be written. `Abandoned` when `stop` is set
+    while it is built (at a quit: store.search.engine.folder's `build`)."""
     key = papers_key(collection)
     if collection.sources:
         place = _entry([Path(source) for source in collection.sources], ENGINE_SUFFIX)
     else:
         place = folder() / (hashlib.blake2b(key.encode(), digest_size=16).hexdigest() + ENGINE_SUFFIX)
     try:
-        engine, why = Engine.opened(collection.papers, place, key)
+        engine, why = Engine.opened(collection.papers, place, key, stop)
+    except Abandoned:
+        raise
     except OSError as error:
         reason = _REASONS.get(error.errno or 0, (error.strerror or str(error)).lower())
         return Opened(Engine.of(collection.papers), True, f"search index not kept: {reason} ({place.parent})")

@@ -96,6 +96,9 @@ CHUNK = 2_048
 START = "spawn"
 """How worker processes start where forking is not safe (other threads run): a process that has a
 forkserver running with this module loaded (the app, see `tui.processes.behind_the_list`) makes it "forkserver"."""
+ENDED = False
+"""Set when the worker processes are ended on purpose (a quit: `tui.processes.ended`): the parse then ends with them
+(`BrokenProcessPool`) rather than doing the rest in this process, which took the cores from the app's own ending."""
 
 NICENESS = 10
 """How much less a worker process is given the CPU than the process it works for (`worker_pool`): that one's
@@ -223,7 +226,8 @@ def analysed(texts: Iterable[str], name: str = "") -> Iterator[tuple[list[Analys
                     report(name, analysed_texts)
                     yield part if packed else (part, None)
         except (OSError, BrokenProcessPool):  # no processes allowed here: the rest in this one
-            pass
+            if ENDED:
+                raise
         finally:
             _INHERITED = ()
     for chunk in chain(sent[done:], chunking):

@@ -4,14 +4,11 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from store.common.errors import ReadError
+from tui.citing import citing
 from tui.cli.common import (add_common, add_library, add_query, attached, database, load, matching, named, new_in, parse_args,
                             parse_query)
-
-if TYPE_CHECKING:
-    from store.papers.model import Collection
 
 
 def cite_parser() -> argparse.ArgumentParser:
@@ -101,27 +98,6 @@ def run_export(argv: Sequence[str]) -> int:
         for batch in export.joined(parts):
             sys.stdout.write(batch)
     return 0
-
-
-def citing(collection: Collection, make_missing: bool = True) -> tuple[dict[str, str], list[str] | None]:
-    """The citation keys of `collection`'s papers (paper id → key, assigned over them all), and the BibTeX titles of
-    them all in order when a long list keeps them beside its parse entry (made now when it has none, but not
-    `make_missing`)."""
-    from store.cite import citations as cite
-    from store.readers import cache, columns_entry
-
-    papers = collection.papers
-    by_id: dict[str, str] = {}  # (the keys of the entry, when they can be)
-
-    def valid(columns: list[list[str]]) -> bool:
-        by_id.update(cite.citable(papers, columns[0]) or {})
-        return bool(by_id)
-
-    found = columns_entry.kept(collection.origin, papers, cache.CITE_SUFFIX, 2, cite.citing, valid, make_missing)
-    if found is None:
-        return cite.citation_keys(papers), None
-    keys, titles = found
-    return by_id or dict(zip((paper.id for paper in papers), keys)), list(titles)
 
 
 def export_format(output: str | None) -> str:

@@ -11,6 +11,8 @@ from tui.widgets.line_text import show_line
 
 SAVING_WIDTH = len("saving…") + 1
 """The cells "saving…" takes, with its padding."""
+NOTICE_LEAST = 32
+"""The fewest cells a notice is shown in ("search index rebuilt (damaged)"): the counts after the first give theirs up for it."""
 NARROW_LIKE = 18
 """The most characters of the paper "more like this" is of that the header names below 100 columns."""
 
@@ -33,7 +35,7 @@ class StatusLine(Horizontal):
         & > #status-source { width: auto; padding: 0 0 0 1; color: $text; text-wrap: nowrap; text-overflow: ellipsis; }
         & > #status-counts { width: 1fr; padding: 0 1; color: $text; text-wrap: nowrap; }
         & > #status-loading { width: auto; color: $text-muted; text-style: bold; }
-        & > #status-notice { width: auto; max-width: 40%; color: $text-warning; text-style: bold; text-wrap: nowrap; text-overflow: ellipsis; }
+        & > #status-notice { width: auto; color: $text-warning; text-style: bold; text-wrap: nowrap; text-overflow: ellipsis; }
         & > #status-saving { width: auto; padding: 0 1 0 0; color: $text-warning; text-style: bold; }
         & > #status-read { width: auto; color: $text-muted; }
         & > #status-sync { width: auto; color: $text-muted; }
@@ -54,6 +56,8 @@ class StatusLine(Horizontal):
         self._where = ""
         self._limit: int | None = None
         self._reserved = False
+        self._told: object = None
+        """The notice last told as a toast, not having room in the line (see `_fit`)."""
         """Whether "saving…" keeps its width while not shown (see `_fit`)."""
         """The widest the source names and venue may be (None: as wide as they are)."""
 
@@ -112,6 +116,8 @@ class StatusLine(Horizontal):
     def show_notice(self, text: str) -> None:
         """What the user should know of the list itself ("list changed on disk — R reloads", a fetch that failed);
         '' once it is over."""
+        if not text:
+            self._told = None  # (told as a toast again if it comes back with no room)
         for notice in self.query("#status-notice").results(Static):  # (none while the line is still composed)
             notice.update(Content(f"{text} " if text else ""))
             self.call_after_refresh(self.call_after_refresh, self._fit)  # once it has its new width (laid out)
@@ -121,31 +127,45 @@ class StatusLine(Horizontal):
         show_line(self.query_one("#status-saving", Static), Content("saving…" if papers else ""))
 
     def _fit(self) -> None:
-        """Leave the counts their room, as many whole ones as fit: the source names and venue get what is
-        left, cut with `…` (and left out when not even the number of lists would show)."""
+        """Leave the counts their room, as many whole ones as fit; the source names and venue get what is left, cut
+        with `…` (and left out when not even the number of lists would show). While a notice shows, the list's name
+        keeps its room too and the notice some (`NOTICE_LEAST`): the counts after the first give way to them, and the
+        notice, cut with `…`, takes what is left (none: it is told as a toast instead)."""
         counts_widget = self.query_one("#status-counts", Static)
         if not self.size.width:  # not laid out yet: on_resize fits it
             show_line(counts_widget, Content(" · ".join(self._counts)))
             return
         saving = self.query_one("#status-saving", Static)
+        notice = self.query_one("#status-notice", Static)
         others = sum(child.outer_size.width for child in self.children
-                     if child.display and child.id not in ("status-source", "status-counts", "status-saving"))
-        kept = list(self._counts)
-        while len(kept) > 1 and self.size.width - others - 2 - SAVING_WIDTH < len(" · ".join(kept)):
-            kept.pop()  # the least important
-        counts = len(" · ".join(kept))
-        show_line(counts_widget, Content(" · ".join(kept)))
+                     if child.display and child.id not in ("status-source", "status-counts", "status-saving", "status-notice"))
         source = self.query_one("#status-source", Static)
         shown = source.content
         wanted = (shown.cell_length if isinstance(shown, Content) else len(shown)) + 1
-        room = max(0, self.size.width - others - counts - 2)
+        said = notice.content.cell_length if isinstance(notice.content, Content) else len(str(notice.content))
+        room = self.size.width - others - 2  # (the counts' padding)
+        kept = list(self._counts)
+        least = min(said, NOTICE_LEAST)
+        if said and room - SAVING_WIDTH - wanted - len(kept[0]) < least:  # too few cells to say anything: the name and
+            said = least = 0  # the counts keep them, and the notice is told once as a toast instead
+            if self._told != notice.content:
+                self._told = notice.content
+                self.notify(str(notice.content).strip(), severity="warning", timeout=12, markup=False)
+        while len(kept) > 1 and room - SAVING_WIDTH - (wanted + least if said else 0) < len(" · ".join(kept)):
+            kept.pop()  # the least important
+        counts = len(" · ".join(kept))
+        show_line(counts_widget, Content(" · ".join(kept)))
+        room -= counts
+        noticed = max(0, min(said, room - SAVING_WIDTH - wanted))
+        notice.styles.max_width = noticed if noticed < said or not said else None
+        room -= noticed
         # "saving…" keeps its place while it is not shown, so a mark shows and clears it without laying the
         # screen out (twice a mark), unless that place would cut source names that fit without it.
         reserve = room - wanted >= SAVING_WIDTH or wanted > room
         if reserve != self._reserved:
             self._reserved = reserve
             saving.styles.width = SAVING_WIDTH if reserve else "auto"
-        room -= SAVING_WIDTH if reserve else saving.outer_size.width
+        room = max(0, room - (SAVING_WIDTH if reserve else saving.outer_size.width))
         limit = room if wanted > room else None
         if limit is not None and len(self._names) > 1 and limit <= len(f"{len(self._names)} lists: "):
             limit = 0  # not even the number of lists: none of it

@@ -10,6 +10,7 @@ code, truncated, damaged), saying why. `found` gives the rows alone, or a screen
 """
 from __future__ import annotations
 
+import threading
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,17 +64,17 @@ class Engine:
         return cls(papers, tantivy.Index.open(str(folder)), Lexicon.in_folder(folder), folder, ordered(folder))
 
     @classmethod
-    def opened(cls, papers: Sequence[Paper], folder: Path, key: str) -> tuple[Engine, str | None]:
+    def opened(cls, papers: Sequence[Paper], folder: Path, key: str, stop: threading.Event | None = None) -> tuple[Engine, str | None]:
         """(the engine of `papers` in `folder` under `key`, why it was built now or None): an intact folder opened,
         any other built again first ("missing", "outdated", "damaged": store.search.engine.folder's `checked`).
-        OSError when the folder cannot be written."""
+        OSError when the folder cannot be written; `Abandoned` (one) when `stop` is set while it is built."""
         why = checked(folder, key, len(papers))
         if why is None:
             try:
                 return cls.open(papers, folder), None
             except ValueError:
                 why = "damaged"
-        build(papers, folder, key)
+        build(papers, folder, key, stop)
         return cls.open(papers, folder), why
 
     @classmethod

@@ -21,6 +21,7 @@ import os
 import re
 import shutil
 import stat
+import threading
 import zlib
 from collections.abc import Sequence
 from contextlib import suppress
@@ -29,7 +30,7 @@ from pathlib import Path
 import tantivy
 
 from store.common.errors import ReadError
-from store.common.files import read_regular
+from store.common.files import Abandoned, read_regular
 from store.papers.model import Paper
 from store.search.engine import lexicon
 from store.search.engine.documents import document, schema
@@ -40,6 +41,12 @@ MANIFEST_MOST = 1 << 20
 HEAP = 128_000_000
 """The writer's memory budget in bytes (tantivy's, over its threads): the build's peak is this, not the list's size."""
 _CHUNK = 1 << 20
+STOP_EVERY = 256
+"""A build asked to stop (`fill`'s `stop`) stops within this many papers (~50 ms of indexing)."""
+_LEFT: list[tantivy.IndexWriter] = []
+"""The writers of builds that stopped, never dropped: dropping one waits for its threads, which finish their
+segment first, holding the interpreter's lock (a second and more at 100,000 papers). They stop at a quit: the process
+ends instead."""
 
 
 def _crc(path: Path) -> int:
@@ -56,24 +63,31 @@ def _sealed_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file() and p.name != MANIFEST and not p.name.startswith("."))
 
 
-def fill(index: tantivy.Index, papers: Sequence[Paper]) -> None:
-    """Index `papers` (in list order) into `index` (in a folder or in memory), committed and merged, and reload it."""
+def fill(index: tantivy.Index, papers: Sequence[Paper], stop: threading.Event | None = None) -> None:
+    """Index `papers` (in list order) into `index` (in a folder or in memory), committed and merged, and reload it.
+    `Abandoned` once `stop` is set (checked every `STOP_EVERY` papers): the index is left as it is."""
     writer = index.writer(HEAP, 1)  # (one thread: each segment holds rows one after another; Python is the slower side)
     for row, paper in enumerate(papers):
+        if stop is not None and row % STOP_EVERY == 0 and stop.is_set():
+            _LEFT.append(writer)
+            raise Abandoned("search index build stopped")
         writer.add_document(document(paper, row))
     writer.commit()
     writer.wait_merging_threads()
     index.reload()
 
 
-def build(papers: Sequence[Paper], folder: Path, key: str) -> None:
+def build(papers: Sequence[Paper], folder: Path, key: str, stop: threading.Event | None = None) -> None:
     """Index `papers` (in list order) into `folder` under `key`, replacing whatever was there. OSError when the
     folder cannot be written (tantivy's own errors of the disk as theirs: a full disk is ENOSPC), nothing of the
-    build left."""
+    build left. `Abandoned` once `stop` is set (at a quit): the folder it was building in is left to the cache's
+    clean-up, which removes it once this process is gone (store.readers.cache), and `folder` is as it was."""
     temp = folder.with_name(f"{folder.name}.building-{os.getpid()}")
     shutil.rmtree(temp, ignore_errors=True)
     try:
-        _sealed(papers, temp, key)
+        _sealed(papers, temp, key, stop)
+    except Abandoned:
+        raise
     except BaseException as error:
         shutil.rmtree(temp, ignore_errors=True)
         if isinstance(error, ValueError) and (code := _OS_ERROR.search(str(error))):
@@ -86,10 +100,10 @@ _OS_ERROR = re.compile(r"\(os error (\d+)\)")
 """How tantivy (its errors are ValueErrors) names the system's error of a file it could not write."""
 
 
-def _sealed(papers: Sequence[Paper], temp: Path, key: str) -> None:
+def _sealed(papers: Sequence[Paper], temp: Path, key: str, stop: threading.Event | None) -> None:
     temp.mkdir(parents=True)
     index = tantivy.Index(schema(), path=str(temp))
-    fill(index, papers)
+    fill(index, papers, stop)
     ordered = _in_row_order(temp, index.searcher())
     lexicon.write(index.searcher(), temp)
     files = {str(p.relative_to(temp)): [p.stat().st_size, _crc(p)] for p in _sealed_files(temp)}

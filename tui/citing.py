@@ -1,0 +1,30 @@
+"""A list's citation keys and BibTeX titles as `triage cite`, `triage export` and the app's copy and export (`c`, `x`:
+tui.copying) take them: from the `.cite` entry kept beside a long list's parse entry when it holds them
+(store.readers.columns_entry), else made. Imports no Textual: the command line uses it without loading the app."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from store.papers.model import Collection
+
+
+def citing(collection: Collection, make_missing: bool = True) -> tuple[dict[str, str], list[str] | None]:
+    """The citation keys of `collection`'s papers (paper id → key, assigned over them all), and the BibTeX titles of
+    them all in order when a long list keeps them beside its parse entry (made now when it has none, but not
+    `make_missing`)."""
+    from store.cite import citations as cite
+    from store.readers import cache, columns_entry
+
+    papers = collection.papers
+    by_id: dict[str, str] = {}  # (the keys of the entry, when they can be)
+
+    def valid(columns: list[list[str]]) -> bool:
+        by_id.update(cite.citable(papers, columns[0]) or {})
+        return bool(by_id)
+
+    found = columns_entry.kept(collection.origin, papers, cache.CITE_SUFFIX, 2, cite.citing, valid, make_missing)
+    if found is None:
+        return cite.citation_keys(papers), None
+    keys, titles = found
+    return by_id or dict(zip((paper.id for paper in papers), keys)), list(titles)
