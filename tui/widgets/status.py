@@ -13,6 +13,8 @@ SAVING_WIDTH = len("saving…") + 1
 """The cells "saving…" takes, with its padding."""
 NOTICE_LEAST = 32
 """The fewest cells a notice is shown in ("search index rebuilt (damaged)"): the counts after the first give theirs up for it."""
+NAME_LEAST = 24
+"""The fewest cells the list's name and venue keep beside a notice (the whole of them when shorter)."""
 NARROW_LIKE = 18
 """The most characters of the paper "more like this" is of that the header names below 100 columns."""
 
@@ -42,7 +44,7 @@ class StatusLine(Horizontal):
         & > ProgressBar { width: auto; padding: 0 1; }
         & > ProgressBar Bar { width: 20; }
     }
-    StatusLine.-narrow {
+    StatusLine.-narrow, StatusLine.-noticed {
         & > #status-read { display: none; }
         & > ProgressBar Bar { width: 8; }
     }
@@ -118,6 +120,7 @@ class StatusLine(Horizontal):
         '' once it is over."""
         if not text:
             self._told = None  # (told as a toast again if it comes back with no room)
+        self.set_class(bool(text), "-noticed")  # (the bar of papers read gives the notice its room, as when narrow)
         for notice in self.query("#status-notice").results(Static):  # (none while the line is still composed)
             notice.update(Content(f"{text} " if text else ""))
             self.call_after_refresh(self.call_after_refresh, self._fit)  # once it has its new width (laid out)
@@ -128,9 +131,10 @@ class StatusLine(Horizontal):
 
     def _fit(self) -> None:
         """Leave the counts their room, as many whole ones as fit; the source names and venue get what is left, cut
-        with `…` (and left out when not even the number of lists would show). While a notice shows, the list's name
-        keeps its room too and the notice some (`NOTICE_LEAST`): the counts after the first give way to them, and the
-        notice, cut with `…`, takes what is left (none: it is told as a toast instead)."""
+        with `…` (and left out when not even the number of lists would show). While a notice shows (it says what went
+        wrong: a fetch, the index), the first count keeps its room, then the list's name some (`NAME_LEAST`), then the
+        notice as much as it needs: the other counts give way to it, and the name gets what is left. A notice that
+        would get fewer than `NOTICE_LEAST` cells is told as a toast instead."""
         counts_widget = self.query_one("#status-counts", Static)
         if not self.size.width:  # not laid out yet: on_resize fits it
             show_line(counts_widget, Content(" · ".join(self._counts)))
@@ -145,18 +149,19 @@ class StatusLine(Horizontal):
         said = notice.content.cell_length if isinstance(notice.content, Content) else len(str(notice.content))
         room = self.size.width - others - 2  # (the counts' padding)
         kept = list(self._counts)
-        least = min(said, NOTICE_LEAST)
-        if said and room - SAVING_WIDTH - wanted - len(kept[0]) < least:  # too few cells to say anything: the name and
-            said = least = 0  # the counts keep them, and the notice is told once as a toast instead
+        name = min(wanted, NAME_LEAST)
+        if said and room - SAVING_WIDTH - name - len(kept[0]) < min(said, NOTICE_LEAST):  # too few cells to say
+            said = 0  # anything: the name and the counts keep them, and the notice is told once as a toast instead
             if self._told != notice.content:
                 self._told = notice.content
                 self.notify(str(notice.content).strip(), severity="warning", timeout=12, markup=False)
-        while len(kept) > 1 and room - SAVING_WIDTH - (wanted + least if said else 0) < len(" · ".join(kept)):
+        beside = min(said, room - SAVING_WIDTH - name - len(kept[0]))  # (the notice, as much as the first count leaves)
+        while len(kept) > 1 and room - SAVING_WIDTH - (name + beside if said else 0) < len(" · ".join(kept)):
             kept.pop()  # the least important
         counts = len(" · ".join(kept))
         show_line(counts_widget, Content(" · ".join(kept)))
         room -= counts
-        noticed = max(0, min(said, room - SAVING_WIDTH - wanted))
+        noticed = max(0, min(said, room - SAVING_WIDTH - name))
         notice.styles.max_width = noticed if noticed < said or not said else None
         room -= noticed
         # "saving…" keeps its place while it is not shown, so a mark shows and clears it without laying the
