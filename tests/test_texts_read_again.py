@@ -15,7 +15,7 @@ import pytest
 
 import store.readers
 from store.common.errors import ReadError
-from store.papers.model import kept_text
+from store.papers.model import at_hand, kept_text
 from store.readers import cache, read_path, texts_entry
 from store.readers.engine_cache import engine_for
 from store.readers.records import CHUNK
@@ -50,10 +50,13 @@ def test_a_list_gone_is_one_error_said_for_every_text_of_the_chunk_and_read_once
     parses = []
     real = store.readers._parse
     monkeypatch.setattr(store.readers, "_parse", lambda *args: parses.append(args) or real(*args))
+    assert at_hand(papers[0]) and not at_hand(papers[CHUNK + 1]) and parses == []  # (what the app asks first)
     with pytest.raises(ReadError) as first:
         papers[CHUNK + 1].text
     with pytest.raises(ReadError) as second:
         papers[CHUNK + 2].text
+    with pytest.raises(ReadError):
+        at_hand(papers[CHUNK + 3])
     assert str(first.value) == str(second.value) == f"{path}: {GONE} (No such file or directory): its texts are not " \
                                                      "available until it is opened again"
     assert len(parses) == 1
@@ -104,7 +107,10 @@ async def test_the_detail_pane_never_waits_for_the_list_read_again(listed, monke
 
 
 async def test_the_detail_pane_says_a_text_is_not_available_when_the_list_is_gone(listed):
+    from textual.widgets import OptionList, Static
+
     from tui.app import TriageApp
+    from tui.screens.cite_picker import CitePicker
     from tui.widgets.detail import DetailPane
     from tui.widgets.paper_list import PaperList
 
@@ -122,10 +128,17 @@ async def test_the_detail_pane_says_a_text_is_not_available_when_the_list_is_gon
             await pilot.press("j")
             await until(pilot, lambda: "This abstract is not available" in pane.shown_text
                         and f"Method {rows.current.position} " in pane.shown_text)
-        rows.cursor = 2 * CHUNK + 1  # (a whole chunk)
-        await until(pilot, lambda: f"Method {2 * CHUNK + 1} learns graphs" in pane.shown_text)
         notices = [notice for notice in told(app) if GONE in notice.message]
         assert len(notices) == 1 and str(path) in notices[0].message and notices[0].severity == "error"
+        await pilot.press("C")  # (copy as…: its preview, then a copy of the abstract)
+        await until(pilot, lambda: isinstance(app.screen, CitePicker))
+        options = app.screen.query_one(OptionList)
+        options.highlighted = options.get_option_index("abstract")
+        await until(pilot, lambda: GONE in str(app.screen.query_one("#cite-preview", Static).content))
+        await pilot.press("enter")
+        await until(pilot, lambda: any(notice.message.startswith(f"Not copied: {path}: {GONE}") for notice in told(app)))
+        rows.cursor = 2 * CHUNK + 1  # (a whole chunk)
+        await until(pilot, lambda: f"Method {2 * CHUNK + 1} learns graphs" in pane.shown_text)
         assert app.is_running
 
 

@@ -12,11 +12,12 @@ from functools import cached_property
 from textual import work
 
 from store.common.errors import ReadError
-from store.papers.model import Collection, Paper, Triage
+from store.papers.model import Collection, Paper, Triage, at_hand
 from store.cite import citations as cite, export
 from store.common import heap
 from store.marks.db import TriageStore
 from tui import clipboard
+from tui.rereading import READING
 from tui.saving import Saver
 from tui.screens.cite_picker import CitePicker
 from tui.screens.export_dialog import ExportDialog
@@ -99,7 +100,10 @@ class CopyActions:
                 self.copy_papers([paper], fmt)
 
         def preview(fmt: str) -> str:
-            return cite.render([paper], fmt, self.citation_keys)
+            try:  # (a text read again is the detail pane's worker's: tui.rereading)
+                return cite.render([paper], fmt, self.citation_keys) if at_hand(paper) else READING
+            except ReadError as exc:
+                return str(exc)
 
         self._once_keyed(lambda: self.push_screen(CitePicker(self.cite_format, preview), picked))
 

@@ -38,9 +38,14 @@ class Rereading:
             pane.show(None)
             return
         hit, marks = self._hit_of(paper), self._marks_shown(paper.id)
-        if problem is None and at_hand(paper):
-            pane.show(paper, hit, marks)
-            return
+        if problem is None:
+            try:
+                if at_hand(paper):
+                    pane.show(paper, hit, marks)
+                    return
+            except ReadError as exc:
+                problem = exc
+                self._tell(problem)
         pane.show(paper, hit, marks, instead=READING if problem is None else NOT_AVAILABLE.format(problem))
         if problem is None:
             self._read_again(paper)
@@ -56,13 +61,14 @@ class Rereading:
 
     def _read(self, paper: Paper, problem: ReadError | None) -> None:
         """The text of `paper` read again, or why not: shown if it is still the paper under the cursor."""
-        if problem is not None and str(problem) not in self._told:
-            self._told.add(str(problem))
-            self.notify(str(problem), title="List cache", severity="error", timeout=20, markup=False)  # type: ignore[attr-defined]
+        if problem is not None:
+            self._tell(problem)
         if self.query_one(PaperList).current is paper:  # type: ignore[attr-defined]
             self.show_paper(paper, problem)
 
-    @property
-    def _told(self) -> set[str]:
-        """The lines told already (one is not told again for each paper of a chunk that cannot be read)."""
-        return self.__dict__.setdefault("_told_lines", set())
+    def _tell(self, problem: ReadError) -> None:
+        """A notice of `problem`, unless it was told already (not once for each paper of a chunk)."""
+        told = self.__dict__.setdefault("_told_lines", set())
+        if str(problem) not in told:
+            told.add(str(problem))
+            self.notify(str(problem), title="List cache", severity="error", timeout=20, markup=False)  # type: ignore[attr-defined]

@@ -92,15 +92,18 @@ class Stored(Chunk):
         return Chunk, (packed, self.ends)
 
     def at_hand(self) -> bool:
-        """Whether its texts can be read out now: held, or their bytes in the file pass their check (then they are
-        read out and kept, as a text asked for keeps them); False when reading them would read the list again (a
-        parse: seconds at 100,000 papers) or fail (`place.recovered()` raising: the list gone since)."""
+        """Whether its texts can be read out now: held, or their bytes in the file pass their check, or the list was
+        read again already (then they are read out and kept, as a text asked for keeps them; or what
+        `place.recovered()` raises when they could not be had, the list gone since); False when reading them would
+        read the list again (a parse: seconds at 100,000 papers)."""
         place = self.place
         if place is None or self._raw is not None:
             return True
         packed = place.read()  # type: ignore[attr-defined]
         if packed is None:
-            return False
+            if not place.read_again():  # type: ignore[attr-defined]
+                return False
+            packed = self._compressed()
         self._unpacked(packed)
         return True
 

@@ -120,6 +120,10 @@ class SideFile:
         """The list read again (None for a paper no longer in it), or why it could not be."""
         weakref.finalize(self, os.close, fd)
 
+    @property
+    def read_again(self) -> bool:
+        return self._again is not None
+
     def recovered(self, column: int, first: int, count: int) -> list[str]:
         """The texts (`column` 0) or fields (1, `_pairs`) of the papers `first`..`first + count` (of the entry's
         order), the list read again for them once; `ReadError` when it cannot be (said once: the same error then
@@ -174,6 +178,11 @@ class Place:
 
     def recovered(self) -> list[str]:
         return self.side.recovered(self.column, self.first, self.count)
+
+    def read_again(self) -> bool:
+        """Whether the list was read again already (`recovered` then answers at once)."""
+        return self.side.read_again
+
 
 
 def opened(path: Path, table: Table, name: str, ids: Sequence[str], parse: Callable[[], Collection] | None,
