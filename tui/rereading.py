@@ -45,7 +45,7 @@ class Rereading:
                     return
             except ReadError as exc:
                 problem = exc
-                self._tell(problem)
+                self.tell_unavailable(problem)
         pane.show(paper, hit, marks, instead=READING if problem is None else NOT_AVAILABLE.format(problem))
         if problem is None:
             self._read_again(paper)
@@ -62,12 +62,13 @@ class Rereading:
     def _read(self, paper: Paper, problem: ReadError | None) -> None:
         """The text of `paper` read again, or why not: shown if it is still the paper under the cursor."""
         if problem is not None:
-            self._tell(problem)
+            self.tell_unavailable(problem)
         if self.query_one(PaperList).current is paper:  # type: ignore[attr-defined]
             self.show_paper(paper, problem)
 
-    def _tell(self, problem: ReadError) -> None:
-        """A notice of `problem`, unless it was told already (not once for each paper of a chunk)."""
+    def tell_unavailable(self, problem: ReadError) -> None:
+        """A notice of `problem` (texts not available: of the pane's paper, or that a worker needed), unless it was
+        told already (not once for each paper of a chunk)."""
         told = self.__dict__.setdefault("_told_lines", set())
         if str(problem) not in told:
             told.add(str(problem))
