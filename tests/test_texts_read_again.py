@@ -198,3 +198,27 @@ def test_marking_a_paper_of_a_damaged_chunk_reads_the_list_again(listed):
     assert "read again from the list" in marked.stderr
     starred = triage("list", "--library", "-q", "is:starred", "--format", "jsonl")
     assert [json.loads(line)["text"] for line in starred.stdout.splitlines()] == [texts[CHUNK + 7]]
+
+
+async def test_a_list_gone_before_its_search_engine_is_built_is_searched_without_the_texts_not_available(tmp_path):
+    """Reopened without a search engine kept, damaged and removed before the app builds it: one notice, the papers
+    whose texts can be read are searched, the app goes on (the open's thread used to end in a traceback, and a
+    search typed then waited for ever)."""
+    from tui.app import TriageApp
+    from tui.widgets.filter_bar import FilterBar
+    from tui.widgets.paper_list import PaperList
+
+    path = long_list(tmp_path / "list.txt", 2 * CHUNK + 300)
+    read_path(path)
+    cache.settle()
+    app = TriageApp(read_path(path))
+    damaged(path)
+    path.unlink()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settled(app, pilot)
+        notices = [notice for notice in told(app) if GONE in notice.message]
+        assert len(notices) == 1 and str(path) in notices[0].message
+        app.query_one(FilterBar).value = "Method 2 learns"
+        rows = app.query_one(PaperList)
+        await until(pilot, lambda: rows.current is not None and rows.current.position == 2)
+        assert app.is_running
