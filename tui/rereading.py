@@ -3,7 +3,8 @@ other fields) in its texts entry (`store.readers.texts_entry`), read when asked;
 open is read again from the list, a parse of the whole list (seconds at 100,000 papers). The pane then shows the
 paper with a line saying so in place of its abstract while a worker thread reads it, and the paper in full once it is
 read, if it is still the one under the cursor; the app's keys go on meanwhile. When it cannot be read (the list gone,
-unreadable or changed since), the pane says the text is not available and a notice gives the one line why.
+unreadable or changed since), the pane says the text is not available and a notice gives the one line why
+(`tell_unavailable`, once a line: the workers that need every text, For you's and the open's index, tell it so too).
 
 A mixin of `TriageApp`, which owns the detail pane and what it shows of a paper (`_hit_of`, `_marks_shown`)."""
 from __future__ import annotations

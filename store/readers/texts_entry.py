@@ -122,6 +122,7 @@ class SideFile:
 
     @property
     def read_again(self) -> bool:
+        """Whether the list was read again already, or could not be."""
         return self._again is not None
 
     def recovered(self, column: int, first: int, count: int) -> list[str]:
@@ -132,7 +133,7 @@ class SideFile:
             if self._again is None:
                 self._again = self._read_again()
         if isinstance(self._again, ReadError):
-            raise self._again
+            raise self._again.with_traceback(None)  # (the same one line, not a traceback growing at each raise)
         part = self._again[column][first : first + count]
         gone = part.count(None)
         if gone:
@@ -182,7 +183,6 @@ class Place:
     def read_again(self) -> bool:
         """Whether the list was read again already (`recovered` then answers at once)."""
         return self.side.read_again
-
 
 
 def opened(path: Path, table: Table, name: str, ids: Sequence[str], parse: Callable[[], Collection] | None,
