@@ -22,10 +22,10 @@ def writing(folder: Path) -> bool:
     return any(folder.glob(".*.tmp"))
 
 
-def wait(condition, timeout: float) -> None:
+def wait(condition, timeout: float, what=lambda: "never happened") -> None:
     deadline = time.monotonic() + timeout
     while not condition():
-        assert time.monotonic() < deadline, "never happened"
+        assert time.monotonic() < deadline, what()
         time.sleep(0.05)
 
 
@@ -94,7 +94,8 @@ def test_q_while_a_long_list_is_read_or_indexed_ends_it_keeps_the_mark_and_the_n
         screen = terminal.wait_for(lambda s: "EXIT=0" in s, interval=0.05)
         assert "shown" not in screen and "Traceback" not in screen  # the app's screen gone, the shell's back, nothing said
         assert app and children  # (the app, its fork server or resource tracker)
-        wait(lambda: not any(map(running, app + children)), timeout=60)  # every process it started ends
+        wait(lambda: not any(map(running, app + children)), timeout=60,  # every process it started ends
+             what=lambda: [Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ") for pid in app + children if running(pid)])
     finally:
         terminal.kill()
     assert not writing(folder)  # an entry given up leaves no temporary file behind

@@ -45,6 +45,7 @@ from tui.keys import COPY, MOVE, READ, SEARCH, TRIAGE, VIEWS as VIEW_KEYS, decla
 from tui.layout import PaneActions, Split
 from tui.loading import Loading
 from tui.marking import MarkingActions
+from tui.rereading import Rereading
 from tui.selection import SelectionActions
 from tui.for_you import Interest, outside
 from tui.interest import InterestActions, Similar
@@ -84,7 +85,7 @@ COPY_ACTIONS = {"copy_citation", "pick_citation", "copy_shown", "open_link", "op
 
 
 class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewActions, InterestActions, PaneActions,
-                SelectionActions, CopyActions, SavedSearchActions, RuleActions, App[None]):
+                SelectionActions, CopyActions, SavedSearchActions, RuleActions, Rereading, App[None]):
     """Triage a list of abstracts from the keyboard.
 
     | Key | Action |
@@ -346,9 +347,7 @@ class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewA
         self.farewell, self.unsaved_marks = self._saver.close(self._sync.at_close if self._sync else None)
 
     def on_paper_list_highlighted(self, message: PaperList.Highlighted) -> None:
-        paper = message.paper
-        marks = self._marks_shown(paper.id) if paper is not None else None
-        self.query_one(DetailPane).show(paper, self._hit_of(paper) if paper is not None else None, marks)
+        self.show_paper(message.paper)
         self._session_changed()
 
     def _theme_changed(self, theme: Theme) -> None:

@@ -12,12 +12,14 @@ from functools import cached_property
 
 from textual import work
 
-from store.papers.model import Collection, Paper, Triage
+from store.common.errors import ReadError
+from store.papers.model import Collection, Paper, Triage, at_hand
 from store.cite import citations as cite, export
 from store.common import heap
 from store.marks.db import TriageStore
 from tui import clipboard
 from tui.citing import citing
+from tui.rereading import READING
 from tui.saving import Saver
 from tui.screens.cite_picker import CitePicker
 from tui.screens.export_dialog import ExportDialog
@@ -105,17 +107,25 @@ class CopyActions:
                 self.copy_papers([paper], fmt)
 
         def preview(fmt: str) -> str:
-            return cite.render([paper], fmt, self.citation_keys)
+            try:  # (a text read again is the detail pane's worker's: tui.rereading)
+                return cite.render([paper], fmt, self.citation_keys) if at_hand(paper) else READING
+            except ReadError as exc:
+                return str(exc)
 
         self._once_keyed(lambda: self.push_screen(CitePicker(self.cite_format, preview), picked))
 
-    @work(thread=True, group="clipboard")
+    @work(thread=True, group="clipboard", description="copy")  # (not the papers' repr: it reads every text)
     def copy_papers(self, papers: list[Paper], fmt: str) -> None:
         """Put `papers` in format `fmt` on a clipboard (off the UI thread: a clipboard tool may be slow)."""
         what = cite.FORMATS[fmt] if len(papers) == 1 else f"{cite.FORMATS[fmt]} of {len(papers)} papers"
         if not self.read_whole:  # type: ignore[attr-defined]
             self.call_from_thread(self.notify, WAITING_FOR_THE_LIST)  # (the keys below wait for them)
-        self.copy_text(cite.render(papers, fmt, self.citation_keys), what)
+        try:
+            rendered = cite.render(papers, fmt, self.citation_keys)
+        except ReadError as exc:  # (a text of a reopened list's damaged cache, the list gone since: tui.rereading)
+            self.call_from_thread(self.notify, f"Not copied: {exc}", severity="error", markup=False)
+            return
+        self.copy_text(rendered, what)
 
     def copy_text(self, text: str, what: str) -> None:
         """Copy from a worker thread and tell the user what was copied and how ("BibTeX copied (OSC 52)")."""

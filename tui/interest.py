@@ -8,13 +8,14 @@ detail's reasons), and `m`, "more like this", with esc back to the list it was o
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from textual import work
 from textual.worker import get_current_worker
 
+from store.common.errors import ReadError
 from store.papers.model import Paper, Triage
 from store.interest.ranking import TOO_FEW, Ranking
 from store.search.views import INTEREST_SORT, LEARNT_SORTS, rerank
@@ -87,13 +88,18 @@ class InterestActions:
     _interest: Interest
     _ranking: Ranking | None
     _similar: Similar | None
+    tell_unavailable: Callable[[ReadError], None]
 
     @work(thread=True, exclusive=True, group="interest")
     def _rank(self, states: dict[str, Triage]) -> None:
         """Rank the marks off the UI thread (a key never waits for it); a newer mark's ranking wins. The rows below
         the cursor are put in the new order here too, as they are now (`Reordered`): the UI thread takes them
         unless the rows or the cursor changed meanwhile (100,000 rows: 0.4 s it would otherwise spend)."""
-        ranking = self._interest.rank(states)
+        try:
+            ranking = self._interest.rank(states)
+        except ReadError as exc:  # (a text the features need, of a reopened list gone since its cache was damaged)
+            self.call_from_thread(self.tell_unavailable, exc)
+            return
         if get_current_worker().is_cancelled:
             return
         reordered = None
@@ -158,7 +164,11 @@ class InterestActions:
         """Show the papers most like the one under the cursor, best first, as a list to triage; esc goes back."""
         paper = self.query_one(PaperList).current
         if paper is not None:
-            similar = [self.papers_by_id[pid] for pid in self._interest.similar(paper.id, Similar.SIZE)]
+            try:
+                similar = [self.papers_by_id[pid] for pid in self._interest.similar(paper.id, Similar.SIZE)]
+            except ReadError as exc:  # (as in `_rank`)
+                self.call_from_thread(self.tell_unavailable, exc)
+                return
             self.call_from_thread(self._show_similar, paper, similar)
 
     def _show_similar(self, paper: Paper, similar: list[Paper]) -> None:

@@ -195,9 +195,13 @@ class Loading:
         except Exception as exc:  # noqa: BLE001 - told, and the papers shown are searched
             if self._stopping.is_set():  # (a build stopped, a read whose workers were ended: the app is going)
                 return
-            self._post(partial(self._not_read, f"{exc.__class__.__name__}: {exc}"))
+            if isinstance(exc, ReadError):  # (a text not available: a reopened list gone since its cache was damaged)
+                self._post(partial(self._say, ""))
+                self._post(partial(self.tell_unavailable, exc))  # type: ignore[attr-defined]
+            else:
+                self._post(partial(self._not_read, f"{exc.__class__.__name__}: {exc}"))
             if self._index is None:
-                self._index = Engine.of(list(self.collection.papers))
+                self._index = Engine.of(_readable(self.collection.papers))
             self._indexed.set()
             self._all_read.set()
 
@@ -343,3 +347,16 @@ class Loading:
         if text != self._said:
             self._said = text
             self.query_one(StatusLine).show_loading(text)  # type: ignore[attr-defined]
+
+
+def _readable(papers: Sequence[Paper]) -> list[Paper]:
+    """`papers` but those whose text is not available (`store.readers.texts_entry`: its list gone since its cache was
+    found damaged): what is searched then."""
+    found = []
+    for paper in papers:
+        try:
+            paper.text  # noqa: B018 - whether it can be read is the point
+        except ReadError:
+            continue
+        found.append(paper)
+    return found

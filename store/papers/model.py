@@ -197,6 +197,14 @@ def has_text(paper: Paper) -> bool:
     return bool(_KEPT_TEXT.__get__(paper, Paper))
 
 
+def at_hand(paper: Paper) -> bool:
+    """Whether `paper`'s text and fields can be read now, without reading its list again (`store.papers.packed.Stored`:
+    a reopened list's texts entry found damaged since its open): what the app asks before it reads them on its thread.
+    `ReadError` when they are known not to be available (the list read again without them)."""
+    kept = (_KEPT_TEXT.__get__(paper, Paper), _KEPT_FIELDS.__get__(paper, Paper))
+    return all(chunk.at_hand() for chunk in (getattr(value, "chunk", None) for value in kept) if chunk is not None)
+
+
 def kept_text(paper: Paper) -> str | Packed:
     """What `paper` keeps of its text (the string, or a `store.papers.packed.Packed`), without reading it out."""
     return _KEPT_TEXT.__get__(paper, Paper)

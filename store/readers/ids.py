@@ -14,6 +14,7 @@ or missing entry, a file that is not a regular one) means None: the caller reads
 from __future__ import annotations
 
 import marshal
+from functools import partial
 from collections.abc import Callable, Sequence, Set as AbstractSet
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
@@ -107,16 +108,19 @@ def ids(paths: Sequence[str]) -> Ids | None:
     return Ids(list(papers.values()), [s for part in parts for s in part.sources], [w for part in parts for w in part.warnings])
 
 
-def papers_named(paths: Sequence[str], wanted: AbstractSet[str]) -> list[Paper] | None:
+def papers_named(paths: Sequence[str], wanted: AbstractSet[str],
+                 read: Callable[[str], Collection] | None = None) -> list[Paper] | None:
     """The papers of the list files `paths` whose ids are `wanted` (of an id in several, the first, as `read_paths`
     keeps it), from their parse entries without reading the others' texts nor making them: what `triage set` needs
-    of a long list to keep the record of a paper it marks first; None when a file's parse is not cached (its key)."""
+    of a long list to keep the record of a paper it marks first; None when a file's parse is not cached (its key).
+    `read(name)` reads a list again should its texts entry be found damaged (`store.readers.read_path`)."""
     found: dict[str, Paper] = {}
     for name in paths:
         path = Path(name)
         try:
             entry = cache.entry_bytes(cache._entry([path], cache.SUFFIX))
-            part = cache._decode(entry, cache._key(name, path), path, wanted - found.keys())
+            part = cache._decode(entry, cache._key(name, path), path, wanted - found.keys(),
+                                 partial(read, name) if read is not None else None)
         except Exception:  # missing, unreadable, truncated, damaged, its file changed: the caller reads the lists
             return None
         if part is None:

@@ -11,8 +11,10 @@ Checks: the file is opened once, at the list's open, never through a link, and m
 and token its parse entry holds (else the open parses the list again); the file then open is the one read from, so a
 newer entry renamed over it changes nothing. A chunk whose bytes fail their CRC (the file damaged in place since,
 truncated) is never served: the list is parsed again (`SideFile.recovered`: the texts matched to the papers by their
-ids), its damaged entries removed, and `tell` says so in one line; where it cannot be (the list gone since, a paper
-read without the means to parse its list: `triage set`), reading the text raises `ReadError` saying so. At 100,000
+ids), its damaged entries removed, and `tell` says so in one line. Where it cannot be (the list gone or unreadable
+since, or changed so that a paper of the chunk is no longer in it), reading the text raises `ReadError` saying so in
+one line, at once for every later text of the list that needs it (the list is not read again). That parse takes
+seconds at 100,000 papers: the app asks `store.papers.model.at_hand` first and reads on a worker (`tui.rereading`). At 100,000
 arXiv abstracts (145 M characters) the file is ~56 MB and a reopened list holds ~10 MB for its texts, not ~170 MB of
 strings.
 
@@ -114,18 +116,32 @@ class SideFile:
         self._parse = parse
         self._damaged = damaged
         self._lock = threading.Lock()
-        self._again: tuple[list[str], list[str]] | None = None
+        self._again: tuple[list[str | None], list[str | None]] | ReadError | None = None
+        """The list read again (None for a paper no longer in it), or why it could not be."""
         weakref.finalize(self, os.close, fd)
+
+    @property
+    def read_again(self) -> bool:
+        """Whether the list was read again already, or could not be."""
+        return self._again is not None
 
     def recovered(self, column: int, first: int, count: int) -> list[str]:
         """The texts (`column` 0) or fields (1, `_pairs`) of the papers `first`..`first + count` (of the entry's
-        order), the list read again for them once."""
+        order), the list read again for them once; `ReadError` when it cannot be (said once: the same error then
+        at once, the list not read again) or no longer holds one of them (changed since: its id gone)."""
         with self._lock:
             if self._again is None:
                 self._again = self._read_again()
-        return self._again[column][first : first + count]
+        if isinstance(self._again, ReadError):
+            raise self._again.with_traceback(None)  # (the same one line, not a traceback growing at each raise)
+        part = self._again[column][first : first + count]
+        gone = part.count(None)
+        if gone:
+            raise ReadError(self.name, f"its cached texts are damaged and it changed since it was opened: {gone} of its "
+                                       "papers are no longer in it, their texts are not available until it is opened again")
+        return part  # type: ignore[return-value]
 
-    def _read_again(self) -> tuple[list[str], list[str]]:
+    def _read_again(self) -> tuple[list[str | None], list[str | None]] | ReadError:
         for entry in self._damaged:  # (the next open parses and writes them again)
             with suppress(OSError):
                 entry.unlink()
@@ -134,13 +150,14 @@ class SideFile:
                 raise ValueError("not read here")
             by_id = {paper.id: paper for paper in self._parse().papers}
         except Exception as exc:  # (the list gone or unreadable since: never another text than the paper's)
-            raise ReadError(self.name, f"its cached texts are damaged (removed) and the list was not read again: {exc}") \
-                from None
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc.message \
+                if isinstance(exc, ReadError) else str(exc)
+            return ReadError(self.name, f"its cached texts are damaged and it cannot be read again ({why}): "
+                                        "its texts are not available until it is opened again")
         found = [by_id.get(pid) for pid in self._ids]
-        gone = found.count(None)
-        tell(f"{self.name}: its cached texts were damaged: read again from the list"
-             + (f" ({gone} papers no longer in it show no text)" if gone else ""))
-        return ([paper.text if paper else "" for paper in found], [_pairs(paper.fields) if paper else "" for paper in found])
+        if None not in found:  # (else the texts asked of a paper no longer in it are the one line: `recovered`)
+            tell(f"{self.name}: its cached texts were damaged: read again from the list")
+        return ([paper.text if paper else None for paper in found], [_pairs(paper.fields) if paper else None for paper in found])
 
 
 class Place:
@@ -162,6 +179,10 @@ class Place:
 
     def recovered(self) -> list[str]:
         return self.side.recovered(self.column, self.first, self.count)
+
+    def read_again(self) -> bool:
+        """Whether the list was read again already (`recovered` then answers at once)."""
+        return self.side.read_again
 
 
 def opened(path: Path, table: Table, name: str, ids: Sequence[str], parse: Callable[[], Collection] | None,

@@ -18,6 +18,7 @@ from store.papers.inert import inert
 from store.common.json_out import dumps
 from store.papers.model import Paper, Triage
 from store.marks.clock import now
+from store.readers import read_path
 from store.readers.ids import Known, ids, papers_named
 from tui.cli.common import (add_common, database, default_files, in_store, load, marks_column, parse_args, plain_title,
                             Refused, tell_skipped)
@@ -140,7 +141,7 @@ def attach_whole(store: TriageStore, pids: Sequence[str], papers: Sequence[Paper
     kept = store.kept()
     missing = {pid for pid in pids if pid not in kept}
     if missing:
-        found = papers_named(files or default_files(), missing)
+        found = papers_named(files or default_files(), missing, read_path)
         if found is None:  # (its warnings were told: `listed`)
             found = [paper for paper in load(files, report_skipped=False).papers if paper.id in missing]
         store.attach(found, refind=False)

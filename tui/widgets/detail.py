@@ -103,27 +103,30 @@ class DetailPane(KeptLines, SteadyBar, ScrollView, can_focus=True):
         """Every line the pane holds, as plain text (what a reader sees, scrolled or not)."""
         return "\n".join(strip.text.rstrip() for strip in self._lines)
 
-    def show(self, paper: Paper | None, hit: Hit | None = None, marks: tuple[Triage, str] | None = None) -> None:
+    def show(self, paper: Paper | None, hit: Hit | None = None, marks: tuple[Triage, str] | None = None,
+             instead: str | None = None) -> None:
         """Show `paper` from its top (or an empty pane for None) with what `hit` matched marked in
         its title and text, and, when the title has no match, a line of context around the best
-        match of the text under the title; `marks`: its state and why, as `show_state` takes them."""
+        match of the text under the title; `marks`: its state and why, as `show_state` takes them.
+        `instead`: a line shown in place of the abstract, which is then not read, nor the record's other fields
+        (`tui.rereading`: they are being read again, or cannot be)."""
         parts = dict.fromkeys(PARTS, Content(""))
         if paper is None:
             parts["state"] = Content("Nothing to show.")
         else:
             title = title_display(paper.title)
             title_spans = hit.spans(title.plain) if hit is not None else ()
-            text_spans = hit.text_spans if hit is not None else ()
+            text_spans = hit.text_spans if hit is not None and instead is None else ()  # (they read the text)
             parts["title"] = marked(styled(title), title_spans)
             if text_spans and not title_spans:
                 parts["context"] = marked(*context(paper.plain, text_spans, max(20, self._measure() - 1)))
             parts["authors"] = text(", ".join(paper.authors))
             parts["meta"] = meta(paper)
-            parts["keywords"] = keywords(paper)
+            parts["keywords"] = keywords(paper, instead is None)
             parts["state"] = marks_content(*marks) if marks is not None else self._parts["state"]
             parts["tldr"] = text(paper.tldr)
-            parts["body"] = abstract(paper, text_spans)
-            parts["links"] = links(paper, self.keys)
+            parts["body"] = abstract(paper, text_spans) if instead is None else text(instead).stylize("italic $text-muted")
+            parts["links"] = links(paper, self.keys, instead is None)
         self._parts = parts
         self._relay()
         self.scroll_home(animate=False)
@@ -253,17 +256,17 @@ def meta(paper: Paper) -> Content:
     return Content(" · ").join(parts)
 
 
-def keywords(paper: Paper) -> Content:
+def keywords(paper: Paper, fields: bool = True) -> Content:
     """`Keywords  diffusion models · robustness` and, on lines of their own, the primary area, the
     conference slot (`Session  Poster Session 2 · Tue 7 May 16:30–18:30 · Halle B · board #2`), its other
     slot (`Also  Oral 1A …`: an oral paper's talk and poster) and how
-    arXiv announced it (`Announced  cross`)."""
+    arXiv announced it (`Announced  cross`): the last three from its other fields, when `fields` may be read."""
     lines = []
     if paper.keywords:
         lines.append(Content.styled("Keywords  ", LABEL) + text(" · ".join(paper.keywords)))
     if paper.area:
         lines.append(Content.styled("Area  ", LABEL) + text(paper.area))
-    when, other, how = (slot(paper), slot(paper, also=True), announced(paper)) if paper.fields else ("", "", "")
+    when, other, how = (slot(paper), slot(paper, also=True), announced(paper)) if fields and paper.fields else ("", "", "")
     if when:
         lines.append(Content.styled("Session  ", LABEL) + text(when))
     if other:
@@ -273,12 +276,13 @@ def keywords(paper: Paper) -> Content:
     return Content("\n").join(lines)
 
 
-def links(paper: Paper, keys: Mapping[str, str]) -> Content:
+def links(paper: Paper, keys: Mapping[str, str], text_read: bool = True) -> Content:
     """The paper's links, one a line, each with what it is: the record's own page, its PDF, DOI, code
-    (a code host), then the other links of the abstract; the key that opens the first and the PDF."""
+    (a code host), then the other links of the abstract (when its text may be read: `text_read`); the key that
+    opens the first and the PDF."""
     if not paper.links and not paper.pdf:
         return Content("")
-    found = display(paper.text).links
+    found = display(paper.text).links if text_read else ()
     rows: list[tuple[str, str]] = []
     first = paper.links[0] if paper.links else ""
     for url in dict.fromkeys((*paper.links, paper.pdf) if paper.pdf else paper.links):
