@@ -228,3 +228,24 @@ def test_the_iclr_list_exported_as_jsonl_opens_as_itself(tmp_path, corpora):
     raw = [json.loads(line)["abstract"].strip() for line in source.read_text(encoding="utf-8").split("\n") if line]
     changed = {i for i, (p, q) in enumerate(zip(first, again)) if p.id != q.id}
     assert changed == {i for i, text in enumerate(raw) if inert(text) != text} and len(changed) < 10
+
+
+def test_a_title_naming_its_paper_gives_the_name_and_other_papers_take_theirs_from_the_abstract(tmp_path, started_workers):
+    """A true title "NAME: ..." names its paper (escapes before it removed first); a title without one leaves the
+    name to the abstract ("We propose BazNet, ..."); an abstract without a title gets a title from its text too.
+    Alike when the list is analysed in one process and by worker processes."""
+    rows = []
+    for n in range(3):
+        rows += [{"title": f"\x1b[1mFooNet{n}: Fast Things", "abstract": f"We propose BarNet{n}, a network for {n} things."},
+                 {"title": f"Fast things number {n}", "abstract": f"We propose BazNet{n}, a network for things of {n} sizes."},
+                 {"abstract": f"We propose QuxNet{n}, a model for graphs of {n} kinds. It is fast."}]
+    text = "\n".join(json.dumps(row) for row in rows)
+
+    def shown(name):
+        return [(paper.title, paper.name) for paper in read_path(write(tmp_path, name, text)).papers]
+
+    serial = shown("serial.jsonl")
+    assert serial[:3] == [("FooNet0: Fast Things", "FooNet0"), ("Fast things number 0", "BazNet0"),
+                          ("QuxNet0 — a model for graphs of 0 kinds", "QuxNet0")]
+    with started_workers():
+        assert shown("parallel.jsonl") == serial

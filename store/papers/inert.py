@@ -10,6 +10,7 @@ one by one, so a laid-out line keeps its width: what the app's every drawn cell 
 from __future__ import annotations
 
 import re
+from itertools import chain
 from typing import TypeVar
 
 _V = TypeVar("_V")
@@ -61,8 +62,20 @@ def inert_value(value: _V) -> _V:
     if isinstance(value, str):
         return inert(value)  # type: ignore[return-value]
     if isinstance(value, tuple):
+        if _printable(value):  # (most authors, keywords and fields: nothing to remove, no need to go item by item)
+            return value
         return tuple(inert_value(item) for item in value)  # type: ignore[return-value]
     return value
+
+
+def _printable(value: tuple) -> bool:
+    """Whether `value`, a tuple of strings or of tuples of strings, holds only printable characters (then every
+    string in it is inert as it is); False for a tuple of anything else."""
+    try:
+        joined = "".join(chain.from_iterable(value) if value and type(value[0]) is tuple else value)
+    except TypeError:
+        return False
+    return joined.isprintable()
 
 
 def invisible_removed(text: str) -> str:

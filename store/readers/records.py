@@ -15,7 +15,7 @@ import os
 import re
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence, Set as AbstractSet
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, contextmanager
@@ -137,15 +137,16 @@ def report(name: str, done: int) -> None:
         progress(name, done)
 
 
-def analyse(texts: Sequence[str], packed: bool = False) -> Any:
+def analyse(texts: Sequence[str], packed: bool = False, named: AbstractSet[int] = frozenset()) -> Any:
     """The analysis of each (stripped) abstract text, in one process. With `packed`: (the analyses, the texts
-    compressed, `store.papers.packed.Chunk`)."""
+    compressed, `store.papers.packed.Chunk`). The texts at the indices `named` are of records that name themselves
+    (`own_name`): no title nor name is derived from them (their paper would use neither: ~100 µs an abstract)."""
     from store.papers.names import derive_title  # (here: reading a cached list needs no name finder)
 
     out = []
-    for text in texts:
+    for at, text in enumerate(texts):
         shown, plain = plain_form(text)
-        title, name = derive_title(shown.plain) if text else ("", "")
+        title, name = derive_title(shown.plain) if text and at not in named else ("", "")
         out.append(Analysis(paper_id(text), plain, title, name, shown.links))
     if not packed:
         return out
@@ -166,19 +167,29 @@ def packing() -> AbstractContextManager[bool]:
 class Sent:
     """Texts for a worker process (None for no text), pickled as UTF-8 as they are sent: pickling a string beyond
     ASCII leaves a UTF-8 copy of it in the string for good (CPython keeps it: at 100,000 abstracts, ~20 MB of the
-    app's memory beside the texts). The worker is given the list of strings."""
+    app's memory beside the texts). The worker is given the list of strings, and the indices of those `named`
+    (see `analyse`)."""
 
-    __slots__ = ("texts",)
+    __slots__ = ("texts", "named")
 
-    def __init__(self, texts: list[str | None]) -> None:
-        self.texts = texts
+    def __init__(self, texts: list[str | None], named: frozenset[int] = frozenset()) -> None:
+        self.texts, self.named = texts, named
 
-    def __reduce__(self) -> tuple[Callable[[list[bytes | None]], list[str | None]], tuple[list[bytes | None]]]:
-        return _received, ([None if text is None else text.encode("utf-8", "surrogatepass") for text in self.texts],)
+    def __reduce__(self) -> tuple[Callable[..., tuple[list[str | None], frozenset[int]]], tuple[list[bytes | None], frozenset[int]]]:
+        return _received, ([None if text is None else text.encode("utf-8", "surrogatepass") for text in self.texts], self.named)
 
 
-def _received(encoded: list[bytes | None]) -> list[str | None]:
-    return [None if text is None else text.decode("utf-8", "surrogatepass") for text in encoded]
+def _received(encoded: list[bytes | None], named: frozenset[int]) -> tuple[list[str | None], frozenset[int]]:
+    return [None if text is None else text.decode("utf-8", "surrogatepass") for text in encoded], named
+
+
+def _analyse_sent(sent: tuple[list[str], frozenset[int]], packed: bool) -> Any:
+    return analyse(sent[0], packed, sent[1])
+
+
+def _named_in(named: AbstractSet[int], start: int, count: int) -> frozenset[int]:
+    """The indices within a chunk of `count` texts from `start` of those `named` (positions of all the texts)."""
+    return frozenset(at - start for at in range(start, start + count) if at in named) if named else frozenset()
 
 
 # The texts being analysed, for worker processes forked while they are set: each reads its
@@ -186,17 +197,18 @@ def _received(encoded: list[bytes | None]) -> list[str | None]:
 _INHERITED: Sequence[str] = ()
 
 
-def _analyse_inherited(bounds: range, packed: bool) -> Any:
-    return analyse(_INHERITED[bounds.start : bounds.stop], packed)
+def _analyse_inherited(bounds: range, named: frozenset[int], packed: bool) -> Any:
+    return analyse(_INHERITED[bounds.start : bounds.stop], packed, named)
 
 
-def analysed(texts: Iterable[str], name: str = "") -> Iterator[tuple[list[Analysis], Any]]:
+def analysed(texts: Iterable[str], name: str = "", named: AbstractSet[int] = frozenset()) -> Iterator[tuple[list[Analysis], Any]]:
     """`analyse(texts)` in chunks of `CHUNK` texts, in order, each as soon as it is done: split over
     worker processes when there are many texts and several cores. `texts` may be read as they are
     analysed (a long file split into abstracts): a started worker is sent each chunk as soon as it is
     read, while the next ones are. Progress is reported (see `reporting`) under the file's `name` after
     every chunk. With each chunk, its texts compressed by its worker (within `packing`: a
-    `store.papers.packed.Chunk`), else None."""
+    `store.papers.packed.Chunk`), else None. `named` holds the positions of the texts whose records name themselves
+    (`analyse`), each there by the time its text is read."""
     global _INHERITED
     source = iter(texts)
     head = list(islice(source, PARALLEL_FROM))
@@ -213,12 +225,14 @@ def analysed(texts: Iterable[str], name: str = "") -> Iterator[tuple[list[Analys
                     sent = list(chunking)
                     _INHERITED = [text for chunk in sent for text in chunk]
                     parts = pool.map(partial(_analyse_inherited, packed=packed),
-                                     [range(i * CHUNK, i * CHUNK + len(chunk)) for i, chunk in enumerate(sent)])
+                                     [range(i * CHUNK, i * CHUNK + len(chunk)) for i, chunk in enumerate(sent)],
+                                     [_named_in(named, i * CHUNK, len(chunk)) for i, chunk in enumerate(sent)])
                 else:  # a started worker holds nothing: it is sent its texts, a few chunks ahead (`in_order`)
                     # (a long file is read only so far ahead of the papers made of it: read whole at once, every text waited
                     # as a string for its analysis, ~150 MB at 100,000 abstracts, the peak of a read within `packing`)
-                    work = partial(analyse, packed=packed)
-                    parts = in_order(pool, work, (Sent(chunk) for chunk in _recorded(chunking, sent)))
+                    work = partial(_analyse_sent, packed=packed)
+                    parts = in_order(pool, work, (Sent(chunk, _named_in(named, i * CHUNK, len(chunk)))
+                                                  for i, chunk in enumerate(_recorded(chunking, sent))))
                 for part in parts:
                     analysed_texts += len(sent[done])
                     sent[done] = []  # (its texts are let go of with their papers': kept compressed, within `packing`)
@@ -231,7 +245,7 @@ def analysed(texts: Iterable[str], name: str = "") -> Iterator[tuple[list[Analys
         finally:
             _INHERITED = ()
     for chunk in chain(sent[done:], chunking):
-        part = analyse(chunk)
+        part = analyse(chunk, named=_named_in(named, analysed_texts, len(chunk)))
         analysed_texts += len(chunk)
         report(name, analysed_texts)
         yield part, None
@@ -259,15 +273,18 @@ def make_papers(records: Iterable[dict[str, Any]]) -> list[Paper]:
     if first is None:
         return []
     read: deque[dict[str, Any]] = deque()  # the records whose texts `analysed` has taken, each let go of once made
+    named: set[int] = set()  # the positions of those that name themselves
 
     def texts() -> Iterator[str]:
-        for record in chain([first], records):
+        for at, record in enumerate(chain([first], records)):
             read.append(record)
+            if own_name(record.get("title", "")):
+                named.add(at)
             yield record["text"].strip()
 
     papers: list[Paper] = []
     # Papers are made from each chunk as it arrives, while the workers go on with the next ones.
-    for n, (part, packed) in enumerate(analysed(texts(), first["source"]), 1):
+    for n, (part, packed) in enumerate(analysed(texts(), first["source"], named), 1):
         with collector_paused():
             chunk, start = [read.popleft() for _ in part], len(papers)
             if all(map(_BARE.issuperset, chunk)):
@@ -359,10 +376,7 @@ def make_paper(
     # text (the display text, its links, a title and name derived from it) is inert already, and so is a
     # text that is its own display text.
     shown_title = title and inert(title)
-    name = analysis.name
-    if shown_title:
-        short = _SHORT_NAME.match(shown_title)
-        name = short.group(1) if short else name
+    name = own_name(shown_title) or analysis.name
     venue, venue_track, venue_year = venue_parts(venue)
     links = analysis.links  # each once already
     own = [inert(u.strip()) for u in (*urls, pdf) if u and u.strip()]
@@ -396,6 +410,13 @@ def make_paper(
         doi=inert(bare_doi(doi)) if doi else "",
         arxiv=inert(arxiv_id(arxiv)) if arxiv else "",
     )
+
+
+def own_name(title: str) -> str:
+    """The name a record's true title gives its paper, "NAME: ..." ('' for none): then nothing its text says is
+    used for the paper's title and name."""
+    short = _SHORT_NAME.match(inert(title)) if title else None
+    return short.group(1) if short else ""
 
 
 @lru_cache(maxsize=1024)

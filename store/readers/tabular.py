@@ -57,6 +57,8 @@ def _flat(value: object) -> object:
 
 
 def _text(value: object) -> str:
+    if type(value) is str:  # (most values: no need to look further)
+        return value
     value = _flat(value)
     if value is None:
         return ""
@@ -163,11 +165,20 @@ def _fields(record: dict, path: str, line: int) -> dict[str, Any] | None:
         urls=[url, doi],
         pdf=pdf,
         key=inert(_text(found.get("key"))),
-        fields=tuple(
-            (str(k), _text(v)) for k, v in record.items()
-            if plan.normal[k] not in used and k != "content" and not isinstance(_flat(v), dict) and _text(v)
-        ),
+        fields=_others(record, plan.normal, used),
     )
+
+
+def _others(record: dict, normal: dict[Any, str], used: set[str]) -> tuple[tuple[str, str], ...]:
+    """The record's other fields as (name, text) pairs: those no field was read from, but `content` and objects."""
+    others = []
+    for key, value in record.items():
+        if normal[key] in used or key == "content":
+            continue
+        value = _flat(value)
+        if not isinstance(value, dict) and (text := _text(value)):
+            others.append((str(key), text))
+    return tuple(others)
 
 
 def collect(records: Iterable[tuple[int, str, object]], path: str, warnings: list[str]) -> Collection:
