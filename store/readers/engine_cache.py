@@ -44,7 +44,7 @@ def engine_for(collection: Collection, stop: threading.Event | None = None) -> O
         place = folder() / (hashlib.blake2b(key.encode(), digest_size=16).hexdigest() + ENGINE_SUFFIX)
     try:
         engine, why = Engine.opened(collection.papers, place, key, stop)
-    except Abandoned:
+    except Abandoned:  # (an OSError, but a quit's, not the disk's)
         raise
     except OSError as error:
         reason = _REASONS.get(error.errno or 0, (error.strerror or str(error)).lower())

@@ -57,11 +57,11 @@ class StatusLine(Horizontal):
         """The parts of the counts, the most important first."""
         self._where = ""
         self._limit: int | None = None
+        """The widest the source names and venue may be (None: as wide as they are)."""
         self._reserved = False
+        """Whether "saving…" keeps its width while not shown (see `_fit`)."""
         self._told: object = None
         """The notice last told as a toast, not having room in the line (see `_fit`)."""
-        """Whether "saving…" keeps its width while not shown (see `_fit`)."""
-        """The widest the source names and venue may be (None: as wide as they are)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="status-source", markup=False)
