@@ -1,7 +1,8 @@
 """Columns of texts kept beside a long list's parse entry (`store.readers.cache`): a text a paper each, made from the
 papers of one parse by the caller (`kept`'s `make`), so that a later reader of that very parse loads them rather than
-making them again. What the papers are matched by across sources (`store.readers.match_cache`) and their citation keys
-and BibTeX titles (`tui.cli.cite`, made by `store.cite.citations.citing` at the first export) are kept so.
+making them again. What the papers are matched by across sources (`store.readers.match_cache`), their citation keys
+and BibTeX titles (`tui.cli.cite`, made by `store.cite.citations.citing` at the first export) and their titles as shown
+(`store.readers.title_cache`) are kept so.
 
 An entry holds, behind a CRC-32, the keys of the parse its papers are (`Collection.origin`: the version of the code
 under store/ and each list file's path, size, times and inode), their number and the columns (marshal, strings only,

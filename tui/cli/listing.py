@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from store.common.json_out import dumps
 from store.papers.model import Triage
+from store.readers.title_cache import ROWS_FROM, shown_title, shown_titles
 from store.search.views import SCORE_SORT, SORTS
 from tui.cli.common import (add_common, add_library, add_query, database, load, matching, opened_now, paper_row, parse_args, parse_query,
                             print_table, attached, write_lines)
@@ -63,5 +64,6 @@ def run_list(argv: Sequence[str]) -> int:
                          **({"updated": True} if paper.id in updated else {})},)
         )
     else:
-        print_table([paper for paper, _ in found], states, updated)
+        titles = shown_titles(collection) if len(found) >= ROWS_FROM else shown_title
+        print_table([paper for paper, _ in found], states, updated, titles)
     return 0 if found else 1
