@@ -14,7 +14,8 @@ negatives); with one star, the likeness to it. Retraining after a mark and reran
 products, milliseconds at 10k papers. Constants were chosen with bench/ranking.py.
 
 scikit-learn and scipy are imported inside the functions that need them, never when this
-module is imported: `triage list` without an interest sort pays nothing for them.
+module is imported: `triage list` without an interest sort pays nothing for them; nor does ranking by features loaded
+from the cache (`store.interest.features_cache`) import what counts words (store.interest.counts: ~40 ms).
 """
 from __future__ import annotations
 
@@ -28,7 +29,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from store.interest.counts import counted
 from store.interest.reasons import content, pairs, phrases, words_of
 from store.papers.model import Paper, Triage
 
@@ -80,6 +80,8 @@ def built(papers: Sequence[Paper]) -> Vectors:
     """The vectors of `papers` (from their words' counts, store.interest.counts): seconds at 100,000."""
     from scipy import sparse
     from sklearn.decomposition import TruncatedSVD
+
+    from store.interest.counts import counted  # (here: features loaded from the cache count no word, nor import what counts)
 
     n = len(papers)
     words, of_paper, of_word, times = counted(papers)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping
 from functools import cache
 
-from store.search.vocabulary import WORD
+from store.search.query import WORD  # (not through store.search.vocabulary, which imports rapidfuzz)
 
 PROSE = frozenset("""
     non obtained obtain obtains propose proposed proposes proposing present presents presented introduce
