@@ -50,8 +50,11 @@ STANDARD_FIELDS = frozenset(
 """The fields a paper read from JSON or CSV passes on (its other columns are no BibTeX)."""
 ENTRY_TYPE = "entrytype"
 """The BibTeX reader keeps an entry's type as field ENTRYTYPE; that paper's other fields are raw BibTeX."""
-_TYPED = frozenset({ENTRY_TYPE})
-_CITED_FIELDS = STANDARD_FIELDS | _TYPED
+TYPED = frozenset({ENTRY_TYPE})
+"""What `source_fields` is asked for to tell a paper read from BibTeX."""
+_TYPING_FIELDS = frozenset({ENTRY_TYPE, "journal", "booktitle"})
+"""The source fields an entry's type is taken from (`entry_type`)."""
+_CITED_FIELDS = STANDARD_FIELDS | TYPED
 """The source fields an entry can be made of: a paper with none (an arXiv record's submitter, comments and license)
 is cited from its own values, its fields not read out."""
 UNTITLED = "untitled"
@@ -146,9 +149,11 @@ def _suffix(n: int) -> str:
 # --- BibTeX -----------------------------------------------------------------------------------
 
 
-def source_fields(paper: Paper) -> dict[str, str]:
-    """The paper's source fields by lower-case name (the first of repeated names)."""
-    return _by_name(paper.fields)
+def source_fields(paper: Paper, naming: frozenset[str]) -> dict[str, str]:
+    """The paper's source fields by lower-case name (the first of repeated names) when one may be named one of
+    `naming` (lower-case names the caller reads); else {}, the fields not read out (`may_name`: an arXiv record's
+    are none a citation reads)."""
+    return _by_name(paper.fields) if may_name(paper, naming) else {}
 
 
 def _by_name(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
@@ -176,7 +181,7 @@ def own_url(paper: Paper) -> str:
 
 def entry_type(paper: Paper, names: Mapping[str, str] | None = None) -> str:
     """The BibTeX entry type of `paper` (`names`: its `source_fields`, when the caller has them)."""
-    names = source_fields(paper) if names is None else names
+    names = source_fields(paper, _TYPING_FIELDS) if names is None else names
     if ENTRY_TYPE in names and _FIELD_NAME.fullmatch(names[ENTRY_TYPE].casefold()):
         return names[ENTRY_TYPE].casefold()
     if "journal" in names:
@@ -356,7 +361,7 @@ def bibtex_parts(papers: Sequence[Paper], keys: Mapping[str, str] | None = None,
 def bibtex_titles(papers: Sequence[Paper]) -> list[str]:
     """The title value of each of `papers`' entries, found for all together (`title_values`); "" for a paper read from
     BibTeX, whose title is written as it came."""
-    return title_values(["" if may_name(p, _TYPED) and ENTRY_TYPE in source_fields(p) else p.title for p in papers])
+    return title_values(["" if ENTRY_TYPE in source_fields(p, TYPED) else p.title for p in papers])
 
 
 def citing(papers: Sequence[Paper]) -> tuple[list[str], list[str]]:
