@@ -26,6 +26,11 @@ session CPU s / peak MB, main then with the texts entry (branch texts34: texts a
 arXiv 2.76 / 7.80 / 4.4 / 658 → 3.40 / 12.83 / 4.4 / 307 (texts alone: 2.39 / 8.11 / 3.2 / 360); 10k 2.78 / 3.63 / 1.6 /
 131 → 2.23 / 3.03 / 1.0 / 115; ICLR 1.95 / 2.59 / 1.4 / 95 → 2.22 / 2.59 / 1.2 / 95 (one earlier run of both sizes gave
 the branch 12 s / 9.3 s CPU at 10k reopened, not seen again in three runs by hand: load).
+Export, 2026-12-04 03:15 UTC (branch export34: fields read only when they may be cited; load 5-6), `triage export
+arxiv-100000.jsonl --format bibtex -o OUT --force` with the cache filled (parse and `.cite` entries), wall / CPU s, main
+→ branch, the plain script beside: 4.8 / 3.2 → 3.0 / 2.2, plain 2.4 / 1.7 (1.25x; main 2.0x); on main idle earlier
+5.0 / 4.9 against 1.6 / 1.5. The cli part below (03:25, load 10, the `.cite` entry made by that first export: keys
+and titles of all: ~0.5 + 1.0 s CPU) gave export 21.7 / 4.8, plain 7.0 / 2.4.
 
 Each list gets three parts, all through the public code paths:
 - open: the installed `triage LIST` in a private tmux server (bench/open.py's `run`: the first frame,

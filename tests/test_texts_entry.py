@@ -225,6 +225,22 @@ def test_a_reopened_records_other_fields_are_read_from_its_texts_entry_and_never
     assert [paper.fields for paper in papers] == fields and len(lines) == 1
 
 
+def test_a_reopened_records_citation_writes_the_fields_its_parse_writes(tmp_path, monkeypatch):
+    """A citation reads a reopened paper's other fields only when their text may name one it writes: every field
+    named so is still written, whatever its case, spelling or neighbours (a value ending in `[`, a quote in a name)."""
+    from store.cite.citations import bibtex
+
+    others = [{"comments": "see [", "license": "CC"}, {"Journal": "J. Graphs"}, {"ſeries": "Lecture Notes"},
+              {"note": "of [1]"}, {'a"b': "q", "Publisher": "Graph Press"}, {"submitter": "Ann [x]"}]
+    path = tmp_path / "records.jsonl"
+    path.write_text("".join(json.dumps({"title": f"Paper {k}", "abstract": f"Method {k} learns graphs.", **others[k % 6]})
+                            + "\n" for k in range(CHUNK + 40)), encoding="utf-8")
+    parsed = bibtex(read_path(path).papers)
+    cache.settle()
+    assert bibtex(reopened(path, monkeypatch)) == parsed
+    assert all(f"{{{value}}}" in parsed for value in ("J. Graphs", "Lecture Notes", "of [1]", "Graph Press"))
+
+
 def test_a_reopened_lists_texts_entry_is_kept_by_the_clean_up_as_its_parse_entry_is(listed, monkeypatch):
     path, texts = listed
     long_ago = time.time() - (cache.KEEP_DAYS + 1) * 86400

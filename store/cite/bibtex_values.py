@@ -120,5 +120,7 @@ def _braced(flat: str, spans: Sequence[tuple[int, int]]) -> str:
 def verbatim(value: str) -> str:
     """A URL or identifier as a field value: kept as is (braces and backslashes percent-encoded
     when they would unbalance the value)."""
+    if value.isprintable() and "{" not in value and "}" not in value and "\\" not in value:  # (most: nothing to do)
+        return value.strip()
     flat = inert(value).strip()
     return flat if balanced(flat) else flat.replace("\\", "%5C").replace("{", "%7B").replace("}", "%7D")

@@ -18,7 +18,7 @@ from bibtexparser.middlewares.enclosing import ENTRY_POTENTIALLY_INT_FIELDS
 
 from store.cite.bibtex_values import balanced, latex_escape, title_value, title_values, verbatim
 from store.papers.inert import inert
-from store.papers.model import Paper
+from store.papers.model import Paper, may_name
 
 CONFERENCES = {
     "iclr": "International Conference on Learning Representations",
@@ -50,6 +50,13 @@ STANDARD_FIELDS = frozenset(
 """The fields a paper read from JSON or CSV passes on (its other columns are no BibTeX)."""
 ENTRY_TYPE = "entrytype"
 """The BibTeX reader keeps an entry's type as field ENTRYTYPE; that paper's other fields are raw BibTeX."""
+TYPED = frozenset({ENTRY_TYPE})
+"""What `source_fields` is asked for to tell a paper read from BibTeX."""
+_TYPING_FIELDS = frozenset({ENTRY_TYPE, "journal", "booktitle"})
+"""The source fields an entry's type is taken from (`entry_type`)."""
+_CITED_FIELDS = STANDARD_FIELDS | TYPED
+"""The source fields an entry can be made of: a paper with none (an arXiv record's submitter, comments and license)
+is cited from its own values, its fields not read out."""
 UNTITLED = "untitled"
 """And field UNTITLED on an entry it read without a title or abstract (listed under its key): no title is written."""
 _DOI_LINK = "https://doi.org/"
@@ -70,7 +77,13 @@ _LETTERS = re.compile(r"[A-Za-z]+")
 
 
 def _venue_slug(paper: Paper) -> str:
-    word = _LETTERS.search(paper.venue) if paper.venue else None
+    return _venue_word(paper.venue) if paper.venue else ""
+
+
+@lru_cache(maxsize=1 << 10)
+def _venue_word(venue: str) -> str:
+    """The first word of a venue, slugged (one for most papers of a list)."""
+    word = _LETTERS.search(venue)
     return _slug(word.group()) if word else ""
 
 
@@ -136,17 +149,28 @@ def _suffix(n: int) -> str:
 # --- BibTeX -----------------------------------------------------------------------------------
 
 
-def source_fields(paper: Paper) -> dict[str, str]:
-    """The paper's source fields by lower-case name (the first of repeated names)."""
+def source_fields(paper: Paper, naming: frozenset[str]) -> dict[str, str]:
+    """The paper's source fields by lower-case name (the first of repeated names) when one may be named one of
+    `naming` (lower-case names the caller reads); else {}, the fields not read out (`may_name`: an arXiv record's
+    are none a citation reads)."""
+    return _by_name(paper.fields) if may_name(paper, naming) else {}
+
+
+def _by_name(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
     fields: dict[str, str] = {}
-    for name, value in paper.fields:
+    for name, value in pairs:
         fields.setdefault(name.casefold(), value)
     return fields
 
 
 def doi_of(paper: Paper) -> str:
     """The paper's DOI, bare: its own, else that of a doi.org link it has; or ''."""
-    return paper.doi or next((link.removeprefix(_DOI_LINK) for link in paper.links if link.startswith(_DOI_LINK)), "")
+    if paper.doi:
+        return paper.doi
+    for link in paper.links:
+        if link.startswith(_DOI_LINK):
+            return link.removeprefix(_DOI_LINK)
+    return ""
 
 
 def own_url(paper: Paper) -> str:
@@ -157,26 +181,36 @@ def own_url(paper: Paper) -> str:
 
 def entry_type(paper: Paper, names: Mapping[str, str] | None = None) -> str:
     """The BibTeX entry type of `paper` (`names`: its `source_fields`, when the caller has them)."""
-    names = source_fields(paper) if names is None else names
+    names = source_fields(paper, _TYPING_FIELDS) if names is None else names
     if ENTRY_TYPE in names and _FIELD_NAME.fullmatch(names[ENTRY_TYPE].casefold()):
         return names[ENTRY_TYPE].casefold()
     if "journal" in names:
         return "article"
     if "booktitle" in names:
         return "inproceedings"
-    if paper.venue:
-        return "article" if _JOURNAL.search(paper.venue) else "inproceedings"
-    return "misc"
+    return _venue_type(paper.venue) if paper.venue else "misc"
+
+
+@lru_cache(maxsize=1 << 10)
+def _venue_type(venue: str) -> str:
+    """The entry type a venue gives (one for most papers of a list)."""
+    return "article" if _JOURNAL.search(venue) else "inproceedings"
 
 
 def _venue_field(paper: Paper, kind: str, source: Mapping[str, str]) -> tuple[str, str] | None:
     """(field, value) of the venue, unless `source` (the paper's `source_fields`) names it itself."""
     if not paper.venue or "journal" in source or "booktitle" in source:
         return None
+    return _venue_of(paper.venue, kind, ENTRY_TYPE in source)
+
+
+@lru_cache(maxsize=1 << 10)
+def _venue_of(venue: str, kind: str, typed: bool) -> tuple[str, str]:
+    """(field, value) of a venue in an entry of type `kind` (`typed`: read from BibTeX), the same for most papers of a list."""
     if kind == "article":
-        return "journal", paper.venue
-    long = CONFERENCES.get(_venue_slug(paper)) if ENTRY_TYPE not in source else None
-    return "booktitle", f"{long} ({paper.venue})" if long else paper.venue
+        return "journal", venue
+    long = CONFERENCES.get(_venue_word(venue)) if not typed else None
+    return "booktitle", f"{long} ({venue})" if long else venue
 
 
 def _source_value(name: str, value: str, raw: bool) -> str:
@@ -193,9 +227,10 @@ def entry_fields(paper: Paper, abstract: bool = False, title: str | None = None)
     """The entry type and fields for `paper`: a paper read from BibTeX as it came (`_source_fields`); any other with
     its values escaped and the title's case protected where a style would change it (`title_value`; `title`: that
     of its title, when the caller has it)."""
-    source = source_fields(paper) if paper.fields else {}
+    pairs = paper.fields if may_name(paper, _CITED_FIELDS) else ()  # (read once, and only when some can be cited)
+    source = _by_name(pairs) if pairs else {}
     if ENTRY_TYPE in source:
-        return _source_fields(paper, source, abstract)
+        return _source_fields(paper, pairs, source, abstract)
     kind = entry_type(paper, source)
     fields: list[BibField] = []
     if paper.authors:
@@ -220,10 +255,10 @@ def entry_fields(paper: Paper, abstract: bool = False, title: str | None = None)
         fields.append(("doi", verbatim(doi), False))
     if paper.arxiv and "eprint" not in seen:
         fields += [("eprint", verbatim(paper.arxiv), False), ("archiveprefix", "arXiv", False)]
-        if _ARXIV_CLASS.fullmatch(paper.area):
+        if _arxiv_class(paper.area):
             fields.append(("primaryclass", paper.area, False))
     if paper.keywords and "keywords" not in seen:
-        fields.append(("keywords", latex_escape(", ".join(paper.keywords)), False))
+        fields.append(("keywords", _keywords(paper.keywords), False))
     url = paper.links and own_url(paper)
     if url and "url" not in seen:
         fields.append(("url", verbatim(url), False))
@@ -232,13 +267,14 @@ def entry_fields(paper: Paper, abstract: bool = False, title: str | None = None)
     return kind, fields
 
 
-def _source_fields(paper: Paper, source: Mapping[str, str], abstract: bool) -> tuple[str, list[BibField]]:
-    """A paper read from BibTeX as it came (`source`: its `source_fields`): its type and every field as written, in
+def _source_fields(paper: Paper, pairs: Sequence[tuple[str, str]], source: Mapping[str, str],
+                   abstract: bool) -> tuple[str, list[BibField]]:
+    """A paper read from BibTeX as it came (`pairs`: its fields, `source`: them by name): its type and every field as written, in
     order (TeX kept: `The \\LaTeX\\ Companion`, `{BERT}`, `{IEEE Computer Society}` as an author); a bare month
     macro (`month = jan`) stays bare. No title for an entry read without one. `abstract` adds its abstract."""
     fields: list[BibField] = []
     seen = {ENTRY_TYPE, UNTITLED}
-    for name, value in paper.fields:
+    for name, value in pairs:
         name = name.casefold()
         if name in seen or not _FIELD_NAME.fullmatch(name):
             continue
@@ -263,6 +299,18 @@ def _source_fields(paper: Paper, source: Mapping[str, str], abstract: bool) -> t
 def _escaped_venue(venue: str, math: bool) -> str:
     """A venue as a field value (`latex_escape`): one for most papers of a list."""
     return latex_escape(venue, math)
+
+
+@lru_cache(maxsize=1 << 10)
+def _arxiv_class(area: str) -> bool:
+    """Whether an area is an arXiv category (a primary class): one of a few for a list."""
+    return _ARXIV_CLASS.fullmatch(area) is not None
+
+
+@lru_cache(maxsize=1 << 12)
+def _keywords(keywords: tuple[str, ...]) -> str:
+    """Keywords as a field value: the same few for many papers of a list (an arXiv list's categories)."""
+    return latex_escape(", ".join(keywords))
 
 
 _AND = re.compile(r"\band\b", re.I)
@@ -313,7 +361,7 @@ def bibtex_parts(papers: Sequence[Paper], keys: Mapping[str, str] | None = None,
 def bibtex_titles(papers: Sequence[Paper]) -> list[str]:
     """The title value of each of `papers`' entries, found for all together (`title_values`); "" for a paper read from
     BibTeX, whose title is written as it came."""
-    return title_values(["" if p.fields and ENTRY_TYPE in source_fields(p) else p.title for p in papers])
+    return title_values(["" if ENTRY_TYPE in source_fields(p, TYPED) else p.title for p in papers])
 
 
 def citing(papers: Sequence[Paper]) -> tuple[list[str], list[str]]:

@@ -33,6 +33,7 @@ _KINDS = {
 _OTHER = ("GEN", "article")
 _DETAILS = ("volume", "number", "pages", "publisher", "issn", "isbn")
 """The other fields a citation needs, under their BibTeX names (as the readers keep them)."""
+_NAMED = frozenset({*_DETAILS, ENTRY_TYPE})
 _PAGES = re.compile(r"\s*-+\s*|\s*–\s*")
 
 
@@ -45,9 +46,9 @@ def _line(value: str) -> str:
 
 def _details(paper: Paper) -> dict[str, str]:
     """The paper's volume, number, pages, publisher, ISSN and ISBN that it has, decoded from LaTeX when read from BibTeX."""
-    if not paper.fields:  # (most papers: nothing to decode)
+    fields = source_fields(paper, _NAMED)
+    if not fields:  # (most papers: nothing to decode)
         return {}
-    fields = source_fields(paper)
     decode = latex_text if ENTRY_TYPE in fields else _line
     return {name: value for name in _DETAILS if (value := decode(fields.get(name, "")))}
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from store.cite.citations import ENTRY_TYPE, source_fields
+from functools import lru_cache
+
+from store.cite.citations import ENTRY_TYPE, TYPED, source_fields
 from store.papers.latex import latex_text
 from store.papers.model import Paper
 
@@ -25,7 +27,7 @@ def persons(paper: Paper) -> list[Person]:
     """The parts of each of the paper's authors, in order (a name that is only commas or spaces left out)."""
     from bibtexparser.middlewares.names import split_multiple_persons_names  # (only when RIS or CSL-JSON is written)
 
-    raw = source_fields(paper)
+    raw = source_fields(paper, TYPED)
     if ENTRY_TYPE in raw:  # read from BibTeX: the names as written, braces and all
         written = split_multiple_persons_names(raw.get("author") or raw.get("editor") or "")
         if len(written) == len(paper.authors):
@@ -34,7 +36,9 @@ def persons(paper: Paper) -> list[Person]:
     return [person for person in found if any(person)]
 
 
+@lru_cache(maxsize=1 << 16)
 def _parts(name: str, decode: bool = False) -> Person:
+    """A name's parts, kept for the names seen most (an author writes many papers)."""
     from bibtexparser.middlewares.names import parse_single_name_into_parts
 
     text = latex_text if decode else (lambda value: " ".join(value.split()))

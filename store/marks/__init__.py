@@ -1,4 +1,4 @@
-"""The user's marks: the TinyDB database (`db`, its tables and documents: `documents`), its journaled storage and files (`journal`,
+"""The user's marks: the TinyDB database (`db`, where it is: `place`, its tables and documents: `documents`), its journaled storage and files (`journal`,
 `journal_files`, `sealed`), the lock two processes share (`lock`), the database's clock (`clock`: a hybrid logical clock) and its
 device id, unique to the database instance (`device`), what an action changes and its undo
 (`changes`, `history`), the merge rule of marks made on several devices (`merge`), and saved searches

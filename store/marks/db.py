@@ -23,8 +23,6 @@ from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from store.marks.documents import MarksDB, MarksTable, from_doc
 from store.common.errors import NotSaved
 from store.marks.changes import Change
@@ -36,6 +34,7 @@ from store.marks.clock import after, held
 from store.marks.refind import rematch
 from store.marks.device import instance, known, new_id
 from store.marks.kept import KeptPapers
+from store.marks.place import db_path
 from store.library.record import paper_stage
 from store.library.identity import Identities, updated_papers
 from store.library.seen import Seen
@@ -45,16 +44,6 @@ TABLE = "triage"
 SETTINGS = "settings"
 """Documents that are not marks on a paper: the theme, each source file's session (cursor, query, view, sort)."""
 
-
-
-def db_path(option: str | os.PathLike[str] | None = None) -> Path:
-    """The database file: `--db PATH`, else `$TRIAGE_DB`, else `triage.json` in the user data folder."""
-    if option:
-        return Path(option)
-    env = os.environ.get("TRIAGE_DB")
-    if env:
-        return Path(env)
-    return Path(platformdirs.user_data_dir("paper-triage", appauthor=False)) / "triage.json"
 
 
 def papers_path(db: Path) -> Path:

@@ -205,6 +205,16 @@ def at_hand(paper: Paper) -> bool:
     return all(chunk.at_hand() for chunk in (getattr(value, "chunk", None) for value in kept) if chunk is not None)
 
 
+def may_name(paper: Paper, names: frozenset[str]) -> bool:
+    """Whether one of `paper`'s fields may be named one of `names` (lower-case; a name is compared case-folded): False
+    only when none is, told of fields kept packed without reading them out (an arXiv list's papers have only fields a
+    citation does not write: submitter, comments, license)."""
+    kept = _KEPT_FIELDS.__get__(paper, Paper)
+    if type(kept) is tuple:
+        return any(name.casefold() in names for name, _ in kept)
+    return kept.may_name(names)
+
+
 def kept_text(paper: Paper) -> str | Packed:
     """What `paper` keeps of its text (the string, or a `store.papers.packed.Packed`), without reading it out."""
     return _KEPT_TEXT.__get__(paper, Paper)

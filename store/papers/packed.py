@@ -10,9 +10,11 @@ not ~150 MB of strings: a cold open's peak, with its worker processes, was over 
 """
 from __future__ import annotations
 
+import re
 import threading
 from array import array
 from collections import deque
+from functools import lru_cache
 from itertools import accumulate
 
 KEEP = 2
@@ -26,20 +28,22 @@ _lock = threading.Lock()
 class Chunk:
     """The texts of a chunk of papers, compressed as one: their UTF-8 one after another, and where each ends."""
 
-    __slots__ = ("packed", "ends", "_raw")
+    __slots__ = ("packed", "ends", "_raw", "_named")
 
     def __init__(self, packed: bytes, ends: array) -> None:
         self.packed = packed
         self.ends = ends
         self._raw: bytes | None = None
         """The texts decompressed, while this chunk is one of the last `KEEP` read."""
+        self._named: dict[frozenset[str], bool] | None = None
+        """Names → whether some of its texts (pairs' JSON) may name one of them (`may_name`), once asked."""
 
     def __getstate__(self) -> tuple[bytes, array]:
         return self.packed, self.ends
 
     def __setstate__(self, state: tuple[bytes, array]) -> None:
         self.packed, self.ends = state
-        self._raw = None
+        self._raw = self._named = None
 
     @classmethod
     def of(cls, texts: list[str]) -> Chunk:
@@ -54,6 +58,18 @@ class Chunk:
         if raw is None:
             raw = self._unpacked()
         return raw[self.ends[at - 1] if at else 0 : self.ends[at]].decode("utf-8", "surrogatepass")
+
+    def may_name(self, at: int, names: frozenset[str]) -> bool:
+        """Whether the `at`th text, pairs' JSON, may name one of `names` (`Packed.may_name`): looked for in all its
+        texts at once first (an arXiv list's: none in any), then in that one alone when some may."""
+        named = self._named
+        if named is None:
+            named = self._named = {}
+        some = named.get(names)
+        if some is None:
+            raw = self._raw
+            some = named[names] = _naming(names, bytes).search(self._unpacked() if raw is None else raw) is not None
+        return some and _naming(names, str).search(self.text(at)) is not None
 
     def _compressed(self) -> bytes:
         """The texts compressed (a `Stored` chunk reads them from its file)."""
@@ -116,7 +132,7 @@ class Stored(Chunk):
             return packed
         again = Chunk.of(place.recovered())  # type: ignore[attr-defined]
         with _lock:
-            self.packed, self.ends, self.place = again.packed, again.ends, None
+            self.packed, self.ends, self.place, self._named = again.packed, again.ends, None, None
         return again.packed
 
 
@@ -145,3 +161,18 @@ class Packed:
         import json
 
         return tuple(map(tuple, json.loads(self.text()))) if self else ()
+
+    def may_name(self, names: frozenset[str]) -> bool:
+        """Whether a pair kept so may be named one of `names` (`store.papers.model.may_name`), told from their JSON
+        without decoding it."""
+        return bool(self) and self.chunk.may_name(self.at, names)
+
+
+@lru_cache(maxsize=8)
+def _naming(names: frozenset[str], kind: type[str] | type[bytes]) -> re.Pattern:
+    """What finds a pair named one of `names` (lower-case) in pairs' JSON: in JSON a `"` inside a string is always
+    escaped, so a name is a string right after a `[`. It may find one that is not (a `[` that ends a value: the caller
+    then decodes the pairs and looks), never misses one: a name of letters of another case matches, and one holding
+    an escape or a character other than printable ASCII (which may case-fold to one of `names`: 'ﬁle') is taken to."""
+    pattern = r'\[\s*"(?:(?:' + "|".join(map(re.escape, sorted(names))) + r')"|[^"\\]*(?:\\|[^\x20-\x7e]))'
+    return re.compile(pattern if kind is str else pattern.encode(), re.IGNORECASE)  # (bytes: of texts as UTF-8)

@@ -142,7 +142,7 @@ def add_db(parser: argparse.ArgumentParser) -> None:
 def database(option: str | None) -> Path:
     """The database file to open. The platform data folder is created when missing, but the folder
     of a `--db` or `$TRIAGE_DB` must exist: a typo there must not start a new, empty database."""
-    from store.marks.db import db_path
+    from store.marks.place import db_path
 
     path = db_path(option)
     given = "--db" if option else "$TRIAGE_DB" if os.environ.get("TRIAGE_DB") else None
