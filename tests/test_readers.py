@@ -386,6 +386,28 @@ def test_long_lists_parsed_in_worker_processes_give_the_same_papers(tmp_path, mo
     assert read_path(seed_path).papers == serial
 
 
+def test_a_list_too_long_to_fork_for_is_sent_to_started_workers_with_the_same_papers(tmp_path, monkeypatch):
+    """Forked workers read their texts from what they inherit, so all are read first (1,000,000 arXiv records and
+    their records were GBs): a list of more than `FORK_MOST` texts is sent to started workers a few chunks ahead."""
+    from store.readers import records
+
+    path = write(tmp_path, "list.txt", "\n\n".join(f"Abstract {n} on graphs, of {n} nodes. It works." for n in range(9)))
+    serial = read_path(path).papers
+    nowhere = write(tmp_path, "not-a-folder", "")  # no parse cache: each read parses
+    monkeypatch.setenv("TRIAGE_CACHE", str(nowhere))
+    monkeypatch.setattr(records, "PARALLEL_FROM", 4)
+    monkeypatch.setattr(records, "CHUNK", 2)
+    monkeypatch.setattr(records.os, "cpu_count", lambda: 2)
+    started = []
+    pool = records.worker_pool
+    monkeypatch.setattr(records, "worker_pool", lambda workers, start: started.append(start) or pool(workers, start))
+    for most, way in ((9, "fork"), (8, records.START)):
+        monkeypatch.setattr(records, "FORK_MOST", most)
+        assert read_path(path).papers == serial
+        assert started == [way]
+        started.clear()
+
+
 @pytest.mark.parametrize("late_byte", [b"", "café".encode("latin-1")], ids=["utf-8", "latin-1 at the end"])
 def test_a_list_split_while_started_workers_analyse_its_first_abstracts_reads_as_in_one_process(tmp_path, monkeypatch, seed_path,
                                                                                                    late_byte, started_workers):

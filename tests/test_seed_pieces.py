@@ -4,11 +4,11 @@ character in its header is read without a copy of the file twice its size."""
 from __future__ import annotations
 
 import random
-import tracemalloc
 
 from hypothesis import given, HealthCheck, settings, strategies as st
 
 from store.readers import encoding, read_path, seed
+from tests.memory import read_alone
 
 # Lines as lists have them: text, blank ones, blank ones of other whitespace (a no-break or an
 # ideographic space: blank too), a header, a line ending in a full stop, wide characters.
@@ -59,19 +59,12 @@ def test_a_long_list_with_a_wide_header_is_read_without_a_wide_copy_of_the_file(
     """The header's 论文 made the whole decoded file a two-bytes-a-character string beside its bytes:
     three times the file in memory at once (a 145 MB list of 100,000 abstracts: 290 MB + 145 MB), and
     its papers' texts besides (here 34 MB at the peak for an 8 MB list; now 18)."""
-    monkeypatch.setenv("TRIAGE_CACHE", str(tmp_path / "not-a-folder"))  # the read alone, no parse cache written
-    (tmp_path / "not-a-folder").write_text("")
     rng = random.Random(7)
     words = "graph neural network diffusion model learning robust policy data sparse".split()
     abstracts = [" ".join(rng.choice(words) for _ in range(200)) + f" ({n})." for n in range(6000)]
     path = tmp_path / "long.txt"
     path.write_text("ICLR 2024 论文列表\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
     size = path.stat().st_size
-    tracemalloc.start()
-    try:
-        papers = read_path(path).papers
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    papers, peak = read_alone(path, monkeypatch)
     assert len(papers) == 6000
     assert peak < 3 * size, f"peak {peak / 2**20:.0f} MB for a {size / 2**20:.0f} MB list"

@@ -14,6 +14,7 @@ import os
 import re
 import stat
 from collections.abc import Callable, Iterable, Iterator
+from itertools import chain
 from pathlib import Path
 
 from store.papers.boundary import inert_collection
@@ -74,27 +75,55 @@ def _by_content(text: str, path: str) -> Collection:
     return seed.parse(text, path)
 
 
+def _pieces(name: str, p: Path) -> Iterator[str]:
+    """The text of the UTF-8 file `p` a piece at a time (`store.readers.encoding.utf8_pieces`: `NotPlainUtf8` for a
+    file to decode whole); `ReadError` naming it when it cannot be read."""
+    from store.readers.encoding import utf8_pieces
+
+    try:
+        with p.open("rb") as source:
+            yield from utf8_pieces(source)
+    except OSError as exc:
+        raise ReadError(name, exc.strerror or str(exc)) from None
+
+
 def _seed_pieces(name: str, p: Path) -> Collection | None:
     """A `.txt` or unknown file in UTF-8 that `_by_content` would read in the seed format, read a piece at
     a time (a long list is never one string); None for any other file (read whole)."""
     from store.readers import bibtex
-    from store.readers.encoding import NotPlainUtf8, checked, utf8_pieces
+    from store.readers.encoding import NotPlainUtf8, checked
 
     def seed_format(head: str) -> bool:
         checked(head, name)  # (what decoding the whole checks, in the same characters)
         return head.lstrip()[:1] not in "[{<" and not ris.looks_like_ris(head) and not bibtex.looks_like_bibtex(head[: seed.HEAD])
 
-    def pieces() -> Iterator[str]:
-        try:
-            with p.open("rb") as source:
-                yield from utf8_pieces(source)
-        except OSError as exc:
-            raise ReadError(name, exc.strerror or str(exc)) from None
-
     try:
-        return seed.parse_pieces(pieces(), name, seed_format)
+        return seed.parse_pieces(_pieces(name, p), name, seed_format)
     except NotPlainUtf8:
         return None
+
+
+def _jsonl_pieces(name: str, p: Path, sniffed: bool) -> Collection | None:
+    """A JSON Lines file in UTF-8 read a piece at a time, each line parsed as it is read (neither the file nor its
+    records held whole: the arXiv snapshot is GBs); `sniffed`: a `.json` file, read so only when it is JSON Lines
+    (`tabular.json_lines`). None for any other file (read whole)."""
+    from store.readers.encoding import CHECKED, NotPlainUtf8, checked
+
+    pieces = _pieces(name, p)
+    head = ""
+    try:
+        for piece in pieces:  # (as much as decoding the whole checks, and two lines that are not blank)
+            head += piece
+            if len(head) >= CHECKED and sum(1 for line in head.split("\n", 1024) if line.strip()) > 2:
+                break
+        checked(head, name)  # (what decoding the whole checks, in the same characters)
+        if sniffed and not tabular.json_lines(head):
+            return None
+        return tabular.parse_jsonl_pieces(chain([head], pieces), name)
+    except NotPlainUtf8:
+        return None
+    finally:
+        pieces.close()  # (the file, when it is read whole instead)
 
 
 def read_path(path: str | os.PathLike[str]) -> Collection:
@@ -119,7 +148,12 @@ def _parse(name: str, p: Path) -> Collection:
     from store.readers.encoding import decoded  # charset detection: not needed for a list read from the cache
 
     parser = PARSERS.get(p.suffix.lower())
-    found = None if parser else _seed_pieces(name, p)
+    if parser is None:
+        found = _seed_pieces(name, p)
+    elif parser in (tabular.parse_jsonl, tabular.parse_json):
+        found = _jsonl_pieces(name, p, sniffed=parser is tabular.parse_json)
+    else:
+        found = None
     if found is None:
         try:
             data = p.read_bytes()

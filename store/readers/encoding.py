@@ -62,6 +62,8 @@ _SAMPLE = 65536
 _HIGH_BYTES = re.compile(rb"[\x80-\xff]+")
 _LONE = re.compile(r"(?<![^\x00-\x7f])[^\x00-\x7f](?![^\x00-\x7f])")
 _PIECE = 1 << 20  # bytes read at a time by `utf8_pieces`
+CHECKED = 65536
+"""The characters of a text `checked` looks at (a file read in pieces is checked on its first pieces that hold as many)."""
 
 
 class NotPlainUtf8(Exception):
@@ -216,7 +218,7 @@ def checked(text: str, path: str) -> str:
     made of control characters."""
     if not text or text.isspace():
         raise ReadError(path, "empty file")
-    sample = text[:65536]
+    sample = text[:CHECKED]
     if len(_CONTROL.findall(sample)) > _CONTROL_SHARE * len(sample):
         raise ReadError(path, "binary file, not a text list of abstracts")
     return text

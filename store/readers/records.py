@@ -91,6 +91,9 @@ class Analysis(NamedTuple):
 
 
 PARALLEL_FROM = 20_000
+FORK_MOST = 100_000
+"""The most texts analysed by forked workers, which are sent none (they inherit them, so all are read first: at
+1,000,000 arXiv records that and their records were GBs); a longer list's are sent theirs a few chunks ahead."""
 CHUNK = 2_048
 """Abstracts a worker process analyses at a time."""
 START = "spawn"
@@ -217,8 +220,12 @@ def analysed(texts: Iterable[str], name: str = "", named: AbstractSet[int] = fro
     done = analysed_texts = 0  # the chunks yielded, and their texts
     packed = _PACKING.get()
     if len(head) >= PARALLEL_FROM and (os.cpu_count() or 1) >= 2:
-        # fork is quick and shares the parent's memory, but only safe while no other thread runs.
+        # fork is quick and shares the parent's memory, but only safe while no other thread runs, and its workers read
+        # their texts from what they inherit: all are read first, so only a list of at most `FORK_MOST` texts is.
         fork = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+        if fork:
+            head += islice(source, FORK_MOST - len(head) + 1)
+            fork = len(head) <= FORK_MOST
         try:
             with worker_pool(os.cpu_count() or 1, "fork" if fork else START) as pool:
                 if fork:  # a forked worker reads its chunk from the texts it inherits: all are read first

@@ -183,22 +183,26 @@ def _others(record: dict, normal: dict[Any, str], used: set[str]) -> tuple[tuple
 
 def collect(records: Iterable[tuple[int, str, object]], path: str, warnings: list[str]) -> Collection:
     """Papers from (line, where, record) triples; `where` names the record in a warning (the arXiv
-    reader hands its Atom entries here too)."""
-    found = []
-    for line, where, record in records:
-        try:
-            fields = _fields(record, path, line) if isinstance(record, dict) else None
-        except RecursionError:  # a value of lists in lists hundreds deep
-            warnings.append(f"{where}: skipped a record {TOO_DEEP}")
-            continue
-        if fields is None:
-            what = "has no title or abstract" if isinstance(record, dict) else "is not an object"
-            warnings.append(f"{where}: skipped a record that {what}")
-        else:
-            found.append(fields)
-    if not found:
+    reader hands its Atom entries here too). `records` may be read as the papers are made (`make_papers`):
+    a long JSON Lines file is never held whole, nor its records."""
+
+    def found() -> Iterator[dict[str, Any]]:
+        for line, where, record in records:
+            try:
+                fields = _fields(record, path, line) if isinstance(record, dict) else None
+            except RecursionError:  # a value of lists in lists hundreds deep
+                warnings.append(f"{where}: skipped a record {TOO_DEEP}")
+                continue
+            if fields is None:
+                what = "has no title or abstract" if isinstance(record, dict) else "is not an object"
+                warnings.append(f"{where}: skipped a record that {what}")
+            else:
+                yield fields
+
+    papers = make_papers(found())
+    if not papers:
         raise ReadError(path, "no records with a title or abstract" + (f" ({len(warnings)} skipped)" if warnings else ""))
-    return Collection(papers=unique(make_papers(found)), sources=[path], warnings=warnings)
+    return Collection(papers=unique(papers), sources=[path], warnings=warnings)
 
 
 TOO_DEEP = "nested too deeply to read"
@@ -241,23 +245,47 @@ def parse_json(text: str, path: str) -> Collection:
 
 def parse_jsonl(text: str, path: str) -> Collection:
     """One JSON object per line; a line that is not JSON is skipped with a warning."""
+    return parse_jsonl_pieces([text], path)
+
+
+def parse_jsonl_pieces(pieces: Iterable[str], path: str) -> Collection:
+    """`parse_jsonl` of the text `pieces` make (each ending at a line end but the last: `store.readers.encoding.
+    utf8_pieces`), read a piece at a time, each line parsed as it is read."""
     warnings: list[str] = []
-    text = _whole_surrogates(text)
 
     def records() -> Iterator[tuple[int, str, object]]:
-        for number, line in enumerate(text.split("\n"), start=1):  # not splitlines: U+2028 may be inside a string
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                warnings.append(f"{path}:{number}: skipped a line that is not JSON ({exc.msg})")
-            except RecursionError:
-                warnings.append(f"{path}:{number}: skipped a line {TOO_DEEP}")
-            else:
-                yield number, f"{path}:{number}", record
+        number = 0
+        for piece in pieces:
+            lines = piece.split("\n")  # not splitlines: U+2028 may be inside a string
+            if len(lines) > 1 and not lines[-1]:
+                lines.pop()  # (the piece ends a line: the next piece starts the next one)
+            for line in lines:
+                number += 1
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(_whole_surrogates(line))
+                except json.JSONDecodeError as exc:
+                    warnings.append(f"{path}:{number}: skipped a line that is not JSON ({exc.msg})")
+                except RecursionError:
+                    warnings.append(f"{path}:{number}: skipped a line {TOO_DEEP}")
+                else:
+                    yield number, f"{path}:{number}", record
 
     return collect(records(), path, warnings)
+
+
+def json_lines(head: str) -> bool:
+    """Whether a `.json` file starting with `head` is JSON Lines (the arXiv snapshot's form, which `parse_json`
+    reads as such): its first line that is not blank is a whole JSON object, and another line follows it."""
+    lines = iter(head.split("\n"))
+    first = next((line for line in lines if line.strip()), "")
+    if not first.lstrip().startswith("{") or not any(line.strip() for line in lines):
+        return False
+    try:
+        return isinstance(json.loads(_whole_surrogates(first)), dict)
+    except (json.JSONDecodeError, RecursionError):
+        return False
 
 
 PROSE_WORDS = 12
