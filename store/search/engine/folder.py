@@ -19,6 +19,7 @@ papers, is one segment). A merge of the writer's may mix rows (a long list over 
 from __future__ import annotations
 
 import json
+import mmap
 import os
 import re
 import shutil
@@ -42,7 +43,7 @@ MANIFEST_MOST = 1 << 20
 """The most bytes a manifest is read of (one names a folder's few dozen files)."""
 HEAP = 128_000_000
 """The writer's memory budget in bytes (tantivy's, over its threads): the build's peak is this, not the list's size."""
-_CHUNK = 16 << 20
+_CHUNK = 8 << 20
 """Bytes read and summed at a time by `_crc`: each piece's CRC is worked out without the interpreter's lock, which
 it takes again between pieces (waiting up to its switch interval, 5 ms, while a read holds it)."""
 STOP_EVERY = 256
@@ -56,10 +57,14 @@ ends instead."""
 def _crc(path: Path) -> int:
     crc = 0
     with path.open("rb", buffering=0) as source:
-        piece = memoryview(bytearray(min(_CHUNK, max(1, source.seek(0, os.SEEK_END)))))
+        size = source.seek(0, os.SEEK_END)
         source.seek(0)
-        while count := source.readinto(piece):
-            crc = zlib.crc32(piece[:count], crc)
+        if not size:
+            return crc
+        # (a mapping of its own, unmapped at the end: not the heap's, which would keep the room: store.common.heap)
+        with mmap.mmap(-1, min(_CHUNK, size)) as buffer, memoryview(buffer) as piece:
+            while count := source.readinto(piece):
+                crc = zlib.crc32(piece[:count], crc)
     return crc
 
 
