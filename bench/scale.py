@@ -26,6 +26,11 @@ session CPU s / peak MB, main then with the texts entry (branch texts34: texts a
 arXiv 2.76 / 7.80 / 4.4 / 658 → 3.40 / 12.83 / 4.4 / 307 (texts alone: 2.39 / 8.11 / 3.2 / 360); 10k 2.78 / 3.63 / 1.6 /
 131 → 2.23 / 3.03 / 1.0 / 115; ICLR 1.95 / 2.59 / 1.4 / 95 → 2.22 / 2.59 / 1.2 / 95 (one earlier run of both sizes gave
 the branch 12 s / 9.3 s CPU at 10k reopened, not seen again in three runs by hand: load).
+Open part at 100k arXiv, 2026-12-04 03:32-03:39 UTC (load 5-7.5, another helper's 1M bench running), first frame /
+searchable s / session CPU s / peak MB, main then branch reopen34 (the engine's folder opened beside the read):
+reopened 0.88 / 2.90 / 3.6 / 345 → 1.31 / 3.47 / 3.5 / 345; new db 1.04 / 3.48 / 3.9 / 340 → 1.19 / 4.14 / 3.8 / 343:
+within the load's noise (by hand at load 3.5, searchable minus first frame, same database: 2.37, 1.81, 1.56 → 1.95,
+1.71, 1.67 s; new database 2.26 → 2.08 s). The CRC pass (~0.07 s CPU at 100k) only gains where a core is free.
 
 Each list gets three parts, all through the public code paths:
 - open: the installed `triage LIST` in a private tmux server (bench/open.py's `run`: the first frame,
