@@ -5,7 +5,8 @@
 Each run starts `triage LIST` in a private tmux server (120x40) and polls the screen every 50 ms:
 "first frame" is when the list's first rows are on screen and the header counts them ("… of N
 shown", N not yet all papers when a long list is still read behind its first rows); then the query
-is typed at once, and "search ready" is when the filter bar counts its matches of the whole list
+is typed at once (in place of one the last session left, in a database that saw the list before), and
+"search ready" is when the filter bar counts its matches of the whole list
 ("M of TOTAL"); "titles" is when the header no longer says the derived titles are still being worked
 out ("titles 40%…": a list parsed behind the app derives them once search is ready), and the open is
 then quit (its cache entries are written once the titles are). "peak RSS" sums the
@@ -112,7 +113,7 @@ def run(triage: str, path: Path, total: int, cache: Path, db: Path, query: str) 
             lines = screen.splitlines()
             if first is None and shown.search(screen) and len(lines) > 3 and len(lines[3].split()) > 2:  # a row
                 first = now
-                tmux(socket, "send-keys", "-t", "t", "/", *query)
+                tmux(socket, "send-keys", "-t", "t", "/", "C-u", *query)  # (C-u: a query the session restored goes)
             elif first is not None and ready is None and matched.search(screen):
                 ready = now
             if ready is not None and not titling.search(screen):

@@ -15,11 +15,12 @@ import pytest
 
 from store.common.files import Abandoned
 from store.papers.model import Triage
-from store.readers import cache, read_path
+from store.readers import cache, quick, read_path
 from store.readers.engine_cache import engine_for
 from store.search.engine import Engine
 from tests.conftest import SEED, damaged
 from tests.tmux import triage_command
+from tui.loading import head_of
 
 EXTRA = [  # beyond ASCII, so the vocabulary is more than ASCII words
     "Un café — crème of graph neural networks, and a cafe\u0301 with a combining accent.",
@@ -139,6 +140,53 @@ async def test_the_app_searches_a_list_on_its_engine_kept_and_says_when_one_was_
         await until(pilot, lambda: "rebuilt" in str(app.query_one("#status-notice").content))
         # (the query of the last session, restored, answered by the engine built again)
         await until(pilot, lambda: [paper.title[:4] for paper in app.query_one(PaperList).papers] == ["CDRL"])
+
+
+async def test_a_reopened_list_opens_its_engine_beside_its_read_and_builds_a_damaged_one_again_saying_so(long_list, monkeypatch):
+    """A reopened long list (its parse cached) has its engine's folder opened while it is read, not after: the read is
+    made to wait until the folder is open, and the engine searched is that one, never built again. When the folder
+    opened so is found damaged, the engine is built again once the list is read, and the header says so."""
+    import tui.loading
+    from store.search.engine import engine
+    from tests.waits import until
+    from tui.app import TriageApp
+    from tui.widgets.paper_list import PaperList
+
+    monkeypatch.setattr(quick, "CACHED_STREAM_FROM", 0)  # (it opens from its head, as a long list does)
+    engine_for(read_path(long_list))
+    cache.settle()
+    opened, read_paths, ahead = [], tui.loading.read_paths, tui.loading.ahead
+    beside = threading.Event()
+
+    def opening(files):
+        opened.append(ahead(files))
+        beside.set()
+        return opened[-1]
+
+    def read_once_opened(files):
+        assert beside.wait(60), "the engine's folder is opened only after the read"
+        return read_paths(files)
+
+    monkeypatch.setattr(tui.loading, "ahead", opening)
+    monkeypatch.setattr(tui.loading, "read_paths", read_once_opened)
+
+    async def reopened(said: str, typed: str = "") -> None:
+        beside.clear()
+        app = TriageApp(head_of([str(long_list)]), files=[str(long_list)])
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("slash", *typed)  # (the next open restores it)
+            await until(pilot, lambda: [paper.title[:4] for paper in app.query_one(PaperList).papers] == ["CDRL"])
+            assert str(app.query_one("#status-notice").content).strip() == said
+
+    with monkeypatch.context() as patch:
+        patch.setattr(engine, "build", lambda *args: pytest.fail("the engine was built again"))
+        await reopened("", "difusion recovry")
+    assert opened[-1] is not None
+    for path in engine_folders()[0].rglob("*"):  # every file of the folder cut short
+        if path.is_file() and path.stat().st_size > 8:
+            damaged(path, path.read_bytes()[: path.stat().st_size // 2])
+    await reopened("search index rebuilt (damaged)")
+    assert opened[-1] is None  # (found damaged beside the read)
 
 
 def test_a_build_left_by_a_quit_is_removed_once_its_process_is_gone(long_list):

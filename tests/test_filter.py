@@ -138,7 +138,7 @@ def slow_on(monkeypatch, slow_query: str) -> threading.Event:
                 release.wait(60)  # (set by the test: the bound only keeps a failing test from hanging)
             return self.engine.search(query, states, new, updated)
 
-    monkeypatch.setattr(tui.loading, "engine_for", lambda collection, stop=None: (opened := engine_for(collection, stop))._replace(engine=Slow(opened.engine)))
+    monkeypatch.setattr(tui.loading, "engine_for", lambda collection, stop=None, ahead=None: (opened := engine_for(collection, stop, ahead))._replace(engine=Slow(opened.engine)))
     return release
 
 
@@ -165,9 +165,9 @@ async def test_a_slash_typed_in_the_query_is_text(seed_path):
 async def test_typing_before_the_index_is_built_says_so(seed_path, monkeypatch):
     built = threading.Event()
 
-    def slow_to_build(collection, stop=None):
+    def slow_to_build(collection, stop=None, ahead=None):
         built.wait(60)  # (set by the test, which must type before it: not 10 s, a slow start on a loaded machine)
-        return engine_for(collection, stop)
+        return engine_for(collection, stop, ahead)
 
     monkeypatch.setattr(tui.loading, "engine_for", slow_to_build)
     app = TriageApp(read_path(seed_path))

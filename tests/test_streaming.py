@@ -134,10 +134,10 @@ async def test_the_parse_entry_is_written_once_the_list_is_read_while_its_engine
     indexing, release = threading.Event(), threading.Event()
     engine_for = tui.loading.engine_for
 
-    def slow(collection, stop=None):
+    def slow(collection, stop=None, ahead=None):
         indexing.set()
         release.wait(60)
-        return engine_for(collection, stop)
+        return engine_for(collection, stop, ahead)
 
     monkeypatch.setattr(tui.loading, "engine_for", slow)
     path = corpora / "iclr-2024-abstracts.txt"

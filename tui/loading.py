@@ -13,7 +13,9 @@ one background thread, while the keys work on the rows shown:
    all papers then; the state is exactly a non-streamed open's;
 2. the search engine of those papers (store.search.engine: opened from its folder in the cache, not loaded,
    when the cache has one of these papers; else built there first, "indexing…"; in memory when the disk
-   cannot hold it, said in the header, as is a damaged folder built again);
+   cannot hold it, said in the header, as is a damaged folder built again). A reopened list's folder is opened
+   beside the read, on a thread of its own (`_opened_ahead`: store.readers.engine_cache's `ahead`, its CRCs summed
+   on the other core), and given the papers once they land when they are those it was opened for;
 3. then the citation keys.
 The cache entries of the read are held until it is whole (or a quit before: `cache.held`), then written while the
 engine is built: a quit while it builds leaves them.
@@ -37,10 +39,10 @@ from typing import Any, NamedTuple
 
 from store.papers.model import Collection, Paper, Triage
 from store.common.errors import ReadError
-from store.readers import NOT_A_LIST, cache, describe_skipped, match_cache, quick, read_paths, records, texts_entry
-from store.readers.engine_cache import engine_for
+from store.readers import NOT_A_LIST, cache, describe_skipped, files_of, match_cache, quick, read_paths, records, texts_entry
+from store.readers.engine_cache import ahead, engine_for
 from store.readers.list_key import read_key
-from store.search.engine import Engine
+from store.search.engine import Ahead, Engine
 from store.library.seen import NOTHING
 from store.marks.db import TriageStore
 from store.readers.records import reporting
@@ -218,7 +220,10 @@ class Loading:
     def _search_ready(self, files: Sequence[str] | None) -> Engine | None:
         """Read `files` whole (None: the papers shown are all) and open their search engine, built first when the
         cache has none of them (None: the app quit first)."""
+        opened_ahead: Callable[[], Ahead | None] = lambda: None  # noqa: E731
         if files is not None:
+            if all(map(cache.has_entry, files)):  # (a reopen: a cold open's cores go to its parse)
+                opened_ahead = self._opened_ahead(files)
             try:
                 with reporting(self._reading(files)), processes.behind_the_list(), records.packing():
                     whole = read_paths(files)
@@ -246,11 +251,27 @@ class Loading:
         # collector's sight (`gc.freeze`): it lives as long as the app, and its full collections walked it all,
         # ~200 ms at 100,000 papers every 15–20 keys (freed papers are still freed, by count).
         gc.freeze()
-        opened = engine_for(self.collection, self._stopping)
+        opened = engine_for(self.collection, self._stopping, opened_ahead())
         self._index = opened.engine
         self._indexed.set()
         self._post(partial(self._indexed_now, opened.note))
         return opened.engine
+
+    @staticmethod
+    def _opened_ahead(files: Sequence[str]) -> Callable[[], Ahead | None]:
+        """Opens the engine folder of a reopened list's `files` (store.readers.engine_cache's `ahead`) on a thread of its
+        own, beside their read; gives a call that waits for it (None: not opened so)."""
+        found: list[Ahead | None] = [None]
+
+        def open_it() -> None:
+            try:
+                found[0] = ahead(files_of(files))
+            except Exception:  # noqa: BLE001 - found again (and told) once the papers are there: `engine_for`
+                pass
+
+        opener = threading.Thread(target=open_it, name="triage engine ahead", daemon=True)
+        opener.start()
+        return lambda: (opener.join(), found[0])[1]
 
     def _after_the_search(self) -> None:
         """Wait while a query typed before the index was made is still answered (at most `SEARCH_FIRST` s):

@@ -189,6 +189,12 @@ def _files(directory: Path) -> tuple[list[Path], list[str]]:
     return found, others
 
 
+def files_of(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
+    """The list files `read_paths(paths)` reads, named as it names them (a directory's as `_files` finds them)."""
+    return [name for path in paths
+            for name in (map(str, _files(Path(path))[0]) if os.path.isdir(path) else [str(path)])]
+
+
 def read_paths(paths: Iterable[str | os.PathLike[str]]) -> Collection:
     """Read files and directories into one `Collection`, papers deduplicated by id in reading order.
 

@@ -6,20 +6,25 @@ named by its list files (or, for papers of no file, by their digest), under the 
 ("search index rebuilt (damaged)"); when the cache cannot be written (a full disk, a read-only or forbidden
 folder) the engine is built in memory and kept nowhere ("search index not kept: disk full (…)"), and the list
 still searches.
+
+A reopened list's folder is opened beside its read (`ahead`, from the files alone: the key their read will have,
+`store.readers.list_key.files_key`, its CRCs worked out on another core), and given the papers once they are there
+(`engine_for`'s `ahead`), when they are the very papers it was opened for: else it goes as above.
 """
 from __future__ import annotations
 
 import errno
 import hashlib
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
 from store.common.files import Abandoned
 from store.papers.model import Collection
 from store.readers.cache import ENGINE_SUFFIX, _entry, _used, folder
-from store.readers.list_key import papers_key
-from store.search.engine import Engine
+from store.readers.list_key import files_key, papers_key
+from store.search.engine import Ahead, Engine
 
 _REASONS = {errno.ENOSPC: "disk full", errno.EDQUOT: "disk quota exceeded", errno.EFBIG: "file too large",
             errno.EROFS: "read-only disk", errno.EACCES: "permission denied", errno.EPERM: "permission denied"}
@@ -33,15 +38,31 @@ class Opened(NamedTuple):
     note: str | None
 
 
-def engine_for(collection: Collection, stop: threading.Event | None = None) -> Opened:
+def ahead(files: Sequence[str]) -> Ahead | None:
+    """The engine folder of the list files `files` (`store.readers.files_of`), opened before they are read when it is
+    intact and of the key their read from the parse cache will have; else None (it is found again, and built, once
+    they are read: `engine_for`)."""
+    key = files_key(files)
+    if key is None or not files:
+        return None
+    found = Engine.ahead(_entry([Path(name) for name in files], ENGINE_SUFFIX), key)
+    return found if isinstance(found, Ahead) else None
+
+
+def engine_for(collection: Collection, stop: threading.Event | None = None, ahead: Ahead | None = None) -> Opened:
     """The engine of `collection`'s papers: opened from the cache when its folder there is intact and of these papers
-    and code, else built there first; built in memory when the cache cannot be written. `Abandoned` when `stop` is set
-    while it is built (at a quit: store.search.engine.folder's `build`)."""
+    and code (as `ahead` has it open, when it is of these very papers), else built there first; built in memory when
+    the cache cannot be written. `Abandoned` when `stop` is set while it is built (at a quit: store.search.engine.folder's
+    `build`)."""
     key = papers_key(collection)
     if collection.sources:
         place = _entry([Path(source) for source in collection.sources], ENGINE_SUFFIX)
     else:
         place = folder() / (hashlib.blake2b(key.encode(), digest_size=16).hexdigest() + ENGINE_SUFFIX)
+    if ahead is not None and (ahead.key, ahead.folder) == (key, place) \
+            and (engine := ahead.engine(collection.papers)) is not None:
+        _used(place)
+        return Opened(engine, False, None)
     try:
         engine, why = Engine.opened(collection.papers, place, key, stop)
     except Abandoned:  # (an OSError, but a quit's, not the disk's)

@@ -7,9 +7,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
+from pathlib import Path
 
 from store.papers.model import Collection, Paper, kept_plain
-from store.readers.cache import _version_key
+from store.readers.cache import _key, _version_key
 
 _BATCH = 2_048
 """Papers hashed at a time: one string of a long list's texts is big."""
@@ -25,9 +26,21 @@ def read_key(collection: Collection) -> str | None:
     """The key of `collection`'s papers when they are still the very papers of a parse (`Collection.origin`), made of
     that parse's keys (at once); else None."""
     origin = collection.origin
-    if origin is not None and origin.of(collection.papers):
-        return json.dumps([_version_key(), "read", [list(key[1:]) for key in origin.keys]])
-    return None
+    return _of_keys(origin.keys) if origin is not None and origin.of(collection.papers) else None
+
+
+def files_key(files: Sequence[str]) -> str | None:
+    """The key `read_key` gives the read of the list files `files` (`store.readers.files_of`) when each is read from
+    its parse entry: worked out from their status alone, before they are read. None when a file is not there."""
+    try:
+        return _of_keys([_key(name, Path(name)) for name in files])
+    except (OSError, ValueError):
+        return None
+
+
+def _of_keys(keys: Sequence[tuple]) -> str:
+    """The key of the papers of a parse of list files at `keys` (each file's `store.readers.cache._key`)."""
+    return json.dumps([_version_key(), "read", [list(key[1:]) for key in keys]])
 
 
 def digest_of(papers: Sequence[Paper]) -> bytes:

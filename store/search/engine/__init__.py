@@ -13,6 +13,6 @@ ties in file order, literal text the index can only narrow checked on the stored
 Where a list's folder lives, and the in-memory engine when the cache cannot be written, is
 store.readers.engine_cache's `engine_for`. Imports `papers` and the rest of `search`.
 """
-from store.search.engine.engine import Engine, Found
+from store.search.engine.engine import Ahead, Engine, Found
 
-__all__ = ["Engine", "Found"]
+__all__ = ["Ahead", "Engine", "Found"]

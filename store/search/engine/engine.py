@@ -5,7 +5,8 @@ spans a query matched.
 An engine's index is a folder opened (memory-mapped: nothing of it is loaded but what a query reads) or one built in
 memory (`Engine.of`: for papers of no file, and when the cache cannot be written). `Engine.opened` opens a folder
 that is intact (store.search.engine.folder) and builds it again first when it is not (missing, of other papers or
-code, truncated, damaged), saying why. `found` gives the rows alone, or a screen's first rows with the count
+code, truncated, damaged), saying why; `Engine.ahead` opens an intact one before its papers are there (`Ahead`: a
+reopened list's, while it is read). `found` gives the rows alone, or a screen's first rows with the count
 (`Found`: bench/engine_search.py times it).
 """
 from __future__ import annotations
@@ -20,7 +21,7 @@ import tantivy
 
 from store.papers.model import Paper, Triage
 from store.search.engine.documents import schema
-from store.search.engine.folder import build, checked, fill, ordered
+from store.search.engine.folder import build, checked, fill, ordered, sealed
 from store.search.engine.lexicon import Lexicon, made
 from store.search.engine.translate import Translator
 from store.search.highlight import Highlighter, Hits
@@ -76,6 +77,19 @@ class Engine:
                 why = "damaged"
         build(papers, folder, key, stop)
         return cls.open(papers, folder), why
+
+    @classmethod
+    def ahead(cls, folder: Path, key: str) -> Ahead | str:
+        """The index in `folder`, built under `key`, opened before the papers it was built of are there when the folder
+        is intact (store.search.engine.folder's `sealed`: its CRCs worked out without the interpreter's lock); else why
+        it is not ("missing", "outdated", "damaged")."""
+        found = sealed(folder, key)
+        if isinstance(found, str):
+            return found
+        try:
+            return Ahead(folder, key, found, tantivy.Index.open(str(folder)))
+        except ValueError:
+            return "damaged"
 
     @classmethod
     def of(cls, papers: Sequence[Paper]) -> Engine:
@@ -147,3 +161,20 @@ class Engine:
             if holds(doc.get_first("plain").decode("utf-8", "surrogatepass")):
                 in_text.append(pid)
         return in_title, in_text
+
+
+@dataclass(frozen=True, slots=True)
+class Ahead:
+    """An intact folder's index opened before its papers are there (`Engine.ahead`), built under `key` of `count` papers."""
+
+    folder: Path
+    key: str
+    count: int
+    index: tantivy.Index
+
+    def engine(self, papers: Sequence[Paper]) -> Engine | None:
+        """The engine of `papers`, the very papers the folder was built of (the caller knows them by `key`), or None when
+        they are not as many."""
+        if len(papers) != self.count:
+            return None
+        return Engine(papers, self.index, Lexicon.in_folder(self.folder), self.folder, ordered(self.folder))

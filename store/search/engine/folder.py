@@ -7,7 +7,9 @@ one there moved aside, then removed) once the index is committed and merged, its
 (what the caller keys it by: the list files' identity and this code's version), the number of papers, and the
 size and CRC-32 of every file a search reads. A folder without one (a build that died), under another key, with
 a file missing, of another size or failing its CRC, is not intact. The CRCs are read at every open (the files
-are the page cache's after a build or a read: ~0.1 s of CPU for the 162 MB of 100,000 papers).
+are the page cache's after a build or a read: ~0.1 s of CPU for the 162 MB of 100,000 papers), a large piece at a
+time: zlib works out a piece's CRC without the interpreter's lock, so a reopen checks its folder on one core while
+its list is read on the other (`sealed`, before the papers are there: store.readers.engine_cache's `ahead`).
 
 The writer indexes on one thread, so each segment holds rows one after another, and the segments are then listed
 in row order: the documents are in list order, which is how tantivy breaks ties (`ordered`; ICLR×44, ~100,000
@@ -17,6 +19,7 @@ papers, is one segment). A merge of the writer's may mix rows (a long list over 
 from __future__ import annotations
 
 import json
+import mmap
 import os
 import re
 import shutil
@@ -40,7 +43,9 @@ MANIFEST_MOST = 1 << 20
 """The most bytes a manifest is read of (one names a folder's few dozen files)."""
 HEAP = 128_000_000
 """The writer's memory budget in bytes (tantivy's, over its threads): the build's peak is this, not the list's size."""
-_CHUNK = 1 << 20
+_CHUNK = 8 << 20
+"""Bytes read and summed at a time by `_crc`: each piece's CRC is worked out without the interpreter's lock, which
+it takes again between pieces (waiting up to its switch interval, 5 ms, while a read holds it)."""
 STOP_EVERY = 256
 """A build asked to stop (`fill`'s `stop`) stops within this many papers (~50 ms of indexing)."""
 _LEFT: list[tantivy.IndexWriter] = []
@@ -51,9 +56,15 @@ ends instead."""
 
 def _crc(path: Path) -> int:
     crc = 0
-    with path.open("rb") as source:
-        while chunk := source.read(_CHUNK):
-            crc = zlib.crc32(chunk, crc)
+    with path.open("rb", buffering=0) as source:
+        size = source.seek(0, os.SEEK_END)
+        source.seek(0)
+        if not size:
+            return crc
+        # (a mapping of its own, unmapped at the end: not the heap's, which would keep the room: store.common.heap)
+        with mmap.mmap(-1, min(_CHUNK, size)) as buffer, memoryview(buffer) as piece:
+            while count := source.readinto(piece):
+                crc = zlib.crc32(piece[:count], crc)
     return crc
 
 
@@ -153,18 +164,26 @@ def ordered(folder: Path) -> bool:
 def checked(folder: Path, key: str, papers: int) -> str | None:
     """None when `folder` holds a whole index of `papers` papers built under `key`, every file as sealed; else why
     not: "missing" (no folder), "outdated" (built under another key, or of another number of papers), "damaged"."""
+    found = sealed(folder, key, papers)
+    return found if isinstance(found, str) else None
+
+
+def sealed(folder: Path, key: str, papers: int | None = None) -> int | str:
+    """The number of papers `folder` holds a whole index of, built under `key` (and of `papers` papers, when given),
+    every file as sealed; else why not, as `checked` says it."""
     try:
         if folder.is_symlink():
             return "damaged"
         manifest = json.loads(read_regular(folder / MANIFEST, MANIFEST_MOST, "an engine manifest"))
-        if manifest["key"] != key or manifest["papers"] != papers:
+        if manifest["key"] != key or papers not in (None, manifest["papers"]):
             return "outdated"
         for name, (size, crc) in manifest["files"].items():
             path = folder / name
             info = path.lstat()  # (a link, a FIFO or another size in a file's place: damaged, never read)
             if not stat.S_ISREG(info.st_mode) or info.st_size != size or _crc(path) != crc:
                 return "damaged"
-        return None if all(name in manifest["files"] for name in ("meta.json", *lexicon.FILES)) else "damaged"
+        whole = all(name in manifest["files"] for name in ("meta.json", *lexicon.FILES))
+        return int(manifest["papers"]) if whole else "damaged"
     except (OSError, ValueError, KeyError, TypeError, ReadError):
         return "damaged" if folder.exists() else "missing"
 
