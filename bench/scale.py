@@ -36,6 +36,14 @@ searchable s / session CPU s / peak MB, main then branch reopen34 (the engine's 
 reopened 0.88 / 2.90 / 3.6 / 345 → 1.31 / 3.47 / 3.5 / 345; new db 1.04 / 3.48 / 3.9 / 340 → 1.19 / 4.14 / 3.8 / 343:
 within the load's noise (by hand at load 3.5, searchable minus first frame, same database: 2.37, 1.81, 1.56 → 1.95,
 1.71, 1.67 s; new database 2.26 → 2.08 s). The CRC pass (~0.07 s CPU at 100k) only gains where a core is free.
+1M arXiv, 2026-12-04 (`--sizes 1000000 --kinds arxiv --skip queries,cli --runs 1`, load 5-9: helpers' work beside),
+open part, cold: JSON Lines read whole (main 8c2c1ff): 9.9 GB resident and still "reading 0%" after 8 minutes (85 s of
+CPU), stopped there; read a line at a time (branch jsonl34): "reading 99%" after ~12 minutes with 3.4 GB, the whole list
+shown (999,998 papers), then indexing at 4.5-5.9 GB; not searchable within the 1,000 s timeout: first frame 2.55 s,
+session CPU 867 s, peak 5,845 MB, cache 1,223 MB; the `q` sent at the timeout ended the app only 8-15 minutes later
+(not yet looked into: the app's close waits for its writer thread, which attaches the whole list's marks after it lands).
+Idle (load 1.5-1.9), 03:49, main with jsonl34, reopen34, rank34 and export34, 100k arXiv: cold 1.21 / 48.62 / 73.1 /
+725, reopened 0.92 / 2.49 / 3.8 / 355, new db 0.76 / 2.90 / 3.5 / 341 (first frame s / searchable s / CPU s / peak MB).
 
 Each list gets three parts, all through the public code paths:
 - open: the installed `triage LIST` in a private tmux server (bench/open.py's `run`: the first frame,
