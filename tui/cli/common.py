@@ -15,7 +15,6 @@ from unicodedata import east_asian_width
 from typing import TYPE_CHECKING, TypeVar
 
 from store.papers.model import Collection, Paper, Triage
-from store.papers.text import display
 from store.readers import describe_skipped, match_cache, read_paths
 from store.readers.records import reporting
 from store.readers.title_cache import shown_title
@@ -226,12 +225,6 @@ def paper_row(paper: Paper, state: Triage) -> dict[str, object]:
 def marks_column(state: Triage) -> str:
     """A paper's marks in three characters, as the app's list shows them: `•` unread (`✗` not for me), `★`, the priority."""
     return ("✗" if state.dismissed else " " if state.read else "•") + ("★" if state.starred else " ") + (str(state.priority or " "))
-
-
-def plain_title(title: str, room: int) -> str:
-    """A title as the app shows it (its LaTeX and markdown rendered: `Nearly $d$-Linear` reads `Nearly d-Linear`),
-    cut with `…` to `room` characters."""
-    return clipped(display(title).plain, room)
 
 
 def print_table(papers: Sequence[Paper], states: Mapping[str, Triage], updated: AbstractSet[str] = frozenset(),

@@ -20,7 +20,9 @@ from store.papers.model import Paper, Triage
 from store.marks.clock import now
 from store.readers import read_path
 from store.readers.ids import Known, ids, papers_named
-from tui.cli.common import (add_common, database, default_files, in_store, load, marks_column, parse_args, plain_title,
+from store.readers.title_cache import shown_title
+from store.search.query import clipped
+from tui.cli.common import (add_common, database, default_files, in_store, load, marks_column, parse_args,
                             Refused, tell_skipped)
 
 if TYPE_CHECKING:
@@ -63,7 +65,7 @@ def confirmation(paper: Paper | Known | None, pid: str, state: Triage) -> str:
     words += [f"tags: {', '.join(state.tags)}"] * bool(state.tags) + [f"note: {state.note}"] * bool(state.note)
     told = f"  ({' '.join('; '.join(words).split())})"  # (one line: a note's line breaks, U+2028 too, as spaces)
     room = shutil.get_terminal_size((100, 24)).columns - len(pid) - 7 - len(told)
-    shown = f"  {plain_title(paper.title, max(20, room))}" if paper is not None and paper.title else ""
+    shown = f"  {clipped(shown_title(paper), max(20, room))}" if paper is not None and paper.title else ""
     return f"{pid}  {marks_column(state)}{shown}{told}"
 
 
