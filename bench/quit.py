@@ -1,6 +1,6 @@
 """How long `q` takes to give the terminal back, at each moment of a long list's open.
 
-    python bench/quit.py LIST [--runs 1] [--cases reading,indexing,searchable,reopened] [--triage PATH]
+    python bench/quit.py LIST [--runs 1] [--cases reading,indexing,searchable,reopened,marked,queried] [--triage PATH]
 
 Each run starts `triage LIST` in a private tmux server (120x40, an empty cache of its own, a fresh database)
 and polls the screen every 20 ms until the moment of its case, then presses `q` and times until the shell
@@ -8,7 +8,10 @@ prints the app's exit status (the app gone, the terminal given back) and no proc
 - reading: the header says "reading N%…" (N ≥ 10: the worker processes are at work);
 - indexing: it says "indexing…" (the engine folder is being built);
 - searchable: "indexing…" has gone (its parse entry and the rest may still be written);
-- reopened: the list is opened again on the cache a whole open left, and quit once searchable.
+- reopened: the list is opened again on the cache a whole open left, and quit once searchable;
+- marked: while reading, `space` marks the first paper read; `q` once the header counts it ("1 read");
+- queried: while reading, a query is typed, then `enter` and `s` (a star for its first result: it waits for the
+  results, which wait for the engine); `q` once the filter shows the query.
 The load (`uptime`) is printed with each row: numbers on a loaded machine are pessimistic.
 """
 from __future__ import annotations
@@ -74,13 +77,20 @@ def one(triage: str, path: Path, folder: Path, case: str) -> tuple[float, float]
             screen = tmux(socket, "capture-pane", "-p", "-t", "t")
             indexing = "indexing…" in screen
             indexed = indexed or indexing
-            if ((case == "reading" and reading(screen)) or (case == "indexing" and indexing)
+            if ((case in ("reading", "marked", "queried") and reading(screen)) or (case == "indexing" and indexing)
                     or (case == "searchable" and indexed and not indexing)
                     or (case == "reopened" and " shown" in screen and "reading" not in screen and not indexing)):
                 break
             time.sleep(POLL)
         else:
             raise SystemExit(f"{case}: never reached")
+        if case in ("marked", "queried"):
+            typed = [["Space"]] if case == "marked" else [["/"], ["-l", "neural"], ["Enter", "s"]]
+            for keys in typed:
+                tmux(socket, "send-keys", "-t", "t", *keys)
+            shown = " 1 read" if case == "marked" else "/ neural"
+            while shown not in tmux(socket, "capture-pane", "-p", "-t", "t"):
+                time.sleep(POLL)
         pressed = time.monotonic()
         tmux(socket, "send-keys", "-t", "t", "q")
         while "EXIT=" not in tmux(socket, "capture-pane", "-p", "-t", "t") or len(below(shell)) > 1:  # (the sleep)

@@ -243,7 +243,8 @@ class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewA
         """The text of the newest query sent to the search."""
         self._shown_serial = 0
         """The query whose results the list shows (`_search_serial` once the newest query's have landed)."""
-        self._type_ahead = TypeAhead(self, super().on_event, lambda: self.query_one(FilterBar).input, self._results_pending)
+        self._type_ahead = TypeAhead(self, super().on_event, lambda: self.query_one(FilterBar).input, self._results_pending,
+                                     lambda: self._index is None)
         self._tallies: dict[str, Tally] = {}
         """Counts per view over: "all" papers (the progress bar), "matched" by the query (the tabs), "shown" rows."""
         self._session_key = "session " + "\n".join(collection.sources)
@@ -345,6 +346,9 @@ class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewA
         self.stop_loading()
         self._save_session()
         self.farewell, self.unsaved_marks = self._saver.close(self._sync.at_close if self._sync else None)
+        if given_up := self._type_ahead.given_up:
+            self.farewell.append(f"triage: q quit before the query's results were shown: {given_up} key"
+                                 f"{'s' if given_up != 1 else ''} typed for them not applied")
 
     def on_paper_list_highlighted(self, message: PaperList.Highlighted) -> None:
         self.show_paper(message.paper)

@@ -7,16 +7,21 @@ another, except that the next one waits:
   dialog or close one) has not yet been dealt with by its widget and the widget's ancestors;
 - for a key for the list: while the list does not show the results of the query typed before it
   (those results would reset the cursor the key moved).
+Except `q` while those results wait for the list's engine (minutes while a long list is read and its engine built):
+the keys for the list before it are given up (`given_up`: the app says so on stderr) and `q` quits at once, when each
+of them would have left the focus on the list or its detail pane, where `q` quits (`STAYS`). (Once the engine is
+there, a query's results take a moment, and `q` waits for the keys before it.)
 """
 from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
 
 from textual import events
 from textual.app import App
+from textual.binding import ActiveBinding
 from textual.message_pump import MessagePump
 from textual.widgets import Input, TextArea
 
@@ -25,19 +30,30 @@ IN_FLIGHT_SECONDS = 30.0
 before the key (a widget stuck in a handler, a bug, does not hold them for good). Counted afresh at each
 widget, and generous: on a loaded machine every step is slow (up to 5 s a widget beside two busy loops on
 two cores, where a bound of 1 s for the whole way sent the letter after `'` to the list, not the picker)."""
+QUIT = "quit"
+STAYS = frozenset({
+    "cursor_down", "cursor_up", "first", "last", "page_down", "page_up", "focus_detail", "focus_papers", "scroll_detail",
+    "read_next", "toggle_read", "toggle_star", "dismiss", "priority", "next_unread", "previous_unread", "undo", "redo",
+    "toggle_selected", "visual_mode", "select_all", "clear_selection", "clear_query", "leave_similar", "hide_hint",
+    "cycle_view", "cycle_sort", "more_like_this", "split", "list_alone",
+})
+"""The actions of keys for the list that open no dialog and move the focus into no input: a `q` typed after them still
+quits, so it need not wait for them (see the module docstring)."""
 
 
 class TypeAhead:
     """The keys typed and not applied yet, and what they wait for (see the module docstring)."""
 
     def __init__(self, app: App, deliver: Callable[[events.Event], Awaitable[None]], query: Callable[[], Input],
-                 results_pending: Callable[[], bool]) -> None:
+                 results_pending: Callable[[], bool], indexing: Callable[[], bool]) -> None:
         """`deliver` dispatches an event as the app would have without type-ahead; `query` is the filter's
-        input; `results_pending()` says the list does not show the results of the query typed so far."""
+        input; `results_pending()` says the list does not show the results of the query typed so far;
+        `indexing()` that they wait for the list's engine."""
         self._app = app
         self._deliver = deliver
         self._query = query
         self._results_pending = results_pending
+        self._indexing = indexing
         self._typed: deque[events.Key | events.Paste] = deque()
         """Keys and pastes not applied yet, in the order typed."""
         self._query_keys = 0
@@ -48,6 +64,8 @@ class TypeAhead:
         self._give_up: asyncio.TimerHandle | None = None
         """When the keys typed after the one in flight stop waiting for it (`IN_FLIGHT_SECONDS` after it
         last got a step further)."""
+        self.given_up = 0
+        """How many keys for the list a `q` typed after them did not wait for (see the module docstring)."""
 
     async def typed(self, event: events.Key | events.Paste) -> None:
         """A key or paste from the terminal: apply it now, or after the ones before it."""
@@ -92,7 +110,24 @@ class TypeAhead:
             return True
         if app.screen is not app.default_screen or app.focused is query:
             return False
-        return self._query_keys > 0 or self._results_pending()
+        if self._query_keys > 0:
+            return True
+        return self._results_pending() and not (self._indexing() and self._quits_first())
+
+    def _quits_first(self) -> bool:
+        """Whether the keys waiting for a query's results end with one that quits, each before it for the list and
+        leaving the focus there (`STAYS`, or bound to nothing): then those are given up, and it goes first."""
+        bindings = self._app.screen.active_bindings
+        actions = [_action(bindings, key) for key in self._typed]
+        if QUIT not in actions:
+            return False
+        ahead = actions.index(QUIT)
+        if not all(action is None or action in STAYS for action in actions[:ahead]):
+            return False
+        self.given_up += ahead
+        for _ in range(ahead):
+            self._typed.popleft()
+        return True
 
     def _follow(self, event: events.Key, path: list[MessagePump]) -> None:
         """Follow the key in flight up `path`, its widget (twice) and the widget's ancestors up to the
@@ -117,6 +152,14 @@ class TypeAhead:
     def _query_key_handled(self) -> None:
         self._query_keys -= 1
         self.resume()
+
+
+def _action(bindings: Mapping[str, ActiveBinding], event: events.Key | events.Paste) -> str | None:
+    """The name of the action `event` is bound to in `bindings` (None: a key bound to nothing; '' for a paste)."""
+    if isinstance(event, events.Paste):
+        return ""
+    bound = bindings.get(event.key)
+    return bound.binding.action.split("(", 1)[0] if bound is not None else None
 
 
 def _called(function: Callable[..., object], *args: object) -> partial[object]:
