@@ -4,15 +4,21 @@ papers attached): the app quits without waiting for that work, and every mark ma
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
+import store.marks.refind
 import tui.loading
+from store.common.errors import Stopped
+from store.marks.changes import Change
 from store.marks.db import TriageStore
-from store.readers import quick
+from store.papers.model import Triage
+from store.readers import quick, read_path
 from tests.waits import until
 from tui.app import TriageApp
 from tui.loading import head_of
+from tui.saving import Saver
 from tui.widgets.paper_list import PaperList
 
 
@@ -54,3 +60,47 @@ async def test_q_typed_after_keys_waiting_for_a_querys_results_quits_at_once_and
     again = TriageStore(tmp_path / "triage.json")
     assert again.get(first.id).read
     assert not [pid for pid in again.ids() if again.get(pid).starred]
+
+
+def test_close_gives_up_the_whole_lists_attach_and_stores_the_marks_queued_behind_it(corpora, tmp_path, monkeypatch):
+    """The whole list's marks being attached (re-finding a state whose paper is not in the list: seconds at a million
+    papers) when the app closes: the attach is given up, and the mark and the session queued behind it are stored."""
+    papers = read_path(corpora / "iclr-2024-abstracts.txt").papers
+    db = tmp_path / "triage.json"
+    marks = TriageStore(db)
+    marks.attach(papers[:1])
+    marks.put({papers[0].id: Triage(starred=True)})  # a state whose paper is not among those attached below
+    saver = Saver(marks, lambda: set(), lambda callback: None, lambda states: None, lambda message: None,
+                  lambda message, severity: None)
+    busy, looked_at = threading.Event(), []
+    fingerprint = store.marks.refind.fingerprint
+
+    def slow(text):  # the attach goes on paper after paper until the close asks it to stop
+        looked_at.append(text)
+        busy.set()
+        saver.closing.wait(120)
+        return fingerprint(text)
+
+    monkeypatch.setattr(store.marks.refind, "fingerprint", slow)
+    saver.refresh(lambda: marks.attach(papers[1:], stop=saver.closing))
+    assert busy.wait(120)
+    saver.save({papers[1].id: Change(old={"read": False}, new={"read": True}, stamp=time.time())}, lambda pid: Triage())
+    saver.run(marks.put_setting, "session", {"cursor": papers[1].id})
+    saver.close()
+    assert len(looked_at) < len(papers) - 1  # given up on the way
+    again = TriageStore(db)
+    assert again.get(papers[1].id).read and again.get(papers[0].id).starred
+    assert again.setting("session") == {"cursor": papers[1].id}
+
+
+def test_opening_a_list_stopped_stores_nothing_of_it(seed_path, tmp_path):
+    """A list's open noted in the database (which of its papers are new: seconds at a million papers, the database
+    held) is given up at quit: its papers are all new at the next open, as if never opened."""
+    papers = read_path(seed_path).papers
+    store = TriageStore(tmp_path / "triage.json")
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(Stopped):
+        store.opened([str(seed_path)], papers, stop=stop)
+    assert store.opened([str(seed_path)], papers).new == {paper.id for paper in papers}
+    assert not store.opened([str(seed_path)], papers).new

@@ -81,9 +81,10 @@ class Landing(NamedTuple):
     """The ids of its papers the database saw first now (what standing rules mark: tui.rules)."""
 
     @classmethod
-    def of(cls, whole: Collection, store: TriageStore) -> Landing:
+    def of(cls, whole: Collection, store: TriageStore, stop: threading.Event) -> Landing:
+        """(`store.common.errors.Stopped` once `stop` is set: the database is not held seconds after a quit.)"""
         return cls(whole, dict(zip(map(attrgetter("id"), whole.papers), whole.papers)), columns_for(whole.papers),
-                   *store.opened(whole.sources, whole.papers, read_key(whole)))
+                   *store.opened(whole.sources, whole.papers, read_key(whole), stop))
 
 
 class Loading:
@@ -235,7 +236,7 @@ class Loading:
                 return None
             if whole is not None:
                 landed = threading.Event()
-                landing = Landing.of(whole, self.store)  # (here, not on the UI thread)
+                landing = Landing.of(whole, self.store, self._stopping)  # (here, not on the UI thread)
                 self._post(lambda: (self._land(landing), landed.set()))
                 while not landed.wait(0.1):
                     if self._stopping.is_set():
@@ -334,8 +335,9 @@ class Loading:
 
     def _attached(self, papers: list[Paper]) -> Mapping[str, Triage]:
         """The marks of the whole list (`TriageStore.attach`, on the writer thread); its later versions of marked
-        papers (`is:updated`) are shown when it is done."""
-        states = self.store.attach(papers, **match_cache.attaching(self.collection))
+        papers (`is:updated`) are shown when it is done. Given up at quit (seconds at a million papers, and the marks
+        made meanwhile wait behind it): the next open attaches again."""
+        states = self.store.attach(papers, stop=self._saver.closing, **match_cache.attaching(self.collection))
         self._from_writer(self._show_updated)
         return states
 

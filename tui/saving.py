@@ -8,11 +8,13 @@ disk. A job that meets the database locked past the store's wait (`Locked`) or a
 stored for now (`NotSaved`: a full disk, a database that is only read) waits, with every job after it,
 so that marks reach the database in the order they were made; each poll retries them from the first,
 and the user is told when they start waiting and when they are saved. Marks other processes stored
-are picked up on the same thread once nothing waits.
+are picked up on the same thread once nothing waits. At close, a long job that is only worth its result while the
+app runs (the whole list's attach: `closing`) is given up, so the writes behind it are made at once.
 """
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections import deque
 from collections.abc import Callable, Container, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -21,7 +23,7 @@ from typing import Any
 
 from store.marks.changes import Change, Unsaved
 from store.marks.db import TriageStore
-from store.common.errors import Locked, NotSaved
+from store.common.errors import Locked, NotSaved, Stopped
 from store.papers.model import Triage
 
 Post = Callable[[Callable[[], None]], None]
@@ -55,6 +57,8 @@ class Saver:
         self._tell = tell
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="triage-store")
         self._closed = False
+        self.closing = threading.Event()
+        """Set at close: a job given it as its `stop` (`TriageStore.attach`'s) gives up (`Stopped`), and is not told."""
         self._polling = False
         self._told = len(store.notices)
 
@@ -135,6 +139,8 @@ class Saver:
             job(*args)
         except (Locked, NotSaved):
             raise
+        except Stopped:
+            pass  # (at close: see `closing`)
         except Exception as exc:  # noqa: BLE001 - any failure to save must reach the user
             self._post(partial(self._warn, f"Not saved: {exc}"))
 
@@ -157,11 +163,12 @@ class Saver:
             self._post(lambda: self._show(self.unsaved.merge(changes)))
 
     def close(self, last: Callable[[], list[str]] | None = None) -> tuple[list[str], int]:
-        """Wait for the writes queued so far, try once more what waits, and when nothing does run `last`
-        (a sync; it gives lines for stderr) and close the store: the lines to say on stderr once the app
-        has quit (what could not be saved, the store's late notices) and how many papers' mark changes
+        """Wait for the writes queued so far (a job given `closing` gives up), try once more what waits, and when
+        nothing does run `last` (a sync; it gives lines for stderr) and close the store: the lines to say on stderr
+        once the app has quit (what could not be saved, the store's late notices) and how many papers' mark changes
         were not saved."""
         self._closed = True
+        self.closing.set()
         self._thread.shutdown(wait=True)
         self._post = lambda callback: None  # the app is going: nothing more to show
         self._drain(None)

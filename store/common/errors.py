@@ -1,6 +1,12 @@
 """The one error type `store` raises for bad input: it names the file and, when known, the line."""
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+from threading import Event
+from typing import TypeVar
+
+T = TypeVar("T")
+
 
 class ReadError(Exception):
     """Input that cannot be read. `str()` is the one line a user sees."""
@@ -30,3 +36,16 @@ class Locked(Exception):
 class NotSaved(Exception):
     """A change that could not be written (a read-only database, a full disk): none of it was stored.
     `str()` is the one line a user sees."""
+
+
+class Stopped(Exception):
+    """Work given up half-way because it was asked to stop (`unless_stopped`: the app is quitting); what it
+    stores is stored whole or not at all, and worked out again the next time."""
+
+
+def unless_stopped(items: Iterable[T], stop: Event | None, every: int = 1000) -> Iterator[T]:
+    """`items`, raising `Stopped` once `stop` is set (looked at every `every` items)."""
+    for n, item in enumerate(items):
+        if stop is not None and n % every == 0 and stop.is_set():
+            raise Stopped
+        yield item

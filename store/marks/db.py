@@ -21,10 +21,11 @@ import socket
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter
 from pathlib import Path
+from threading import Event
 from typing import Any
 
 from store.marks.documents import MarksDB, MarksTable, from_doc
-from store.common.errors import NotSaved
+from store.common.errors import NotSaved, Stopped, unless_stopped
 from store.marks.changes import Change
 from store.marks.merge import Record, doc_of, edit, latest, merge, record_of
 from store.marks.journal import JournalStorage, MIN_COMPACT_BYTES
@@ -110,7 +111,8 @@ class TriageStore(KeptPapers):
         self._storage.lock.timeout = seconds
 
     def attach(self, papers: Iterable[Paper], refind: bool = True, refresh: bool = False,
-               kept: Callable[[Sequence[Paper]], Columns | None] | None = None, library: bool = False) -> dict[str, Triage]:
+               kept: Callable[[Sequence[Paper]], Columns | None] | None = None, library: bool = False,
+               stop: Event | None = None) -> dict[str, Triage]:
         """The stored state of each paper that has one, re-finding states of slightly edited abstracts
         (unless not `refind`: for papers that are not all of a list, whose other papers own the states).
         A paper without a state of its own that is a marked paper under another id (the same arXiv id, DOI,
@@ -121,7 +123,9 @@ class TriageStore(KeptPapers):
         give what they are matched by (`store.readers.match_cache.columns`: a long list's, kept), else it is made.
         A later version seen is remembered (`store.library.seen.Seen.note_later`): the `library`'s papers, the kept
         records themselves, are `updated` when one of theirs was seen. A mark made on a later version keeps its
-        record: the papers of that marked paper are no longer `updated` (`put`).
+        record: the papers of that marked paper are no longer `updated` (`put`). Once `stop` is set (the app quits) it
+        raises `Stopped` within a moment, having stored nothing or whole writes that the next attach makes again
+        (the states moved, the records and versions kept): it may be given up, and is done again at the next open.
 
         A re-found state moves to the paper's new id (durably). The papers' texts are remembered
         so later `put`s store their fingerprints. Fingerprints are computed only where needed
@@ -135,12 +139,15 @@ class TriageStore(KeptPapers):
             stored = dict(self._docs())  # (not TinyDB's documents: a database with many marks waiting costs little)
             wanted = set(ids)
             shared = self._same_papers(papers, stored, kept)
+            if stop is not None and stop.is_set():
+                raise Stopped
             self.shares.update(shared)
             # Without an abstract (a title-only entry) there is no text to re-find a state by; a shared state stays.
             orphans = {key: doc["fp"] for key, doc in stored.items() if key not in wanted and doc.get("fp")} if refind else {}
             orphans = {key: fp for key, fp in orphans.items() if key not in shared.values()} if shared else orphans
-            homeless = {p.id: p.text for p in papers if p.id not in stored and p.id not in shared and p.text} if orphans else {}
-            moves = rematch(homeless, orphans)
+            homeless = ({p.id: p.text for p in unless_stopped(papers, stop) if p.id not in stored and p.id not in shared and p.text}
+                        if orphans else {})
+            moves = rematch(homeless, orphans, stop)
             if moves:
                 docs = {new: {**stored[old], "fp": fingerprint(self._attached[new].text)} for new, old in moves.items()}
                 with contextlib.suppress(NotSaved):  # a database only read: the states are found again next time

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
+from threading import Event
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from store.common.errors import NotSaved
@@ -45,11 +46,13 @@ class KeptPapers:
 
         def ids(self) -> list[str]: ...
 
-    def opened(self, sources: Iterable[str], papers: Iterable[Paper], read_as: str | None = None) -> Opened:
+    def opened(self, sources: Iterable[str], papers: Iterable[Paper], read_as: str | None = None,
+               stop: Event | None = None) -> Opened:
         """The ids of the papers new in the list of the files `sources`, and of those the database sees first now
         (`store.library.seen.Opened`), now that it is opened with `papers` (`read_as`: the parse they are, when
-        known: `store.readers.list_key.read_key`); none when the database cannot be locked (only read)."""
-        return self._seeing(lambda seen: seen.open(list_name(sources), [p for p in papers if isinstance(p, Paper)], read_as),
+        known: `store.readers.list_key.read_key`); none when the database cannot be locked (only read). Once `stop`
+        is set: `store.common.errors.Stopped`, the list not opened (`store.library.seen.Seen.open`)."""
+        return self._seeing(lambda seen: seen.open(list_name(sources), [p for p in papers if isinstance(p, Paper)], read_as, stop),
                             NOTHING)
 
     def new(self, sources: Iterable[str], papers: Iterable[Paper]) -> frozenset[str]:

@@ -4,7 +4,9 @@ matched by fingerprint (rapidfuzz ratio ≥ 90) against the states whose paper i
 from __future__ import annotations
 
 from collections.abc import Iterable
+from threading import Event
 
+from store.common.errors import unless_stopped
 from store.papers.model import fingerprint, normalise
 
 MATCH_CUTOFF = 90
@@ -21,9 +23,9 @@ def _ends(text: str) -> tuple[str, str]:
     return head[:ANCHOR], tail[-ANCHOR:]
 
 
-def rematch(homeless: dict[str, str], orphans: dict[str, str]) -> dict[str, str]:
+def rematch(homeless: dict[str, str], orphans: dict[str, str], stop: Event | None = None) -> dict[str, str]:
     """new id → old id for papers without a state (id → text) whose fingerprint is ≥ 90 similar
-    to an orphan's (id → fingerprint).
+    to an orphan's (id → fingerprint); `store.common.errors.Stopped` once `stop` is set.
 
     Few pairs are compared exhaustively; many only where the first or last 60 characters agree
     (a small edit leaves at least one end alone): then a paper's fingerprint is only worked out
@@ -41,7 +43,7 @@ def rematch(homeless: dict[str, str], orphans: dict[str, str]) -> dict[str, str]
             by_end.setdefault(">" + fp[-ANCHOR:], []).append(key)
     moves: dict[str, str] = {}
     taken: set[str] = set()
-    for pid, text in homeless.items():
+    for pid, text in unless_stopped(homeless.items(), stop):
         if full_scan:
             keys: Iterable[str] = orphans.keys()
         else:
