@@ -41,7 +41,8 @@ open part, cold: JSON Lines read whole (main 8c2c1ff): 9.9 GB resident and still
 CPU), stopped there; read a line at a time (branch jsonl34): "reading 99%" after ~12 minutes with 3.4 GB, the whole list
 shown (999,998 papers), then indexing at 4.5-5.9 GB; not searchable within the 1,000 s timeout: first frame 2.55 s,
 session CPU 867 s, peak 5,845 MB, cache 1,223 MB; the `q` sent at the timeout ended the app only 8-15 minutes later
-(not yet looked into: the app's close waits for its writer thread, which attaches the whole list's marks after it lands).
+(the query the open part types held `q` behind its results, which waited for the engine: since quit35, `q` goes
+first; the whole list's attach and the noting of its open are given up at quit).
 Idle (load 1.5-1.9), 03:49, main with jsonl34, reopen34, rank34 and export34, 100k arXiv: cold 1.21 / 48.62 / 73.1 /
 725, reopened 0.92 / 2.49 / 3.8 / 355, new db 0.76 / 2.90 / 3.5 / 341 (first frame s / searchable s / CPU s / peak MB).
 
