@@ -1,19 +1,23 @@
 """`triage list LIST --sort interest` and `triage similar ID LIST` on a long list once its cache exists (issue 34:
 within a second at 100,000 papers): each command's later calls, in wall and CPU seconds (the process's, user +
 system), the least of `--repeat` runs each, for this checkout's `triage` and for another install's (`--before`: main's,
-say), and whether the two print the same bytes; then a table's titles, rendered (what every `triage list` did before
-the titles entry, `store.readers.title_cache`) or read from the kept entry, each in a process of its own (its imports
-counted).
+say), and whether the two print the same bytes; then the two commands called in turn, list, similar, list, … (what a
+reader going between For you and more like this does: "alternating", the least of `--repeat` calls of each); then a
+table's titles, rendered (what every `triage list` did before the titles entry, `store.readers.title_cache`) or read
+from the kept entry, each in a process of its own (its imports counted).
 
-    python bench/list_table.py --file LIST [--before PATH/TO/triage] [--repeat 5] [--cache FOLDER]
+    python bench/list_table.py --file LIST [--other LIST] [--before PATH/TO/triage] [--repeat 5] [--cache FOLDER]
 
-Each `triage` has a temporary database of its own (the list's first paper starred: For you ranks) and a cache folder
-of its own (their code differs, so do their entries: temporary, or FOLDER/before and FOLDER/after, kept for the next
-run); the first call of each command builds what it keeps (the parse, the features, the titles) and is not counted.
+Each `triage` has a temporary database of its own (the list's first paper starred: For you ranks; with `--other`, the
+first 3 papers of that list starred too, as a reader with a library has: For you learns from them, and so does more
+like this) and a cache folder of its own (their code differs, so do their entries: temporary, or FOLDER/before and
+FOLDER/after, kept for the next run); the first call of each command builds what it keeps (the parse, the features,
+the titles) and is not counted.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import subprocess
@@ -59,6 +63,7 @@ def best(argv: list[str], env: dict[str, str], repeat: int) -> tuple[float, floa
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--file", required=True, type=Path)
+    parser.add_argument("--other", type=Path, help="another list, its first 3 papers starred (the library's)")
     parser.add_argument("--before", help="another install's triage command, timed beside this checkout's")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--cache", type=Path, help="where each triage's cache folder is kept (default: a temporary one)")
@@ -69,19 +74,29 @@ def main() -> None:
     triages = [("before", args.before), ("after", ours)] if args.before else [("after", ours)]
     listed = str(args.file.resolve())
     with tempfile.TemporaryDirectory() as tmp:
-        print(f"{'command':<26} {'triage':<14} {'wall s':>7} {'CPU s':>7} {'same':>5}")
+        print(f"{'command':<38} {'triage':<14} {'wall s':>7} {'CPU s':>7} {'same':>5}")
         outputs: dict[str, bytes] = {}
         for name, triage in triages:
             env = {**os.environ, "TRIAGE_CACHE": str(args.cache / name if args.cache else f"{tmp}/cache-{name}"),
                    "TRIAGE_DB": f"{tmp}/db-{name}.json"}
             first = run([triage, "list", listed], env)[2].split(None, 1)[0].decode()
             subprocess.run([triage, "set", first, "--star", listed], env=env, capture_output=True, check=True)
-            for command in (["list", listed, "--sort", "interest"], ["similar", first, listed]):
+            if args.other:
+                other = str(args.other.resolve())
+                for pid in run([triage, "list", other, "--format", "jsonl"], env)[2].splitlines()[:3]:
+                    subprocess.run([triage, "set", json.loads(pid)["id"], "--star", other], env=env, capture_output=True,
+                                   check=True)
+            commands = [["list", listed, "--sort", "interest"], ["similar", first, listed]]
+            labels = [" ".join(command).replace(listed, "LIST").replace(first, "ID") for command in commands]
+            for command, label in zip(commands, labels):
                 wall, cpu, out = best([triage, *command], env, args.repeat)
-                label = " ".join(command).replace(listed, "LIST").replace(first, "ID")
                 same = "-" if label not in outputs else "yes" if outputs[label] == out else "NO"
                 outputs.setdefault(label, out)
-                print(f"{label:<26} {name:<14} {wall:>7.2f} {cpu:>7.2f} {same:>5}", flush=True)
+                print(f"{label:<38} {name:<14} {wall:>7.2f} {cpu:>7.2f} {same:>5}", flush=True)
+            turns = [[run([triage, *command], env)[:2] for command in commands] for _ in range(args.repeat)]
+            for k, label in enumerate(labels):
+                wall, cpu = min(turn[k][0] for turn in turns), min(turn[k][1] for turn in turns)
+                print(f"{label + ', alternating':<38} {name:<14} {wall:>7.2f} {cpu:>7.2f} {'':>5}", flush=True)
         env = {**os.environ, "TRIAGE_CACHE": str(args.cache / "after" if args.cache else f"{tmp}/cache-after")}
         for how in ("rendered", "kept"):
             times = []
@@ -90,7 +105,7 @@ def main() -> None:
                                       check=True)
                 times.append(tuple(map(float, done.stderr.split())))
             wall, cpu = min(times)
-            print(f"{'table, titles ' + how:<26} {'after':<14} {wall:>7.2f} {cpu:>7.2f} {'':>5}", flush=True)
+            print(f"{'table, titles ' + how:<38} {'after':<14} {wall:>7.2f} {cpu:>7.2f} {'':>5}", flush=True)
 
 
 if __name__ == "__main__":

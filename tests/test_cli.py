@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -49,6 +50,14 @@ def test_missing_file_is_one_line_and_exit_2(tmp_path):
     assert result.stderr.strip() == f"triage: {missing}: no such file"
     result = triage(str(missing))
     assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+def test_output_a_full_disk_refuses_is_one_line_and_exit_120(seed_path):
+    """The output still held when the command ends, refused by a full disk: one line says so, never a traceback."""
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "tui", "cite", read_path(seed_path).papers[0].id, str(seed_path)],
+                                stdout=full, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": ""})
+    assert (result.returncode, result.stderr) == (120, "triage: output not written whole (No space left on device)\n")
 
 
 def test_a_csv_without_a_header_row_is_one_line_and_exit_2_unless_it_is_a_column_of_abstracts(tmp_path):

@@ -171,20 +171,29 @@ def test_papers_of_other_lists_learnt_from_are_part_of_the_key(long_list, tmp_pa
 
 
 def test_the_commands_rank_the_iclr_list_the_same_with_its_features_cached(corpora, tmp_path):
-    """`triage similar` and `triage list --sort interest`, run as a user runs them: the first run builds the
-    features and keeps them, the next loads them, and both print the same."""
+    """`triage list --sort interest`, `triage similar` and `--sort suggested`, run in turn as a user runs them, with a
+    paper of another list starred (learnt from by all three, as by the app): the first run builds the features and
+    keeps them, every later one loads that very entry (never rewritten), and each prints the same again."""
     path = str(corpora / "iclr-2024-papers.jsonl")
     db = tmp_path / "triage.json"
+    other = tmp_path / "other.txt"
+    other.write_text("A reinforcement learning agent learns a policy from pixels.\n", encoding="utf-8")
+    [starred] = read_path(other).papers
+    assert triage("set", starred.id, "--star", str(other), db=db).returncode == 0
     ids = [row["id"] for row in rows(triage("list", path, "--format", "jsonl", db=db))]
     for pid in (ids[10], ids[500]):
         assert triage("set", pid, "--star", path, db=db).returncode == 0
     assert triage("set", ids[20], "--read", path, db=db).returncode == 0
-    commands = [("similar", ids[10], path, "--format", "jsonl"), ("list", path, "--sort", "interest", "--format", "jsonl"),
+    commands = [("list", path, "--sort", "interest", "--format", "jsonl"), ("similar", ids[10], path, "--format", "jsonl"),
                 ("list", path, "--sort", "suggested", "--format", "jsonl")]
-    first = [rows(triage(*command, db=db)) for command in commands]
-    assert len(entries()) == 1
-    assert [rows(triage(*command, db=db)) for command in commands] == first
-    assert [row["id"] for row in first[0]][:1] != [ids[10]] and len(first[1]) == len(ids)
+    first = [rows(triage(*command, db=db)) for command in commands[:1]]
+    [entry] = entries()
+    kept = entry.stat().st_ino
+    for command in [*commands[1:], *commands[:2]]:
+        first.append(rows(triage(*command, db=db)))
+        assert entries() == [entry] and entry.stat().st_ino == kept, f"triage {command[0]} built the features again"
+    assert first[3:] == first[:2]
+    assert [row["id"] for row in first[1]][:1] != [ids[10]] and len(first[0]) == len(ids)
 
 
 async def test_the_app_ranks_the_same_with_its_features_cached(long_list, tmp_path, no_build):

@@ -1,4 +1,4 @@
 """`python -m tui` is `triage`."""
-from tui.cli import main
+from tui.cli import command
 
-raise SystemExit(main())
+command()

@@ -13,6 +13,8 @@ import difflib
 import os
 import sys
 from collections.abc import Sequence
+from contextlib import suppress
+from typing import NoReturn
 from importlib import import_module
 
 from store.common.errors import Locked, NotSaved, ReadError
@@ -38,6 +40,28 @@ def run(name: str, argv: Sequence[str]) -> int:
 def _fetch_first(spec: str, db: str | None) -> tuple[int, object]:
     """`triage --fetch SPEC`: tui.cli.fetch's `fetch_first`, imported only then."""
     return import_module("tui.cli.fetch").fetch_first(spec, db)
+
+
+def command() -> NoReturn:
+    """The `triage` console script: `main`, then, its output flushed and the cache entries being written written
+    (the interpreter would wait for them), the process ends at once, as the app's does (`tui.cli.launch`): the papers
+    it read are not torn down one by one (0.25 s of CPU at 100,000 papers, a fifth of `triage list --sort interest`)."""
+    from store.readers import cache
+    from tui.cli import common
+
+    common.KEPT = []
+    code = main()
+    cache.settle()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BrokenPipeError:  # (a reader that stopped reading: as in `_main`)
+            pass
+        except OSError as exc:  # (a full disk, say): one line, and the interpreter's own code for it
+            code = 120
+            with suppress(OSError):
+                os.write(2, f"triage: output not written whole ({exc.strerror})\n".encode())
+    os._exit(code)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -100,7 +100,7 @@ def load(files: Sequence[str], report_skipped: bool = True, db: Path | None = No
     if db is not None:
         if files:
             raise Refused("--library reads the database alone: give no FILES with it")
-        return library(db)
+        return kept(library(db))
     terminal = sys.stderr.isatty()
     try:
         with reporting(show_progress) if terminal else nullcontext():
@@ -114,6 +114,17 @@ def load(files: Sequence[str], report_skipped: bool = True, db: Path | None = No
     # The papers live as long as the command: the cycle collector need not walk them again and
     # again while it makes rows (a third of `triage list --format jsonl` at 100,000 papers).
     gc.freeze()
+    return kept(collection)
+
+
+KEPT: list[Collection] | None = None
+"""The collections a run of the `triage` command loaded, kept until its process ends, which then tears none of
+their papers down (`tui.cli.command`); None where `main` is called by a process that goes on (a test)."""
+
+
+def kept(collection: Collection) -> Collection:
+    if KEPT is not None:
+        KEPT.append(collection)
     return collection
 
 

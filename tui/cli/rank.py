@@ -19,6 +19,7 @@ from tui.cli.common import (add_common, add_library, database, in_store, keys_na
 
 if TYPE_CHECKING:
     from store.interest.ranking import Ranking
+    from tui.for_you import Interest
 
 Found = list[tuple[Paper, float | None]]
 """Papers with their match scores (None without a query), in the order they are printed."""
@@ -46,14 +47,13 @@ def at_least_one(text: str) -> int:
 
 
 def run_similar(argv: Sequence[str]) -> int:
-    """Print the papers most like one paper, best first, never the paper itself."""
-    from store.interest.features_cache import features as features_of
-
+    """Print the papers most like one paper, best first, never the paper itself: by the features For you and the app's
+    more like this use (learnt with the library's papers of other lists: one cache entry serves the three)."""
     args = parse_args(similar_parser(), argv)
     db = database(args.db)
     collection = load(args.files, db=db if args.library else None)
     paper = named(collection, args.id, keys_naming(collection.papers, args.id))
-    features, _ = features_of(collection)  # (a long list's from the cache)
+    features = interest(collection, db).model().features  # (a long list's from the cache)
     ids = features.similar(paper.id, args.n)
     if not ids:
         print(f"triage: {', '.join(collection.sources)} has no other paper", file=sys.stderr)
@@ -100,12 +100,15 @@ def for_you(collection: Collection, states: Mapping[str, Triage], db: Path) -> R
     having said on stderr how many stars it takes, while there are too few to rank (then no features are
     built: that is the slow part)."""
     from store.interest.ranking import TOO_FEW, labels
-    from tui.for_you import Interest, outside
 
-    def others() -> tuple[list[Paper], dict[str, Triage]]:
-        return in_store(db, lambda store: outside(store, collection.papers))
-
-    ranking = Interest(collection, others).rank(states)
+    ranking = interest(collection, db).rank(states)
     if ranking is None:
         print(f"triage: {TOO_FEW} ({len(labels(states)[0])} starred)", file=sys.stderr)
     return ranking
+
+
+def interest(collection: Collection, db: Path) -> Interest:
+    """The interest model of `collection` learnt with the library's papers of other lists (`db`'s), as the app's."""
+    from tui.for_you import Interest, outside
+
+    return Interest(collection, lambda: in_store(db, lambda store: outside(store, collection.papers)))
