@@ -81,7 +81,7 @@ class Landing(NamedTuple):
     """The ids of its papers the database saw first now (what standing rules mark: tui.rules)."""
 
     @classmethod
-    def of(cls, whole: Collection, store: TriageStore, stop: threading.Event) -> Landing:
+    def of(cls, whole: Collection, store: TriageStore, stop: threading.Event | None = None) -> Landing:
         """(`store.common.errors.Stopped` once `stop` is set: the database is not held seconds after a quit.)"""
         return cls(whole, dict(zip(map(attrgetter("id"), whole.papers), whole.papers)), columns_for(whole.papers),
                    *store.opened(whole.sources, whole.papers, read_key(whole), stop))
