@@ -32,6 +32,13 @@ def damaged(path: Path, data: bytes) -> None:
     temp.replace(path)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long tests first: the slow trials and the modules driving the installed `triage` in tmux. On every
+    core (pytest-xdist's worksteal, pyproject's addopts) the short tests then fill the gaps behind them, rather
+    than a long test started last running on one core alone at the end."""
+    items.sort(key=lambda item: not (item.get_closest_marker("slow") or hasattr(getattr(item, "module", None), "Tmux")))
+
+
 @pytest.fixture
 def seed_path() -> Path:
     return SEED

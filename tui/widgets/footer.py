@@ -83,7 +83,8 @@ class KeysFooter(Footer):
             if all(widget.display for widget in unit):
                 width = sum(widget.outer_size.width + widget.styles.margin.width for widget in unit)
                 if width == 0 and unit[0].is_attached:  # (not laid out yet: once it is)
-                    self.call_after_refresh(self._fit)
+                    if self.screen.is_active:  # (under a dialog it is not laid out, and it is composed again after)
+                        self.call_after_refresh(self._fit)
                     return
                 self._widths[place] = width
         palette = self.query(".-command-palette")
