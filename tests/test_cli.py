@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from store.readers import read_path
 
 
@@ -56,6 +58,16 @@ def test_output_a_full_disk_refuses_is_one_line_and_exit_120(seed_path):
     """The output still held when the command ends, refused by a full disk: one line says so, never a traceback."""
     with open("/dev/full", "w") as full:
         result = subprocess.run([sys.executable, "-m", "tui", "cite", read_path(seed_path).papers[0].id, str(seed_path)],
+                                stdout=full, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": ""})
+    assert (result.returncode, result.stderr) == (120, "triage: output not written whole (No space left on device)\n")
+
+
+@pytest.mark.parametrize("command", [["list", "--format", "jsonl"], ["export", "--format", "ris"]])
+def test_output_a_full_disk_refuses_midway_is_one_line_and_exit_120(seed_path, command):
+    """The seeds' list (36 kB as JSON Lines, 31 kB as RIS) is more than stdout's buffer (8 kB at most): a write is
+    refused while the command runs, not at its end; still the one line, and nothing else."""
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "tui", *command, str(seed_path)],
                                 stdout=full, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": ""})
     assert (result.returncode, result.stderr) == (120, "triage: output not written whole (No space left on device)\n")
 

@@ -12,7 +12,8 @@ note typed or pasted in this session, a future widget):
   which a new widget, a notification or a tooltip would forget.
 - the command line: `InertStream` wraps stdout and stderr (`triage list`, `cite`, `export`, `set`,
   messages), making each write inert (`store.papers.inert.inert`); the progress line's own control
-  sequence goes through `write_control`, the one thing written as it is.
+  sequence goes through `write_control`, the one thing written as it is. Being the one way out, it also
+  names a write the stream refused (a full disk, an I/O error): `OutputFailed`, which `tui.cli` reports.
 
 This module imports no Textual: the subcommands never load it."""
 from __future__ import annotations
@@ -25,14 +26,24 @@ from typing import TextIO
 from store.papers.inert import inert
 
 
+class OutputFailed(Exception):
+    """A write to (or flush of) `stream` refused for `reason` (its OSError's): not a reader that stopped reading,
+    which stays a BrokenPipeError."""
+
+    def __init__(self, stream: TextIO, reason: str) -> None:
+        super().__init__(reason)
+        self.stream, self.reason = stream, reason
+
+
 class InertStream:
-    """A text stream whose writes are made inert; everything else is the wrapped stream's."""
+    """A text stream whose writes are made inert; everything else is the wrapped stream's. A write or flush
+    it refuses raises `OutputFailed`."""
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
 
     def write(self, text: str) -> int:
-        self._stream.write(inert(text))
+        self._written(self._stream.write, inert(text))
         return len(text)
 
     def writelines(self, lines) -> None:
@@ -41,7 +52,18 @@ class InertStream:
 
     def write_control(self, sequence: str) -> None:
         """Write a control sequence of the command's own (erasing the progress line) as it is."""
-        self._stream.write(sequence)
+        self._written(self._stream.write, sequence)
+
+    def flush(self) -> None:
+        self._written(self._stream.flush)
+
+    def _written(self, call, *args) -> None:
+        try:
+            call(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputFailed(self._stream, exc.strerror or str(exc)) from exc
 
     def __getattr__(self, name: str):
         return getattr(self._stream, name)

@@ -18,7 +18,7 @@ from typing import NoReturn
 from importlib import import_module
 
 from store.common.errors import Locked, NotSaved, ReadError
-from tui.boundary import inert_output
+from tui.boundary import OutputFailed, inert_output
 from tui.cli.common import OpenApp, Refused
 
 SUBCOMMANDS = {
@@ -57,17 +57,27 @@ def command() -> NoReturn:
             stream.flush()
         except BrokenPipeError:  # (a reader that stopped reading: as in `_main`)
             pass
-        except OSError as exc:  # (a full disk, say): one line, and the interpreter's own code for it
-            code = 120
-            with suppress(OSError):
-                os.write(2, f"triage: output not written whole ({exc.strerror})\n".encode())
+        except OSError as exc:  # (a full disk, say)
+            code = _not_written(exc.strerror or str(exc))
     os._exit(code)
+
+
+def _not_written(reason: str) -> int:
+    """A write to stdout or stderr refused: one line says so (where it still can), and the interpreter's own code for it."""
+    with suppress(OSError):
+        os.write(2, f"triage: output not written whole ({reason})\n".encode())
+    return 120
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    with inert_output():  # nothing a file or the database holds reaches the terminal as a control
-        return _main(argv)
+    try:
+        with inert_output():  # nothing a file or the database holds reaches the terminal as a control
+            return _main(argv)
+    except OutputFailed as exc:  # at any point of any command's output or message; what is still held goes nowhere
+        with suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), exc.stream.fileno())
+        return _not_written(exc.reason)
 
 
 def _main(argv: list[str]) -> int:
