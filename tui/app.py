@@ -323,8 +323,10 @@ class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewA
         self.start_watching()
         if self._sync:
             self._sync.start()
-        self.call_after_refresh(self.start_loading)  # after the first paint, which it must not slow,
-        self.call_after_refresh(lambda: self._rank(dict(self.states)))  # nor share the GIL with the ranking's start
+        # After the first paint, which neither must slow: the work behind the list, and the For-you ranking (its start
+        # imports numpy and reads the other lists' marks).
+        self.call_after_refresh(self.start_loading)
+        self.call_after_refresh(lambda: self._rank(dict(self.states)))
 
     # --- type-ahead (see tui.typeahead) ------------------------------------------------------------
 
