@@ -15,7 +15,7 @@ import pytest
 
 from store.common.files import Abandoned
 from store.papers.model import Triage
-from store.readers import cache, quick, read_path
+from store.readers import cache, engine_cache, quick, read_path
 from store.readers.engine_cache import engine_for
 from store.search.engine import Engine
 from tests.conftest import SEED, damaged
@@ -155,7 +155,7 @@ async def test_a_reopened_list_opens_its_engine_beside_its_read_and_builds_a_dam
     monkeypatch.setattr(quick, "CACHED_STREAM_FROM", 0)  # (it opens from its head, as a long list does)
     engine_for(read_path(long_list))
     cache.settle()
-    opened, read_paths, ahead = [], tui.loading.read_paths, tui.loading.ahead
+    opened, read_paths, ahead = [], tui.loading.read_paths, engine_cache.ahead
     beside = threading.Event()
 
     def opening(files):
@@ -167,7 +167,7 @@ async def test_a_reopened_list_opens_its_engine_beside_its_read_and_builds_a_dam
         assert beside.wait(60), "the engine's folder is opened only after the read"
         return read_paths(files)
 
-    monkeypatch.setattr(tui.loading, "ahead", opening)
+    monkeypatch.setattr(engine_cache, "ahead", opening)  # (tui.loading imports it when the folder is opened)
     monkeypatch.setattr(tui.loading, "read_paths", read_once_opened)
 
     async def reopened(said: str, typed: str = "") -> None:

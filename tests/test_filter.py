@@ -5,9 +5,9 @@ import threading
 
 from textual.widgets import Input, Static
 
-import tui.loading
 from store.search.engine import Engine
 from store.readers import read_path
+from store.readers import engine_cache
 from store.readers.engine_cache import engine_for
 from tests.waits import until
 from tui.app import TriageApp
@@ -138,7 +138,7 @@ def slow_on(monkeypatch, slow_query: str) -> threading.Event:
                 release.wait(60)  # (set by the test: the bound only keeps a failing test from hanging)
             return self.engine.search(query, states, new, updated)
 
-    monkeypatch.setattr(tui.loading, "engine_for", lambda collection, stop=None, ahead=None: (opened := engine_for(collection, stop, ahead))._replace(engine=Slow(opened.engine)))
+    monkeypatch.setattr(engine_cache, "engine_for", lambda collection, stop=None, ahead=None: (opened := engine_for(collection, stop, ahead))._replace(engine=Slow(opened.engine)))
     return release
 
 
@@ -169,7 +169,7 @@ async def test_typing_before_the_index_is_built_says_so(seed_path, monkeypatch):
         built.wait(60)  # (set by the test, which must type before it: not 10 s, a slow start on a loaded machine)
         return engine_for(collection, stop, ahead)
 
-    monkeypatch.setattr(tui.loading, "engine_for", slow_to_build)
+    monkeypatch.setattr(engine_cache, "engine_for", slow_to_build)
     app = TriageApp(read_path(seed_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("slash", "d")

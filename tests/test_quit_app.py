@@ -9,12 +9,11 @@ import time
 import pytest
 
 import store.marks.refind
-import tui.loading
 from store.common.errors import Stopped
 from store.marks.changes import Change
 from store.marks.db import TriageStore
 from store.papers.model import Triage
-from store.readers import quick, read_path
+from store.readers import engine_cache, quick, read_path
 from tests.waits import until
 from tui.app import TriageApp
 from tui.loading import head_of
@@ -26,13 +25,13 @@ from tui.widgets.paper_list import PaperList
 def building(monkeypatch):
     """The engine of the list is being built until the event returned is set (it never is while the app runs)."""
     release = threading.Event()
-    engine_for = tui.loading.engine_for
+    engine_for = engine_cache.engine_for
 
     def held(collection, stop=None, ahead=None):
         release.wait(120)
         return engine_for(collection, stop, ahead)
 
-    monkeypatch.setattr(tui.loading, "engine_for", held)
+    monkeypatch.setattr(engine_cache, "engine_for", held)  # (as tui.loading imports it)
     yield release
     release.set()
 

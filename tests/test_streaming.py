@@ -13,7 +13,7 @@ import tui.loading
 from store.search.engine import Engine
 from store.papers.model import Triage
 from store.cite import citations as cite
-from store.readers import cache, quick, read_path, read_paths
+from store.readers import cache, engine_cache, quick, read_path, read_paths
 from store.marks.db import TriageStore
 from tests.tmux import Tmux, triage_command
 from tests.waits import told, until
@@ -132,14 +132,14 @@ async def test_the_parse_entry_is_written_once_the_list_is_read_while_its_engine
     next open is a cached one."""
     monkeypatch.setattr(cache, "BACKGROUND_FROM", 0)  # the corpus list's entry is written behind, as a long list's
     indexing, release = threading.Event(), threading.Event()
-    engine_for = tui.loading.engine_for
+    engine_for = engine_cache.engine_for
 
     def slow(collection, stop=None, ahead=None):
         indexing.set()
         release.wait(60)
         return engine_for(collection, stop, ahead)
 
-    monkeypatch.setattr(tui.loading, "engine_for", slow)
+    monkeypatch.setattr(engine_cache, "engine_for", slow)
     path = corpora / "iclr-2024-abstracts.txt"
     entries = tmp_path / "cache"
     app = streamed_app([path])

@@ -14,7 +14,7 @@ import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.app import App, ComposeResult, SystemCommand
@@ -28,10 +28,8 @@ from textual.timer import Timer
 from textual.widgets import Input
 
 from store.papers.model import Collection, Paper, Triage
-from store.cite import citations as cite
 from store.marks.db import TriageStore
 from store.marks.history import History
-from store.interest.ranking import Ranking
 from store.readers.library import HEADER as LIBRARY
 from store.search.highlight import Hits
 from store.search.views import SCORE_SORT, SORTS, VIEWS, Tally
@@ -65,6 +63,9 @@ from tui.widgets.paper_list import PaperList, columns_for
 from tui.syncing import AppSync
 from tui.widgets.status import StatusLine
 from tui.widgets.view_tabs import ViewTabs
+
+if TYPE_CHECKING:  # (the ranking's numpy is imported when For you is first asked for: not before the first frame)
+    from store.interest.ranking import Ranking
 
 textual_private.inert_strips()  # every cell the app draws passes the inert boundary to the terminal
 
@@ -322,8 +323,10 @@ class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewA
         self.start_watching()
         if self._sync:
             self._sync.start()
-        self.call_after_refresh(self.start_loading)  # after the first paint, which it must not slow
-        self._rank(dict(self.states))
+        # After the first paint, which neither must slow: the work behind the list, and the For-you ranking (its start
+        # imports numpy and reads the other lists' marks).
+        self.call_after_refresh(self.start_loading)
+        self.call_after_refresh(lambda: self._rank(dict(self.states)))
 
     # --- type-ahead (see tui.typeahead) ------------------------------------------------------------
 
@@ -410,7 +413,9 @@ class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewA
             if binding.group not in (MOVE, READ) and binding.description not in taken:
                 title = binding.tooltip or binding.description
                 yield SystemCommand(title, f"key: {key_display(self, binding)}", partial(self.run_action, binding.action, node))
-        for fmt, name in cite.FORMATS.items():
+        from store.cite.citations import FORMATS  # (here: bibtexparser is not imported before the first frame)
+
+        for fmt, name in FORMATS.items():
             yield SystemCommand(f"Copy as {name}", "copy the paper under the cursor (C picks the default)", partial(self.action_copy_as, fmt))
         for view, label in VIEWS.items():
             yield SystemCommand(f"View: {label}", "show these papers (v cycles the views)", partial(self.action_view, view))

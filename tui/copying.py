@@ -14,15 +14,11 @@ from textual import work
 
 from store.common.errors import ReadError
 from store.papers.model import Collection, Paper, Triage, at_hand
-from store.cite import citations as cite, export
 from store.common import heap
 from store.marks.db import TriageStore
-from tui import clipboard
 from tui.citing import citing
 from tui.rereading import READING
 from tui.saving import Saver
-from tui.screens.cite_picker import CitePicker
-from tui.screens.export_dialog import ExportDialog
 from tui.widgets.paper_list import PaperList
 
 
@@ -95,6 +91,9 @@ class CopyActions:
         self.copy_papers(list(self.shown), self.cite_format)
 
     def action_pick_citation(self) -> None:
+        from store.cite import citations as cite  # (this module's citing and clipboard are imported when first used:
+        from tui.screens.cite_picker import CitePicker  # bibtexparser and the dialogs are no part of the first frame)
+
         paper = self.query_one(PaperList).current
         if paper is None:
             self.notify("Nothing to copy", severity="warning")
@@ -117,6 +116,8 @@ class CopyActions:
     @work(thread=True, group="clipboard", description="copy")  # (not the papers' repr: it reads every text)
     def copy_papers(self, papers: list[Paper], fmt: str) -> None:
         """Put `papers` in format `fmt` on a clipboard (off the UI thread: a clipboard tool may be slow)."""
+        from store.cite import citations as cite
+
         what = cite.FORMATS[fmt] if len(papers) == 1 else f"{cite.FORMATS[fmt]} of {len(papers)} papers"
         if not self.read_whole:  # type: ignore[attr-defined]
             self.call_from_thread(self.notify, WAITING_FOR_THE_LIST)  # (the keys below wait for them)
@@ -129,6 +130,8 @@ class CopyActions:
 
     def copy_text(self, text: str, what: str) -> None:
         """Copy from a worker thread and tell the user what was copied and how ("BibTeX copied (OSC 52)")."""
+        from tui import clipboard
+
         try:
             how = clipboard.copy(text, lambda t: self.call_from_thread(self.copy_to_clipboard, t))
         except clipboard.ClipboardError as exc:
@@ -163,6 +166,9 @@ class CopyActions:
         self.copy_text(url, "No browser here: link")
 
     def action_export_shown(self) -> None:
+        from store.cite import export
+        from tui.screens.export_dialog import ExportDialog
+
         papers = list(self.shown)
         if not papers:
             self.notify("Nothing to export", severity="warning")

@@ -11,18 +11,19 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 from urllib.parse import urlsplit
 
 from textual import work
 
 from store.common.errors import ReadError
 from store.fetch import saved
-from store.fetch.source import Outcome, Progress, fetch
 from tui.cli.common import Refused, parse_args
-from tui.cli.fetch import fetch_parser, prepared, progress_text
 from tui.textual_private import keymap_of
 from tui.widgets.status import StatusLine
+
+if TYPE_CHECKING:  # (the fetching modules, urllib's and http's, are imported at `F`: not before the first frame)
+    from store.fetch.source import Outcome, Progress
 
 
 def feeds_of(sources: Sequence[str]) -> list[tuple[Path, list[str]]]:
@@ -50,6 +51,8 @@ def _refuse(message: str) -> NoReturn:
 def _parsed(words: list[str]) -> argparse.Namespace:
     """A sidecar's words as `triage fetch` parses them; Refused when it would refuse them (never a word on the
     terminal the app draws on)."""
+    from tui.cli.fetch import fetch_parser
+
     parser = fetch_parser()
     parser.error = _refuse  # type: ignore[method-assign]
     try:
@@ -77,6 +80,9 @@ class Feeding:
     @work(thread=True, exclusive=True, group="reload")
     def _fetch(self, feeds: list[tuple[Path, list[str]]], sources: list[str], *shown: Any) -> None:
         """Each feed fetched in turn, then the lists read again with the files the fetches saved."""
+        from store.fetch.source import fetch
+        from tui.cli.fetch import prepared
+
         known = set(self.papers_by_id)  # type: ignore[attr-defined]
         fault = None
         grown = False
@@ -102,6 +108,8 @@ class Feeding:
         self.call_from_thread(self._fetched, fault, len(self.papers_by_id) - len(known))  # type: ignore[attr-defined]
 
     def _fetching(self, state: Progress) -> None:
+        from tui.cli.fetch import progress_text
+
         self.call_from_thread(self._say, f"fetching: {progress_text(state)}…")  # type: ignore[attr-defined]
 
     def _fetched(self, fault: str | None, new: int) -> None:

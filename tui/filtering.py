@@ -14,7 +14,6 @@ from textual import work
 from textual.worker import get_current_worker
 
 from store.papers.model import Collection, Paper, Triage
-from store.search.engine import Engine
 from store.search.highlight import Hits
 from store.search.views import SCORE_SORT
 from tui.interest import Similar
@@ -25,6 +24,7 @@ from tui.widgets.paper_list import PaperList
 if TYPE_CHECKING:
     import numpy as np
 
+    from store.search.engine import Engine
     from store.marks.db import TriageStore
     from tui.selection import Selection
 

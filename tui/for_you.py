@@ -14,10 +14,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from store.papers.model import Collection, Paper, Triage
-from store.interest.features_cache import features
-from store.interest.ranking import MIN_POSITIVES, InterestModel, Ranking, labels
 
 if TYPE_CHECKING:
+    from store.interest.ranking import InterestModel, Ranking
     from store.marks.db import TriageStore
 
 
@@ -66,6 +65,9 @@ class Interest:
         """The collection's interest model (its features loaded or built on first use, on the caller's thread)."""
         if self._ready is not None:
             self._ready()
+        from store.interest.features_cache import features
+        from store.interest.ranking import InterestModel
+
         with self._lock:
             self._outside()
             if self._model is None:
@@ -75,6 +77,8 @@ class Interest:
     def rank(self, states: Mapping[str, Triage]) -> Ranking | None:
         """The For-you ranking of these marks and the other lists' (the list's own win), None while fewer than
         `MIN_POSITIVES` are positives."""
+        from store.interest.ranking import MIN_POSITIVES, labels  # (here, on the worker's thread: numpy, not before the first frame)
+
         with self._lock:
             every = {**self._outside(), **states}
         positives, _ = labels(every)

@@ -10,19 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import work
 from textual.worker import get_current_worker
 
 from store.common.errors import ReadError
 from store.papers.model import Paper, Triage
-from store.interest.ranking import TOO_FEW, Ranking
 from store.search.views import INTEREST_SORT, LEARNT_SORTS, rerank
 from tui.for_you import Interest
 from tui.widgets.detail import DetailPane
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
+
+if TYPE_CHECKING:  # (numpy: imported with the first ranking, on its worker's thread)
+    from store.interest.ranking import Ranking
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +59,8 @@ def explain(ranking: Ranking | None, paper: Paper, marked: bool, papers: Mapping
     another list, `others`, named with its venue: "like ‹title› · ICLR 2024")."""
     others = others or {}
     if ranking is None:
+        from store.interest.ranking import TOO_FEW
+
         return f"For you: {TOO_FEW}"
     why = ranking.why(paper.id)
     lines = [f"For you: {'marked (the model learns from it)' if marked else ranking.bucket(paper.id).label}"]

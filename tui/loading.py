@@ -35,14 +35,12 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from store.papers.model import Collection, Paper, Triage
 from store.common.errors import ReadError
 from store.readers import NOT_A_LIST, cache, describe_skipped, files_of, match_cache, quick, read_paths, records, texts_entry
-from store.readers.engine_cache import ahead, engine_for
 from store.readers.list_key import read_key
-from store.search.engine import Ahead, Engine
 from store.library.seen import NOTHING
 from store.marks.db import TriageStore
 from store.readers.records import reporting
@@ -51,6 +49,9 @@ from tui import processes
 from tui.saving import Saver
 from tui.widgets.paper_list import PaperList, columns_for
 from tui.widgets.status import StatusLine
+
+if TYPE_CHECKING:  # (the engine, numpy and tantivy are imported by the work behind the list, not before the first frame)
+    from store.search.engine import Ahead, Engine
 
 
 SEARCH_FIRST = 5.0
@@ -188,7 +189,11 @@ class Loading:
     def _search_index(self) -> Engine:
         """The search engine of the papers (a search typed before it is open waits here, on its worker thread)."""
         self._indexed.wait()
-        return self._index if self._index is not None else Engine.of([])  # (only once the app quits)
+        if self._index is None:  # (only once the app quits)
+            from store.search.engine import Engine
+
+            return Engine.of([])
+        return self._index
 
     # --- the background thread -----------------------------------------------------------------------
 
@@ -204,6 +209,8 @@ class Loading:
             else:
                 self._post(partial(self._not_read, f"{exc.__class__.__name__}: {exc}"))
             if self._index is None:
+                from store.search.engine import Engine
+
                 self._index = Engine.of(_readable(self.collection.papers))
             self._indexed.set()
             self._all_read.set()
@@ -252,6 +259,8 @@ class Loading:
         # collector's sight (`gc.freeze`): it lives as long as the app, and its full collections walked it all,
         # ~200 ms at 100,000 papers every 15–20 keys (freed papers are still freed, by count).
         gc.freeze()
+        from store.readers.engine_cache import engine_for
+
         opened = engine_for(self.collection, self._stopping, opened_ahead())
         self._index = opened.engine
         self._indexed.set()
@@ -266,6 +275,8 @@ class Loading:
 
         def open_it() -> None:
             try:
+                from store.readers.engine_cache import ahead
+
                 found[0] = ahead(files_of(files))
             except Exception:  # noqa: BLE001 - found again (and told) once the papers are there: `engine_for`
                 pass

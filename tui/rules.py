@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import partial
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.worker import get_current_worker
@@ -26,13 +27,15 @@ from store.marks import rules
 from store.marks.db import TriageStore
 from store.marks.rules import LEAST_SHARED, Applied, Change, Proposal, Rule, Rules, untouched
 from store.papers.model import Paper, Triage
-from store.search.engine import Engine
 from store.search.query import clipped, parse
 from tui.saving import Saver
 from tui.screens.rules import QUERY_WIDTH, Counted, EditRule, ProposeRule, RulesPicker
 from tui.textual_private import keymap_of
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
+
+if TYPE_CHECKING:
+    from store.search.engine import Engine
 
 RULE_SCREENS = (ProposeRule, EditRule, RulesPicker)
 """The dialogs over which the triage keys do nothing (their letters are theirs)."""

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import partial
+from typing import TYPE_CHECKING
+
 from textual.app import SystemCommand
 from textual.markup import escape
 
-from store.search.engine import Engine
 from store.papers.model import Triage
 from store.marks import saved
 from store.marks.db import TriageStore
@@ -22,6 +23,9 @@ from tui.saving import Saver
 from tui.screens.saved import QUERY_WIDTH, SavedPicker, SaveSearch
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
+
+if TYPE_CHECKING:
+    from store.search.engine import Engine
 
 SAVED_ACTIONS = {"pick_saved", "save_search"}
 """The actions that apply only on the main screen (not over another dialog)."""

@@ -13,7 +13,6 @@ from textual.timer import Timer
 
 from store.papers.model import Paper, Triage
 from store.marks.db import TriageStore
-from store.interest.ranking import TOO_FEW, Ranking
 from store.search.highlight import Hit, Hits
 from store.papers.text import title_display
 from store.search.views import LEARNT_SORTS, SCORE_SORT, SORTS, VIEWS, Tally, arrange, next_sort
@@ -27,6 +26,8 @@ from tui.widgets.view_tabs import ViewTabs
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from store.interest.ranking import Ranking
 
 SESSION_SECONDS = 1.0
 """The session (paper under the cursor, query, view, sort) is saved this long after it last changed, and at exit."""
@@ -113,6 +114,8 @@ class ViewActions:
         if self._similar is not None:
             tabs.note = f"more like {shortly(self._similar.of)} · esc back"
         elif self.sort in LEARNT_SORTS and self._ranking is None:
+            from store.interest.ranking import TOO_FEW
+
             tabs.note = f"sorted by {SORTS[self.sort]} · {TOO_FEW}"
         else:
             tabs.note = ""

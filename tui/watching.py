@@ -8,20 +8,22 @@ again, the cursor on its paper when that is still there (else at the top), the q
 from __future__ import annotations
 
 from collections.abc import Container, Sequence
+from typing import TYPE_CHECKING
 
 from textual import work
 
 from store.common.errors import ReadError
 from store.readers import cache, read_paths
-from store.readers.engine_cache import engine_for
 from store.papers.model import Triage
 from store.search.highlight import Hits
-from store.search.engine import Engine
 from tui.textual_private import keymap_of
 from tui.loading import Landing
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
 from tui.widgets.status import StatusLine
+
+if TYPE_CHECKING:
+    from store.search.engine import Engine
 
 WATCH_SECONDS = 2.0
 """How often the lists' files are looked at."""
@@ -90,6 +92,8 @@ class Watching:
         except ReadError as exc:
             self.call_from_thread(self._not_reloaded, str(exc))  # type: ignore[attr-defined]
             return
+        from store.readers.engine_cache import engine_for  # (here: the search has loaded it)
+
         index = engine_for(whole).engine
         fresh = {paper.id for paper in whole.papers if paper.id not in known} if known else set()
         landing = Landing.of(whole, self.store)  # type: ignore[attr-defined]

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, overload
 
-from store.search.vocabulary import WORD
+from store.search.query import WORD
 
 if TYPE_CHECKING:
     import numpy as np

@@ -10,13 +10,15 @@ from __future__ import annotations
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from store.papers.model import Paper, Triage
 from store.papers.slots import announced, slot_words
 from store.search.query import Qualifier
 from store.search.views import to_read
+
+if TYPE_CHECKING:  # (numpy is imported by the facets' work, not with `CODE_HOSTS`: the app's first frame has no use for it)
+    import numpy as np
 
 NEW = "new"
 """`is:new`: the papers the caller of a search names new (`Engine.search`'s `new`): first seen since the list
@@ -44,6 +46,8 @@ class Facets:
         with self._lock:
             if self._made:
                 return
+            import numpy as np
+
             papers = self._papers
             self._code = np.fromiter((any(h in link for link in p.links for h in CODE_HOSTS) for p in papers), bool, len(papers))
             self._linked = np.fromiter((bool(p.links) for p in papers), bool, len(papers))
@@ -62,6 +66,8 @@ class Facets:
             self.ready()
         if q.field == "has" and q.value in ("code", "link"):
             return (self._code if q.value == "code" else self._linked).copy()
+        import numpy as np
+
         found = np.zeros(self._size, dtype=bool)
         if q.field in ("venue", "year", "area", "track", "session", "announce"):
             holds = (compare(q.op, int(q.value)) if q.field == "year" else (lambda v: v == q.value) if q.field == "announce"
@@ -113,6 +119,8 @@ def state_test(q: Qualifier) -> Callable[[Triage], bool]:
 
 def _grouped(values: Iterable[object]) -> dict[object, np.ndarray]:
     """value → the indices where it occurs."""
+    import numpy as np
+
     where: defaultdict[object, list[int]] = defaultdict(list)
     for i, value in enumerate(values):
         where[value].append(i)

@@ -89,6 +89,8 @@ class DetailPane(KeptLines, SteadyBar, ScrollView, can_focus=True):
         self._drawn: dict[int, Strip] = {}
         """Line index → the line as drawn (padded to the width in the pane's style), since the last relay."""
         self._style = Style()
+        self._look: tuple[object, ...] | None = None
+        """The pane's style and the theme the lines in `_wrapped` were wrapped in."""
         self._blank, self._blank_style = BLANK, Style()
         """A blank line as drawn, and the style it was drawn in."""
         self.keys: Mapping[str, str] = {}
@@ -162,7 +164,9 @@ class DetailPane(KeptLines, SteadyBar, ScrollView, can_focus=True):
         neighbours when only the marks changed)."""
         width = self._measure()
         lines: list[Strip] = []
-        for name in PARTS:
+        # Not laid out yet (no width): wrapped once it is (`on_resize`), not at one cell a line (the first paper's
+        # abstract was wrapped so twice before the first frame, ~2,000 lines each time).
+        for name in PARTS if self.scrollable_content_region.width else ():
             if not self._parts[name]:
                 continue
             if name in _SPACED and lines:
@@ -184,10 +188,16 @@ class DetailPane(KeptLines, SteadyBar, ScrollView, can_focus=True):
         self._relay()
 
     def notify_style_update(self) -> None:
-        """The theme or the CSS changed: lines wrapped in the old colours are stale."""
+        """The theme or the CSS changed: lines wrapped in the old colours are stale. Styles applied again as they
+        were (three times as the app opens: its mount, the screen shown, a focus moved) leave them be: each wrap of a
+        long abstract was ~0.1 s of the first frame."""
+        super().notify_style_update()
+        look = (self.visual_style, self.app.theme)
+        if look == self._look:
+            return
+        self._look = look
         self._wrapped.clear()
         self._drawn = {}
-        super().notify_style_update()
         if self.is_mounted:
             self._relay()
             self.refresh()  # (the pane's own colours may have changed too, not only its lines')

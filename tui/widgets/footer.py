@@ -8,6 +8,11 @@ first those its fields handle themselves (an input's `enter`), which the dialog 
 list of bindings to show. Where the line has no room for them all, whole groups and keys are left out from
 its end (the last declared first; the moving keys, which the arrows do too, before all; the palette's key
 kept): never a word cut (`Views and sor▏` at 120 columns).
+
+The footer is composed again only when what it shows changes (Textual's recomposes it at each change of the
+bindings: the open's focus moves alone were three times ~30 widgets mounted before the first frame), and each key
+is made in the footer's style (compact or not) from the start: Textual's sets its style class once the key is
+mounted, then again through the binding to the footer's, each a pass of the stylesheet (126 of them at an open).
 """
 from __future__ import annotations
 
@@ -38,13 +43,26 @@ class KeysFooter(Footer):
         """A unit's cells (by its place) as laid out while shown: a unit left out has no width then."""
         self._moving: set[int] = set()
         """The places of the moving keys' units: left out first."""
+        self._composed: tuple[object, ...] | None = None
+        """What the footer was last composed with (`_showing`)."""
 
     def bindings_changed(self, screen: Screen) -> None:
         self._ready = True
         super().bindings_changed(screen)
 
+    async def recompose(self) -> None:
+        """Compose the footer again, when it would show something else than it shows."""
+        if self.is_attached and self._showing() != self._composed:  # (one removed since: nothing, as Textual's)
+            await super().recompose()
+
+    def _showing(self) -> tuple[object, ...]:
+        """What the footer shows: its keys (`_shown`), the palette's, its style."""
+        return (self._ready, self.compact, self.show_command_palette, tuple(self._shown()) if self._ready else (),
+                self.screen.active_bindings.get(self.app.COMMAND_PALETTE_BINDING))
+
     def compose(self) -> ComposeResult:
         self._units, self._widths, self._moving = [], {}, set()
+        self._composed = self._showing()
         if not self._ready:
             return
         for group, items in groupby(self._shown(), lambda item: item[0].group):
@@ -52,8 +70,8 @@ class KeysFooter(Footer):
             if group is not None and len(items) > 1:
                 with KeyGroup(classes="-compact" if group.compact else "") as keys:
                     for binding, keys_shown, enabled, tooltip in items:
-                        yield FooterKey(binding.key, keys_shown, "", binding.action, disabled=not enabled,
-                                        tooltip=tooltip or binding.description, classes="-grouped").data_bind(compact=Footer.compact)
+                        yield self._key(binding.key, keys_shown, "", binding.action, disabled=not enabled,
+                                        tooltip=tooltip or binding.description, classes="-grouped")
                 label = FooterLabel(group.description)
                 self._units.append([keys, label])
                 if group is MOVE:
@@ -61,8 +79,8 @@ class KeysFooter(Footer):
                 yield label
             else:
                 for binding, keys_shown, enabled, tooltip in items:
-                    key = FooterKey(binding.key, keys_shown, binding.description, binding.action, disabled=not enabled,
-                                    tooltip=tooltip).data_bind(compact=Footer.compact)
+                    key = self._key(binding.key, keys_shown, binding.description, binding.action, disabled=not enabled,
+                                    tooltip=tooltip)
                     self._units.append([key])
                     if binding.group is MOVE:
                         self._moving.add(len(self._units) - 1)
@@ -71,8 +89,17 @@ class KeysFooter(Footer):
         palette = self.screen.active_bindings.get(self.app.COMMAND_PALETTE_BINDING)
         if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE and palette is not None:
             _, binding, enabled, _ = palette
-            yield FooterKey(binding.key, self.app.get_key_display(binding), binding.description, binding.action,
-                            classes="-command-palette", disabled=not enabled, tooltip=binding.tooltip or binding.description)
+            yield self._key(binding.key, self.app.get_key_display(binding), binding.description, binding.action,
+                            classes="-command-palette", disabled=not enabled, tooltip=binding.tooltip or binding.description,
+                            compact=True)
+
+    def _key(self, *args: str, classes: str = "", compact: bool | None = None, **kwargs: object) -> FooterKey:
+        """A footer key, compact as the footer is (bound to it), or as `compact` says (not bound): its style class
+        given now, not set once it is mounted (see the module docstring)."""
+        look = self.compact if compact is None else compact
+        key = FooterKey(*args, classes=f"{classes} -compact" if look else classes, **kwargs)  # type: ignore[arg-type]
+        key.set_reactive(FooterKey.compact, look)
+        return key.data_bind(compact=Footer.compact) if compact is None else key
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._fit)
