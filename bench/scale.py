@@ -63,7 +63,8 @@ Each list gets three parts, all through the public code paths:
   triage says (fields, typos, ranking): each row gives the nearest pattern they take (QUERIES), "-"
   where there is none; "*" after a count: the app shows a hint beside it (an unfinished `"n`).
 - cli: `triage set ID --star`, `triage list --sort interest`, `triage similar ID`, `triage export
-  --format bibtex` of all, and a plain script writing the same records as BibTeX — wall and CPU s
+  --format bibtex` of all, and a plain script writing the same records as BibTeX, `triage list -q` of a phrase
+  printing its papers as JSON Lines (best first) beside `rg -i` printing the lines holding it — wall and CPU s
   (the process and its children, from getrusage) and the peak RSS of the process tree (polled).
 The machine is shared (2 cores, other developers' test runs): the load average is printed with each
 table; CPU seconds are what load inflates least.
@@ -82,6 +83,9 @@ import tempfile
 import time
 from pathlib import Path
 
+# rg and fzf as `pip install -e ".[bench]"` puts them, beside this interpreter (else those on PATH): the competitors
+# every table here times (bench/engines.py and bench/engine_search.py time them through this module too).
+os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import open as opening  # noqa: E402 (bench/open.py beside this file)
 from arxiv_lists import DATA, SHARED, arxiv_list  # noqa: E402
@@ -260,6 +264,9 @@ def cli_rows(triage: str, path: Path, ident: str, folder: Path) -> None:
         ("triage set ID --star", [triage, "set", ident, "--star", str(path)]),
         ("triage list --sort interest", [triage, "list", str(path), "--sort", "interest"]),
         ("triage similar ID", [triage, "similar", ident, str(path)]),
+        ('triage list -q \'"neural network"\' (jsonl)', [triage, "list", str(path), "-q", '"neural network"', "--format",
+                                                        "jsonl"]),
+        ("rg -i 'neural network' (the lines)", ["rg", "-i", "-e", "neural network", str(path)]),
         ("triage export --format bibtex (all)", [triage, "export", str(path), "--format", "bibtex", "-o",
                                                  str(out / "all.bib"), "--force"]),
         ("plain script: the same records as BibTeX", [sys.executable, str(PLAIN), str(path), str(out / "plain.bib")]),

@@ -14,6 +14,7 @@ import pytest
 
 import store.readers
 from store.common.errors import ReadError
+from store.papers import model
 from store.papers.model import kept_text
 from store.papers.packed import Packed, Stored
 from store.readers import cache, ids, read_path, texts_entry
@@ -74,6 +75,23 @@ def test_a_reopened_list_reads_its_texts_from_its_texts_entry_only_when_asked(li
     assert papers[CHUNK + 5].text == texts[CHUNK + 5]
     assert [paper.text for paper in papers] == texts
     assert [paper.plain for paper in papers] == [paper.plain for paper in read_path(path).papers]
+
+
+def test_a_reopened_lists_texts_printed_best_first_read_each_chunk_once_a_batch(listed, monkeypatch):
+    """Papers in another order than the file's (a query's best first: `triage list -q`, an export) are given their
+    texts, and each chunk of the texts entry is read once a batch, not once a paper (6.5 s of CPU for 24,386 of
+    100,000 papers, each read alone)."""
+    path, texts = listed
+    papers = reopened(path, monkeypatch)
+    order = [at for k in range(CHUNK) for at in (k, CHUNK + k, 2 * CHUNK + k) if at < len(papers)]  # (chunk by chunk in turn)
+    reads: list[int] = []
+    read = texts_entry.Place.read
+    monkeypatch.setattr(texts_entry.Place, "read", lambda place: (reads.append(place.offset), read(place))[1])
+    assert list(model.texts(papers[at] for at in order)) == [texts[at] for at in order]
+    assert len(reads) == 3
+    reads.clear()
+    assert list(model.texts((papers[at] for at in order), batch=CHUNK)) == [texts[at] for at in order]
+    assert len(reads) <= 3 * 3
 
 
 def flipped(side: Path, at: int) -> None:

@@ -18,7 +18,7 @@ from store.cite import citations as cite
 from store.common.errors import ReadError
 from store.papers.inert import inert
 from store.common.json_out import dumps
-from store.papers.model import Paper, Triage
+from store.papers.model import Paper, Triage, texts
 
 FORMATS = ("bibtex", "ris", "csl-json", "markdown", "csv", "jsonl")
 SUFFIXES = {".bib": "bibtex", ".ris": "ris", ".json": "csl-json", ".md": "markdown", ".csv": "csv", ".jsonl": "jsonl"}
@@ -46,9 +46,9 @@ def format_for(path: str | os.PathLike[str]) -> str:
     raise ReadError(str(path), f"{what}: name it {', '.join(others)} or {last}")
 
 
-def row(paper: Paper, state: Triage, key: str) -> dict:
+def row(paper: Paper, state: Triage, key: str, text: str) -> dict:
     """One paper and its state as a flat record (the jsonl row; csv joins the lists)."""
-    return {"id": paper.id, "key": key, **paper.record(), **state.marks(), "text": paper.text}
+    return {"id": paper.id, "key": key, **paper.record(), **state.marks(), "text": text}
 
 
 _FORMULA = ("=", "+", "-", "@", "\t", "\r")
@@ -139,7 +139,7 @@ def parts(
     elif fmt == "markdown":
         yield reading_list(papers, states, keys)
     else:
-        records = (row(p, states.get(p.id, _NO_STATE), keys[p.id]) for p in papers)
+        records = (row(p, states.get(p.id, _NO_STATE), keys[p.id], text) for p, text in zip(papers, texts(papers)))
         yield from _csv(records) if fmt == "csv" else (dumps(r) + "\n" for r in records)
 
 

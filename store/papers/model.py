@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import hashlib
 import operator
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from store.papers.patch import patched
@@ -218,6 +219,21 @@ def may_name(paper: Paper, names: frozenset[str]) -> bool:
 def kept_text(paper: Paper) -> str | Packed:
     """What `paper` keeps of its text (the string, or a `store.papers.packed.Packed`), without reading it out."""
     return _KEPT_TEXT.__get__(paper, Paper)
+
+
+def texts(papers: Iterable[Paper], batch: int = 8192) -> Iterator[str]:
+    """The texts of `papers`, in their order, read out a batch at a time in the order they are kept: a long list's
+    texts are kept compressed a chunk of papers together (`store.papers.packed`), and papers in another order than
+    the file's (a query's best first) read one by one decompress a chunk for nearly each (`triage list -q` of 24,386
+    papers of 100,000 printed best first: 6.5 s of CPU); so, each chunk once a batch."""
+    papers = iter(papers)
+    while part := list(islice(papers, batch)):
+        kept = [_KEPT_TEXT.__get__(paper, Paper) for paper in part]
+        out = [""] * len(part)
+        for at in sorted(range(len(part)), key=lambda at: id(getattr(kept[at], "chunk", None))):
+            text = kept[at]
+            out[at] = text if type(text) is str else text.text()
+        yield from out
 
 
 @cache

@@ -228,8 +228,10 @@ def matching(collection: Collection, query: Query | None, states: Mapping[str, T
     return [(hit.paper, hit.score) for hit in engine_of(collection).search(query, states, new, updated)]
 
 
-def paper_row(paper: Paper, state: Triage) -> dict[str, object]:
-    return {"id": paper.id, **paper.record(), "source": paper.source, "line": paper.line, "text": paper.text,
+def paper_row(paper: Paper, state: Triage, text: str) -> dict[str, object]:
+    """A paper as a JSON Lines row: its record, where it was read, its text (`text`: of many papers, read out as
+    `store.papers.model.texts` reads them) and its marks."""
+    return {"id": paper.id, **paper.record(), "source": paper.source, "line": paper.line, "text": text,
             **state.marks()}
 
 

@@ -5,7 +5,7 @@ import argparse
 from collections.abc import Mapping, Sequence
 
 from store.common.json_out import dumps
-from store.papers.model import Triage
+from store.papers.model import Triage, texts
 from store.readers.title_cache import ROWS_FROM, shown_title, shown_titles
 from store.search.views import SCORE_SORT, SORTS
 from tui.cli.common import (add_common, add_library, add_query, database, load, matching, opened_now, paper_row, parse_args, parse_query,
@@ -59,8 +59,8 @@ def run_list(argv: Sequence[str]) -> int:
         blank = Triage()
         write_lines(
             dumps({**row, "score": round(score, 4)} if score is not None else row)
-            for paper, score in found
-            for row in ({**paper_row(paper, states.get(paper.id, blank)), **gains.get(paper.id, {}),
+            for (paper, score), text in zip(found, texts(paper for paper, _ in found))
+            for row in ({**paper_row(paper, states.get(paper.id, blank), text), **gains.get(paper.id, {}),
                          **({"updated": True} if paper.id in updated else {})},)
         )
     else:

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence, Set as AbstractSet
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from store.papers.model import Collection, Paper, Triage
+from store.papers.model import Collection, Paper, Triage, texts
 from store.common.json_out import dumps
 from tui.cli.common import (add_common, add_library, database, in_store, keys_naming, load, named, paper_row, parse_args, print_table,
                             stored_states)
@@ -64,8 +64,9 @@ def run_similar(argv: Sequence[str]) -> int:
         print_table([by_id[pid] for pid in ids], states)
         return 0
     closeness = features.closeness(features.row[paper.id], [features.row[pid] for pid in ids])
-    for pid, similarity in zip(ids, closeness):
-        row = paper_row(by_id[pid], states.get(pid, Triage()))
+    shown = [by_id[pid] for pid in ids]
+    for paper, text, similarity in zip(shown, texts(shown), closeness):
+        row = paper_row(paper, states.get(paper.id, Triage()), text)
         print(dumps({**row, "similarity": round(float(similarity), 4)}))
     return 0
 
