@@ -5,7 +5,7 @@ import hashlib
 import operator
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 from store.papers.patch import patched
@@ -88,7 +88,8 @@ class Paper:
     authors: tuple[str, ...] = ()
     links: tuple[str, ...] = ()
     """The record's own links first (its url, its doi as https://doi.org/…, its pdf), then those
-    found in the abstract (code, project pages), each once."""
+    found in the abstract (code, project pages), each once. Reading it always gives that tuple; a reopened paper keeps
+    its arXiv abstract and PDF pages as its arXiv id (`kept_own`), as it keeps `pdf` when that is its arXiv PDF."""
     source: str = ""
     """Path of the file the paper was read from."""
     line: int = 0
@@ -131,6 +132,16 @@ class Paper:
 _KEPT_PLAIN = Paper.plain  # the slot Paper.plain reads through (below)
 _KEPT_TEXT = Paper.text  # the slot Paper.text reads through (below)
 _KEPT_FIELDS = Paper.fields  # the slot Paper.fields reads through (below)
+_KEPT_LINKS = Paper.links  # the slot Paper.links reads through (below)
+_KEPT_PDF = Paper.pdf  # the slot Paper.pdf reads through (below)
+_ARXIV = Paper.arxiv
+
+
+def arxiv_link(kind: str, ident: str) -> str:
+    """The arXiv page of `kind` ("abs", "pdf") for an arXiv id; "" without one."""
+    return f"https://arxiv.org/{kind}/{ident}" if ident else ""
+
+
 @lru_cache(maxsize=256)
 def _worked_out(text: str) -> str:
     from store.papers.inert import inert
@@ -177,9 +188,48 @@ class _Plain:
         _KEPT_PLAIN.__set__(paper, value)
 
 
+class _Own:
+    """`Paper.links` and `Paper.pdf`: the value, or (kept as None, or for links a list of the links after them) the
+    paper's arXiv pages, worked out from its arXiv id when asked (`kept_own`): a reopened arXiv list's papers keep no
+    string of them (~34 MB at 100,000 papers)."""
+
+    __slots__ = ("slot", "kind", "own")
+
+    def __init__(self, slot: Any, kind: type, own: Callable[[str], tuple[str, ...] | str]) -> None:
+        self.slot, self.kind, self.own = slot, kind, own
+
+    def __get__(self, paper: Paper | None, owner: type | None = None) -> object:
+        if paper is None:
+            return self
+        kept = self.slot.__get__(paper, owner)
+        if type(kept) is self.kind:
+            return kept
+        own = self.own(_ARXIV.__get__(paper, owner))
+        return own if kept is None else own + tuple(kept)
+
+    def __set__(self, paper: Paper, value: object) -> None:
+        self.slot.__set__(paper, value)
+
+
+def _own_links(ident: str) -> tuple[str, ...]:
+    return (arxiv_link("abs", ident), arxiv_link("pdf", ident))
+
+
+def kept_own(paper: Paper) -> tuple[tuple[str, ...] | list[str] | None, str | None]:
+    """What `paper` may keep of its links and its PDF link (`Paper.links`, `Paper.pdf`): None for its arXiv pages (its
+    links: when they are its abstract's and its PDF's, a list of the others when they only begin so), else the value."""
+    links, pdf, ident = paper.links, paper.pdf, paper.arxiv
+    own = _own_links(ident) if ident else ()
+    if own and links[:2] == own:
+        links = list(links[2:]) or None
+    return links, None if ident and pdf == own[1] else pdf
+
+
 Paper.text = _Kept(_KEPT_TEXT, str, operator.methodcaller("text"))  # type: ignore[assignment,misc]
 Paper.fields = _Kept(_KEPT_FIELDS, tuple, operator.methodcaller("fields"))  # type: ignore[assignment,misc]
 Paper.plain = _Plain()  # type: ignore[assignment,misc]
+Paper.links = _Own(_KEPT_LINKS, tuple, _own_links)  # type: ignore[assignment,misc]
+Paper.pdf = _Own(_KEPT_PDF, str, partial(arxiv_link, "pdf"))  # type: ignore[assignment,misc]
 
 
 def keep_text(paper: Paper, kept: str | Packed) -> None:
@@ -225,7 +275,7 @@ def _builder() -> Callable[[Sequence[Iterable[object]]], list[Paper]]:
     # Made as dataclasses makes `__init__`: Python source for these very fields. Each value is
     # set in its slot directly (the display text as it is kept), twice as fast as `Paper(...)`.
     names = tuple(Paper.__dataclass_fields__)
-    kept = {"plain": _KEPT_PLAIN, "text": _KEPT_TEXT, "fields": _KEPT_FIELDS}
+    kept = {"plain": _KEPT_PLAIN, "text": _KEPT_TEXT, "fields": _KEPT_FIELDS, "links": _KEPT_LINKS, "pdf": _KEPT_PDF}
     slots = [kept.get(name, Paper.__dict__[name]).__set__ for name in names]
     setters = ", ".join(f"_{name}=slots[{k}]" for k, name in enumerate(names))
     source = (

@@ -50,7 +50,7 @@ from typing import BinaryIO
 from store.common import heap
 from store.common.files import (abandon as abandon_writes, abandonable, abandoned, cache_folder as folder, open_regular,
                                 remove_dead_writers, replace_unless_abandoned)
-from store.papers.model import Collection, Origin, Paper, built, kept_plain
+from store.papers.model import Collection, Origin, Paper, built, kept_own, kept_plain
 from store.readers import texts_entry
 from store.common.collector import collector_paused
 from store.common.sliced import joined, sliced
@@ -178,12 +178,14 @@ def _encode(key: tuple, collection: Collection, texts: texts_entry.Table) -> byt
     """The entry of one list file's `collection` (parsed from it as it was at `key`), its texts in the texts entry
     `texts` describes."""
     # By field rather than by paper: a field with one value for every paper (the source, often
-    # the venue, the year, the authors...) is stored once, and marshal writes fewer objects.
+    # the venue, the year, the authors...) is stored once, and marshal writes fewer objects; arXiv links and PDF
+    # links as the ids (`kept_own`).
     papers = collection.papers
     columns: dict[str, list] = {}
     same: dict[str, object] = {}
+    links, pdfs = zip(*map(kept_own, papers)) if papers else ((), ())  # (an arXiv list's: its ids say them)
     for name in _COLUMNS:
-        values = list(map(attrgetter(name), papers))
+        values = list(links if name == "links" else pdfs if name == "pdf" else map(attrgetter(name), papers))
         if values and values.count(values[0]) == len(values):
             same[name] = values[0]
         else:
