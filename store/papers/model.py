@@ -89,7 +89,7 @@ class Paper:
     links: tuple[str, ...] = ()
     """The record's own links first (its url, its doi as https://doi.org/…, its pdf), then those
     found in the abstract (code, project pages), each once. Reading it always gives that tuple; a reopened paper keeps
-    its arXiv abstract and PDF pages as its arXiv id (`kept_own`), as it keeps `pdf` when that is its arXiv PDF."""
+    its arXiv abstract and PDF pages as its arXiv id (`kept_links`), as it keeps `pdf` when that is its arXiv PDF."""
     source: str = ""
     """Path of the file the paper was read from."""
     line: int = 0
@@ -190,8 +190,8 @@ class _Plain:
 
 class _Own:
     """`Paper.links` and `Paper.pdf`: the value, or (kept as None, or for links a list of the links after them) the
-    paper's arXiv pages, worked out from its arXiv id when asked (`kept_own`): a reopened arXiv list's papers keep no
-    string of them (~34 MB at 100,000 papers)."""
+    paper's arXiv pages, worked out from its arXiv id when asked (`kept_links`, `kept_pdf`): a reopened arXiv list's
+    papers keep no string of them (~25 MB at 100,000 papers)."""
 
     __slots__ = ("slot", "kind", "own")
 
@@ -215,14 +215,19 @@ def _own_links(ident: str) -> tuple[str, ...]:
     return (arxiv_link("abs", ident), arxiv_link("pdf", ident))
 
 
-def kept_own(paper: Paper) -> tuple[tuple[str, ...] | list[str] | None, str | None]:
-    """What `paper` may keep of its links and its PDF link (`Paper.links`, `Paper.pdf`): None for its arXiv pages (its
-    links: when they are its abstract's and its PDF's, a list of the others when they only begin so), else the value."""
-    links, pdf, ident = paper.links, paper.pdf, paper.arxiv
-    own = _own_links(ident) if ident else ()
-    if own and links[:2] == own:
-        links = list(links[2:]) or None
-    return links, None if ident and pdf == own[1] else pdf
+def kept_links(paper: Paper) -> tuple[str, ...] | list[str] | None:
+    """What `paper` may keep of its links (`Paper.links`): None when they are its arXiv abstract's and PDF's pages, a
+    list of the others when they only begin so, else the tuple."""
+    links, ident = paper.links, paper.arxiv
+    if ident and links[:2] == _own_links(ident):
+        return list(links[2:]) or None
+    return links
+
+
+def kept_pdf(paper: Paper) -> str | None:
+    """What `paper` may keep of its PDF link (`Paper.pdf`): None when it is its arXiv PDF, else the link."""
+    pdf, ident = paper.pdf, paper.arxiv
+    return None if ident and pdf == arxiv_link("pdf", ident) else pdf
 
 
 Paper.text = _Kept(_KEPT_TEXT, str, operator.methodcaller("text"))  # type: ignore[assignment,misc]

@@ -50,7 +50,7 @@ from typing import BinaryIO
 from store.common import heap
 from store.common.files import (abandon as abandon_writes, abandonable, abandoned, cache_folder as folder, open_regular,
                                 remove_dead_writers, replace_unless_abandoned)
-from store.papers.model import Collection, Origin, Paper, built, kept_own, kept_plain
+from store.papers.model import Collection, Origin, Paper, built, kept_links, kept_pdf, kept_plain
 from store.readers import texts_entry
 from store.common.collector import collector_paused
 from store.common.sliced import joined, shared, sliced
@@ -100,6 +100,8 @@ the other fields in its texts entry)."""
 _SHARED = ("name", "venue", "year", "authors", "area", "track", "keywords")
 """The fields an entry keeps each distinct value of once when few are distinct (`store.common.sliced.shared`): a
 reopened list's papers then share them (at 100,000 arXiv papers: ~55 MB of categories and authors)."""
+_KEPT = {"links": kept_links, "pdf": kept_pdf}
+"""What an entry keeps of those fields a paper may keep as less (an arXiv paper's links and PDF link: its id)."""
 MOST_ENTRY = 8 << 30
 """The most bytes a cache entry is read of (a 100,000-abstract list's parse entry is ~46 MB, its features ~94 MB)."""
 _writers: list[tuple[Path, threading.Thread]] = []
@@ -182,13 +184,12 @@ def _encode(key: tuple, collection: Collection, texts: texts_entry.Table) -> byt
     `texts` describes."""
     # By field rather than by paper: a field with one value for every paper (the source, often
     # the venue, the year, the authors...) is stored once, and marshal writes fewer objects; a field of few
-    # distinct values (`_SHARED`) each of them once, and arXiv links and PDF links as the ids (`kept_own`).
+    # distinct values (`_SHARED`) each of them once, and arXiv links and PDF links as the ids (`_KEPT`).
     papers = collection.papers
     columns: dict[str, list[bytes] | tuple[list[bytes], bytes]] = {}
     same: dict[str, object] = {}
-    links, pdfs = zip(*map(kept_own, papers)) if papers else ((), ())  # (an arXiv list's: its ids say them)
     for name in _COLUMNS:
-        values = list(links if name == "links" else pdfs if name == "pdf" else map(attrgetter(name), papers))
+        values = list(map(_KEPT.get(name) or attrgetter(name), papers))
         if values and values.count(values[0]) == len(values):
             same[name] = values[0]
         else:
