@@ -45,6 +45,9 @@ session CPU 867 s, peak 5,845 MB, cache 1,223 MB; the `q` sent at the timeout en
 first; the whole list's attach and the noting of its open are given up at quit).
 Idle (load 1.5-1.9), 03:49, main with jsonl34, reopen34, rank34 and export34, 100k arXiv: cold 1.21 / 48.62 / 73.1 /
 725, reopened 0.92 / 2.49 / 3.8 / 355, new db 0.76 / 2.90 / 3.5 / 341 (first frame s / searchable s / CPU s / peak MB).
+Open part at 100k arXiv, 2026-12-04 20:00-20:07 UTC (load 13-19), main then branch lean35 (a reopened paper keeps its
+arXiv links as its id, and the values few are distinct of once: categories, authors...), CPU s / peak MB: cold 56.8 /
+730 → 61.5 / 728, reopened 2.9 / 347 → 2.6 / 232, new db 2.8 / 346 → 2.5 / 233; cache 122 → 106 MB.
 
 Each list gets three parts, all through the public code paths:
 - open: the installed `triage LIST` in a private tmux server (bench/open.py's `run`: the first frame,

@@ -97,6 +97,23 @@ def test_the_arxiv_metadata_snapshot_reads_with_authors_categories_and_ids(tmp_p
         ("Ana García", "Bo Li", "Chen Wei"), ("cs.LG", "stat.ML"), "cs.LG", "2401.01234", 2024, "arXiv")
 
 
+def test_an_arxiv_list_reopened_from_the_cache_reads_the_same(tmp_path):
+    """Its links and PDF links (worked out from the arXiv ids when a reopened paper is asked) and the values its papers
+    share (categories, authors, venue: each kept once in the cache) read back exactly as parsed."""
+    from store.readers import cache
+
+    more = [{**SNAPSHOT[1], "id": f"2401.0{n}", "abstract": f"{ABSTRACT} Part {n}." + " Code: github.com/a/b." * (n % 2)}
+            for n in range(5000, 5006)]
+    path = write(tmp_path, "arxiv.jsonl", "".join(json.dumps(r) + "\n" for r in [*SNAPSHOT, *more]))
+    parsed = read_path(path).papers
+    cache.settle()
+    reopened = read_path(path).papers
+    assert reopened == parsed and [p.record() for p in reopened] == [p.record() for p in parsed]
+    assert reopened[3].links == ("https://arxiv.org/abs/2401.05001", "https://arxiv.org/pdf/2401.05001", "https://github.com/a/b")
+    assert reopened[2].links == ("https://arxiv.org/abs/2401.05000", "https://arxiv.org/pdf/2401.05000")
+    assert reopened[2].keywords is reopened[3].keywords and reopened[2].authors is reopened[3].authors
+
+
 FEED = """<?xml version="1.0" encoding="UTF-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
   <link href="http://arxiv.org/api/query?search_query%3Dall%3Adiffusion" rel="self" type="application/atom+xml"/>

@@ -4,7 +4,8 @@ abstracts while its thread wrote it behind the app, whose `q` (and every key) wa
 from __future__ import annotations
 
 import marshal
-from collections.abc import Sequence
+from array import array
+from collections.abc import Hashable, Sequence
 
 SLICE = 4096
 """Items marshalled in one call (~6 MB of abstracts: milliseconds)."""
@@ -15,8 +16,24 @@ def sliced(values: Sequence) -> list[bytes]:
     return [marshal.dumps(list(values[at : at + SLICE])) for at in range(0, len(values), SLICE)]
 
 
-def joined(slices: Sequence[bytes]) -> list:
-    """The list `sliced` made `slices` of."""
+def shared(values: Sequence[Hashable]) -> tuple[list[bytes], bytes] | None:
+    """`values` as each distinct value once (`sliced`) and the index of each value's, when at most half of them are
+    distinct: `joined` gives them back as a list in which equal values are one object (a column of 100,000 papers'
+    categories, ~3,600 distinct: ~0.5 MB, not ~16 MB); else None."""
+    distinct = dict.fromkeys(values)
+    if len(distinct) > len(values) // 2:
+        return None
+    at = {value: k for k, value in enumerate(distinct)}
+    return sliced(list(distinct)), array("I", map(at.__getitem__, values)).tobytes()
+
+
+def joined(slices: Sequence[bytes] | tuple[list[bytes], bytes]) -> list:
+    """The list `sliced` (or `shared`) made `slices` of."""
+    if type(slices) is tuple:
+        distinct, at = slices
+        indices = array("I")
+        indices.frombytes(at)
+        return list(map(joined(distinct).__getitem__, indices))
     values: list = []
     for piece in slices:
         values += marshal.loads(piece)

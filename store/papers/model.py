@@ -5,7 +5,7 @@ import hashlib
 import operator
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
@@ -89,7 +89,8 @@ class Paper:
     authors: tuple[str, ...] = ()
     links: tuple[str, ...] = ()
     """The record's own links first (its url, its doi as https://doi.org/…, its pdf), then those
-    found in the abstract (code, project pages), each once."""
+    found in the abstract (code, project pages), each once. Reading it always gives that tuple; a reopened paper keeps
+    its arXiv abstract and PDF pages as its arXiv id (`kept_links`), as it keeps `pdf` when that is its arXiv PDF."""
     source: str = ""
     """Path of the file the paper was read from."""
     line: int = 0
@@ -132,6 +133,16 @@ class Paper:
 _KEPT_PLAIN = Paper.plain  # the slot Paper.plain reads through (below)
 _KEPT_TEXT = Paper.text  # the slot Paper.text reads through (below)
 _KEPT_FIELDS = Paper.fields  # the slot Paper.fields reads through (below)
+_KEPT_LINKS = Paper.links  # the slot Paper.links reads through (below)
+_KEPT_PDF = Paper.pdf  # the slot Paper.pdf reads through (below)
+_ARXIV = Paper.arxiv
+
+
+def arxiv_link(kind: str, ident: str) -> str:
+    """The arXiv page of `kind` ("abs", "pdf") for an arXiv id; "" without one."""
+    return f"https://arxiv.org/{kind}/{ident}" if ident else ""
+
+
 @lru_cache(maxsize=256)
 def _worked_out(text: str) -> str:
     from store.papers.inert import inert
@@ -178,9 +189,53 @@ class _Plain:
         _KEPT_PLAIN.__set__(paper, value)
 
 
+class _Own:
+    """`Paper.links` and `Paper.pdf`: the value, or (kept as None, or for links a list of the links after them) the
+    paper's arXiv pages, worked out from its arXiv id when asked (`kept_links`, `kept_pdf`): a reopened arXiv list's
+    papers keep no string of them (~25 MB at 100,000 papers)."""
+
+    __slots__ = ("slot", "kind", "own")
+
+    def __init__(self, slot: Any, kind: type, own: Callable[[str], tuple[str, ...] | str]) -> None:
+        self.slot, self.kind, self.own = slot, kind, own
+
+    def __get__(self, paper: Paper | None, owner: type | None = None) -> object:
+        if paper is None:
+            return self
+        kept = self.slot.__get__(paper, owner)
+        if type(kept) is self.kind:
+            return kept
+        own = self.own(_ARXIV.__get__(paper, owner))
+        return own if kept is None else own + tuple(kept)
+
+    def __set__(self, paper: Paper, value: object) -> None:
+        self.slot.__set__(paper, value)
+
+
+def _own_links(ident: str) -> tuple[str, ...]:
+    return (arxiv_link("abs", ident), arxiv_link("pdf", ident))
+
+
+def kept_links(paper: Paper) -> tuple[str, ...] | list[str] | None:
+    """What `paper` may keep of its links (`Paper.links`): None when they are its arXiv abstract's and PDF's pages, a
+    list of the others when they only begin so, else the tuple."""
+    links, ident = paper.links, paper.arxiv
+    if ident and links[:2] == _own_links(ident):
+        return list(links[2:]) or None
+    return links
+
+
+def kept_pdf(paper: Paper) -> str | None:
+    """What `paper` may keep of its PDF link (`Paper.pdf`): None when it is its arXiv PDF, else the link."""
+    pdf, ident = paper.pdf, paper.arxiv
+    return None if ident and pdf == arxiv_link("pdf", ident) else pdf
+
+
 Paper.text = _Kept(_KEPT_TEXT, str, operator.methodcaller("text"))  # type: ignore[assignment,misc]
 Paper.fields = _Kept(_KEPT_FIELDS, tuple, operator.methodcaller("fields"))  # type: ignore[assignment,misc]
 Paper.plain = _Plain()  # type: ignore[assignment,misc]
+Paper.links = _Own(_KEPT_LINKS, tuple, _own_links)  # type: ignore[assignment,misc]
+Paper.pdf = _Own(_KEPT_PDF, str, partial(arxiv_link, "pdf"))  # type: ignore[assignment,misc]
 
 
 def keep_text(paper: Paper, kept: str | Packed) -> None:
@@ -241,7 +296,7 @@ def _builder() -> Callable[[Sequence[Iterable[object]]], list[Paper]]:
     # Made as dataclasses makes `__init__`: Python source for these very fields. Each value is
     # set in its slot directly (the display text as it is kept), twice as fast as `Paper(...)`.
     names = tuple(Paper.__dataclass_fields__)
-    kept = {"plain": _KEPT_PLAIN, "text": _KEPT_TEXT, "fields": _KEPT_FIELDS}
+    kept = {"plain": _KEPT_PLAIN, "text": _KEPT_TEXT, "fields": _KEPT_FIELDS, "links": _KEPT_LINKS, "pdf": _KEPT_PDF}
     slots = [kept.get(name, Paper.__dict__[name]).__set__ for name in names]
     setters = ", ".join(f"_{name}=slots[{k}]" for k, name in enumerate(names))
     source = (

@@ -10,15 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from store.papers.latex import latex_text
+from store.papers.model import arxiv_link as link
 from store.readers.identifiers import arxiv_id
 from store.readers.records import split_authors
 
 _METADATA_KEYS = ("authors_parsed", "versions", "submitter", "update_date")
-
-
-def link(kind: str, ident: str) -> str:
-    """The arXiv page of `kind` ("abs", "pdf") for an arXiv id; "" without one."""
-    return f"https://arxiv.org/{kind}/{ident}" if ident else ""
 
 
 def is_metadata(record: dict[str, Any]) -> bool:

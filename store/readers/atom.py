@@ -10,7 +10,7 @@ from xml.parsers import expat
 
 from store.common.errors import ReadError
 from store.papers.model import Collection
-from store.readers.arxiv import link
+from store.papers.model import arxiv_link as link
 from store.readers.identifiers import arxiv_id
 from store.readers.tabular import collect
 

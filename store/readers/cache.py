@@ -50,10 +50,10 @@ from typing import BinaryIO
 from store.common import heap
 from store.common.files import (abandon as abandon_writes, abandonable, abandoned, cache_folder as folder, open_regular,
                                 remove_dead_writers, replace_unless_abandoned)
-from store.papers.model import Collection, Origin, Paper, built, kept_plain
+from store.papers.model import Collection, Origin, Paper, built, kept_links, kept_pdf, kept_plain
 from store.readers import texts_entry
 from store.common.collector import collector_paused
-from store.common.sliced import joined, sliced
+from store.common.sliced import joined, shared, sliced
 from store.readers.records import within
 
 SUFFIX = ".parse"
@@ -97,6 +97,11 @@ _FIELDS = tuple(Paper.__dataclass_fields__)
 _COLUMNS = tuple(name for name in _FIELDS if name not in ("text", "plain", "position", "fields"))
 """The fields an entry keeps as they are; the texts, display texts and positions it keeps apart (the texts and
 the other fields in its texts entry)."""
+_SHARED = ("name", "venue", "year", "authors", "area", "track", "keywords")
+"""The fields an entry keeps each distinct value of once when few are distinct (`store.common.sliced.shared`): a
+reopened list's papers then share them (at 100,000 arXiv papers: ~55 MB of categories and authors)."""
+_KEPT = {"links": kept_links, "pdf": kept_pdf}
+"""What an entry keeps of those fields a paper may keep as less (an arXiv paper's links and PDF link: its id)."""
 MOST_ENTRY = 8 << 30
 """The most bytes a cache entry is read of (a 100,000-abstract list's parse entry is ~46 MB, its features ~94 MB)."""
 _writers: list[tuple[Path, threading.Thread]] = []
@@ -178,16 +183,17 @@ def _encode(key: tuple, collection: Collection, texts: texts_entry.Table) -> byt
     """The entry of one list file's `collection` (parsed from it as it was at `key`), its texts in the texts entry
     `texts` describes."""
     # By field rather than by paper: a field with one value for every paper (the source, often
-    # the venue, the year, the authors...) is stored once, and marshal writes fewer objects.
+    # the venue, the year, the authors...) is stored once, and marshal writes fewer objects; a field of few
+    # distinct values (`_SHARED`) each of them once, and arXiv links and PDF links as the ids (`_KEPT`).
     papers = collection.papers
-    columns: dict[str, list] = {}
+    columns: dict[str, list[bytes] | tuple[list[bytes], bytes]] = {}
     same: dict[str, object] = {}
     for name in _COLUMNS:
-        values = list(map(attrgetter(name), papers))
+        values = list(map(_KEPT.get(name) or attrgetter(name), papers))
         if values and values.count(values[0]) == len(values):
             same[name] = values[0]
         else:
-            columns[name] = sliced(values)
+            columns[name] = name in _SHARED and shared(values) or sliced(values)
     # A display text as the paper keeps it: None for the text itself, False for one worked out when asked.
     # (the texts read out one at a time: a long list's may be kept compressed, `store.papers.packed`, ~150 MB as strings)
     plains = [None if kept_form is text or kept_form == text else False if kept_form is None else kept_form
