@@ -20,12 +20,16 @@ from collections.abc import Collection as Container, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from store.interest.reasons import pairs, phrases, words_of
 from store.interest.vectors import UNSPACED, Vectors, built, projected, terms_of
 from store.papers.model import Paper, Triage
+
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
 
 MIN_POSITIVES = 1
 """Fewer starred papers than this and the model does not rank: one star ranks by likeness to it,
@@ -59,11 +63,8 @@ class Features:
         made = self.vectors
         self.x, self.terms, self.axes, self.length, self.z = made.x, made.terms, made.axes, made.length, made.z
         if self.own < len(papers):
-            from scipy import sparse
-
             x, length, z = projected(made, papers[self.own :])
-            self.x = sparse.vstack([made.x, x], format="csr")
-            self.length, self.z = np.concatenate([made.length, length]), np.concatenate([made.z, z])
+            self.x, self.z, self.length = _Rows(made.x, x), _Rows(made.z, z), np.concatenate([made.length, length])
         self.telling = np.array([not t.isdigit() and (len(t) > 1 or bool(UNSPACED.match(t))) for t in self.terms], dtype=bool)
         """Which terms a reason may name: not bare numbers or single letters, which say nothing to a reader."""
 
@@ -226,13 +227,45 @@ def _fit(f: Features, pos: np.ndarray, neg: np.ndarray, neg_weight: np.ndarray) 
     target = np.concatenate([np.ones(len(pos)), np.zeros(len(neg))])
     weight = np.concatenate([np.ones(len(pos)), neg_weight])
     coef = LinearSVC(C=SVM_C, class_weight="balanced", random_state=0).fit(train, target, sample_weight=weight).coef_.ravel()
-    terms = f.x.shape[1]
+    terms = len(f.terms)
     return _Linear(coef[:terms].astype(np.float32), SVM_LATENT * coef[terms:].astype(np.float32))
 
 
-def _dot(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
+def _dot(matrix: np.ndarray | _Rows, vector: np.ndarray) -> np.ndarray:
     """matrix @ vector without BLAS threads: on a busy machine they make this ten times slower."""
+    if isinstance(matrix, _Rows):
+        return matrix @ vector
     return np.einsum("ij,j->i", matrix, vector)
+
+
+class _Rows:
+    """The rows of a list's papers (`own`: tf-idf, sparse, or latent, dense) and below them those of the papers
+    projected beside them (`other`), as one matrix without a copy of the list's (which, at 100,000 papers, took longer
+    than the projection: ~0.15 s of CPU for the tf-idf rows): `rows[k]`, `rows[ks]` (stacked in that order) and
+    `rows @ vector`."""
+
+    def __init__(self, own: csr_matrix | np.ndarray, other: csr_matrix | np.ndarray) -> None:
+        self.own, self.other, self.split = own, other, own.shape[0]
+
+    def __matmul__(self, vector: np.ndarray) -> np.ndarray:
+        return np.concatenate([_dot(part, vector) if isinstance(part, np.ndarray) else part @ vector
+                               for part in (self.own, self.other)])
+
+    def __getitem__(self, rows: int | np.integer | Sequence[int] | np.ndarray) -> csr_matrix | np.ndarray:
+        if isinstance(rows, (int, np.integer)):
+            return self.own[rows] if rows < self.split else self.other[rows - self.split]
+        rows = np.asarray(rows, dtype=np.intp)
+        inside = rows < self.split
+        if inside.all():
+            return self.own[rows]
+        parts = [self.own[rows[inside]], self.other[rows[~inside] - self.split]]
+        if isinstance(self.own, np.ndarray):
+            stacked = np.concatenate(parts)
+        else:
+            from scipy import sparse
+
+            stacked = sparse.vstack(parts, format="csr")
+        return stacked[np.argsort(np.concatenate([np.flatnonzero(inside), np.flatnonzero(~inside)]), kind="stable")]
 
 
 class Ranking:
