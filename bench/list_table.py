@@ -2,7 +2,9 @@
 within a second at 100,000 papers): each command's later calls, in wall and CPU seconds (the process's, user +
 system), the least of `--repeat` runs each, for this checkout's `triage` and for another install's (`--before`: main's,
 say), and whether the two print the same bytes; then the two commands called in turn, list, similar, list, … (what a
-reader going between For you and more like this does: "alternating", the least of `--repeat` calls of each); then a
+reader going between For you and more like this does: "alternating", the least of `--repeat` calls of each); with
+`--other`, each command called after a star made in the other list (the next of its papers: "after a star elsewhere",
+the least of `--repeat` calls; For you learns from it, in the kept features' space, which it does not change); then a
 table's titles, rendered (what every `triage list` did before the titles entry, `store.readers.title_cache`) or read
 from the kept entry, each in a process of its own (its imports counted).
 
@@ -81,11 +83,11 @@ def main() -> None:
                    "TRIAGE_DB": f"{tmp}/db-{name}.json"}
             first = run([triage, "list", listed], env)[2].split(None, 1)[0].decode()
             subprocess.run([triage, "set", first, "--star", listed], env=env, capture_output=True, check=True)
-            if args.other:
-                other = str(args.other.resolve())
-                for pid in run([triage, "list", other, "--format", "jsonl"], env)[2].splitlines()[:3]:
-                    subprocess.run([triage, "set", json.loads(pid)["id"], "--star", other], env=env, capture_output=True,
-                                   check=True)
+            other = str(args.other.resolve()) if args.other else ""
+            listing = run([triage, "list", other, "--format", "jsonl"], env)[2] if other else b""
+            others = [json.loads(line)["id"] for line in listing.splitlines()]
+            for pid in others[:3]:
+                subprocess.run([triage, "set", pid, "--star", other], env=env, capture_output=True, check=True)
             commands = [["list", listed, "--sort", "interest"], ["similar", first, listed]]
             labels = [" ".join(command).replace(listed, "LIST").replace(first, "ID") for command in commands]
             for command, label in zip(commands, labels):
@@ -97,6 +99,14 @@ def main() -> None:
             for k, label in enumerate(labels):
                 wall, cpu = min(turn[k][0] for turn in turns), min(turn[k][1] for turn in turns)
                 print(f"{label + ', alternating':<38} {name:<14} {wall:>7.2f} {cpu:>7.2f} {'':>5}", flush=True)
+            starred = iter(others[3:])
+            for command, label in zip(commands, labels if other else []):
+                times = []
+                for _ in range(args.repeat):
+                    subprocess.run([triage, "set", next(starred), "--star", other], env=env, capture_output=True, check=True)
+                    times.append(run([triage, *command], env)[:2])
+                wall, cpu = min(wall for wall, _ in times), min(cpu for _, cpu in times)
+                print(f"{label + ', after a star elsewhere':<38} {name:<14} {wall:>7.2f} {cpu:>7.2f} {'':>5}", flush=True)
         env = {**os.environ, "TRIAGE_CACHE": str(args.cache / "after" if args.cache else f"{tmp}/cache-after")}
         for how in ("rendered", "kept"):
             times = []

@@ -3,6 +3,7 @@ they give exactly the order and the similar papers freshly built ones give; a ch
 means they are built again (never a crash, never a stale or wrong ranking)."""
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import zipfile
@@ -112,7 +113,8 @@ def damaged(entry: Path) -> list[bytes]:
     changes = [{"key": stored["key"][:-1]}, {"indices": stored["indices"] + terms - stored["indices"].max()},
                {"indptr": stored["indptr"][:-1]}, {"indptr": stored["indptr"][::-1].copy()},
                {"data": np.full_like(stored["data"], np.nan)}, {"z": stored["z"][1:]}, {"length": -stored["length"]},
-               {"axes": stored["axes"][:, 1:]}, {"terms": stored["terms"][: stored["terms"].tobytes().rindex(b"\n")]},
+               {"axes": stored["axes"][:, 1:]}, {"idf": stored["idf"][1:]}, {"idf": np.zeros_like(stored["idf"])},
+               {"terms": stored["terms"][: stored["terms"].tobytes().rindex(b"\n")]},
                {"terms": np.frombuffer(b"\xff\xfe" * 4, np.uint8)}, {"z": stored["z"].astype(np.float64)},
                {"axes": np.zeros((0, terms), np.float32)}, {"data": np.array([{"a": 1}], dtype=object)}]
     assert n > 1
@@ -152,33 +154,46 @@ def test_an_unwritable_cache_folder_only_costs_time(long_list, tmp_path, monkeyp
     assert shown(cached(long_list)) == shown(cached(long_list)) == shown(Features(read_path(long_list).papers))
 
 
-def test_papers_of_other_lists_learnt_from_are_part_of_the_key(long_list, tmp_path, no_build):
-    """The library's papers of other lists are learnt from beside the list's: other papers, other features."""
+def test_papers_of_other_lists_learnt_from_are_projected_into_the_kept_features(long_list, tmp_path, no_build):
+    """The library's papers of other lists are learnt from beside the list's, put in the list's own space: whichever
+    they are, the list's features come from the one entry (a star in another list never builds them again), and a
+    paper of another list is where it would be as one of the list's (the same tf-idf and latent rows)."""
     other = tmp_path / "other.txt"
     other.write_text("A reinforcement learning agent learns a policy from pixels.\n\n"
                      "Offline reinforcement learning with conservative value estimates.\n", encoding="utf-8")
     outside = read_path(other).papers
     collection = read_path(long_list)
-    fresh = Features([*collection.papers, *outside], own=len(collection.papers))
+    copy = dataclasses.replace(collection.papers[7], id="a-copy-in-another-list")
+    learnt = (outside, outside[:1], [], [*outside, copy])
+    fresh = [Features([*collection.papers, *papers], own=len(collection.papers)) for papers in learnt]
     made, _ = features(collection, outside)
     cache.settle()
-    assert made.ids == fresh.ids and made.own == fresh.own and shown(made) == shown(fresh)
+    [entry] = entries()
+    kept = entry.stat().st_ino
+    assert made.ids == fresh[0].ids and made.own == fresh[0].own and shown(made) == shown(fresh[0])
     no_build()
-    again, _ = features(read_path(long_list), outside)
-    assert shown(again) == shown(fresh)
-    with pytest.raises(pytest.fail.Exception):
-        features(read_path(long_list), outside[:1])
+    for papers, expected in zip(learnt, fresh):
+        again, built_now = features(read_path(long_list), papers)
+        cache.settle()
+        assert not built_now and entries() == [entry] and entry.stat().st_ino == kept
+        assert again.ids == expected.ids and shown(again) == shown(expected)
+    last = len(again) - 1
+    assert (again.x[last] != again.x[7]).nnz == 0 and np.array_equal(again.z[last], again.z[7])
+    assert again.length[last] == again.length[7] and again.similar(copy.id, 1) == [collection.papers[7].id]
 
 
 def test_the_commands_rank_the_iclr_list_the_same_with_its_features_cached(corpora, tmp_path):
     """`triage list --sort interest`, `triage similar` and `--sort suggested`, run in turn as a user runs them, with a
-    paper of another list starred (learnt from by all three, as by the app): the first run builds the features and
-    keeps them, every later one loads that very entry (never rewritten), and each prints the same again."""
+    paper of another list starred (For you learns from it, as the app's): the first run builds the features and
+    keeps them, every later one loads that very entry (never rewritten), and each prints the same again; and so after
+    another star in the other list, which For you learns from (its order changes) and more like this has no say in."""
     path = str(corpora / "iclr-2024-papers.jsonl")
     db = tmp_path / "triage.json"
     other = tmp_path / "other.txt"
-    other.write_text("A reinforcement learning agent learns a policy from pixels.\n", encoding="utf-8")
-    [starred] = read_path(other).papers
+    other.write_text("A reinforcement learning agent learns a policy from pixels.\n\n"
+                     "Graph neural networks pass messages between the atoms of a molecule to predict its properties.\n",
+                     encoding="utf-8")
+    starred, later = read_path(other).papers
     assert triage("set", starred.id, "--star", str(other), db=db).returncode == 0
     ids = [row["id"] for row in rows(triage("list", path, "--format", "jsonl", db=db))]
     for pid in (ids[10], ids[500]):
@@ -194,6 +209,11 @@ def test_the_commands_rank_the_iclr_list_the_same_with_its_features_cached(corpo
         assert entries() == [entry] and entry.stat().st_ino == kept, f"triage {command[0]} built the features again"
     assert first[3:] == first[:2]
     assert [row["id"] for row in first[1]][:1] != [ids[10]] and len(first[0]) == len(ids)
+    assert triage("set", later.id, "--star", str(other), db=db).returncode == 0
+    after = [rows(triage(*command, db=db)) for command in commands[:2]]
+    assert entries() == [entry] and entry.stat().st_ino == kept, "a star in another list built the features again"
+    order = [[row["id"] for row in listed] for listed in (first[0], after[0])]
+    assert order[1] != order[0] and sorted(order[1]) == sorted(ids) and after[1] == first[1]
 
 
 async def test_the_app_ranks_the_same_with_its_features_cached(long_list, tmp_path, no_build):

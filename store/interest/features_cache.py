@@ -2,17 +2,17 @@
 instead of building them again on every call (seconds of CPU at 100,000 papers).
 
 Beside its parse entry, a list of `FEATURES_FROM` papers or more keeps the arrays
-its features are made of (`store.interest.ranking.Vectors`: the tf-idf rows' data, indices and row bounds, the
-terms as UTF-8 text, the latent axes, lengths and rows) in numpy's .npz, no pickles. Its key is its papers'
-(this code's version and the parse the papers are, else a digest of them: `store.readers.list_key`), the versions
-of the libraries the vectors are computed with, and a digest of the library's papers of other lists learnt from
-beside the list's (`outside`). It stands for those very papers only, and is checked before it is believed (each
+its features are made of (`store.interest.vectors.Vectors`: the tf-idf rows' data, indices and row bounds, the
+terms as UTF-8 text and their idf, the latent axes, lengths and rows) in numpy's .npz, no pickles. Its key is its
+papers' (this code's version and the parse the papers are, else a digest of them: `store.readers.list_key`) and the
+versions of the libraries the vectors are computed with: the list's papers alone. The library's papers of other
+lists learnt from beside them (`outside`) are projected into the list's space each time (milliseconds: a mark in
+another list keeps the entry). It stands for those very papers only, and is checked before it is believed (each
 array's header against the room it takes before it is read, zip CRCs, no pickles: `_read`; the key; then every
 array's type, shape and bounds: `_vectors`); any doubt means the features are built again, and then kept again
 (written whole, by a thread, as every entry: `store.readers.cache`)."""
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import math
@@ -26,65 +26,63 @@ from pathlib import Path
 
 import numpy as np
 
-from store.interest.ranking import Features, Vectors
+from store.interest.ranking import Features
+from store.interest.vectors import Vectors
 from store.papers.model import Collection, Paper
 from store.common.files import open_regular
 from store.readers.cache import FEATURES_SUFFIX, MOST_ENTRY, _entry, _save, _used, settle
-from store.readers.list_key import digest_of, papers_key
+from store.readers.list_key import papers_key
 
 FEATURES_FROM = 1_000
 """Lists of this many papers and more keep their features in the cache (the ICLR list's 2,260 build in ~1 s)."""
-FORMAT = "features 1"
+FORMAT = "features 2"
 """Named in the key: changes with what an entry holds and how."""
 _LIBRARIES = ("numpy", "scipy", "scikit-learn")
 """The libraries the vectors are computed with (the latent space is a randomised SVD's)."""
 
 
 def features(collection: Collection, outside: Sequence[Paper] = ()) -> tuple[Features, bool]:
-    """The features of `collection`'s papers and, learnt from beside them, of `outside`'s; and whether they were
-    built now (else they came from the cache). A long list's come from its cache entry when it holds these very
-    papers' by this very code; else they are built (from the papers' words: store.interest.counts) and kept."""
+    """The features of `collection`'s papers and, learnt from beside them, of `outside`'s (projected into the list's
+    space); and whether the list's were built now (else they came from the cache). A long list's come from its cache
+    entry when it holds these very papers' by this very code; else they are built (from the papers' words:
+    store.interest.counts) and kept."""
     papers, own = [*collection.papers, *outside], len(collection.papers)
     if own < FEATURES_FROM or not collection.sources:
         return Features(papers, own=own), True
-    key = _key(collection, outside)
+    key = _key(collection)
     entry = _entry([Path(source) for source in collection.sources], FEATURES_SUFFIX)
     settle(entry)  # (one being written is read once it is whole)
     try:
         stored = _read(entry, key)
         if stored is not None:
-            made = Features(papers, own=own, vectors=_vectors(stored, len(papers)))
+            made = Features(papers, own=own, vectors=_vectors(stored, own))
             _used(entry)
             return made, False
     except Exception:  # missing, unreadable, truncated, damaged or from another format: built again
         pass
     made = Features(papers, own=own)
-    _save(entry, lambda out: np.savez(out, key=np.frombuffer(key.encode(), np.uint8), **_arrays(made)), behind=True)
+    _save(entry, lambda out: np.savez(out, key=np.frombuffer(key.encode(), np.uint8), **_arrays(made.vectors)), behind=True)
     return made, True
 
 
-def _key(collection: Collection, outside: Sequence[Paper]) -> str:
-    """What an entry of `collection`'s features (with `outside`'s papers) is stored under."""
+def _key(collection: Collection) -> str:
+    """What an entry of `collection`'s features is stored under."""
     versions = []
     for library in _LIBRARIES:
         try:
             versions.append(f"{library} {version(library)}")
         except PackageNotFoundError:
             versions.append(library)
-    others = None
-    if outside:
-        ids = hashlib.blake2b("\n".join(paper.id for paper in outside).encode("utf-8", "surrogatepass"), digest_size=16)
-        others = [ids.hexdigest(), digest_of(outside).hex()]
-    return json.dumps([FORMAT, papers_key(collection), versions, others])
+    return json.dumps([FORMAT, papers_key(collection), versions])
 
 
-def _arrays(made: Features) -> dict[str, np.ndarray]:
+def _arrays(made: Vectors) -> dict[str, np.ndarray]:
     """What an entry holds of `made` (beside its key): plain arrays (the column of each value in two bytes when the
     terms are that few: at 100,000 papers, 21,505 terms and 10 M values, an entry of 94 MB instead of 115)."""
     terms = "\n".join(made.terms).encode("utf-8", "surrogatepass")
     indices = made.x.indices.astype(np.uint16) if len(made.terms) <= 1 << 16 else made.x.indices
     return {"data": made.x.data, "indices": indices, "indptr": made.x.indptr,
-            "terms": np.frombuffer(terms, np.uint8), "axes": made.axes, "length": made.length, "z": made.z}
+            "terms": np.frombuffer(terms, np.uint8), "idf": made.idf, "axes": made.axes, "length": made.length, "z": made.z}
 
 
 def _read(entry: Path, key: str) -> dict[str, np.ndarray] | None:
@@ -142,7 +140,7 @@ def _vectors(stored: Mapping[str, np.ndarray], papers: int) -> Vectors:
     features of that many papers (types, shapes, bounds, finite values)."""
     from scipy import sparse
 
-    data, indices, indptr, axes, length, z = (stored[name] for name in ("data", "indices", "indptr", "axes", "length", "z"))
+    data, indices, indptr, idf, axes, length, z = (stored[name] for name in ("data", "indices", "indptr", "idf", "axes", "length", "z"))
     text = stored["terms"]
     if text.dtype != np.uint8 or text.ndim != 1:
         raise ValueError("terms of another type")
@@ -150,15 +148,15 @@ def _vectors(stored: Mapping[str, np.ndarray], papers: int) -> Vectors:
     count = len(terms)
     dims = axes.shape[0] if axes.ndim == 2 else 0
     if not (data.dtype == axes.dtype == length.dtype == z.dtype == np.float32 and indices.dtype in (np.uint16, np.int32, np.int64)
-            and indptr.dtype.kind == "i"
+            and indptr.dtype.kind == "i" and idf.dtype == np.float64
             and data.ndim == indices.ndim == indptr.ndim == length.ndim == 1 and z.ndim == 2):
         raise ValueError("arrays of another type or shape")
-    if not (dims >= 1 and axes.shape == (dims, count) and z.shape == (papers, dims) and length.shape == (papers,)
+    if not (dims >= 1 and axes.shape == (dims, count) and idf.shape == (count,) and z.shape == (papers, dims) and length.shape == (papers,)
             and indptr.shape == (papers + 1,) and len(data) == len(indices) == indptr[-1] and indptr[0] == 0):
         raise ValueError("arrays of another shape")
     if np.any(np.diff(indptr) < 0) or (len(indices) and (indices.min() < 0 or indices.max() >= count)):
         raise ValueError("rows out of bounds")
-    if not all(np.isfinite(values).all() for values in (data, axes, length, z)) or np.any(length <= 0):
+    if not all(np.isfinite(values).all() for values in (data, idf, axes, length, z)) or np.any(length <= 0) or np.any(idf <= 0):
         raise ValueError("values out of bounds")
     x = sparse.csr_matrix((data, indices.astype(np.int32) if indices.dtype == np.uint16 else indices, indptr), shape=(papers, count))
-    return Vectors(x, terms, axes, length, z)
+    return Vectors(x, terms, idf, axes, length, z)

@@ -1,26 +1,21 @@
 """What to read next: an interest model learned from the marks, and "more like this".
 
-Owns `Features` (a collection's papers as vectors, built once from their words' counts: store.interest.counts)
-and the model over them: `InterestModel.rank(states) -> Ranking` (the For-you order, a bucket
-per paper, why it is there) and `Features.similar(paper_id, k)`.
+Owns `Features` (a list's papers as vectors, store.interest.vectors: built once from their words' counts, and the
+library's marked papers of other lists projected into the list's space) and the model over them:
+`InterestModel.rank(states) -> Ranking` (the For-you order, a bucket per paper, why it is there) and
+`Features.similar(paper_id, k)`.
 
-A paper's vector is sublinear tf-idf over its words (case folded, stop words out: see
-store.interest.reasons; a run of CJK or other unspaced script counts as its character bigrams,
-so such text has terms too), L2-normalised,
-together with a dense latent-semantic vector (a truncated SVD of those tf-idf rows, fitted on a
-sample of the collection) that lets papers sharing no word but sharing a topic meet. The model
-is a linear SVM on both parts trained on the marked papers only (unmarked papers are not
-negatives); with one star, the likeness to it. Retraining after a mark and reranking are a small fit and a few matrix-vector
-products, milliseconds at 10k papers. Constants were chosen with bench/ranking.py.
+The model is a linear SVM on both parts of a paper's vector (tf-idf and latent) trained on the marked papers only
+(unmarked papers are not negatives); with one star, the likeness to it. Retraining after a mark and reranking are a
+small fit and a few matrix-vector products, milliseconds at 10k papers. Constants were chosen with bench/ranking.py.
 
 scikit-learn and scipy are imported inside the functions that need them, never when this
 module is imported: `triage list` without an interest sort pays nothing for them; nor does ranking by features loaded
-from the cache (`store.interest.features_cache`) import what counts words (store.interest.counts: ~40 ms).
+from the cache (`store.interest.features_cache`) import what counts words (store.interest.counts: ~40 ms) unless papers
+of other lists are projected.
 """
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Collection as Container, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -29,7 +24,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from store.interest.reasons import content, pairs, phrases, words_of
+from store.interest.reasons import pairs, phrases, words_of
+from store.interest.vectors import UNSPACED, Vectors, built, projected, terms_of
 from store.papers.model import Paper, Triage
 
 if TYPE_CHECKING:
@@ -39,99 +35,21 @@ MIN_POSITIVES = 1
 """Fewer starred papers than this and the model does not rank: one star ranks by likeness to it,
 two and more train the SVM."""
 TOO_FEW = "star a paper to get suggestions"
-DIMENSIONS = 64
-"""Size of the latent-semantic part of a paper's vector."""
-SAMPLE = 8000
-"""Papers the latent space is fitted on; the rest are projected into it (the fit is the slow part)."""
 LATENT = 1.0
 """Weight of the latent cosine beside the tf-idf cosine in `Features.closeness`."""
 WEAK = 0.3
 """Weight of a paper marked read with no other mark, as a negative, beside a dismissed one (1)."""
-_UNSPACED = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3100-\u312f\u3400-\u4dbf"
-                       r"\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
-"""Scripts written without spaces between words (Thai, Lao, Myanmar, Khmer, kana, CJK), and Hangul,
-whose spaced words carry their particles."""
-
-
-def _terms_of(word: str) -> list[str]:
-    """The terms a counted word (store.interest.counts) counts as: itself case folded, or, when it holds unspaced
-    script, its character bigrams (a single character alone)."""
-    folded = unicodedata.normalize("NFC", word).casefold()
-    if not _UNSPACED.search(folded):
-        return [folded]
-    return [folded] if len(folded) == 1 else [folded[k : k + 2] for k in range(len(folded) - 1)]
-
-
-@dataclass(frozen=True, slots=True)
-class Vectors:
-    """What `Features` are made of: `x` the tf-idf rows (a row per paper, L2-normalised), `terms` the names of its
-    columns, `axes` the latent space (dimensions × terms), `length` each paper's latent vector's length before
-    normalising (what `why` divides by) and `z` the latent rows. `built` makes them; a long list's are kept in the
-    cache (store.interest.features_cache)."""
-
-    x: csr_matrix
-    terms: list[str]
-    axes: np.ndarray
-    length: np.ndarray
-    z: np.ndarray
-
-
-def built(papers: Sequence[Paper]) -> Vectors:
-    """The vectors of `papers` (from their words' counts, store.interest.counts): seconds at 100,000."""
-    from scipy import sparse
-    from sklearn.decomposition import TruncatedSVD
-
-    from store.interest.counts import counted  # (here: features loaded from the cache count no word, nor import what counts)
-
-    n = len(papers)
-    words, of_paper, of_word, times = counted(papers)
-    counts = sparse.csr_matrix((times, (of_paper, of_word)), shape=(n, len(words)))
-    del of_paper, of_word, times  # (~200 MB at 100,000 papers, let go of before the rest is made)
-    # Words → terms: case variants join, unspaced script splits into bigrams.
-    term_ids: dict[str, int] = {}
-    rows, cols = [], []
-    for w, word in enumerate(words):
-        for term in _terms_of(word):
-            rows.append(w)
-            cols.append(term_ids.setdefault(term, len(term_ids)))
-    to_terms = sparse.csr_matrix((np.ones(len(rows), np.float32), (rows, cols)), shape=(len(words), len(term_ids)))
-    tf = (counts @ to_terms).tocsc()
-    tf.sum_duplicates()
-    df = np.diff(tf.indptr)
-    keep = df >= (2 if n >= 1000 else 1)
-    if n >= 10:
-        keep &= df <= n // 2
-    names = np.array(list(term_ids), dtype=object)
-    keep &= np.array(content(names), dtype=bool)
-    tf = tf[:, keep].tocsr()
-    terms: list[str] = names[keep].tolist()
-    tf.data = 1 + np.log(tf.data)
-    idf = np.log((1 + n) / (1 + df[keep])) + 1
-    weighted = (tf @ sparse.diags(idf)).astype(np.float32).tocsr()
-    norms = np.sqrt(np.asarray(weighted.multiply(weighted).sum(axis=1)).ravel())
-    x = (sparse.diags(1 / np.maximum(norms, 1e-9)) @ weighted).astype(np.float32).tocsr()
-    # The latent space, fitted on a sample (seeded: the same collection gives the same vectors).
-    dims = min(DIMENSIONS, len(terms) - 1, n // 10)  # a short list has no latent topics to find
-    if dims >= 2:
-        rng = np.random.default_rng(0)
-        sample = x[np.sort(rng.choice(n, SAMPLE, replace=False))] if n > SAMPLE else x
-        svd = TruncatedSVD(dims, n_iter=4, random_state=0).fit(sample)
-        axes = svd.components_.astype(np.float32)  # dims × terms
-    else:
-        axes = np.zeros((1, len(terms)), np.float32)
-    raw = np.ascontiguousarray(x @ axes.T, dtype=np.float32)
-    length = np.linalg.norm(raw, axis=1) + 1e-9
-    return Vectors(x, terms, axes, length, raw / length[:, None])
 
 
 class Features:
-    """A collection's papers as vectors, built once (seconds at 100k papers; see bench/ranking.py)
-    and shared by every retrain: `x` the tf-idf rows, `z` the latent rows, `terms` the names of
-    `x`'s columns. `similar(paper_id, k)` is "more like this".
+    """A list's papers as vectors, built once (seconds at 100k papers; see bench/ranking.py) and shared by every
+    retrain: `x` the tf-idf rows, `z` the latent rows, `terms` the names of `x`'s columns (store.interest.vectors).
+    `similar(paper_id, k)` is "more like this".
 
-    The first `own` papers are the list's; those after it (the library's papers of other lists) are only
-    learnt from: they are never ranked, suggested nor similar. `vectors`: those `built` of these papers before
-    (a long list's come from the cache: store.interest.features_cache), else they are built now."""
+    The first `own` papers are the list's; those after it (the library's papers of other lists) are only learnt
+    from: they are never ranked, suggested nor similar, and have no say in the list's space (its terms, idf and
+    latent axes), into which they are projected. `vectors`: those `built` of the list's papers before (a long list's
+    come from the cache: store.interest.features_cache), else they are built now."""
 
     def __init__(self, papers: Sequence[Paper], own: int | None = None, vectors: Vectors | None = None) -> None:
         papers = list(papers)
@@ -140,9 +58,14 @@ class Features:
         self.ids = [p.id for p in papers]
         self.id_array = np.array(self.ids, dtype=object)
         self.row = {pid: k for k, pid in enumerate(self.ids)}
-        made = vectors if vectors is not None else built(papers)
+        self.vectors = vectors if vectors is not None else built(papers[: self.own])
+        """The list's papers' (what a long list keeps)."""
+        made = self.vectors
         self.x, self.terms, self.axes, self.length, self.z = made.x, made.terms, made.axes, made.length, made.z
-        self.telling = np.array([not t.isdigit() and (len(t) > 1 or bool(_UNSPACED.match(t))) for t in self.terms], dtype=bool)
+        if self.own < len(papers):
+            x, length, z = projected(made, papers[self.own :])
+            self.x, self.z, self.length = _Rows(made.x, x), _Rows(made.z, z), np.concatenate([made.length, length])
+        self.telling = np.array([not t.isdigit() and (len(t) > 1 or bool(UNSPACED.match(t))) for t in self.terms], dtype=bool)
         """Which terms a reason may name: not bare numbers or single letters, which say nothing to a reader."""
 
     def __len__(self) -> int:
@@ -304,13 +227,45 @@ def _fit(f: Features, pos: np.ndarray, neg: np.ndarray, neg_weight: np.ndarray) 
     target = np.concatenate([np.ones(len(pos)), np.zeros(len(neg))])
     weight = np.concatenate([np.ones(len(pos)), neg_weight])
     coef = LinearSVC(C=SVM_C, class_weight="balanced", random_state=0).fit(train, target, sample_weight=weight).coef_.ravel()
-    terms = f.x.shape[1]
+    terms = len(f.terms)
     return _Linear(coef[:terms].astype(np.float32), SVM_LATENT * coef[terms:].astype(np.float32))
 
 
-def _dot(matrix: np.ndarray, vector: np.ndarray) -> np.ndarray:
+def _dot(matrix: np.ndarray | _Rows, vector: np.ndarray) -> np.ndarray:
     """matrix @ vector without BLAS threads: on a busy machine they make this ten times slower."""
+    if isinstance(matrix, _Rows):
+        return matrix @ vector
     return np.einsum("ij,j->i", matrix, vector)
+
+
+class _Rows:
+    """The rows of a list's papers (`own`: tf-idf, sparse, or latent, dense) and below them those of the papers
+    projected beside them (`other`), as one matrix without a copy of the list's (which, at 100,000 papers, took longer
+    than the projection: ~0.15 s of CPU for the tf-idf rows): `rows[k]`, `rows[ks]` (stacked in that order) and
+    `rows @ vector`."""
+
+    def __init__(self, own: csr_matrix | np.ndarray, other: csr_matrix | np.ndarray) -> None:
+        self.own, self.other, self.split = own, other, own.shape[0]
+
+    def __matmul__(self, vector: np.ndarray) -> np.ndarray:
+        return np.concatenate([_dot(part, vector) if isinstance(part, np.ndarray) else part @ vector
+                               for part in (self.own, self.other)])
+
+    def __getitem__(self, rows: int | np.integer | Sequence[int] | np.ndarray) -> csr_matrix | np.ndarray:
+        if isinstance(rows, (int, np.integer)):
+            return self.own[rows] if rows < self.split else self.other[rows - self.split]
+        rows = np.asarray(rows, dtype=np.intp)
+        inside = rows < self.split
+        if inside.all():
+            return self.own[rows]
+        parts = [self.own[rows[inside]], self.other[rows[~inside] - self.split]]
+        if isinstance(self.own, np.ndarray):
+            stacked = np.concatenate(parts)
+        else:
+            from scipy import sparse
+
+            stacked = sparse.vstack(parts, format="csr")
+        return stacked[np.argsort(np.concatenate([np.flatnonzero(inside), np.flatnonzero(~inside)]), kind="stable")]
 
 
 class Ranking:
@@ -361,7 +316,7 @@ class Ranking:
     def _starred_pairs(self) -> set[tuple[str, str]]:
         """The two-word phrases of the starred papers (what a reason may name as a phrase)."""
         f = self._f
-        return {pair for row in self._starred for pair in pairs(words_of(f.text(row), _terms_of), f.text(row))}
+        return {pair for row in self._starred for pair in pairs(words_of(f.text(row), terms_of), f.text(row))}
 
     @cached_property
     def places(self) -> dict[str, int]:
@@ -402,8 +357,8 @@ class Ranking:
         weights = {f.terms[i]: w for i, w in zip(indices, part) if f.telling[i]}
         against = {t for t, w in weights.items() if w < 0}
         known = {pair for pair in self._starred_pairs if not against.intersection(pair)}
-        terms_for = phrases(text, {t: w for t, w in weights.items() if w > 0}, _terms_of, terms, known)
-        terms_against = phrases(text, {t: -w for t, w in weights.items() if w < 0}, _terms_of, terms)
+        terms_for = phrases(text, {t: w for t, w in weights.items() if w > 0}, terms_of, terms, known)
+        terms_against = phrases(text, {t: -w for t, w in weights.items() if w < 0}, terms_of, terms)
         starred = self._starred[self._starred != row]
         near = f.closeness(row, starred)
         closest = tuple(f.ids[starred[k]] for k in np.argsort(-near, kind="stable")[:papers])

@@ -10,19 +10,16 @@ they send back are one piece with the records they make, and the on-disk engine 
 records read from disk, not parsed into memory) replaces that piece rather than moving it."""
 from __future__ import annotations
 
-import multiprocessing
 import os
 import re
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence, Set as AbstractSet
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from functools import lru_cache, partial
 from itertools import chain, islice
-from typing import Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 from urllib.parse import urlsplit
 
 from store.common import heap
@@ -32,6 +29,9 @@ from store.papers.inert import inert, inert_value
 from store.papers.model import Paper, built, keep_text, kept_plain, kept_text, paper_id, replaced
 from store.readers.identifiers import arxiv_id, bare_doi
 from store.papers.text import plain_form
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 _T = TypeVar("_T")
 _YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
@@ -110,6 +110,9 @@ own work (the app's keys, the papers made of what the workers send) goes first."
 
 def worker_pool(workers: int, start: str) -> ProcessPoolExecutor:
     """A pool of `workers` processes started by `start` ("fork", "forkserver", "spawn"), each `NICENESS` behind."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(start), initializer=os.nice, initargs=(NICENESS,))
 
 
@@ -220,6 +223,9 @@ def analysed(texts: Iterable[str], name: str = "", named: AbstractSet[int] = fro
     done = analysed_texts = 0  # the chunks yielded, and their texts
     packed = _PACKING.get()
     if len(head) >= PARALLEL_FROM and (os.cpu_count() or 1) >= 2:
+        import multiprocessing  # (here: a list read from its parse entry, as most are, imports none of it: ~0.03 s)
+        from concurrent.futures.process import BrokenProcessPool
+
         # fork is quick and shares the parent's memory, but only safe while no other thread runs, and its workers read
         # their texts from what they inherit: all are read first, so only a list of at most `FORK_MOST` texts is.
         fork = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1

@@ -48,12 +48,15 @@ def at_least_one(text: str) -> int:
 
 def run_similar(argv: Sequence[str]) -> int:
     """Print the papers most like one paper, best first, never the paper itself: by the features For you and the app's
-    more like this use (learnt with the library's papers of other lists: one cache entry serves the three)."""
+    more like this use (one cache entry serves the three; the library's papers of other lists, projected into the
+    list's space for For you, have no say in which of the list's papers are alike, so they are not read here)."""
     args = parse_args(similar_parser(), argv)
     db = database(args.db)
     collection = load(args.files, db=db if args.library else None)
     paper = named(collection, args.id, keys_naming(collection.papers, args.id))
-    features = interest(collection, db).model().features  # (a long list's from the cache)
+    from store.interest.features_cache import features as features_of
+
+    features = features_of(collection)[0]  # (a long list's from the cache)
     ids = features.similar(paper.id, args.n)
     if not ids:
         print(f"triage: {', '.join(collection.sources)} has no other paper", file=sys.stderr)
