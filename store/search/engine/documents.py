@@ -19,9 +19,9 @@ import re
 
 import tantivy
 
-from store.papers.model import Paper
+from store.papers.model import Paper, flat
 from store.papers.slots import announced, slot_words
-from store.search.phrases import flat, head, lower
+from store.search.phrases import head, lower
 from store.search.qualifiers import CODE_HOSTS
 from store.search.vocabulary import WORD, name_form
 
