@@ -24,6 +24,15 @@ def test_a_text_is_spelled_as_its_lowered_words_and_its_words_as_written(text):
     assert written.split() == WORD.findall(text)
 
 
+@settings(max_examples=500)
+@given(st.text(alphabet=st.sampled_from("aZ9_ ,.-()'\"\t\n\x01\x1c"), max_size=60))
+def test_an_ascii_text_is_spelled_as_any_other(text):
+    """An ASCII text's gaps are found by a table, not the regex `lowered` uses: the same tokens."""
+    lowered_words, written = spelled(text)
+    assert lowered_words == lowered(text)
+    assert written.split() == WORD.findall(text)
+
+
 def test_lower_casing_keeps_what_each_character_is():
     """What lets `spelled` lower-case a text once its gaps are found: no character lower-cased becomes another
     kind (a word's, a space, another), in the Unicode of this Python."""
