@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 from tinydb import TinyDB, where
 from tinydb.operations import increment
 
-from store.papers.model import fingerprint, FP_HALF, normalise, Paper, paper_id, Triage
+from store.papers.model import fingerprint, flat, FP_HALF, normalise, Paper, paper_id, Triage
 from store.marks.db import db_path, TriageStore
 from store.common.errors import ReadError
 from store.marks.journal import JournalStorage
@@ -406,6 +406,20 @@ def test_two_processes_share_one_database(tmp_path):
 
 _SPACED = st.lists(st.sampled_from(["graph", "Neural", " ", "  ", "\n", "\t ", "\u00a0", "\u2003", "ß", "İ", "Σς", "K", "𝒪", "é."]),
                    min_size=100, max_size=1200).map("".join)
+
+
+# Lines wrapped at a width as arXiv's abstracts are, now and then another spacing: flat's quick way and its slow one.
+_WRAPPED = st.lists(st.lists(st.sampled_from(["graph", "Neural", "é.", "a", "𝒪", " ", "  ", "\u2003", "\t", "\x1c"]),
+                             min_size=1, max_size=12).map("".join), max_size=30).map("\n".join)
+
+
+@given(st.one_of(_SPACED, _WRAPPED))
+@settings(max_examples=500, deadline=None)
+def test_a_texts_words_are_made_one_space_apart_as_splitting_makes_them(text):
+    """A text's id, fingerprint and searched words are of its words one space apart: `flat` makes a wrapped text
+    so by a replace of its newlines, and that must be what splitting it into words and joining them gives."""
+    assert flat(text) == " ".join(text.split())
+    assert normalise(text) == " ".join(text.split()).casefold()
 
 
 @given(_SPACED)

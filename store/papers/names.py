@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from store.papers.acronyms import long_form
+from store.papers.model import flat as flat_text
 from store.papers.name_candidates import candidates
 from store.papers.text import shown_part
 
@@ -34,6 +35,12 @@ def _shorten(text: str, limit: int = MAX_TITLE) -> str:
     return cut.rstrip(",;:-—– ") + "…"
 
 
+def _sentence(flat: str) -> str:
+    """The first sentence of a text with single spaces, without its full stop."""
+    end = _SENTENCE_END.search(flat)
+    return (flat[: end.start() + 1] if end else flat).rstrip(".")
+
+
 def derive_title(text: str) -> tuple[str, str]:
     """(title, name) for an abstract without a title; `text` is its display text (`Paper.plain`).
 
@@ -44,13 +51,11 @@ def derive_title(text: str) -> tuple[str, str]:
     """
     text, _ = shown_part(text)  # a name is introduced near the start; a 10 MB text is not read through
     spaced = "  " in text or "\n" in text or "\t" in text or "\r" in text
-    flat = " ".join(text.split()) if spaced else text.strip()
-    end = _SENTENCE_END.search(flat)
-    sentence = (flat[: end.start() + 1] if end else flat).rstrip(".")
+    flat = flat_text(text) if spaced else text.strip()
     found = candidates(flat)
     likely = [c for c in found if c.score >= 3]
     if not likely:
-        return _shorten(sentence), ""
+        return _shorten(_sentence(flat)), ""
     best = max(likely, key=lambda c: (c.score, -c.position))
     # "We propose Attention-based Iterative Decomposition (AID) ... In our experiments, AID shows":
     # the name may win where it is used, its expansion is where it was defined.
@@ -67,5 +72,5 @@ def derive_title(text: str) -> tuple[str, str]:
     appositive = _APPOSITIVE.match(flat, best.end)
     what = appositive.group(1).strip() if appositive else ""
     if len(what.split()) < 3:  # "a novel" (", brain-inspired architecture…" cut off) says nothing
-        what = sentence
+        what = _sentence(flat)
     return _shorten(f"{best.name} — {what}"), best.name

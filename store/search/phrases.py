@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from store.papers.model import Paper, single_spaced
+from store.papers.model import Paper, flat
 from store.search.query import Term
 
 
@@ -18,11 +18,6 @@ def head(paper: Paper) -> str:
 def lower(text: str) -> str:
     """`text` as a phrase is looked for in it: lower-cased with single spaces."""
     return flat(text.lower())
-
-
-def flat(text: str) -> str:
-    """`text` with each run of whitespace made one space (the very text when it has them already)."""
-    return text if single_spaced(text) else " ".join(text.split())
 
 
 def literal_pattern(term: Term) -> re.Pattern[str]:
