@@ -14,10 +14,11 @@ from textual import work
 
 from store.common.errors import ReadError
 from store.readers import cache, read_paths
+from store.readers.list_key import read_key
 from store.papers.model import Triage
 from store.search.highlight import Hits
 from tui.textual_private import keymap_of
-from tui.loading import Landing
+from tui.landing import Landing
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
 from tui.widgets.status import StatusLine
@@ -96,7 +97,7 @@ class Watching:
 
         index = engine_for(whole).engine
         fresh = {paper.id for paper in whole.papers if paper.id not in known} if known else set()
-        landing = Landing.of(whole, self.store)  # type: ignore[attr-defined]
+        landing = Landing.of(whole, self.store.opened(whole.sources, whole.papers, read_key(whole)))  # type: ignore[attr-defined]
         # New this session stays new: what was at the open, what F fetched, what the file gained.
         landing = landing._replace(new=frozenset((landing.new | self.new_ids | fresh) & landing.by_id.keys()))  # type: ignore[attr-defined]
         hits = index.search(query, states, landing.new, self.store.updated) if query is not None else None  # type: ignore[attr-defined]
