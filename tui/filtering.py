@@ -128,10 +128,9 @@ class FilterActions:
         index = self._search_index()
         if get_current_worker().is_cancelled:  # (keys typed during the open, searched at once: only the newest is)
             return
-        query = parse(text)
-        if query.asks_new:
+        if parse(text).asks_new:
             self.wait_for_new()
-        hits = index.search(query, states, self.new_ids, self.store.updated)
+        hits = index.search(text, states, self.new_ids, self.store.updated)
         papers = self._papers_of(hits)
         if not get_current_worker().is_cancelled:
             self.call_from_thread(self._show_hits, hits, serial, papers)

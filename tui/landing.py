@@ -23,7 +23,7 @@ from tui.widgets.status import StatusLine
 
 
 class Landing(NamedTuple):
-    """The whole list as it lands (`Loading._land`), with what is worked out from all its papers beforehand,
+    """The whole list as it lands (`Landed._land`), with what is worked out from all its papers beforehand,
     on the background thread: passes over 100,000 papers the UI thread need not make (~50 ms)."""
 
     whole: Collection

@@ -120,9 +120,11 @@ class TypeAhead:
             return False
         if self._query_keys > 0:
             return True
+        if not self._results_pending():
+            return False
         if _action(app.screen.active_bindings, self._typed[0]) == FILTER:  # (the keys after it edit the query: no result waited for)
             return False
-        return self._results_pending() and not (self._indexing() and self._quits_first())
+        return not (self._indexing() and self._quits_first())
 
     def _quits_first(self) -> bool:
         """Whether the keys waiting for a query's results end with one that quits, each before it for the list and

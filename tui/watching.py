@@ -3,7 +3,7 @@
 Every `WATCH_SECONDS` the app looks at its lists' files (`store.readers.cache.pins`: a status each, no read)
 on a worker thread; when one changed, the header says "list changed on disk — R reloads" (newsboat's habit),
 and `R` (`reload_list`, which comes before "mark all read" on that key only then) reads the lists again on a
-worker thread and lands them as the open pipeline lands a long list (`Loading._land`): the marks attached
+worker thread and lands them as the open pipeline lands a long list (`tui.landing.Landed._land`): the marks attached
 again, the cursor on its paper when that is still there (else at the top), the query searched again."""
 from __future__ import annotations
 
