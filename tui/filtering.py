@@ -15,6 +15,7 @@ from textual.worker import get_current_worker
 
 from store.papers.model import Collection, Paper, Triage
 from store.search.highlight import Hits
+from store.search.query import parse
 from store.search.views import SCORE_SORT
 from tui.interest import Similar
 from tui.typeahead import TypeAhead
@@ -75,6 +76,7 @@ class FilterActions:
     sort: str
     _index: Engine | None
     _search_index: Callable[[], Engine]
+    wait_for_new: Callable[[], None]
     _hits: Hits | None
     _hit_papers: Sequence[Paper]
     _search_serial: int
@@ -100,6 +102,10 @@ class FilterActions:
         """Whether the list does not show the results of the query as typed so far yet."""
         return self.query_one(FilterBar).input.value != self._searched or self._shown_serial != self._search_serial
 
+    def queries_answered(self) -> bool:
+        """Whether the list shows the results of the query as typed, and no key typed waits for them (tui.typeahead)."""
+        return not self._results_pending() and not self._type_ahead.holding
+
     def on_filter_bar_changed(self, message: FilterBar.Changed) -> None:
         if self._index is None:
             message.filter_bar.show_indexing()
@@ -119,7 +125,12 @@ class FilterActions:
     @work(thread=True, exclusive=True, group="search")
     def _search(self, text: str, serial: int, states: dict[str, Triage]) -> None:
         """Search on a worker thread (typing never waits); a newer keystroke cancels this one."""
-        hits = self._search_index().search(text, states, self.new_ids, self.store.updated)
+        index = self._search_index()
+        if get_current_worker().is_cancelled:  # (keys typed during the open, searched at once: only the newest is)
+            return
+        if parse(text).asks_new:
+            self.wait_for_new()
+        hits = index.search(text, states, self.new_ids, self.store.updated)
         papers = self._papers_of(hits)
         if not get_current_worker().is_cancelled:
             self.call_from_thread(self._show_hits, hits, serial, papers)

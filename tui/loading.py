@@ -15,8 +15,10 @@ one background thread, while the keys work on the rows shown:
    when the cache has one of these papers; else built there first, "indexing…"; in memory when the disk
    cannot hold it, said in the header, as is a damaged folder built again). A reopened list's folder is opened
    beside the read, on a thread of its own (`_opened_ahead`: store.readers.engine_cache's `ahead`, its CRCs summed
-   on the other core), and given the papers once they land when they are those it was opened for;
-3. then the citation keys.
+   on the other core), and given the papers once they land when they are those it was opened for (the whole list
+   lands, and is landed, as tui.landing says);
+3. then, once a query typed meanwhile is answered, the open noted in the library (`_note_open`: which papers are
+   new, which arrived; `is:new` waits for it), and the citation keys.
 The cache entries of the read are held until it is whole (or a quit before: `cache.held`), then written while the
 engine is built: a quit while it builds leaves them.
 
@@ -32,23 +34,18 @@ from __future__ import annotations
 import gc
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
-from operator import attrgetter
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from store.papers.model import Collection, Paper, Triage
 from store.common.errors import ReadError
-from store.readers import NOT_A_LIST, cache, describe_skipped, files_of, match_cache, quick, read_paths, records, texts_entry
+from store.readers import cache, files_of, match_cache, quick, read_paths, records, texts_entry
 from store.readers.list_key import read_key
 from store.library.seen import NOTHING
-from store.marks.db import TriageStore
 from store.readers.records import reporting
-from store.search.views import Tally
 from tui import processes
-from tui.saving import Saver
-from tui.widgets.paper_list import PaperList, columns_for
-from tui.widgets.status import StatusLine
+from tui.landing import Landed, Landing
 
 if TYPE_CHECKING:  # (the engine, numpy and tantivy are imported by the work behind the list, not before the first frame)
     from store.search.engine import Ahead, Engine
@@ -68,37 +65,10 @@ def head_of(files: Sequence[str]) -> Collection | None:
     return collection
 
 
-class Landing(NamedTuple):
-    """The whole list as it lands (`Loading._land`), with what is worked out from all its papers beforehand,
-    on the background thread: passes over 100,000 papers the UI thread need not make (~50 ms)."""
-
-    whole: Collection
-    by_id: dict[str, Paper]
-    """Each paper by its id (the app's `papers_by_id` from now on, and the set of ids its tallies count in)."""
-    columns: tuple[str, ...]
-    new: frozenset[str]
-    """The ids of its papers first seen since it was last opened (`store.library.seen`), now that it is."""
-    arrived: frozenset[str]
-    """The ids of its papers the database saw first now (what standing rules mark: tui.rules)."""
-
-    @classmethod
-    def of(cls, whole: Collection, store: TriageStore, stop: threading.Event | None = None) -> Landing:
-        """(`store.common.errors.Stopped` once `stop` is set: the database is not held seconds after a quit.)"""
-        return cls(whole, dict(zip(map(attrgetter("id"), whole.papers), whole.papers)), columns_for(whole.papers),
-                   *store.opened(whole.sources, whole.papers, read_key(whole), stop))
-
-
-class Loading:
+class Loading(Landed):
     """The app's side of the open pipeline (see the module docstring). A mixin of `TriageApp`: it calls
-    `init_loading` first thing, `start_loading` once the first frame is drawn, `stop_loading` at unmount."""
-
-    collection: Collection
-    store: TriageStore
-    states: dict[str, Triage]
-    _saver: Saver
-    _tallies: dict[str, Tally]
-    _from_writer: Callable[[Callable[[], None]], None]
-    refresh_rows: Callable[..., None]
+    `init_loading` first thing, `start_loading` once the first frame is drawn, `stop_loading` at unmount; what lands
+    is swapped in by `tui.landing.Landed`."""
 
     def init_loading(self, files: Sequence[str] | None) -> None:
         """`files`: the lists `collection` is the head of, to read whole behind it (None: it is whole)."""
@@ -111,7 +81,7 @@ class Loading:
         """Set once `_index` is made (or the app quits before)."""
         self._stopping = threading.Event()
         """Set at quit: the work behind the list stops (a build of the engine too: store.search.engine.folder's `build`)."""
-        self.papers_by_id: dict[str, Paper] = {paper.id: paper for paper in self.collection.papers}
+        self.papers_by_id = {paper.id: paper for paper in self.collection.papers}
         """Each paper by its id (the head's until the whole read lands)."""
         self._thread: threading.Thread | None = None
         self._said = ""
@@ -122,8 +92,11 @@ class Loading:
         """The cache entries of the read, written once search is ready (or at quit)."""
         self._all_read = threading.Event()
         """Set once all the papers are there (the whole read landed, or could not be made), or at quit."""
+        self._noted = threading.Event()
+        """Set once the open is noted in the library and `new_ids` are this open's (`_note_open`), or at quit."""
         if files is None:
             self._all_read.set()
+            self._noted.set()  # (`initial_states` notes it)
 
     @property
     def loading(self) -> bool:
@@ -168,6 +141,7 @@ class Loading:
         texts_entry.tell = texts_entry.say
         self._indexed.set()
         self._all_read.set()
+        self._noted.set()
         self._held.release()  # (written in what is left of the quit's second: tui.cli.launch)
         if self.working_behind:  # (reading, or indexing)
             processes.ended()
@@ -185,6 +159,10 @@ class Loading:
     def wait_for_whole(self) -> None:
         """Wait until all the papers are there (a long list is read behind its first rows)."""
         self._all_read.wait()
+
+    def wait_for_new(self) -> None:
+        """Wait until the papers new in the list are known (`new_ids`: its open noted once search is ready)."""
+        self._noted.wait()
 
     def _search_index(self) -> Engine:
         """The search engine of the papers (a search typed before it is open waits here, on its worker thread)."""
@@ -214,6 +192,7 @@ class Loading:
                 self._index = Engine.of(_readable(self.collection.papers))
             self._indexed.set()
             self._all_read.set()
+            self._noted.set()
 
     def _read_and_index(self, files: Sequence[str] | None) -> None:
         # The cache entries of the read are written once it is whole (the cores went to the read first), or at quit.
@@ -222,6 +201,7 @@ class Loading:
         processes.tracker_stopped()  # (no worker process is started after these)
         if engine is not None:
             self._after_the_search()
+            self._note_open()
             self._post(self._assign_citation_keys)  # type: ignore[attr-defined]
             gc.freeze()
 
@@ -243,13 +223,14 @@ class Loading:
                 return None
             if whole is not None:
                 landed = threading.Event()
-                landing = Landing.of(whole, self.store, self._stopping)  # (here, not on the UI thread)
+                landing = Landing.of(whole)  # (here, not on the UI thread)
                 self._post(lambda: (self._land(landing), landed.set()))
                 while not landed.wait(0.1):
                     if self._stopping.is_set():
                         return None
             else:
                 self._files = None
+                self._noted.set()  # (only its head is shown: its open is not noted)
             self._post(lambda: self._say("indexing…"))  # (a list read before it was shown: the filter bar says it)
         self._all_read.set()
         # The read's cache entries are written now, beside the build: a quit while it builds (minutes for a long list
@@ -286,13 +267,28 @@ class Loading:
         return lambda: (opener.join(), found[0])[1]
 
     def _after_the_search(self) -> None:
-        """Wait while a query typed before the index was made is still answered (at most `SEARCH_FIRST` s):
-        the work that follows search ready (phrase texts, the facets, citation keys: seconds of CPU at
-        100,000 papers, much of it holding the GIL) would otherwise share it with that search, which took
-        1.6 s beside them instead of ~0.1 s."""
+        """Wait while a query typed before the index was made is still answered, and the keys typed after it (held for
+        its results: tui.typeahead) with it, at most `SEARCH_FIRST` s: the work that follows search ready (noting the
+        open, phrase texts, the facets, citation keys: seconds of CPU at 100,000 papers, much of it holding the GIL)
+        would otherwise share it with that search, which took 1.6 s beside them instead of ~0.1 s."""
         deadline = time.monotonic() + SEARCH_FIRST
-        while self._search_serial != self._shown_serial and not self._stopping.is_set() and time.monotonic() < deadline:  # type: ignore[attr-defined]
+        while not self._stopping.is_set() and time.monotonic() < deadline:
+            try:
+                if self.call_from_thread(self.queries_answered):  # type: ignore[attr-defined]
+                    return
+            except RuntimeError:  # (the app's loop closed meanwhile)
+                return
             time.sleep(0.01)
+
+    def _note_open(self) -> None:
+        """Note the open of the whole list in the library (`TriageStore.opened`, ~0.1 s at 100,000 papers, which search
+        ready does not wait for): which of its papers are new (a query asking `is:new` waits for it: `wait_for_new`),
+        which arrived (the standing rules mark them). Given up at a quit (`store.common.errors.Stopped`)."""
+        if self._noted.is_set():  # (a list read whole before it was shown: noted then)
+            return
+        c = self.collection
+        opened = self.store.opened(c.sources, c.papers, read_key(c), self._stopping)
+        self._post(partial(self._noted_now, opened))
 
     def _reading(self, files: Sequence[str]) -> Callable[[str, int], None]:
         """The whole read's progress callback: "reading 40%…", the share of abstracts analysed of those
@@ -313,75 +309,6 @@ class Loading:
             self._from_writer(callback)
         except RuntimeError:  # the app's loop closed meanwhile
             pass
-
-    # --- on the app's thread ------------------------------------------------------------------------
-
-    def _land(self, landing: Landing) -> None:
-        """The whole list replaces its head: the same first papers, then the rest; marks of all attached."""
-        whole = landing.whole
-        if not self.is_running:  # type: ignore[attr-defined]
-            return
-        paper_list = self.query_one(PaperList)  # type: ignore[attr-defined]
-        current = paper_list.current
-        keep = current.id if current is not None else None
-        if self._cursor_after_load is not None and paper_list.cursor == 0:  # not moved since the start
-            keep = self._cursor_after_load
-        self._cursor_after_load = None
-        c = self.collection
-        c.papers[:] = whole.papers  # in place: who holds the list (the interest model) sees it whole
-        c.header, c.venue, c.year, c.sources, c.warnings = whole.header, whole.venue, whole.year, whole.sources, whole.warnings
-        c.origin = whole.origin  # (what its index entry is found by)
-        self.papers_by_id = landing.by_id
-        self.__dict__.pop("citation_keys", None)  # made again from all papers
-        self._files = None
-        self.new_ids = landing.new
-        self.arrived = self.arrived | landing.arrived
-        self._tallies["all"] = Tally(c.papers, self.states, landing.by_id)
-        paper_list.columns = landing.columns
-        self.refresh_rows(keep=keep)
-        papers = list(c.papers)
-        self._saver.refresh(lambda: self._attached(papers))  # with the writes, in turn: then shown
-        self.tell_skipped()
-        self.mark_arrivals()  # type: ignore[attr-defined]
-
-    def _attached(self, papers: list[Paper]) -> Mapping[str, Triage]:
-        """The marks of the whole list (`TriageStore.attach`, on the writer thread); its later versions of marked
-        papers (`is:updated`) are shown when it is done. Given up at quit (seconds at a million papers, and the marks
-        made meanwhile wait behind it): the next open attaches again."""
-        states = self.store.attach(papers, stop=self._saver.closing, **match_cache.attaching(self.collection))
-        self._from_writer(self._show_updated)
-        return states
-
-    def _show_updated(self) -> None:
-        paper_list = self.query_one(PaperList)  # type: ignore[attr-defined]
-        if paper_list.updated != self.store.updated:
-            paper_list.updated = self.store.updated
-            paper_list.redraw()
-
-    def tell_skipped(self) -> None:
-        """The records the lists' reading skipped, in one notice (none when none was)."""
-        if self.collection.warnings:
-            skipped = not all(warning.endswith(NOT_A_LIST) for warning in self.collection.warnings)
-            self.notify(describe_skipped(self.collection.warnings), title="Some records were skipped" if skipped else "Is this a list?",  # type: ignore[attr-defined]
-                        severity="warning", timeout=12, markup=False)
-
-    def _not_read(self, error: str) -> None:
-        self._say("")
-        self.notify(f"Only the first papers are shown: {error}", title="The list could not be read whole",  # type: ignore[attr-defined]
-                    severity="error", timeout=30, markup=False)
-
-    def _indexed_now(self, note: str | None) -> None:
-        """Search is ready: the header says so, or what it could not do (an index not kept, or made again)."""
-        self._say("")
-        if note:
-            self.query_one(StatusLine).show_notice(note)  # type: ignore[attr-defined]
-
-    def _say(self, text: str) -> None:
-        """Show `text` in the header: an update only when it changes (each one lays the header out again)."""
-        if text != self._said:
-            self._said = text
-            self.query_one(StatusLine).show_loading(text)  # type: ignore[attr-defined]
-
 
 def _readable(papers: Sequence[Paper]) -> list[Paper]:
     """`papers` but those whose text is not available (`store.readers.texts_entry`: its list gone since its cache was

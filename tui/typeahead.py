@@ -6,7 +6,9 @@ another, except that the next one waits:
 - while a key "in flight" (any key but text typed into an input: it may move the focus, open a
   dialog or close one) has not yet been dealt with by its widget and the widget's ancestors;
 - for a key for the list: while the list does not show the results of the query typed before it
-  (those results would reset the cursor the key moved).
+  (those results would reset the cursor the key moved); but `/`, whose keys after it edit the query
+  (a query restored at the open is then never searched: it waits for the list's engine, and is
+  replaced before that).
 Except `q` while those results wait for the list's engine (minutes while a long list is read and its engine built):
 the keys for the list before it are given up (`given_up`: the app says so on stderr) and `q` quits at once, when each
 of them would have left the focus on the list or its detail pane, where `q` quits (`STAYS`). (Once the engine is
@@ -31,6 +33,7 @@ before the key (a widget stuck in a handler, a bug, does not hold them for good)
 widget, and generous: on a loaded machine every step is slow (up to 5 s a widget beside two busy loops on
 two cores, where a bound of 1 s for the whole way sent the letter after `'` to the list, not the picker)."""
 QUIT = "quit"
+FILTER = "focus_filter"
 STAYS = frozenset({
     "cursor_down", "cursor_up", "first", "last", "page_down", "page_up", "focus_detail", "focus_papers", "scroll_detail",
     "read_next", "toggle_read", "toggle_star", "dismiss", "priority", "next_unread", "previous_unread", "undo", "redo",
@@ -76,6 +79,11 @@ class TypeAhead:
         self._typed.append(event)
         await self.apply()
 
+    @property
+    def holding(self) -> bool:
+        """Whether keys typed are not applied yet, or not yet handled by the filter's input they were sent to."""
+        return bool(self._typed) or self._query_keys > 0
+
     def resume(self) -> None:
         """Something a waiting key may wait for has happened (the list shows a query's results)."""
         if self._typed:
@@ -112,7 +120,11 @@ class TypeAhead:
             return False
         if self._query_keys > 0:
             return True
-        return self._results_pending() and not (self._indexing() and self._quits_first())
+        if not self._results_pending():
+            return False
+        if _action(app.screen.active_bindings, self._typed[0]) == FILTER:  # (the keys after it edit the query: no result waited for)
+            return False
+        return not (self._indexing() and self._quits_first())
 
     def _quits_first(self) -> bool:
         """Whether the keys waiting for a query's results end with one that quits, each before it for the list and

@@ -3,7 +3,7 @@
 Every `WATCH_SECONDS` the app looks at its lists' files (`store.readers.cache.pins`: a status each, no read)
 on a worker thread; when one changed, the header says "list changed on disk — R reloads" (newsboat's habit),
 and `R` (`reload_list`, which comes before "mark all read" on that key only then) reads the lists again on a
-worker thread and lands them as the open pipeline lands a long list (`Loading._land`): the marks attached
+worker thread and lands them as the open pipeline lands a long list (`tui.landing.Landed._land`): the marks attached
 again, the cursor on its paper when that is still there (else at the top), the query searched again."""
 from __future__ import annotations
 
@@ -14,10 +14,11 @@ from textual import work
 
 from store.common.errors import ReadError
 from store.readers import cache, read_paths
+from store.readers.list_key import read_key
 from store.papers.model import Triage
 from store.search.highlight import Hits
 from tui.textual_private import keymap_of
-from tui.loading import Landing
+from tui.landing import Landing
 from tui.widgets.filter_bar import FilterBar
 from tui.widgets.paper_list import PaperList
 from tui.widgets.status import StatusLine
@@ -96,7 +97,7 @@ class Watching:
 
         index = engine_for(whole).engine
         fresh = {paper.id for paper in whole.papers if paper.id not in known} if known else set()
-        landing = Landing.of(whole, self.store)  # type: ignore[attr-defined]
+        landing = Landing.of(whole, self.store.opened(whole.sources, whole.papers, read_key(whole)))  # type: ignore[attr-defined]
         # New this session stays new: what was at the open, what F fetched, what the file gained.
         landing = landing._replace(new=frozenset((landing.new | self.new_ids | fresh) & landing.by_id.keys()))  # type: ignore[attr-defined]
         hits = index.search(query, states, landing.new, self.store.updated) if query is not None else None  # type: ignore[attr-defined]

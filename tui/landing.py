@@ -1,0 +1,138 @@
+"""The whole list landing in place of its head, on the app's thread (tui.loading reads it behind the list).
+
+`Landing` is what is worked out from all its papers beforehand, on the background thread; `Landed`, a mixin of the
+open pipeline (`tui.loading.Loading`), swaps it in (`_land`: the rows, the counts, the cursor kept on its paper; the
+marks of all attached on the writer thread), and says what follows: records skipped, the list not read whole, search
+ready (`_indexed_now`), the open noted in the library (`_noted_now`: which papers are new, which arrived).
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from operator import attrgetter
+from typing import NamedTuple
+
+from store.library.seen import NOTHING, Opened
+from store.marks.db import TriageStore
+from store.papers.model import Collection, Paper, Triage
+from store.readers import NOT_A_LIST, describe_skipped, match_cache
+from store.search.views import Tally
+from tui.saving import Saver
+from tui.widgets.paper_list import PaperList, columns_for
+from tui.widgets.status import StatusLine
+
+
+class Landing(NamedTuple):
+    """The whole list as it lands (`Landed._land`), with what is worked out from all its papers beforehand,
+    on the background thread: passes over 100,000 papers the UI thread need not make (~50 ms)."""
+
+    whole: Collection
+    by_id: dict[str, Paper]
+    """Each paper by its id (the app's `papers_by_id` from now on, and the set of ids its tallies count in)."""
+    columns: tuple[str, ...]
+    new: frozenset[str]
+    """The ids of its papers first seen since it was last opened (`store.library.seen`), when that is known."""
+    arrived: frozenset[str]
+    """The ids of its papers the database saw first now (what standing rules mark: tui.rules)."""
+
+    @classmethod
+    def of(cls, whole: Collection, opened: Opened = NOTHING) -> Landing:
+        """`opened`: what the database found opening the list (`TriageStore.opened`); an open's is found once search
+        is ready (`Loading._note_open`), and none of its papers is new until then."""
+        return cls(whole, dict(zip(map(attrgetter("id"), whole.papers), whole.papers)), columns_for(whole.papers), *opened)
+
+
+
+class Landed:
+    """The app's side of a whole list landing (see the module docstring); `tui.loading.Loading` is one."""
+
+    collection: Collection
+    store: TriageStore
+    states: dict[str, Triage]
+    papers_by_id: dict[str, Paper]
+    new_ids: frozenset[str]
+    arrived: frozenset[str]
+    _files: object
+    _cursor_after_load: str | None
+    _noted: threading.Event
+    _said: str
+    _saver: Saver
+    _tallies: dict[str, Tally]
+    _from_writer: Callable[[Callable[[], None]], None]
+    refresh_rows: Callable[..., None]
+
+    def _land(self, landing: Landing) -> None:
+        """The whole list replaces its head: the same first papers, then the rest; marks of all attached."""
+        whole = landing.whole
+        if not self.is_running:  # type: ignore[attr-defined]
+            return
+        paper_list = self.query_one(PaperList)  # type: ignore[attr-defined]
+        current = paper_list.current
+        keep = current.id if current is not None else None
+        if self._cursor_after_load is not None and paper_list.cursor == 0:  # not moved since the start
+            keep = self._cursor_after_load
+        self._cursor_after_load = None
+        c = self.collection
+        c.papers[:] = whole.papers  # in place: who holds the list (the interest model) sees it whole
+        c.header, c.venue, c.year, c.sources, c.warnings = whole.header, whole.venue, whole.year, whole.sources, whole.warnings
+        c.origin = whole.origin  # (what its index entry is found by)
+        self.papers_by_id = landing.by_id
+        self.__dict__.pop("citation_keys", None)  # made again from all papers
+        self._files = None
+        self.new_ids = landing.new
+        self.arrived = self.arrived | landing.arrived
+        self._tallies["all"] = Tally(c.papers, self.states, landing.by_id)
+        paper_list.columns = landing.columns
+        self.refresh_rows(keep=keep)
+        papers = list(c.papers)
+        self._saver.refresh(lambda: self._attached(papers))  # with the writes, in turn: then shown
+        self.tell_skipped()
+        self.mark_arrivals()  # type: ignore[attr-defined]
+
+    def _attached(self, papers: list[Paper]) -> Mapping[str, Triage]:
+        """The marks of the whole list (`TriageStore.attach`, on the writer thread); its later versions of marked
+        papers (`is:updated`) are shown when it is done. Given up at quit (seconds at a million papers, and the marks
+        made meanwhile wait behind it): the next open attaches again."""
+        states = self.store.attach(papers, stop=self._saver.closing, **match_cache.attaching(self.collection))
+        self._from_writer(self._show_updated)
+        return states
+
+    def _show_updated(self) -> None:
+        paper_list = self.query_one(PaperList)  # type: ignore[attr-defined]
+        if paper_list.updated != self.store.updated:
+            paper_list.updated = self.store.updated
+            paper_list.redraw()
+
+    def tell_skipped(self) -> None:
+        """The records the lists' reading skipped, in one notice (none when none was)."""
+        if self.collection.warnings:
+            skipped = not all(warning.endswith(NOT_A_LIST) for warning in self.collection.warnings)
+            self.notify(describe_skipped(self.collection.warnings), title="Some records were skipped" if skipped else "Is this a list?",  # type: ignore[attr-defined]
+                        severity="warning", timeout=12, markup=False)
+
+    def _not_read(self, error: str) -> None:
+        self._say("")
+        self.notify(f"Only the first papers are shown: {error}", title="The list could not be read whole",  # type: ignore[attr-defined]
+                    severity="error", timeout=30, markup=False)
+
+    def _noted_now(self, opened: Opened) -> None:
+        """The open is noted (`_note_open`): the new papers are counted in the header and sorted first by the new sort,
+        and the standing rules mark those that arrived."""
+        self.new_ids = opened.new
+        self.arrived = self.arrived | opened.arrived
+        self._noted.set()
+        if opened.new:
+            self.refresh_rows(keep=self._current_id())  # type: ignore[attr-defined]
+        self.mark_arrivals()  # type: ignore[attr-defined]
+
+    def _indexed_now(self, note: str | None) -> None:
+        """Search is ready: the header says so, or what it could not do (an index not kept, or made again)."""
+        self._say("")
+        if note:
+            self.query_one(StatusLine).show_notice(note)  # type: ignore[attr-defined]
+
+    def _say(self, text: str) -> None:
+        """Show `text` in the header: an update only when it changes (each one lays the header out again)."""
+        if text != self._said:
+            self._said = text
+            self.query_one(StatusLine).show_loading(text)  # type: ignore[attr-defined]
