@@ -73,13 +73,24 @@ def save_beside(path: Path, key: tuple, collection: Collection) -> None:
 
 
 def _decode(data: bytes, key: tuple) -> Ids | None:
+    found = _columns(data, key)
+    if found is None:
+        return None
+    (sources, warnings), ids, texts, titles = found
     with collector_paused():
-        stored_key, (sources, warnings), ids, texts, titles = marshal.loads(cache._unsealed(data))
-        if stored_key != key:
-            return None
-        if not len(texts) == len(titles) == len(ids):
-            raise ValueError("damaged ids entry")
         return Ids(list(map(Known, ids, texts, titles)), list(sources), list(warnings))
+
+
+def _columns(data: bytes, key: tuple) -> tuple[tuple, list[str], list[str], list[str]] | None:
+    """What an entry holds, as held: (sources, warnings), the papers' ids, fingerprints and titles; None when it was
+    made under another key; ValueError for one that fails its CRC or whose columns are not as long as one another."""
+    with collector_paused():
+        stored_key, lists, ids, texts, titles = marshal.loads(cache._unsealed(data))
+    if stored_key != key:
+        return None
+    if not len(texts) == len(titles) == len(ids):
+        raise ValueError("damaged ids entry")
+    return lists, ids, texts, titles
 
 
 def ids(paths: Sequence[str]) -> Ids | None:
@@ -118,12 +129,12 @@ def fingerprints(origin: Origin | None, papers: Sequence[Paper]) -> list[str] | 
     entry = cache._entry([Path(key[2])], SUFFIX)
     cache.settle(entry)  # (one being written is read once it is whole)
     try:
-        found = _decode(cache.entry_bytes(entry), key)
+        found = _columns(cache.entry_bytes(entry), key)
     except Exception:  # missing, unreadable, truncated, damaged: worked out by the caller
         return None
-    if found is None or len(found.papers) != len(papers) or any(k.id != p.id for k, p in zip(found.papers, papers)):
+    if found is None or found[1] != [paper.id for paper in papers]:
         return None
-    return [paper.text for paper in found.papers]
+    return found[2]
 
 
 def papers_named(paths: Sequence[str], wanted: AbstractSet[str],
