@@ -3,11 +3,12 @@
 It is the model scikit-learn's `LinearSVC(C, class_weight="balanced")` fits, on a few labelled papers, as liblinear
 solves it there (`dual="auto"`: fewer papers than terms): an L2-regularised squared-hinge SVM with an intercept
 regularised as a feature of value 1, each paper's C its class's balancing weight (the classes' weighted counts
-evened out) times its sample weight times `C`, solved in its dual by coordinate descent. Its solution is unique: this
-one is found to a tighter tolerance than liblinear's default (bench/ranking.py's tables are the same; see the note of
-the change). Importing scikit-learn for it cost ~0.55 s of CPU a call (it imports scipy.stats and more); this is a
-few milliseconds for a few hundred marks, over their Gram matrix (`gram`: the papers' vectors' dot products, which is
-all the dual needs).
+evened out) times its sample weight times `C`. Its solution is unique: this one is found more exactly than liblinear's
+default tolerance finds it (weights within ~5e-6 of LinearSVC's, relative: the For-you orders are the same but for
+near ties far down; bench/ranking.py's quality tables came out identical). Importing scikit-learn for it cost ~0.55 s
+of CPU a call (it imports scipy.stats and more); this takes a few milliseconds for a few hundred marks (~0.1 s at
+1,000, growing as its cube: a linear system of the papers inside the margin), over their Gram matrix (`gram`: the
+papers' vectors' dot products, all the problem needs of them).
 """
 from __future__ import annotations
 

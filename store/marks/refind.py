@@ -64,15 +64,16 @@ def rematch(homeless: dict[str, str], orphans: dict[str, str], stop: Event | Non
 
 
 def _scanned(homeless: dict[str, str], orphans: dict[str, str]) -> dict[str, str]:
-    """`rematch` of fingerprints, every pair compared: at once (100,000 papers against an orphan in ~50 ms, not one
+    """`rematch` of fingerprints, every pair compared: at once (100,000 papers against an orphan in ~0.1 s, not one
     at a time), then, in the papers' order, each takes the best orphan not taken (the first of equals), as one at a
     time would."""
     import numpy as np
     from rapidfuzz import fuzz, process
 
     keys, pids = list(orphans), list(homeless)
-    scores = process.cdist(list(homeless.values()), list(orphans.values()), scorer=fuzz.ratio, score_cutoff=MATCH_CUTOFF,
-                           dtype=np.float64)
+    # (each orphan against every paper: an orphan's fingerprint is prepared once, not each paper's: ~2x faster)
+    scores = process.cdist(list(orphans.values()), list(homeless.values()), scorer=fuzz.ratio, score_cutoff=MATCH_CUTOFF,
+                           dtype=np.float64).T
     moves: dict[str, str] = {}
     taken = np.zeros(len(keys), bool)
     for row in np.flatnonzero(scores.max(axis=1) >= MATCH_CUTOFF).tolist():
