@@ -127,8 +127,7 @@ def fingerprints(origin: Origin | None, papers: Sequence[Paper]) -> list[str] | 
         return None
     key = origin.keys[0]
     entry = cache._entry([Path(key[2])], SUFFIX)
-    cache.settle(entry)  # (one being written is read once it is whole)
-    try:
+    try:  # (not waited for while it is written, behind a list just parsed: the caller works them out meanwhile)
         found = _columns(cache.entry_bytes(entry), key)
     except Exception:  # missing, unreadable, truncated, damaged: worked out by the caller
         return None
