@@ -99,6 +99,23 @@ def test_set_on_an_edited_cached_list_finds_the_state_of_the_edited_abstract(tmp
     assert TriageStore(os.environ["TRIAGE_DB"]).ids() == [new.id]
 
 
+def test_list_of_an_edited_cached_list_finds_the_state_by_its_kept_fingerprints(tmp_path):
+    """`list` re-finds the state of an edited abstract by the fingerprints its ids entry keeps (not worked out again
+    from 100,000 texts whenever any mark's paper is not in the list: a star in another list), and only by them."""
+    from store.readers import ids
+
+    path = write_list(tmp_path / "list.txt", ABSTRACTS)
+    old = read_path(path).papers[0]
+    assert triage("set", old.id, str(path), "--star").returncode == 0
+    write_list(path, [ABSTRACTS[0].replace("retraining", "re-training"), *ABSTRACTS[1:]])
+    edited = read_path(path)  # parsed again and cached, with its ids entry
+    assert ids.fingerprints(edited.origin, edited.papers) == [fingerprint(p.text) for p in edited.papers]
+    result = triage("list", str(path), "--format", "jsonl")
+    assert result.returncode == 0, result.stderr
+    assert [json.loads(line)["starred"] for line in result.stdout.splitlines()] == [True, False, False]
+    assert TriageStore(os.environ["TRIAGE_DB"]).ids() == [edited.papers[0].id]
+
+
 def test_a_damaged_or_stale_ids_entry_is_never_believed(tmp_path):
     from store.readers import ids
 

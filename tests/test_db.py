@@ -200,7 +200,12 @@ def test_update_many_is_one_journal_line_for_all_its_papers(tmp_path):
     assert TriageStore(path).get("c") == Triage(starred=True)
 
 
-def test_an_edited_abstract_finds_its_state_again(tmp_path):
+KEPT_FINGERPRINTS = {"worked out": {}, "kept": {"fingerprints": lambda papers: [fingerprint(p.text) for p in papers]}}
+"""How attach is told the papers' fingerprints: not (worked out from their texts), or kept (a long list's ids entry)."""
+
+
+@pytest.mark.parametrize("told", KEPT_FINGERPRINTS.values(), ids=KEPT_FINGERPRINTS)
+def test_an_edited_abstract_finds_its_state_again(tmp_path, told):
     path = tmp_path / "t.json"
     old = paper(ABSTRACT)
     store = TriageStore(path)
@@ -209,12 +214,13 @@ def test_an_edited_abstract_finds_its_state_again(tmp_path):
     edited = paper(ABSTRACT.replace("retraining", "re-training"))
     other = paper("A completely different abstract about protein folding with diffusion models.")
     again = TriageStore(path)
-    states = again.attach([edited, other])
+    states = again.attach([edited, other], **told)
     assert states == {edited.id: Triage(starred=True, note="promising")}
     assert TriageStore(path).ids() == [edited.id]
 
 
-def test_refinding_works_among_many_orphans(tmp_path):
+@pytest.mark.parametrize("told", KEPT_FINGERPRINTS.values(), ids=KEPT_FINGERPRINTS)
+def test_refinding_works_among_many_orphans(tmp_path, told):
     """Thousands of unrelated stored states: the anchored search still finds the edited one."""
     path = tmp_path / "t.json"
     store = TriageStore(path)
@@ -224,16 +230,29 @@ def test_refinding_works_among_many_orphans(tmp_path):
     store.put({p.id: Triage(read=True) for p in others} | {target.id: Triage(priority=1)})
     edited = paper("We introduce Glimmer, " + ABSTRACT[len("We introduce Glimmer, ") :].replace("tenth", "10th"))
     fresh = [paper(f"New abstract {i} on a topic nobody stored before, {i * 3}.") for i in range(600)]
-    states = TriageStore(path).attach([*fresh, edited])
+    states = TriageStore(path).attach([*fresh, edited], **told)
     assert states == {edited.id: Triage(priority=1)}
 
 
-def test_a_different_abstract_does_not_steal_a_state(tmp_path):
+@pytest.mark.parametrize("told", KEPT_FINGERPRINTS.values(), ids=KEPT_FINGERPRINTS)
+def test_a_different_abstract_does_not_steal_a_state(tmp_path, told):
     store = TriageStore(tmp_path / "t.json")
     old = paper(ABSTRACT)
     store.attach([old])
     store.put({old.id: Triage(starred=True)})
-    assert store.attach([paper(ABSTRACT[:80] + " And then something else entirely, about graphs.")]) == {}
+    assert store.attach([paper(ABSTRACT[:80] + " And then something else entirely, about graphs.")], **told) == {}
+
+
+@pytest.mark.parametrize("told", KEPT_FINGERPRINTS.values(), ids=KEPT_FINGERPRINTS)
+def test_of_two_edited_abstracts_like_one_stored_the_first_takes_its_state(tmp_path, told):
+    """Kept fingerprints, compared all at once, move a state as texts compared one at a time do: to the first of
+    the papers like it, never to two."""
+    store = TriageStore(tmp_path / "t.json")
+    old = paper(ABSTRACT)
+    store.attach([old])
+    store.put({old.id: Triage(starred=True)})
+    edits = [paper(ABSTRACT.replace("retraining", "re-training")), paper(ABSTRACT.replace("tenth", "10th"))]
+    assert TriageStore(tmp_path / "t.json").attach(edits, **told) == {edits[0].id: Triage(starred=True)}
 
 
 # --- an unreadable database ------------------------------------------------------------------

@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -186,7 +188,8 @@ def test_the_commands_rank_the_iclr_list_the_same_with_its_features_cached(corpo
     """`triage list --sort interest`, `triage similar` and `--sort suggested`, run in turn as a user runs them, with a
     paper of another list starred (For you learns from it, as the app's): the first run builds the features and
     keeps them, every later one loads that very entry (never rewritten), and each prints the same again; and so after
-    another star in the other list, which For you learns from (its order changes) and more like this has no say in."""
+    another star in the other list, which For you learns from (its order changes) and more like this has no say in.
+    Loaded so, For you imports no scikit-learn."""
     path = str(corpora / "iclr-2024-papers.jsonl")
     db = tmp_path / "triage.json"
     other = tmp_path / "other.txt"
@@ -214,6 +217,13 @@ def test_the_commands_rank_the_iclr_list_the_same_with_its_features_cached(corpo
     assert entries() == [entry] and entry.stat().st_ino == kept, "a star in another list built the features again"
     order = [[row["id"] for row in listed] for listed in (first[0], after[0])]
     assert order[1] != order[0] and sorted(order[1]) == sorted(ids) and after[1] == first[1]
+    # For you with stars, a read paper and a star elsewhere trains its SVM without importing scikit-learn (~0.55 s)
+    code = ("import sys; from tui.cli import main\n"
+            f"assert main(['list', {path!r}, '--sort', 'interest', '--db', {str(db)!r}]) == 0\n"
+            "print(sorted(m for m in ('sklearn', 'store.interest.svm') if m in sys.modules))\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "['store.interest.svm']"
 
 
 async def test_the_app_ranks_the_same_with_its_features_cached(long_list, tmp_path, no_build):

@@ -6,11 +6,12 @@ import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from store.papers.model import Paper, paper_id, Triage
 from store.readers import read_path
-from store.interest.ranking import TOO_FEW, Bucket, Features, InterestModel, Why, labels
+from store.interest.ranking import TOO_FEW, WEAK, Bucket, Features, InterestModel, Why, labels
 
 
 def papers_of(texts: list[str]) -> list[Paper]:
@@ -179,6 +180,28 @@ def test_importing_the_module_costs_no_scikit_learn():
     code = "import sys, store.interest.ranking, store; print(json.dumps(sorted({m.split('.')[0] for m in sys.modules} & {'sklearn', 'scipy'})))"
     out = subprocess.run([sys.executable, "-c", "import json; " + code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == []
+
+
+@pytest.mark.parametrize("positives, negatives", [(2, 1), (5, 30), (40, 400)])
+def test_the_svm_is_the_one_scikit_learn_fits(positives, negatives):
+    """`store.interest.svm` fits what `LinearSVC(C, class_weight="balanced")` fits on the same weighted marks (liblinear
+    solving it to a tolerance far tighter than its default): the For-you order without importing scikit-learn."""
+    from scipy import sparse
+    from sklearn.svm import LinearSVC
+
+    from store.interest.ranking import SVM_C
+    from store.interest.svm import dual
+
+    rng = np.random.default_rng(positives)
+    count = positives + negatives
+    x = sparse.random(count, 300, density=0.05, random_state=positives, format="csr")
+    x = sparse.diags(1 / np.maximum(np.sqrt(np.asarray(x.multiply(x).sum(axis=1)).ravel()), 1e-9)) @ x
+    positive = np.arange(count) < positives
+    weight = np.where(positive, 1.0, rng.choice([1.0, WEAK], count))
+    svc = LinearSVC(C=SVM_C, class_weight="balanced", tol=1e-9, max_iter=100_000, random_state=0)
+    expected = svc.fit(x, positive.astype(float), sample_weight=weight).coef_.ravel()
+    found = x.T @ dual((x @ x.T).toarray(), positive, weight, SVM_C)
+    assert np.allclose(found, expected, rtol=0, atol=1e-6 * np.abs(expected).max())
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,6 @@ import struct
 import zipfile
 import zlib
 from collections.abc import Mapping, Sequence
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +29,7 @@ from store.interest.ranking import Features
 from store.interest.vectors import Vectors
 from store.papers.model import Collection, Paper
 from store.common.files import open_regular
+from store.common.versions import version
 from store.readers.cache import FEATURES_SUFFIX, MOST_ENTRY, _entry, _save, _used, settle
 from store.readers.list_key import papers_key
 
@@ -67,12 +67,7 @@ def features(collection: Collection, outside: Sequence[Paper] = ()) -> tuple[Fea
 
 def _key(collection: Collection) -> str:
     """What an entry of `collection`'s features is stored under."""
-    versions = []
-    for library in _LIBRARIES:
-        try:
-            versions.append(f"{library} {version(library)}")
-        except PackageNotFoundError:
-            versions.append(library)
+    versions = [library if version(library) is None else f"{library} {version(library)}" for library in _LIBRARIES]
     return json.dumps([FORMAT, papers_key(collection), versions])
 
 

@@ -5,14 +5,15 @@ library's marked papers of other lists projected into the list's space) and the 
 `InterestModel.rank(states) -> Ranking` (the For-you order, a bucket per paper, why it is there) and
 `Features.similar(paper_id, k)`.
 
-The model is a linear SVM on both parts of a paper's vector (tf-idf and latent) trained on the marked papers only
-(unmarked papers are not negatives); with one star, the likeness to it. Retraining after a mark and reranking are a
-small fit and a few matrix-vector products, milliseconds at 10k papers. Constants were chosen with bench/ranking.py.
+The model is a linear SVM (store.interest.svm: scikit-learn's LinearSVC's, without importing scikit-learn) on both
+parts of a paper's vector (tf-idf and latent) trained on the marked papers only (unmarked papers are not negatives);
+with one star, the likeness to it. Retraining after a mark and reranking are a small fit and a few matrix-vector
+products, milliseconds at 10k papers. Constants were chosen with bench/ranking.py.
 
-scikit-learn and scipy are imported inside the functions that need them, never when this
-module is imported: `triage list` without an interest sort pays nothing for them; nor does ranking by features loaded
-from the cache (`store.interest.features_cache`) import what counts words (store.interest.counts: ~40 ms) unless papers
-of other lists are projected.
+scipy is imported inside the functions that need it, never when this module is imported: `triage list` without an
+interest sort pays nothing for it; ranking never imports scikit-learn (building features does: store.interest.vectors);
+nor does ranking by features loaded from the cache (`store.interest.features_cache`) import what counts words
+(store.interest.counts: ~40 ms) unless papers of other lists are projected.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from store.interest.reasons import pairs, phrases, words_of
+from store.interest.svm import dual
 from store.interest.vectors import UNSPACED, Vectors, built, projected, terms_of
 from store.papers.model import Paper, Triage
 
@@ -219,16 +221,11 @@ def _fit(f: Features, pos: np.ndarray, neg: np.ndarray, neg_weight: np.ndarray) 
             terms = terms + np.asarray(f.x[near].mean(axis=0), dtype=np.float32).ravel()
             latent = latent + f.z[near].mean(axis=0)
         return _Linear(terms, latent)
-    from scipy import sparse
-    from sklearn.svm import LinearSVC
-
     rows = np.concatenate([pos, neg])
-    train = sparse.hstack([f.x[rows], sparse.csr_matrix(SVM_LATENT * f.z[rows])]).tocsr()
-    target = np.concatenate([np.ones(len(pos)), np.zeros(len(neg))])
-    weight = np.concatenate([np.ones(len(pos)), neg_weight])
-    coef = LinearSVC(C=SVM_C, class_weight="balanced", random_state=0).fit(train, target, sample_weight=weight).coef_.ravel()
-    terms = len(f.terms)
-    return _Linear(coef[:terms].astype(np.float32), SVM_LATENT * coef[terms:].astype(np.float32))
+    x, z = f.x[rows], SVM_LATENT * f.z[rows].astype(np.float64)  # (the SVM's vectors: [tf-idf, latent])
+    gram = (x @ x.T).toarray() + z @ z.T
+    beta = dual(gram, np.arange(len(rows)) < len(pos), np.concatenate([np.ones(len(pos)), neg_weight]), SVM_C)
+    return _Linear((x.T @ beta).astype(np.float32), SVM_LATENT * (z.T @ beta).astype(np.float32))
 
 
 def _dot(matrix: np.ndarray | _Rows, vector: np.ndarray) -> np.ndarray:

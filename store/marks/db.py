@@ -18,7 +18,7 @@ import hashlib
 import json
 import os
 import socket
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from operator import attrgetter
 from pathlib import Path
 from threading import Event
@@ -112,7 +112,8 @@ class TriageStore(KeptPapers):
 
     def attach(self, papers: Iterable[Paper], refind: bool = True, refresh: bool = False,
                kept: Callable[[Sequence[Paper]], Columns | None] | None = None, library: bool = False,
-               stop: Event | None = None) -> dict[str, Triage]:
+               stop: Event | None = None, fingerprints: Callable[[Sequence[Paper]], Sequence[str] | None] | None = None
+               ) -> dict[str, Triage]:
         """The stored state of each paper that has one, re-finding states of slightly edited abstracts
         (unless not `refind`: for papers that are not all of a list, whose other papers own the states).
         A paper without a state of its own that is a marked paper under another id (the same arXiv id, DOI,
@@ -120,7 +121,9 @@ class TriageStore(KeptPapers):
         are read and written there (`shares`), and it is `updated` when it is a later version than the record kept.
         The record of each marked paper is kept when none is (`store.library`), or, with `refresh`, when the
         paper's says more than the one kept (a marked paper's does whenever it is marked again). `kept(papers)` may
-        give what they are matched by (`store.readers.match_cache.columns`: a long list's, kept), else it is made.
+        give what they are matched by (`store.readers.match_cache.columns`: a long list's, kept), else it is made; and
+        `fingerprints(papers)` their fingerprints (`store.readers.ids.fingerprints`: a long list's, kept), else they are
+        worked out from their texts when needed.
         A later version seen is remembered (`store.library.seen.Seen.note_later`): the `library`'s papers, the kept
         records themselves, are `updated` when one of theirs was seen. A mark made on a later version keeps its
         record: the papers of that marked paper are no longer `updated` (`put`). Once `stop` is set (the app quits) it
@@ -145,9 +148,8 @@ class TriageStore(KeptPapers):
             # Without an abstract (a title-only entry) there is no text to re-find a state by; a shared state stays.
             orphans = {key: doc["fp"] for key, doc in stored.items() if key not in wanted and doc.get("fp")} if refind else {}
             orphans = {key: fp for key, fp in orphans.items() if key not in shared.values()} if shared else orphans
-            homeless = ({p.id: p.text for p in unless_stopped(papers, stop) if p.id not in stored and p.id not in shared and p.text}
-                        if orphans else {})
-            moves = rematch(homeless, orphans, stop)
+            homeless, fingerprinted = _homeless(papers, stored, shared, fingerprints, stop) if orphans else ({}, False)
+            moves = rematch(homeless, orphans, stop, fingerprinted)
             if moves:
                 docs = {new: {**stored[old], "fp": fingerprint(self._attached[new].text)} for new, old in moves.items()}
                 with contextlib.suppress(NotSaved):  # a database only read: the states are found again next time
@@ -369,3 +371,14 @@ def folded(stored: Mapping[str, Mapping[str, Any]], incoming: Mapping[str, tuple
             docs[pid] = doc_of(new, doc.get("fp") or fp if doc is not None else fp)
             changed[pid] = (from_doc(doc) if doc is not None else Triage(), from_doc(docs[pid]))
     return docs, changed
+
+
+def _homeless(papers: Sequence[Paper], stored: Container[str], shared: Container[str],
+              fingerprints: Callable[[Sequence[Paper]], Sequence[str] | None] | None, stop: Event | None
+              ) -> tuple[dict[str, str], bool]:
+    """Id → text of `papers` without a state, to re-find lost states by (`rematch`), and whether those are their
+    fingerprints (when `fingerprints(papers)` gives them kept) rather than their texts."""
+    found = fingerprints(papers) if fingerprints is not None else None
+    texts = found if found is not None else map(attrgetter("text"), papers)
+    return ({p.id: text for p, text in zip(unless_stopped(papers, stop), texts) if p.id not in stored and p.id not in shared and text},
+            found is not None)

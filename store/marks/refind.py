@@ -23,9 +23,10 @@ def _ends(text: str) -> tuple[str, str]:
     return head[:ANCHOR], tail[-ANCHOR:]
 
 
-def rematch(homeless: dict[str, str], orphans: dict[str, str], stop: Event | None = None) -> dict[str, str]:
-    """new id → old id for papers without a state (id → text) whose fingerprint is ≥ 90 similar
-    to an orphan's (id → fingerprint); `store.common.errors.Stopped` once `stop` is set.
+def rematch(homeless: dict[str, str], orphans: dict[str, str], stop: Event | None = None,
+            fingerprinted: bool = False) -> dict[str, str]:
+    """new id → old id for papers without a state (id → text, or its fingerprint when `fingerprinted`) whose
+    fingerprint is ≥ 90 similar to an orphan's (id → fingerprint); `store.common.errors.Stopped` once `stop` is set.
 
     Few pairs are compared exhaustively; many only where the first or last 60 characters agree
     (a small edit leaves at least one end alone): then a paper's fingerprint is only worked out
@@ -36,6 +37,8 @@ def rematch(homeless: dict[str, str], orphans: dict[str, str], stop: Event | Non
     from rapidfuzz import fuzz, process  # (here: most opens have no state to find again)
 
     full_scan = len(homeless) * len(orphans) <= FULL_SCAN_PAIRS
+    if full_scan and fingerprinted:
+        return _scanned(homeless, orphans)
     by_end: dict[str, list[str]] = {}
     if not full_scan:
         for key, fp in orphans.items():
@@ -47,14 +50,36 @@ def rematch(homeless: dict[str, str], orphans: dict[str, str], stop: Event | Non
         if full_scan:
             keys: Iterable[str] = orphans.keys()
         else:
-            head, tail = _ends(text)
+            head, tail = (text[:ANCHOR], text[-ANCHOR:]) if fingerprinted else _ends(text)
             keys = by_end.get("<" + head, []) + by_end.get(">" + tail, [])
         choices = {key: orphans[key] for key in keys if key not in taken}
         if not choices:
             continue
-        fp = fingerprint(text)
+        fp = text if fingerprinted else fingerprint(text)
         best = process.extractOne(fp, choices, scorer=fuzz.ratio, score_cutoff=MATCH_CUTOFF)
         if best is not None:
             moves[pid] = best[2]
             taken.add(best[2])
+    return moves
+
+
+def _scanned(homeless: dict[str, str], orphans: dict[str, str]) -> dict[str, str]:
+    """`rematch` of fingerprints, every pair compared: at once (100,000 papers against an orphan in ~0.1 s, not one
+    at a time), then, in the papers' order, each takes the best orphan not taken (the first of equals), as one at a
+    time would."""
+    import numpy as np
+    from rapidfuzz import fuzz, process
+
+    keys, pids = list(orphans), list(homeless)
+    # (each orphan against every paper: an orphan's fingerprint is prepared once, not each paper's: ~2x faster)
+    scores = process.cdist(list(orphans.values()), list(homeless.values()), scorer=fuzz.ratio, score_cutoff=MATCH_CUTOFF,
+                           dtype=np.float64).T
+    moves: dict[str, str] = {}
+    taken = np.zeros(len(keys), bool)
+    for row in np.flatnonzero(scores.max(axis=1) >= MATCH_CUTOFF).tolist():
+        left = np.where(taken, -1.0, scores[row])
+        best = int(np.argmax(left))
+        if left[best] >= MATCH_CUTOFF:
+            moves[pids[row]] = keys[best]
+            taken[best] = True
     return moves

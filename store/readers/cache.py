@@ -42,12 +42,12 @@ from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from functools import cache, partial
 from itertools import repeat
-from importlib.metadata import PackageNotFoundError, version
 from operator import attrgetter
 from pathlib import Path
 from typing import BinaryIO
 
 from store.common import heap
+from store.common.versions import version
 from store.common.files import (abandon as abandon_writes, abandonable, abandoned, cache_folder as folder, open_regular,
                                 remove_dead_writers, replace_unless_abandoned)
 from store.papers.model import Collection, Origin, Paper, built, kept_links, kept_pdf, kept_plain
@@ -114,10 +114,8 @@ def _version_key() -> str:
     """Changes whenever the code that parses could give a different result."""
     digest = hashlib.blake2b(sys.version.encode(), digest_size=12)  # (the entries' format is in the source)
     for library in _SHAPING_LIBRARIES:
-        try:
-            digest.update(f"{library} {version(library)}".encode())
-        except PackageNotFoundError:
-            digest.update(library.encode())
+        found = version(library)
+        digest.update((library if found is None else f"{library} {found}").encode())
     for source in sorted(Path(__file__).resolve().parent.parent.rglob("*.py")):
         digest.update(source.read_bytes())
     return digest.hexdigest()

@@ -17,14 +17,16 @@ from typing import Any
 from store.papers import matching
 from store.papers.matching import Columns
 from store.papers.model import Collection, Origin, Paper
-from store.readers import cache, columns_entry
+from store.readers import cache, columns_entry, ids
 from store.readers.library import HEADER as LIBRARY
 
 
 def attaching(collection: Collection) -> dict[str, Any]:
     """What `store.marks.db.TriageStore.attach` is told of `collection`'s papers besides them: where their columns are
-    kept (`kept`), and whether they are the library's (`library`: the kept records themselves)."""
-    return {"kept": partial(columns, collection.origin), "library": collection.header == LIBRARY}
+    kept (`kept`), their fingerprints (`fingerprints`: `store.readers.ids`), and whether they are the library's (`library`:
+    the kept records themselves)."""
+    return {"kept": partial(columns, collection.origin), "fingerprints": partial(ids.fingerprints, collection.origin),
+            "library": collection.header == LIBRARY}
 
 
 
