@@ -242,6 +242,23 @@ def test_ten_stars_on_a_topic_make_a_small_likely_star_bucket_mostly_of_that_top
         assert sum(on_topic(p, "federated") for p in likely) >= 0.5 * len(likely), (read, len(likely))
 
 
+def test_a_reader_with_more_marks_than_the_numpy_fit_takes_gets_the_same_for_you(iclr, monkeypatch):
+    """Past `SMALL_FIT` marked papers (a year of reading) the SVM is fit by scikit-learn's LinearSVC, which grows with
+    the marks where store.interest.svm grows with their cube: the same model, the same For you at the top."""
+    from store.interest import ranking as module
+
+    papers, model = iclr
+    topic = [p for p in papers if on_topic(p, "federated")]
+    states = {p.id: Triage(starred=True) for p in topic[:10]}
+    states |= {p.id: Triage(read=True) for p in [q for q in papers if not on_topic(q, "federated")][:1200]}
+    assert len(states) > module.SMALL_FIT
+    by_liblinear = model.rank(states)
+    monkeypatch.setattr(module, "SMALL_FIT", len(states))
+    by_numpy = model.rank(states)
+    assert by_liblinear.order[:20] == by_numpy.order[:20]
+    assert [by_liblinear.bucket(pid) for pid in by_liblinear.order[:50]] == [by_numpy.bucket(pid) for pid in by_numpy.order[:50]]
+
+
 def test_reasons_are_content_words_and_phrases_never_stop_words(iclr):
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 

@@ -5,15 +5,16 @@ library's marked papers of other lists projected into the list's space) and the 
 `InterestModel.rank(states) -> Ranking` (the For-you order, a bucket per paper, why it is there) and
 `Features.similar(paper_id, k)`.
 
-The model is a linear SVM (store.interest.svm: scikit-learn's LinearSVC's, without importing scikit-learn) on both
-parts of a paper's vector (tf-idf and latent) trained on the marked papers only (unmarked papers are not negatives);
-with one star, the likeness to it. Retraining after a mark and reranking are a small fit and a few matrix-vector
-products, milliseconds at 10k papers. Constants were chosen with bench/ranking.py.
+The model is a linear SVM (scikit-learn's LinearSVC's; up to `SMALL_FIT` marked papers, solved in numpy without
+importing scikit-learn: store.interest.svm) on both parts of a paper's vector (tf-idf and latent) trained on the
+marked papers only (unmarked papers are not negatives); with one star, the likeness to it. Retraining after a mark
+and reranking are a small fit and a few matrix-vector products, milliseconds at 10k papers. Constants were chosen
+with bench/ranking.py.
 
 scipy is imported inside the functions that need it, never when this module is imported: `triage list` without an
-interest sort pays nothing for it; ranking never imports scikit-learn (building features does: store.interest.vectors);
-nor does ranking by features loaded from the cache (`store.interest.features_cache`) import what counts words
-(store.interest.counts: ~40 ms) unless papers of other lists are projected.
+interest sort pays nothing for it; ranking imports scikit-learn only past `SMALL_FIT` marks (building features does:
+store.interest.vectors); nor does ranking by features loaded from the cache (`store.interest.features_cache`) import
+what counts words (store.interest.counts: ~40 ms) unless papers of other lists are projected.
 """
 from __future__ import annotations
 
@@ -184,6 +185,11 @@ SVM_C = 0.1
 """The SVM's regularisation (few labels: strong)."""
 SVM_LATENT = 1.0
 """Scale of the latent part of a paper's vector beside its tf-idf part, for the SVM."""
+SMALL_FIT = 1000
+"""At most this many marked papers (every list's), the SVM is solved in numpy (store.interest.svm: ~0.1 s at 1,000, no
+import of scikit-learn: ~0.55 s of each CLI call); more, by scikit-learn's LinearSVC, whose solver (liblinear) grows
+with the papers where the numpy one grows with their cube (4,000 marked papers: 0.05 s against 3.7 s). The same
+model either way (tests/test_ranking.py)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,9 +229,18 @@ def _fit(f: Features, pos: np.ndarray, neg: np.ndarray, neg_weight: np.ndarray) 
         return _Linear(terms, latent)
     rows = np.concatenate([pos, neg])
     x, z = f.x[rows], SVM_LATENT * f.z[rows].astype(np.float64)  # (the SVM's vectors: [tf-idf, latent])
-    gram = (x @ x.T).toarray() + z @ z.T
-    beta = dual(gram, np.arange(len(rows)) < len(pos), np.concatenate([np.ones(len(pos)), neg_weight]), SVM_C)
-    return _Linear((x.T @ beta).astype(np.float32), SVM_LATENT * (z.T @ beta).astype(np.float32))
+    weight = np.concatenate([np.ones(len(pos)), neg_weight])
+    if len(rows) <= SMALL_FIT:
+        beta = dual((x @ x.T).toarray() + z @ z.T, np.arange(len(rows)) < len(pos), weight, SVM_C)
+        return _Linear((x.T @ beta).astype(np.float32), SVM_LATENT * (z.T @ beta).astype(np.float32))
+    from scipy import sparse
+    from sklearn.svm import LinearSVC
+
+    target = np.concatenate([np.ones(len(pos)), np.zeros(len(neg))])
+    svc = LinearSVC(C=SVM_C, class_weight="balanced", random_state=0)
+    coef = svc.fit(sparse.hstack([x, sparse.csr_matrix(z)]).tocsr(), target, sample_weight=weight).coef_.ravel()
+    terms = len(f.terms)
+    return _Linear(coef[:terms].astype(np.float32), SVM_LATENT * coef[terms:].astype(np.float32))
 
 
 def _dot(matrix: np.ndarray | _Rows, vector: np.ndarray) -> np.ndarray:
