@@ -297,3 +297,9 @@ def serving(routes: dict[str, Callable[[str, dict[str, str], dict[str, str]], An
     finally:
         server.shutdown()
         server.server_close()
+
+
+def today() -> str:
+    """The day a fetch that just ran names its list by (UTC), asked when a test looks for it, not when the tests were
+    collected (a run across midnight failed so)."""
+    return time.strftime("%Y-%m-%d", time.gmtime())

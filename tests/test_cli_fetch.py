@@ -5,14 +5,12 @@ from __future__ import annotations
 import gzip
 import json
 import socket
-import time
 
 import pytest
 
 from tests.hostile import one_line, triage
-from tests.loopback import corpus_records, openreview_api, openreview_notes, sample_records, serving
+from tests.loopback import corpus_records, openreview_api, openreview_notes, sample_records, serving, today
 
-TODAY = time.strftime("%Y-%m-%d", time.gmtime())
 VENUE = "ICLR.cc/2024/Conference"
 
 
@@ -28,7 +26,7 @@ def listed(path):
 
 def test_fetch_arxiv_saves_a_dated_list_the_app_reads(tmp_path, arxiv_server):
     done = fetch("arxiv", "cs.LG", env={"TRIAGE_ARXIV_API": arxiv_server.url + "/api/query"})
-    path = tmp_path / "lists" / f"arxiv-cs.LG-{TODAY}.atom"
+    path = tmp_path / "lists" / f"arxiv-cs.LG-{today()}.atom"
     assert done.returncode == 0, done.stderr
     assert done.stdout == f"{path}\n"
     assert done.stderr == f"triage: 12 new papers saved in {path}\n"
@@ -42,13 +40,13 @@ def test_a_passing_fault_is_retried_and_the_fetch_completes(tmp_path, arxiv_serv
     arxiv_server.faults.extend([fault, fault])
     done = fetch("arxiv", "cs.LG", "--endpoint", arxiv_server.url + "/api/query")
     assert done.returncode == 0, done.stderr
-    assert len(listed(tmp_path / "lists" / f"arxiv-cs.LG-{TODAY}.atom")) == 12
+    assert len(listed(tmp_path / "lists" / f"arxiv-cs.LG-{today()}.atom")) == 12
 
 
 def test_a_lasting_fault_says_url_status_and_how_far_and_the_next_run_resumes(tmp_path, arxiv_server):
     arxiv_server.failing = lambda q: "503" if q.get("start") == "10" else None
     done = fetch("arxiv", "cs.LG", "--endpoint", arxiv_server.url + "/api/query")
-    path = tmp_path / "lists" / f"arxiv-cs.LG-{TODAY}.atom"
+    path = tmp_path / "lists" / f"arxiv-cs.LG-{today()}.atom"
     line = one_line(done)
     assert done.returncode == 2
     assert line.startswith(f"triage: {arxiv_server.url}/api/query?search_query=")
@@ -118,7 +116,7 @@ def test_fetch_openreview_reads_the_notes_of_a_venue_with_a_token(tmp_path, note
         assert pages == [str(k) for k in range(0, len(records), 1000)]
         again = fetch("openreview", VENUE, env={"TRIAGE_OPENREVIEW_API": server.url, "OPENREVIEW_TOKEN": "sesame"})
         assert again.returncode == 1 and server.requests[-1][1]["mintcdate"] == str(venue_notes[-1]["tcdate"])
-    path = tmp_path / "lists" / f"openreview-ICLR.cc_2024_Conference-{TODAY}.jsonl"
+    path = tmp_path / "lists" / f"openreview-ICLR.cc_2024_Conference-{today()}.jsonl"
     found = listed(path)
     assert [r["title"] for r in found] == [" ".join(r["title"].split()) for r in records]
     first = found[0]
@@ -136,8 +134,8 @@ def test_fetch_url_saves_a_bib_and_unpacks_a_bib_gz(tmp_path):
         packed = fetch(server.url + "/v1/anthology.bib.gz")
         again = fetch(server.url + "/v1/list.bib")
     assert (plain.returncode, packed.returncode, again.returncode) == (0, 0, 1), (plain.stderr, packed.stderr)
-    assert plain.stdout == f"{tmp_path / 'lists' / f'url-127.0.0.1-list-{TODAY}.bib'}\n"
-    assert packed.stdout == f"{tmp_path / 'lists' / f'url-127.0.0.1-anthology-{TODAY}.bib'}\n"
+    assert plain.stdout == f"{tmp_path / 'lists' / f'url-127.0.0.1-list-{today()}.bib'}\n"
+    assert packed.stdout == f"{tmp_path / 'lists' / f'url-127.0.0.1-anthology-{today()}.bib'}\n"
     assert [r["title"] for r in listed(packed.stdout.strip())] == ["A fetched paper"]
 
 

@@ -4,13 +4,11 @@ replace-cross) kept and found by `announce:`."""
 from __future__ import annotations
 
 import json
-import time
 
 from store.readers import read_path
 from tests.hostile import one_line, triage
-from tests.loopback import arxiv_rss, corpus_records, sample_records, serving, stamped
+from tests.loopback import arxiv_rss, corpus_records, sample_records, serving, stamped, today
 
-TODAY = time.strftime("%Y-%m-%d", time.gmtime())
 
 
 def fetch(server, *cats):
@@ -28,7 +26,7 @@ def test_the_days_announcements_are_saved_and_reopen_offline_by_announce_type(tm
     with serving({"/rss/cs.LG": arxiv_rss(records)}) as server:
         done = fetch(server, "cs.LG")
         again = fetch(server, "cs.LG")
-    path = tmp_path / "lists" / f"arxiv-new-cs.LG-{TODAY}.rss"
+    path = tmp_path / "lists" / f"arxiv-new-cs.LG-{today()}.rss"
     assert done.returncode == 0, done.stderr
     assert (done.stdout, done.stderr) == (f"{path}\n", f"triage: 12 new papers saved in {path}\n")
     assert (again.returncode, again.stderr) == (1, "triage: nothing new since the last fetch\n")

@@ -5,18 +5,16 @@ the session's time, and read again offline."""
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
 from store.papers.model import Collection
 from store.readers import read_path
 from tests.hostile import one_line, triage
-from tests.loopback import conference_events, conference_site, corpus_records, sample_records, serving
+from tests.loopback import conference_events, conference_site, corpus_records, sample_records, serving, today
 from tui.app import TriageApp
 from tui.widgets.detail import DetailPane
 
-TODAY = time.strftime("%Y-%m-%d", time.gmtime())
 EVENTS = "/static/virtual/data/iclr-2024-orals-posters.json"
 
 
@@ -41,7 +39,7 @@ def test_the_program_is_saved_with_abstracts_and_reopens_offline_by_session(tmp_
     with serving(conference_site(payload, None if inline else abstracts)) as server:
         done = fetch(server, "ICLR", "2024")
         again = fetch(server, "iclr", "2024")
-    path = tmp_path / "lists" / f"conference-iclr-2024-{TODAY}.jsonl"
+    path = tmp_path / "lists" / f"conference-iclr-2024-{today()}.jsonl"
     assert done.returncode == 0, done.stderr
     assert (done.stdout, done.stderr) == (f"{path}\n", f"triage: 12 new papers saved in {path}\n")
     assert (again.returncode, again.stderr) == (1, "triage: nothing new since the last fetch\n")

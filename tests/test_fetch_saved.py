@@ -9,9 +9,8 @@ import time
 import pytest
 
 from store.readers import read_path
-from tests.loopback import arxiv_api, corpus_records, sample_records, serving, stamped
+from tests.loopback import arxiv_api, corpus_records, sample_records, serving, stamped, today
 
-TODAY = time.strftime("%Y-%m-%d", time.gmtime())
 
 
 def run(server, folder, page_size=5, **kwargs):
@@ -31,7 +30,7 @@ def test_the_pages_make_one_dated_atom_file_the_reader_reads(tmp_path):
     records = stamped(sample_records(12))
     with serving({"/api/query": arxiv_api(records)}) as server:
         outcome = run(server, tmp_path)
-    assert outcome.path == tmp_path / f"arxiv-cs.LG-{TODAY}.atom"
+    assert outcome.path == tmp_path / f"arxiv-cs.LG-{today()}.atom"
     assert titles(outcome.path) == [r["title"] for r in records]
     assert [q["start"] for _, q, _ in server.requests] == ["0", "5", "10"]
     assert {(q["sortBy"], q["sortOrder"], q["max_results"]) for _, q, _ in server.requests} == {("submittedDate", "ascending", "5")}
@@ -92,7 +91,7 @@ def test_an_empty_day_writes_nothing(tmp_path):
 def test_a_damaged_saved_file_is_said_and_left_as_it_is(tmp_path):
     from store.common.errors import ReadError
 
-    damaged = tmp_path / f"arxiv-cs.LG-{TODAY}.atom"
+    damaged = tmp_path / f"arxiv-cs.LG-{today()}.atom"
     damaged.write_text('<feed xmlns="http://www.w3.org/2005/Atom"><entry>')
     with serving({"/api/query": arxiv_api(stamped(sample_records(3)))}) as server, pytest.raises(ReadError, match="not valid XML"):
         run(server, tmp_path)
@@ -113,7 +112,7 @@ def test_a_feeds_sidecar_says_how_to_fetch_it_again_and_a_hostile_one_is_not_rea
     from store.fetch import saved
 
     folder = tmp_path / "lists"
-    day = folder / f"openreview-ICLR.cc_2025_Conference-{TODAY}.jsonl"
+    day = folder / f"openreview-ICLR.cc_2025_Conference-{today()}.jsonl"
     assert saved.recall(day) is None  # (no sidecar: a list that was not fetched)
     saved.remember(folder, "openreview-ICLR.cc_2025_Conference", ["openreview", "ICLR.cc/2025/Conference"])
     assert saved.recall(day) == ["openreview", "ICLR.cc/2025/Conference"]

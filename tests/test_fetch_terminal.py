@@ -5,21 +5,19 @@ from __future__ import annotations
 import re
 import shlex
 import subprocess
-import time
 
 import pytest
 
-from tests.loopback import arxiv_api, sample_records, serving, stamped
+from tests.loopback import arxiv_api, sample_records, serving, stamped, today
 from tests.tmux import Tmux, triage_command
 
-TODAY = time.strftime("%Y-%m-%d", time.gmtime())
 
 
 def test_fetch_open_opens_the_app_on_the_fetched_list(arxiv_server):
     term = Tmux(f"{triage_command()} fetch arxiv cs.LG --endpoint {arxiv_server.url}/api/query --delay 0.01 --open")
     try:
         screen = term.wait_for(lambda s: "12 of 12 shown" in s)
-        assert f"arxiv-cs.LG-{TODAY}.atom" in screen and "Sample paper 0" in screen
+        assert f"arxiv-cs.LG-{today()}.atom" in screen and "Sample paper 0" in screen
         term.quit()
     finally:
         term.kill()
@@ -30,11 +28,11 @@ def test_triage_fetch_option_fetches_then_opens_the_app(tmp_path, arxiv_server):
     term = Tmux(f"{triage_command()} --fetch {shlex.quote(spec)}")
     try:
         screen = term.wait_for(lambda s: "12 of 12 shown" in s or "EXIT=" in s)
-        assert "12 of 12 shown" in screen and f"arxiv-cs.LG-{TODAY}.atom" in screen
+        assert "12 of 12 shown" in screen and f"arxiv-cs.LG-{today()}.atom" in screen
         term.quit()
     finally:
         term.kill()
-    assert (tmp_path / "lists" / f"arxiv-cs.LG-{TODAY}.atom").is_file()
+    assert (tmp_path / "lists" / f"arxiv-cs.LG-{today()}.atom").is_file()
 
 
 def test_a_bad_fetch_spec_is_one_line_and_no_app():
