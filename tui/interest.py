@@ -107,16 +107,22 @@ class InterestActions:
         if get_current_worker().is_cancelled:
             return
         reordered = None
-        sort, rows, cursor = self.call_from_thread(self._rows_now)
+        now = self.call_from_thread(self._rows_now)
+        if now is None:  # (the app is closing)
+            return
+        sort, rows, cursor = now
         if ranking is not None and sort in LEARNT_SORTS and rows is not None:
             learnt = ranking.places if sort == INTEREST_SORT else ranking.suggested_places
             reordered = Reordered(sort, rows, cursor, rerank(rows, cursor + 1, learnt))
         if not get_current_worker().is_cancelled:
             self.call_from_thread(self._show_ranking, ranking, reordered)
 
-    def _rows_now(self) -> tuple[str, Sequence[Paper] | None, int]:
-        """The sort, and the rows shown and the cursor's row (None: "more like this" is shown)."""
-        paper_list = self.query_one(PaperList)
+    def _rows_now(self) -> tuple[str, Sequence[Paper] | None, int] | None:
+        """The sort, and the rows shown and the cursor's row (None: "more like this" is shown); None once the app is
+        closing (a ranking that ends as the screen's widgets go: tests/test_foryou_app.py failed so in CI)."""
+        paper_list = self.query_one_optional(PaperList)
+        if paper_list is None:
+            return None
         return self.sort, paper_list.papers if self._similar is None else None, paper_list.cursor
 
     def _show_state(self, paper_id: str) -> None:
@@ -138,8 +144,10 @@ class InterestActions:
         order, made by the worker, when they and the cursor are still the same)."""
         if not self.is_running or (ranking is None and self._ranking is None):  # still too few stars: as shown
             return
+        paper_list = self.query_one_optional(PaperList)
+        if paper_list is None:  # (the app is closing)
+            return
         first, self._ranking = self._ranking is None, ranking
-        paper_list = self.query_one(PaperList)
         # A row's bucket only where it explains the order: in the For-you sort.
         paper_list.buckets = (lambda paper_id: ranking.bucket(paper_id).glyph if self.sort == INTEREST_SORT
                               and self._similar is None else " ") if ranking is not None else None

@@ -117,8 +117,9 @@ class Landed:
 
     def _noted_now(self, opened: Opened) -> None:
         """The open is noted (`_note_open`): the new papers are counted in the header and sorted first by the new sort,
-        and the standing rules mark those that arrived."""
-        self.new_ids = opened.new
+        and the standing rules mark those that arrived. New this session stays new: papers `F` fetched or a reload
+        found before the noting are kept new (tests/test_fetch_terminal.py's `F` lost their `+` when it came after)."""
+        self.new_ids = self.new_ids | opened.new
         self.arrived = self.arrived | opened.arrived
         self._noted.set()
         if opened.new:
