@@ -127,8 +127,10 @@ class Landed:
         self.mark_arrivals()  # type: ignore[attr-defined]
 
     def _indexed_now(self, note: str | None) -> None:
-        """Search is ready: the header says so, or what it could not do (an index not kept, or made again)."""
-        self._say("")
+        """Search is ready: the header says so, or what it could not do (an index not kept, or made again). A fetch or
+        reload begun before (`F` on a short list reopened) keeps its line, which it clears itself."""
+        if not self._reloading:  # type: ignore[attr-defined]
+            self._say("")
         if note:
             self.query_one(StatusLine).show_notice(note)  # type: ignore[attr-defined]
 
