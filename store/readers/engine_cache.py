@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from store.common.files import Abandoned
+from store.common.files import Abandoned, remove_dead_writers
 from store.papers.model import Collection
-from store.readers.cache import ENGINE_SUFFIX, _entry, _used, folder
+from store.readers.cache import _ENGINE_BUILDS, ENGINE_SUFFIX, _entry, _used, folder
 from store.readers.list_key import files_key, papers_key
 from store.search.engine import Ahead, Engine
 
@@ -59,6 +59,7 @@ def engine_for(collection: Collection, stop: threading.Event | None = None, ahea
         place = _entry([Path(source) for source in collection.sources], ENGINE_SUFFIX)
     else:
         place = folder() / (hashlib.blake2b(key.encode(), digest_size=16).hexdigest() + ENGINE_SUFFIX)
+    remove_dead_writers(place.parent, _ENGINE_BUILDS)  # (a build a quit left: removed by the next open, not only by a next cache write)
     if ahead is not None and (ahead.key, ahead.folder) == (key, place) \
             and (engine := ahead.engine(collection.papers)) is not None:
         _used(place)
