@@ -10,6 +10,7 @@ tui.watching (a list changed on disk), tui.feeding (fetching from the app), tui.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -224,7 +225,7 @@ class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewA
         """How many papers' mark changes were still not saved when the app quit."""
         self.quit_at: float | None = None
         """When the quit was asked for (`time.monotonic()`): `run_app` ends the process within a second of it."""
-        self._ui_loop: asyncio.AbstractEventLoop | None = None
+        self._ui: tuple[asyncio.AbstractEventLoop, contextvars.Context] | None = None
         self._saver = Saver(self.store, lambda: self.papers_by_id, self._from_writer, self._show,
                             partial(self.notify, severity="error", timeout=20, markup=False),
                             lambda message, severity: self.notify(message, title="Triage database", severity=severity,
@@ -270,14 +271,14 @@ class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewA
         yield FilterBar(id="filter")
         self._split = Split.restored(self.store.setting(self._session_key))
         with Horizontal(id="panes", classes=self._split.classes()):
-            yield PaperList(id="papers")
+            yield PaperList(self._cursor_moved, id="papers")
             yield DetailPane(id="detail")
         if self._hint:
             yield FirstHint(id="first-hint")
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        self._ui_loop = asyncio.get_running_loop()
+        self._ui = asyncio.get_running_loop(), contextvars.copy_context()  # (`_from_writer`'s loop and context)
         c = self.collection
         names = [Path(source).name for source in c.sources]
         self.sub_title = ", ".join(names)
@@ -353,9 +354,10 @@ class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewA
             self.farewell.append(f"triage: q quit before the query's results were shown: {given_up} key"
                                  f"{'s' if given_up != 1 else ''} typed for them not applied")
 
-    def on_paper_list_highlighted(self, message: PaperList.Highlighted) -> None:
-        self.show_paper(message.paper)
+    def _cursor_moved(self, paper_list: PaperList) -> None:
+        self.show_paper(paper_list.current)
         self._session_changed()
+        self.follow_visual(paper_list)
 
     def _theme_changed(self, theme: Theme) -> None:
         self._saver.run(self.store.put_setting, "theme", {"name": theme.name})

@@ -8,6 +8,7 @@ keys `space` `r` `s` `d` `1`–`5` `0` `n` `N` `u` `ctrl+r` `e` `t` `R`. `Markin
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -33,7 +34,7 @@ class MarkingActions:
     history: History
     _saver: Saver
     _tallies: dict[str, Tally]
-    _ui_loop: asyncio.AbstractEventLoop | None
+    _ui: tuple[asyncio.AbstractEventLoop, contextvars.Context] | None
 
     def state_of(self, paper_id: str) -> Triage:
         return self.states.get(paper_id, NO_MARKS)
@@ -78,9 +79,10 @@ class MarkingActions:
         return bool(self._saver.unsaved)
 
     def _from_writer(self, callback: Callable[[], None]) -> None:
-        """Run `callback` on the app's thread soon (from another thread), unless the app has stopped by then."""
-        if self._ui_loop is not None and not self._ui_loop.is_closed():
-            self._ui_loop.call_soon_threadsafe(lambda: callback() if self.is_running else None)
+        """Run `callback` on the app's thread soon (from another thread), unless the app has stopped by then; in
+        the app's context (Textual's active app: a timer the callback sets fails without it)."""
+        if self._ui is not None and not (loop := self._ui[0]).is_closed():
+            loop.call_soon_threadsafe(lambda: callback() if self.is_running else None, context=self._ui[1].copy())
 
     def _current(self) -> tuple[str, Triage] | None:
         paper = self.query_one(PaperList).current

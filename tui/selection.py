@@ -122,11 +122,10 @@ class SelectionActions:
         elif paper is not None:
             self._selection_changed(self.selection.start_visual(paper.id))
 
-    def on_paper_list_highlighted(self, message: PaperList.Highlighted) -> None:
-        """In visual mode the cursor's moves extend the selection. (Textual calls this handler as well as
-        the app's own: handlers run along the class's MRO.)"""
+    def follow_visual(self, paper_list: PaperList) -> None:
+        """In visual mode the cursor's moves extend the selection."""
         if self.selection.anchor is not None:
-            self._extend_visual(message.paper_list)
+            self._extend_visual(paper_list)
 
     def _extend_visual(self, paper_list: PaperList) -> None:
         changed = self.selection.extend_to(paper_list.papers, paper_list.index_of, paper_list.cursor)

@@ -15,7 +15,6 @@ from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.events import Click
 from textual.geometry import Size
-from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -127,25 +126,13 @@ class PaperList(KeptLines, SteadyBar, ScrollView, can_focus=True, inherit_bindin
     cursor: reactive[int] = reactive(0, always_update=False, init=False, repaint=False)
     """Index of the highlighted paper in `papers` (a move redraws the two rows it changes, not the list)."""
 
-    class Highlighted(Message):
-        """The cursor moved to `paper` (None when the list is empty). Posted to the app itself, not bubbled
-        up through the screen: the app shows the paper before the screen draws the rows the move changed,
-        so a key is drawn in one frame, not two (the rows, then the detail pane)."""
-
-        def __init__(self, paper_list: PaperList, paper: Paper | None) -> None:
-            super().__init__()
-            self.paper_list = paper_list
-            self.paper = paper
-
-        @property
-        def control(self) -> PaperList:
-            return self.paper_list
-
-        def can_replace(self, message: Message) -> bool:
-            return isinstance(message, PaperList.Highlighted) and message.paper_list is self.paper_list
-
-    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(self, follow: Callable[[PaperList], None], *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
+        self._follow = follow
+        """Called at once whenever the paper under the cursor may have changed (a move, new papers): the app shows
+        it in the detail pane in the same call, so the rows and the pane change in one frame. (A message would be
+        handled when the app's queue reaches it, and the screen's update timer can draw the rows before that.)"""
         self.papers: Sequence[Paper] = ()
         self.states: Mapping[str, Triage] = {}
         """Triage state by paper id (absent: no marks); call `refresh_papers` after changing it."""
@@ -186,7 +173,7 @@ class PaperList(KeptLines, SteadyBar, ScrollView, can_focus=True, inherit_bindin
         self.set_reactive(PaperList.cursor, index)
         self._centre(index)
         self.refresh()
-        self.app.post_message(self.Highlighted(self, self.current))
+        self._follow(self)
 
     def reorder(self, papers: Sequence[Paper], title_spans: TitleSpans | None = None) -> None:
         """Show the same papers in a new order that leaves the cursor's row where it is (no scroll, no move)."""
@@ -222,7 +209,7 @@ class PaperList(KeptLines, SteadyBar, ScrollView, can_focus=True, inherit_bindin
         self.refresh_lines(old)
         self.refresh_lines(new)
         self.scroll_to_show(new)
-        self.app.post_message(self.Highlighted(self, self.current))
+        self._follow(self)
 
     def scroll_to_show(self, index: int) -> None:
         height = self.scrollable_content_region.height
