@@ -2,8 +2,8 @@
 
 `ById` answers "which paper (which row) has this id" over a list's ids column, the ids in the list's order as its parse
 entry keeps them (`Collection.ids`, read without the papers) or, for a list parsed now, as its papers have them. The
-ids' hashes are kept sorted (numpy), each with its row: at 1,000,000 papers ~12 MB, not a dict of a million
-str → Paper (~40 MB beside the ids, and made by a pass over every paper before search was ready). A look-up is a binary
+ids' hashes are kept sorted (numpy), each with its row: at 1,000,000 papers 8 MB (and the ids column's 8 MB), not a
+dict of a million str → Paper (~30 MB, made by a pass over every paper before search was ready). A look-up is a binary
 search (~2 µs), the id itself compared at the row found. numpy is imported when the first look-up is made (a list's
 head is shown before it is: the first frame does not wait for it), or by `indexed`, which the work behind a list calls.
 """
@@ -16,6 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from store.papers.model import Collection, Paper
+
+
+_WHOLE = 1 << 32
+_HALF = 1 << 31
 
 
 class ById(Mapping[str, "Paper"]):
@@ -46,10 +50,11 @@ class ById(Mapping[str, "Paper"]):
         if self._index is None:
             import numpy as np
 
-            hashes = np.fromiter(map(hash, self.ids), dtype=np.int64, count=len(self.ids))
+            # (a hash's low 32 bits: at 1,000,000 ids ~120 pairs share one, each told apart by its id at the look-up)
+            hashes = np.fromiter(map(hash, self.ids), dtype=np.int64, count=len(self.ids)).astype(np.int32)
             order = np.argsort(hashes, kind="stable")  # (stable: of equal hashes, the first row first)
             # (read through memoryviews: an item is a Python int, ~20× quicker to get than a numpy scalar)
-            self._index = (memoryview(hashes[order]), memoryview(order))
+            self._index = (memoryview(hashes[order]), memoryview(order.astype(np.int32 if len(order) < 2**31 else np.int64)))
         return self._index
 
     def row(self, paper_id: object) -> int | None:
@@ -57,7 +62,7 @@ class ById(Mapping[str, "Paper"]):
         if type(paper_id) is not str:
             return None
         hashes, rows = self._rows()
-        key = hash(paper_id)
+        key = (hash(paper_id) + _HALF) % _WHOLE - _HALF  # (its low 32 bits as a signed number, as `_rows` keeps them)
         at = bisect_left(hashes, key)
         while at < len(hashes) and hashes[at] == key:  # (more than once only when two ids share a hash)
             row = rows[at]
