@@ -36,6 +36,8 @@ def test_an_unchanged_file_reads_the_same_from_the_cache(tmp_path):
     assert len(cache_files()) == 1
     second = read_path(path)
     assert second == first
+    # the reopened list's ids are a column of its entry, the very ids its papers have, and `read_paths` keeps it
+    assert first.ids is None and second.ids == [p.id for p in second.papers] == read_paths([path]).ids
     assert [p.title for p in second.papers][:2] == ["HDGNN — a hybrid directional graph neural network for ≥ 50% fewer edges",
                                                    "KoLA — a knowledge-oriented benchmark"]
     assert read_paths([tmp_path]) == read_paths([tmp_path])

@@ -17,6 +17,7 @@ from textual.worker import get_current_worker
 
 from store.common.errors import ReadError
 from store.papers.model import Paper, Triage
+from store.papers.rows import ById
 from store.search.views import INTEREST_SORT, LEARNT_SORTS, rerank
 from tui.for_you import Interest
 from tui.widgets.detail import DetailPane
@@ -88,7 +89,7 @@ class InterestActions:
     """`m` and esc back from it (see TriageApp's key table), and the For-you ranking shown."""
 
     sort: str
-    papers_by_id: dict[str, Paper]
+    papers_by_id: ById
     _interest: Interest
     _ranking: Ranking | None
     _similar: Similar | None

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
-from operator import attrgetter
 from typing import NamedTuple
 
 from store.library.seen import NOTHING, Opened
 from store.marks.db import TriageStore
 from store.papers.model import Collection, Paper, Triage
+from store.papers.rows import ById
 from store.readers import NOT_A_LIST, describe_skipped, match_cache
 from store.search.views import Tally
 from tui.saving import Saver
@@ -27,8 +27,9 @@ class Landing(NamedTuple):
     on the background thread: passes over 100,000 papers the UI thread need not make (~50 ms)."""
 
     whole: Collection
-    by_id: dict[str, Paper]
-    """Each paper by its id (the app's `papers_by_id` from now on, and the set of ids its tallies count in)."""
+    by_id: ById
+    """Each paper by its id (the app's `papers_by_id` from now on, and the set of ids its tallies count in), through
+    the list's ids column: its look-up made here."""
     columns: tuple[str, ...]
     new: frozenset[str]
     """The ids of its papers first seen since it was last opened (`store.library.seen`), when that is known."""
@@ -39,7 +40,7 @@ class Landing(NamedTuple):
     def of(cls, whole: Collection, opened: Opened = NOTHING) -> Landing:
         """`opened`: what the database found opening the list (`TriageStore.opened`); an open's is found once search
         is ready (`Loading._note_open`), and none of its papers is new until then."""
-        return cls(whole, dict(zip(map(attrgetter("id"), whole.papers), whole.papers)), columns_for(whole.papers), *opened)
+        return cls(whole, ById.of(whole).indexed(), columns_for(whole.papers), *opened)
 
 
 
@@ -49,7 +50,7 @@ class Landed:
     collection: Collection
     store: TriageStore
     states: dict[str, Triage]
-    papers_by_id: dict[str, Paper]
+    papers_by_id: ById
     new_ids: frozenset[str]
     arrived: frozenset[str]
     _files: object
@@ -75,7 +76,7 @@ class Landed:
         c = self.collection
         c.papers[:] = whole.papers  # in place: who holds the list (the interest model) sees it whole
         c.header, c.venue, c.year, c.sources, c.warnings = whole.header, whole.venue, whole.year, whole.sources, whole.warnings
-        c.origin = whole.origin  # (what its index entry is found by)
+        c.origin, c.ids = whole.origin, whole.ids  # (what its index entry is found by; its ids column)
         self.papers_by_id = landing.by_id
         self.__dict__.pop("citation_keys", None)  # made again from all papers
         self._files = None

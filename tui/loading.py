@@ -39,6 +39,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from store.papers.model import Collection, Paper, Triage
+from store.papers.rows import ById
 from store.common.errors import ReadError
 from store.readers import cache, files_of, match_cache, quick, read_paths, records, texts_entry
 from store.readers.list_key import read_key
@@ -81,8 +82,8 @@ class Loading(Landed):
         """Set once `_index` is made (or the app quits before)."""
         self._stopping = threading.Event()
         """Set at quit: the work behind the list stops (a build of the engine too: store.search.engine.folder's `build`)."""
-        self.papers_by_id = {paper.id: paper for paper in self.collection.papers}
-        """Each paper by its id (the head's until the whole read lands)."""
+        self.papers_by_id = ById.of(self.collection)
+        """Each paper by its id (the head's until the whole read lands: its look-up made when first asked)."""
         self._thread: threading.Thread | None = None
         self._said = ""
         """What the header says of this work."""
@@ -118,7 +119,7 @@ class Loading(Landed):
 
     def keep_after_load(self, paper_id: str | None) -> None:
         """Put the cursor on `paper_id` (the restored session's) once the whole list lands, if the head lacks it."""
-        if self.loading and paper_id is not None and paper_id not in self.papers_by_id:
+        if self.loading and paper_id is not None and paper_id not in self.papers_by_id.ids:  # (the head's few: no numpy yet)
             self._cursor_after_load = paper_id
 
     def start_loading(self) -> None:

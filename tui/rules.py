@@ -27,6 +27,7 @@ from store.marks import rules
 from store.marks.db import TriageStore
 from store.marks.rules import LEAST_SHARED, Applied, Change, Proposal, Rule, Rules, untouched
 from store.papers.model import Paper, Triage
+from store.papers.rows import ById
 from store.search.query import clipped, parse
 from tui.saving import Saver
 from tui.screens.rules import QUERY_WIDTH, Counted, EditRule, ProposeRule, RulesPicker
@@ -53,7 +54,7 @@ class RuleActions:
     states: dict[str, Triage]
     new_ids: frozenset[str]
     arrived: frozenset[str]
-    papers_by_id: dict[str, Paper]
+    papers_by_id: ById
     _saver: Saver
     _search_index: Callable[[], Engine]
     change: Callable[..., None]

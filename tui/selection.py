@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from store.papers.model import Paper, Triage
+from store.papers.rows import ById
 from tui.screens.dialogs import Confirm, TagEditor
 from tui.widgets.paper_list import PaperList
 
@@ -81,7 +82,7 @@ class SelectionActions:
     """`;`, `V`, `ctrl+a`, `esc` (see TriageApp's key table), and the triage keys on many papers."""
 
     states: dict[str, Triage]
-    papers_by_id: dict[str, Paper]
+    papers_by_id: ById
 
     @property
     def selection(self) -> Selection:

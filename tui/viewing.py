@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from textual.timer import Timer
 
 from store.papers.model import Paper, Triage
+from store.papers.rows import ById
 from store.marks.db import TriageStore
 from store.search.highlight import Hit, Hits
 from store.papers.text import title_display
@@ -66,7 +67,7 @@ class ViewActions:
     _session_key: str
     _session_timer: Timer | None
     _session: dict[str, Any]
-    papers_by_id: dict[str, Paper]
+    papers_by_id: ById
 
     def _hit_of(self, paper: Paper) -> Hit | None:
         """What the query shown matched in `paper` (None without a query, or when it does not match it)."""

@@ -228,7 +228,8 @@ def read_paths(paths: Iterable[str | os.PathLike[str]]) -> Collection:
             raise ReadError(str(path), f"no readable lists in this directory ({', '.join(KNOWN_EXTENSIONS)})" + (f": {why}" if why else ""))
     if len(parts) == 1:
         only = parts[0]
-        return Collection(only.papers, only.header, only.venue, only.year, only.sources, warnings, origin=only.origin)
+        return Collection(only.papers, only.header, only.venue, only.year, only.sources, warnings, origin=only.origin,
+                          ids=only.ids)
     venues = {(part.venue, part.year) for part in parts}
     venue, year = venues.pop() if len(venues) == 1 else ("", None)
     papers = unique(paper for part in parts for paper in part.papers)

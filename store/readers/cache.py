@@ -237,7 +237,7 @@ def _decode(data: bytes, key: tuple, path: Path, wanted: AbstractSet[str] | None
         gc.freeze()
     if len(papers) != len(chosen) or len(ids) != count:  # (map stops at the shortest column)
         raise ValueError("damaged cache entry")
-    return Collection(papers, header, venue, year, list(sources), list(warnings))
+    return Collection(papers, header, venue, year, list(sources), list(warnings), ids=ids if wanted is None else None)
 
 
 def _write_head(key: tuple, collection: Collection, out: BinaryIO) -> None:

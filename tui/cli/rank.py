@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from store.papers.model import Collection, Paper, Triage, texts
+from store.papers.rows import ById
 from store.common.json_out import dumps
 from tui.cli.common import (add_common, add_library, database, in_store, keys_naming, load, named, paper_row, parse_args, print_table,
                             stored_states)
@@ -61,7 +62,7 @@ def run_similar(argv: Sequence[str]) -> int:
     if not ids:
         print(f"triage: {', '.join(collection.sources)} has no other paper", file=sys.stderr)
         return 1
-    by_id = {p.id: p for p in collection.papers}
+    by_id = ById.of(collection)  # (through its ids column: no dict of all its papers for the few shown)
     states = stored_states(db, collection)
     if args.format == "table":
         print_table([by_id[pid] for pid in ids], states)

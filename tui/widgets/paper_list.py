@@ -20,6 +20,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from store.papers.model import Paper, Triage
+from store.papers.rows import ById
 from store.papers.text import title_display
 from store.search.views import surname
 from tui.contrast import AAA, contrast, legible
@@ -149,8 +150,8 @@ class PaperList(KeptLines, SteadyBar, ScrollView, can_focus=True, inherit_bindin
         """Ids of the marked papers seen here in a later version (`↻` in the first column: `is:updated`); call `redraw`."""
         self.columns: tuple[str, ...] = ()
         """The columns of `COLUMNS` the papers have (see `columns_for`), shown when there is room; call `redraw`."""
-        self._rows: dict[str, int] | None = {}
-        """Paper id → row, made when first asked for (a query typed need not index 100,000 rows)."""
+        self._rows: ById | None = None
+        """The rows by paper id, made when first asked for (its look-up too: a query typed need not index 100,000 rows)."""
         self._title_spans: TitleSpans | None = None
         self._cache: LRUCache[tuple[int, bool, int], Strip] = LRUCache(1024)
         self._style: Style | None = None
@@ -168,7 +169,7 @@ class PaperList(KeptLines, SteadyBar, ScrollView, can_focus=True, inherit_bindin
         self._title_spans = title_spans
         self._rows = None
         self._cache.clear()
-        index = self._row_of().get(keep, 0) if keep else 0
+        index = (self._row_of().found(keep) or 0) if keep else 0
         self._set_rows(len(papers))
         self.set_reactive(PaperList.cursor, index)
         self._centre(index)
@@ -182,10 +183,10 @@ class PaperList(KeptLines, SteadyBar, ScrollView, can_focus=True, inherit_bindin
         self._rows = None
         self.redraw()
 
-    def _row_of(self) -> dict[str, int]:
-        """Paper id → row of the papers shown."""
+    def _row_of(self) -> ById:
+        """The papers shown by id (their ids read once: ~15 ms at 1,000,000 papers, not a dict of them, ~0.35 s)."""
         if self._rows is None:
-            self._rows = dict(zip(map(attrgetter("id"), self.papers), range(len(self.papers))))  # at C speed
+            self._rows = ById(self.papers, list(map(attrgetter("id"), self.papers)))
         return self._rows
 
     def _set_rows(self, count: int) -> None:
@@ -221,7 +222,7 @@ class PaperList(KeptLines, SteadyBar, ScrollView, can_focus=True, inherit_bindin
 
     def index_of(self, paper_id: str) -> int | None:
         """The row of a paper, None when it is not in the list."""
-        return self._row_of().get(paper_id)
+        return self._row_of().row(paper_id)
 
     def refresh_papers(self, paper_ids: Iterable[str]) -> None:
         """Redraw the rows of these papers (their state changed); many at once redraw the whole list.
