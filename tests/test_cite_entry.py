@@ -37,7 +37,7 @@ def made_anew(path: Path, fmt: str) -> bytes:
 
 
 def entry_of(path: Path) -> Path:
-    return cache._entry([path], cache.CITE_SUFFIX)
+    return cache.entry_file([path], cache.CITE_SUFFIX)
 
 
 @pytest.mark.parametrize("fmt", ["bibtex", "ris"])
@@ -80,7 +80,7 @@ def test_a_damaged_or_forged_entry_never_changes_what_is_written(tmp_path, corpo
 
     def forged(key_column: list[str], titles: str | None = "\0".join(made_titles), *, parse=keys, number=count) -> bytes:
         data = marshal.dumps((parse, number, ["\0".join(key_column), titles]))
-        return cache._header(data) + data
+        return cache.header_of(data) + data
 
     twice = [made_keys[1], *made_keys[1:]]  # two papers, one key
     by_case = [made_keys[0], made_keys[0].upper(), *made_keys[2:]]  # two keys the same but for case
