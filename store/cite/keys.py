@@ -1,7 +1,6 @@
 """Citation keys: readable (`iclr2024hdgnn`: the first author's surname or the venue, the year, the method's name or
 the title's first word), unique within the papers they are assigned over (`citation_keys`: a paper keeps its key in
-every export), and whether keys kept beside a list can be what that assigns (`citable`). Imports `papers` only: what
-names a paper by its key (`triage set KEY`) needs no BibTeX library."""
+every export), and whether keys kept beside a list can be what that assigns (`citable`). Imports `papers` only."""
 from __future__ import annotations
 
 import re
