@@ -10,6 +10,7 @@ from textual.widgets import Checkbox, Input, OptionList, Static
 
 from store.papers.model import Triage
 from store.cite import citations as cite
+from store.cite.keys import citation_keys
 from store.readers import read_path
 from store.marks.db import TriageStore
 from tui.app import TriageApp
@@ -39,7 +40,7 @@ async def test_c_copies_the_bibtex_of_the_current_paper(seed_path):
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("j", "c")
         await settle(app, pilot)
-        assert app.clipboard == cite.render([collection.papers[1]], "bibtex", cite.citation_keys(collection.papers))
+        assert app.clipboard == cite.render([collection.papers[1]], "bibtex", citation_keys(collection.papers))
         assert "https://github.com/ajy112/HDGNN" in app.clipboard
         assert messages(app)[-1] == "BibTeX copied (OSC 52)"
 
@@ -154,7 +155,7 @@ async def test_o_without_a_browser_copies_the_link(seed_path, monkeypatch):
 
 async def test_Y_after_a_filter_copies_only_the_matches_with_their_usual_keys(seed_path):
     papers = read_path(seed_path).papers
-    keys = cite.citation_keys(papers)
+    keys = citation_keys(papers)
     app = TriageApp(read_path(seed_path))
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("slash", *"hdgnn | fairtune", "enter")

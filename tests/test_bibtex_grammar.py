@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 from store.papers.model import Paper, paper_id
 from store.readers import read_path
 from store.cite import citations as cite, export
+from store.cite.keys import citation_keys
 
 BRACES = st.text(st.sampled_from(list("{}\\$ a_%")) | st.characters(exclude_categories=("Cs",)), max_size=40)
 
@@ -35,14 +36,14 @@ def test_real_conference_exports_with_abstracts_parse_under_bibtex_grammar(corpo
     `--abstract`: every entry parses and each field is the value we wrote."""
     for name in ("iclr-2024-papers.jsonl", "icml-2024-papers.jsonl"):
         papers = read_path(corpora / name).papers
-        keys = cite.citation_keys(papers)
+        keys = citation_keys(papers)
         assert_pybtex_reads(export.render(papers, "bibtex", keys=keys, abstract=True), papers, keys)
 
 
 def test_a_lone_brace_in_an_abstract_is_a_brace_again_when_read_back(tmp_path):
     text = "We study sets \\{x} and a stray } brace, then { another."
     paper = Paper(id=paper_id(text), text=text, plain=text, title="Lone } brace {", venue="ICLR", year=2024)
-    keys = cite.citation_keys([paper])
+    keys = citation_keys([paper])
     bib = cite.bibtex([paper], keys, abstract=True)
     assert_pybtex_reads(bib, [paper], keys)
     out = tmp_path / "out.bib"
@@ -58,5 +59,5 @@ def test_any_text_in_any_field_parses_under_bibtex_grammar(title, abstract, auth
     text = abstract or "x"
     paper = Paper(id=paper_id(text), text=text, plain=text, title=title, venue="ICLR", year=2024,
                   authors=(author,) if " ".join(cite.inert(author).split()) else (), fields=(("note", note),))
-    keys = cite.citation_keys([paper])
+    keys = citation_keys([paper])
     assert_pybtex_reads(cite.bibtex([paper], keys, abstract=True), [paper], keys)

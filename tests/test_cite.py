@@ -10,6 +10,7 @@ from store.papers.model import Paper, paper_id
 from store.common.errors import ReadError
 from store.readers import read_path
 from store.cite import citations as cite
+from store.cite.keys import citation_keys
 
 
 def parse_back(text: str, decode: bool = False) -> bibtexparser.Library:
@@ -119,7 +120,7 @@ def assert_reads_back_the_same(papers, tmp_path):
         # into the entry itself: the only fields added.
         added = after.fields[len(before.fields):]
         assert after.fields[: len(before.fields)] == before.fields and {name for name, _ in added} <= {"booktitle", "journal", "year"}
-        assert after.key == (before.key or cite.citation_keys(papers)[before.id])
+        assert after.key == (before.key or citation_keys(papers)[before.id])
     return back
 
 
@@ -170,7 +171,7 @@ def test_bare_abstract_cites_with_venue_year_title_and_code_link(seed_path):
     hdgnn = read_path(seed_path).papers[1]
     assert cite.plain(hdgnn) == f"{hdgnn.title}{'' if hdgnn.title[-1] in '.…' else '.'} ICLR 2024. https://github.com/ajy112/HDGNN"
     assert cite.markdown(hdgnn).endswith("](https://github.com/ajy112/HDGNN) — *ICLR 2024*")
-    key = cite.citation_keys([hdgnn])[hdgnn.id]
+    key = citation_keys([hdgnn])[hdgnn.id]
     assert key.startswith("iclr2024") and key.isalnum()
 
 
@@ -185,7 +186,7 @@ def test_plain_and_markdown_of_a_bibtex_sourced_paper():
 
 def test_keys_are_unique_and_readable_over_a_real_conference(corpora):
     papers = read_path(corpora / "iclr-2024-abstracts.txt").papers
-    keys = cite.citation_keys(papers)
+    keys = citation_keys(papers)
     assert len(set(keys.values())) == len(papers) == 2260
     assert all(k.startswith("iclr2024") and k.isalnum() for k in keys.values())
 
@@ -193,7 +194,7 @@ def test_keys_are_unique_and_readable_over_a_real_conference(corpora):
 def test_repeated_keys_get_suffixes_in_order_and_never_collide():
     same = [bib_paper(f"abstract {i}", title="Large models", venue="ICLR", year=2024) for i in range(30)]
     natural = bib_paper("other", title="x", name="largeb", venue="ICLR", year=2024)
-    keys = cite.citation_keys([same[0], natural, *same[1:]])
+    keys = citation_keys([same[0], natural, *same[1:]])
     assert [keys[p.id] for p in same[:4]] == ["iclr2024large", "iclr2024largec", "iclr2024larged", "iclr2024largee"]
     assert keys[natural.id] == "iclr2024largeb"
     assert keys[same[-1].id] == "iclr2024largebe" and len(set(keys.values())) == 31

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from store.cite import citations as cite, export
+from store.cite import citations as cite, export, keys as keys_module
+from store.cite.keys import citation_keys
 from store.readers import cache, columns_entry, read_paths
 from tui.cli import main
 
@@ -33,11 +34,11 @@ def exported(path: Path, fmt: str, *more: str) -> bytes:
 def made_anew(path: Path, fmt: str) -> bytes:
     """What the export of the whole list is, made from its papers with nothing kept."""
     papers = read_paths([str(path)]).papers
-    return export.render(papers, fmt, keys=cite.citation_keys(papers)).encode()
+    return export.render(papers, fmt, keys=citation_keys(papers)).encode()
 
 
 def entry_of(path: Path) -> Path:
-    return cache._entry([path], cache.CITE_SUFFIX)
+    return cache.entry_file([path], cache.CITE_SUFFIX)
 
 
 @pytest.mark.parametrize("fmt", ["bibtex", "ris"])
@@ -55,7 +56,7 @@ def test_a_long_list_keeps_its_keys_and_titles_and_exports_the_same_bytes(tmp_pa
 def test_a_query_and_a_citation_use_the_kept_keys(tmp_path, corpora, capsys):
     path = listing(tmp_path, corpora)
     papers = read_paths([str(path)]).papers
-    keys = cite.citation_keys(papers)
+    keys = citation_keys(papers)
     assert main(["cite", papers[1500].id, str(path)]) == 0
     assert capsys.readouterr().out == cite.render([papers[1500]], "bibtex", keys)
     assert not entry_of(path).exists()  # (one citation does not make the titles of all)
@@ -80,7 +81,7 @@ def test_a_damaged_or_forged_entry_never_changes_what_is_written(tmp_path, corpo
 
     def forged(key_column: list[str], titles: str | None = "\0".join(made_titles), *, parse=keys, number=count) -> bytes:
         data = marshal.dumps((parse, number, ["\0".join(key_column), titles]))
-        return cache._header(data) + data
+        return cache.header_of(data) + data
 
     twice = [made_keys[1], *made_keys[1:]]  # two papers, one key
     by_case = [made_keys[0], made_keys[0].upper(), *made_keys[2:]]  # two keys the same but for case
@@ -127,7 +128,8 @@ async def test_the_apps_export_takes_the_kept_keys_and_titles_and_writes_what_tr
     def made_again(papers):
         raise AssertionError("made again, not read from the entry")
 
-    monkeypatch.setattr(cite, "citation_keys", made_again)
+    monkeypatch.setattr(cite, "citation_keys", made_again)  # (what `cite.citing` makes them with)
+    monkeypatch.setattr(keys_module, "citation_keys", made_again)  # (what tui.citing makes them with)
     monkeypatch.setattr(cite, "bibtex_titles", made_again)
     target = tmp_path / "from-the-app.bib"
     app = TriageApp(collection, db_path=str(tmp_path / "db.json"))

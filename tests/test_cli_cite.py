@@ -8,7 +8,7 @@ import bibtexparser
 
 from store.papers.model import Triage
 from store.readers import read_path
-from store.cite import citations as cite
+from store.cite.keys import citation_keys
 from store.marks.db import TriageStore
 
 
@@ -19,7 +19,7 @@ def triage(*args: str, **kw) -> subprocess.CompletedProcess[str]:
 def test_cite_by_id_or_key_in_each_format(seed_path):
     papers = read_path(seed_path).papers
     hdgnn = papers[1]
-    key = cite.citation_keys(papers)[hdgnn.id]
+    key = citation_keys(papers)[hdgnn.id]
     by_id = triage("cite", hdgnn.id)
     assert by_id.returncode == 0, by_id.stderr
     assert by_id.stdout == triage("cite", key, str(seed_path)).stdout == triage("cite", hdgnn.id[:6]).stdout
@@ -90,7 +90,7 @@ def test_export_of_the_starred_is_a_bib_of_the_reading_list(seed_path, tmp_path)
     store.close()
     out = tmp_path / "reading.bib"
     assert triage("export", "--db", str(db), "--query", "is:starred", "-o", str(out)).returncode == 0
-    keys = cite.citation_keys(papers)
+    keys = citation_keys(papers)
     assert {e.key for e in bibtexparser.parse_file(str(out)).entries} == {keys[papers[1].id], keys[papers[4].id]}
     nothing = triage("export", "--db", str(db), "--query", "is:starred zzzqqq", "-o", str(tmp_path / "none.bib"))
     assert nothing.returncode == 1 and not (tmp_path / "none.bib").exists()

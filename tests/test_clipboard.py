@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from store.cite import citations as cite
+from store.cite.keys import citation_keys
 from store.readers import read_path
 from tests.waits import told, until
 from tui import clipboard
@@ -74,5 +75,5 @@ async def test_c_in_the_app_fills_the_x_clipboard(on_display, seed_path):
         await pilot.press("j", "c")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert x_clipboard() == cite.render([collection.papers[1]], "bibtex", cite.citation_keys(collection.papers))
+        assert x_clipboard() == cite.render([collection.papers[1]], "bibtex", citation_keys(collection.papers))
         await until(pilot, lambda: bool(told(app)) and told(app)[-1].message == "BibTeX copied (xclip)")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from store.cite import citations as cite
+from store.cite.keys import citation_keys
 from store.readers import read_path
 from tests.tmux import Tmux, triage_command
 
@@ -22,7 +23,7 @@ def test_c_in_the_app_puts_bibtex_in_tmux_paste_buffer(tmp_path, papers):
         term.wait_for(lambda s: "ICLR 2024" in s)
         term.send("j")
         term.send("c")
-        expected = cite.render([papers[1]], "bibtex", cite.citation_keys(papers))
+        expected = cite.render([papers[1]], "bibtex", citation_keys(papers))
         term.wait_for(lambda s: term.paste_buffer() == expected)
         term.wait_for(lambda s: "BibTeX copied (OSC 52)" in s)
     finally:
@@ -35,7 +36,7 @@ def after_enter(command: str) -> str:
 
 
 def test_cite_copy_on_the_command_line_reaches_tmux_too(tmp_path, papers):
-    key = cite.citation_keys(papers)[papers[2].id]
+    key = citation_keys(papers)[papers[2].id]
     term = Tmux(after_enter(f"{triage_command()} cite {key} --format markdown --copy"), env=NO_DISPLAY)
     try:
         term.command("set", "-g", "set-clipboard", "on")

@@ -11,7 +11,8 @@ import pytest
 from store.common.errors import ReadError
 from store.papers.model import Triage
 from store.readers import read_path
-from store.cite import citations as cite, export
+from store.cite import export
+from store.cite.keys import citation_keys
 
 
 @pytest.fixture
@@ -40,7 +41,7 @@ def test_markdown_groups_by_priority_and_carries_notes(papers, states):
 
 
 def test_csv_and_jsonl_carry_state_and_text(papers, states):
-    keys = cite.citation_keys(papers)
+    keys = citation_keys(papers)
     rows = list(csv.DictReader(io.StringIO(export.render(papers, "csv", states, keys))))
     assert [r["id"] for r in rows] == [p.id for p in papers]
     assert rows[1]["starred"] == "True" and rows[1]["priority"] == "1" and rows[1]["text"] == papers[1].text
@@ -78,7 +79,7 @@ def test_csv_cells_never_become_spreadsheet_formulas(tmp_path):
 
 
 def test_bibtex_export_keeps_collection_keys_for_a_subset(papers):
-    keys = cite.citation_keys(papers)
+    keys = citation_keys(papers)
     subset = papers[9:11]
     library = bibtexparser.parse_string(export.render(subset, "bibtex", keys=keys))
     assert [e.key for e in library.entries] == [keys[p.id] for p in subset]

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from store.cite import citations as cite, export
+from store.cite import export
+from store.cite.keys import citation_keys
 from store.papers.model import Triage
 from store.readers import read_path
 
@@ -48,7 +49,7 @@ def _outputs(paths: list[Path], fmt: str, abstract: bool) -> str:
             continue
         states = {p.id: Triage(read=i % 3 == 0, starred=i % 5 == 0, priority=i % 4, note=f"n{i}", tags=("t",))
                   for i, p in enumerate(papers[::7])}
-        texts.append(export.render(papers, fmt, states, cite.citation_keys(papers), abstract))
+        texts.append(export.render(papers, fmt, states, citation_keys(papers), abstract))
     return "".join(texts)
 
 

@@ -53,7 +53,7 @@ def starred(db: Path, listing: Path) -> list[str]:
 
 
 def entry_of(listing: Path) -> Path:
-    return cache._entry([listing], cache.MATCH_SUFFIX)
+    return cache.entry_file([listing], cache.MATCH_SUFFIX)
 
 
 def test_a_long_list_keeps_what_its_papers_are_matched_by_and_finds_the_same_marks(tmp_path, corpora):
@@ -78,7 +78,7 @@ def test_a_damaged_or_forged_entry_is_never_believed(tmp_path, corpora):
 
     def forged(*payload: object) -> bytes:
         data = marshal.dumps(payload)
-        return cache._header(data) + data
+        return cache.header_of(data) + data
 
     titles_only = "\0".join(made.titles)
     rng = random.Random(32)

@@ -70,11 +70,11 @@ def test_the_parse_entry_of_papers_kept_packed_is_a_plain_parses(iclr, on_worker
     path = iclr("packed.txt")
     collection = packed_read(path)
     assert any(type(kept_text(p)) is Packed for p in collection.papers)
-    key = cache._key(str(path), path)
-    with cache._entry([path], cache.TEXTS_SUFFIX).open("wb") as out:
+    key = cache.parse_key(str(path), path)
+    with cache.entry_file([path], cache.TEXTS_SUFFIX).open("wb") as out:
         table = texts_entry.write(collection.papers, out)
     data = cache._encode(key, collection, table)
-    decoded = cache._decode(cache._header(data) + data, key, path)
+    decoded = cache.decode(cache.header_of(data) + data, key, path)
     assert decoded is not None and fields(decoded.papers) == fields(read_path(iclr("plain.txt")).papers)
 
 

@@ -56,7 +56,7 @@ def test_an_edited_file_is_parsed_again_even_at_the_same_size_and_time(tmp_path)
 def values(entry: bytes) -> object:
     """What a whole entry holds (not always the same bytes for the same values: marshal flags the
     objects it meets more than once, and which those are depends on how the parse shared them)."""
-    return marshal.loads(cache._unsealed(entry))
+    return marshal.loads(cache.unsealed(entry))
 
 
 def test_a_damaged_cache_is_ignored_and_rebuilt(tmp_path):
@@ -208,7 +208,7 @@ def test_a_damaged_foreign_or_outdated_head_entry_is_never_believed(tmp_path):
     lists = [write_list(tmp_path / f"list{k}.txt", [f"{k}.{i}: {text}" for i in range(60) for text in ABSTRACTS])
              for k in (1, 2)]
     whole = [read_path(path) for path in lists][0]
-    entries = [cache._entry([path], cache.HEAD_SUFFIX) for path in lists]
+    entries = [cache.entry_file([path], cache.HEAD_SUFFIX) for path in lists]
     parsed = quick.head(str(lists[0]), 0)
     assert cache.head(str(lists[0])).papers == whole.papers  # (a short list: all of it)
     assert parsed.papers == whole.papers[: len(parsed.papers)]

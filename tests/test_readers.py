@@ -9,7 +9,8 @@ from bibtexparser.middlewares import NormalizeFieldKeys
 
 from store.common.errors import ReadError
 from store.papers.model import paper_id, Triage
-from store.cite import citations as cite, export
+from store.cite import export
+from store.cite.keys import citation_keys
 from store.readers import read_path, read_paths
 from store.marks.db import TriageStore
 
@@ -301,7 +302,7 @@ def test_bibtex_entries_with_their_own_keys_stay_separate_papers_and_all_export(
     assert [p.key for p in papers] == ["lee2023arxiv", "lee2024fair", "untitled1", "untitled2"]
     assert len({p.id for p in papers}) == 4
     assert papers[0].id == paper_id(ABSTRACT_1)  # the first keeps the abstract's id (and its marks)
-    library = bibtexparser.parse_string(export.render(papers, "bibtex", keys=cite.citation_keys(papers)))
+    library = bibtexparser.parse_string(export.render(papers, "bibtex", keys=citation_keys(papers)))
     assert [(e.key, e["year"] if "year" in e.fields_dict else None) for e in library.entries] == [
         ("lee2023arxiv", "2023"), ("lee2024fair", "2024"), ("untitled1", None), ("untitled2", None)]
     # The same file twice is still one paper per entry; a bare abstract joins the first entry.
@@ -340,7 +341,7 @@ def test_every_entry_of_a_real_bibtex_file_is_listed_and_exported(corpora):
     assert len(keys) == 117 and [p.key for p in collection.papers] == keys  # was 86: 11 lost to same titles, 20 untitled
     assert collection.warnings == [f"{path}:1543: skipped an entry that repeats the key tmn4 and has no title or abstract"]
     assert (papers["pages1"].title, papers["pages1"].text) == ("pages1", "")  # no title: listed under its key
-    exported = bibtexparser.parse_string(export.render(collection.papers, "bibtex", keys=cite.citation_keys(collection.papers)))
+    exported = bibtexparser.parse_string(export.render(collection.papers, "bibtex", keys=citation_keys(collection.papers)))
     assert [e.key for e in exported.entries] == keys
     stub = exported.entries[keys.index("pages1")]
     assert (stub.entry_type, {f.key: f.value for f in stub.fields}) == ("misc", {"pages": "23--24"})  # no title made up

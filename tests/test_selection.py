@@ -10,6 +10,7 @@ import pytest
 from textual.widgets import Input
 
 from store.cite import citations as cite
+from store.cite.keys import citation_keys
 from store.readers import read_path
 from store.marks.db import TriageStore
 from tests.waits import told, until
@@ -188,7 +189,7 @@ async def test_t_adds_tags_to_each_selected_paper_keeping_theirs(seed_path):
 async def test_c_Y_and_x_take_the_selection(seed_path, tmp_path):
     collection = read_path(seed_path)
     papers = collection.papers
-    keys = cite.citation_keys(papers)
+    keys = citation_keys(papers)
     app = TriageApp(collection)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, "j", "semicolon", "j", "semicolon", "c")

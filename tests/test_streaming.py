@@ -14,10 +14,11 @@ import tui.loading
 from store.search.engine import Engine
 from store.papers.model import Triage
 from store.cite import citations as cite
+from store.cite.keys import citation_keys
 from store.readers import cache, engine_cache, quick, read_path, read_paths
 from store.marks.db import TriageStore
 from tests.tmux import Tmux, triage_command
-from tests.waits import told, until
+from tests.waits import settled, told, until
 from tui.app import TriageApp
 from tui.loading import head_of
 from tui.widgets.filter_bar import FilterBar
@@ -156,11 +157,15 @@ async def test_the_parse_entry_is_written_once_the_list_is_read_while_its_engine
 
 
 async def check_final_state(app: TriageApp, pilot, full: list) -> None:
+    """The state the open leaves once all its work is done (`settled`: the whole list, the index, the open noted, the
+    citation keys assigned by the app's own worker), not only once it is searchable: the checks and the app's close
+    then race nothing the open still does."""
     await finished(pilot, app)
+    await settled(app, pilot, timeout=240)
     assert app.collection.papers == full
     assert [paper.id for paper in app.query_one(PaperList).papers] == [paper.id for paper in full]
     assert app.papers_by_id == {paper.id: paper for paper in full}
-    assert app.citation_keys == cite.citation_keys(full)
+    assert app.citation_keys == citation_keys(full)
     for query in ("graph neural", '"language model"', "is:unread difusion"):
         assert app._search_index().search(query).ids == Engine.of(full).search(query).ids
 
@@ -394,4 +399,4 @@ async def test_a_citation_copied_before_the_list_is_read_whole_is_copied_once_it
         assert app.query_one(PaperList).current.id == full[2].id and "BibTeX copied (OSC 52)" not in messages()
         held.set()
         await until(pilot, lambda: "BibTeX copied (OSC 52)" in messages(), timeout=240)
-        assert app.clipboard == cite.render([full[1]], "bibtex", cite.citation_keys(full))
+        assert app.clipboard == cite.render([full[1]], "bibtex", citation_keys(full))

@@ -121,8 +121,8 @@ def test_a_texts_entry_not_as_written_is_never_believed_at_the_open(listed, tmp_
     read_path(other)
     cache.settle()
     [other_side] = [side for side in Path(os.environ["TRIAGE_CACHE"]).glob("*" + cache.TEXTS_SUFFIX)
-                    if side != cache._entry([path], cache.TEXTS_SUFFIX)]
-    DAMAGES[damage](cache._entry([path], cache.TEXTS_SUFFIX), other_side)
+                    if side != cache.entry_file([path], cache.TEXTS_SUFFIX)]
+    DAMAGES[damage](cache.entry_file([path], cache.TEXTS_SUFFIX), other_side)
     assert [paper.text for paper in read_path(path).papers] == texts  # (parsed again)
     assert lines == []
 
@@ -135,7 +135,7 @@ def test_a_chunk_damaged_in_its_file_reads_the_list_again_and_says_so(listed, mo
     assert papers[0].text == texts[0] and lines == []  # (the first chunk is whole)
     assert [paper.text for paper in papers] == texts
     assert len(lines) == 1 and "cached texts were damaged: read again from the list" in lines[0] and str(path) in lines[0]
-    assert not cache._entry([path], cache.SUFFIX).exists()  # (the next open parses and caches it again)
+    assert not cache.entry_file([path], cache.SUFFIX).exists()  # (the next open parses and caches it again)
     assert [paper.text for paper in read_path(path).papers] == texts
     cache.settle()
     assert [paper.text for paper in reopened(path, monkeypatch)] == texts

@@ -30,7 +30,7 @@ def table(path: Path, capsys, *more: str) -> str:
 
 
 def entry_of(path: Path) -> Path:
-    return cache._entry([path], cache.TITLES_SUFFIX)
+    return cache.entry_file([path], cache.TITLES_SUFFIX)
 
 
 def test_a_long_lists_table_shows_its_titles_rendered_from_the_entry_it_keeps(tmp_path, corpora, capsys):
@@ -65,7 +65,7 @@ def test_a_damaged_forged_or_old_entry_never_changes_the_table(tmp_path, corpora
 
     def forged(column: list[str], *, parse=keys, number=count) -> bytes:
         data = marshal.dumps((parse, number, ["\0".join(column)]))
-        return cache._header(data) + data
+        return cache.header_of(data) + data
 
     rng = random.Random(34)
     damaged = [b"", b"not an entry", good[: len(good) // 2]]

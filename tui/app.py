@@ -6,6 +6,8 @@ the palette. The actions live in mixins, each owning one capability: tui.marking
 durable marks), tui.filtering (the query), tui.viewing (rows, views, sorts, session), tui.interest
 (For you, more like this), tui.layout (the panes), tui.selection, tui.copying, tui.saved_searches,
 tui.watching (a list changed on disk), tui.feeding (fetching from the app), tui.rules (standing rules).
+Over ~400 lines for a reason: a quarter of it is the key table and `BINDINGS`, which Textual, the help and
+tui.keys read off this class.
 """
 from __future__ import annotations
 

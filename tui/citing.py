@@ -14,17 +14,18 @@ def citing(collection: Collection, make_missing: bool = True) -> tuple[dict[str,
     them all in order when a long list keeps them beside its parse entry (made now when it has none, but not
     `make_missing`)."""
     from store.cite import citations as cite
+    from store.cite.keys import citable, citation_keys
     from store.readers import cache, columns_entry
 
     papers = collection.papers
     by_id: dict[str, str] = {}  # (the keys of the entry, when they can be)
 
     def valid(columns: list[list[str]]) -> bool:
-        by_id.update(cite.citable(papers, columns[0]) or {})
+        by_id.update(citable(papers, columns[0]) or {})
         return bool(by_id)
 
     found = columns_entry.kept(collection.origin, papers, cache.CITE_SUFFIX, 2, cite.citing, valid, make_missing)
     if found is None:
-        return cite.citation_keys(papers), None
+        return citation_keys(papers), None
     keys, titles = found
     return by_id or dict(zip((paper.id for paper in papers), keys)), list(titles)

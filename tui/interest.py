@@ -120,10 +120,11 @@ class InterestActions:
 
     def _rows_now(self) -> tuple[str, Sequence[Paper] | None, int] | None:
         """The sort, and the rows shown and the cursor's row (None: "more like this" is shown); None once the app is
-        closing (a ranking that ends as the screen's widgets go: tests/test_foryou_app.py failed so in CI)."""
-        paper_list = self.query_one_optional(PaperList)
-        if paper_list is None:
+        closing (a ranking that ends as the screen's widgets go: tests/test_foryou_app.py failed so in CI; the app stops
+        running before its first widget goes, and its list is there from its first frame on)."""
+        if not self.is_running:
             return None
+        paper_list = self.query_one(PaperList)
         return self.sort, paper_list.papers if self._similar is None else None, paper_list.cursor
 
     def _show_state(self, paper_id: str) -> None:
@@ -143,12 +144,10 @@ class InterestActions:
         first ranking orders the whole list (it showed file order while there was none); a later one
         orders only the rows below the cursor, so nothing already passed moves (`reordered`: those rows in the new
         order, made by the worker, when they and the cursor are still the same)."""
-        if not self.is_running or (ranking is None and self._ranking is None):  # still too few stars: as shown
-            return
-        paper_list = self.query_one_optional(PaperList)
-        if paper_list is None:  # (the app is closing)
+        if not self.is_running or (ranking is None and self._ranking is None):  # closing (`_rows_now`); too few stars
             return
         first, self._ranking = self._ranking is None, ranking
+        paper_list = self.query_one(PaperList)
         # A row's bucket only where it explains the order: in the For-you sort.
         paper_list.buckets = (lambda paper_id: ranking.bucket(paper_id).glyph if self.sort == INTEREST_SORT
                               and self._similar is None else " ") if ranking is not None else None

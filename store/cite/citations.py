@@ -5,17 +5,17 @@ braces, corporate authors, doi, month macros). Other papers' values are escaped
 (`store.cite.bibtex_values`), their titles braced only where a style would lower-case them wrongly; a
 bare abstract still cites with its venue, year, derived title and first link. The url cited is the paper's first link, which is the
 record's own when it has one (`Paper.links`); a paper whose first link is a DOI cites the DOI alone.
-Keys are readable (`iclr2024hdgnn`) and unique within the papers they are assigned over.
+Entries are written under the keys `store.cite.keys` assigns (readable, unique within the papers they are assigned over).
 """
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Set as AbstractSet
 
 from bibtexparser.middlewares.enclosing import ENTRY_POTENTIALLY_INT_FIELDS
 
+from store.cite.keys import citation_keys, venue_word
 from store.cite.bibtex_values import balanced, latex_escape, title_value, title_values, verbatim
 from store.papers.inert import inert
 from store.papers.model import Paper, may_name
@@ -35,9 +35,6 @@ CONFERENCES = {
     "kdd": "ACM SIGKDD Conference on Knowledge Discovery and Data Mining",
 }
 _JOURNAL = re.compile(r"journal|transactions|letters|review|\b(?:jmlr|tmlr|tpami|nature|science)\b", re.I)
-_STOPWORDS = frozenset("a an the on of in for to and with via from towards toward we this is are our".split())
-_NOT_SLUG = re.compile(r"[^a-z0-9]")
-_KEY_CHARS = re.compile(r"[^\s,{}()\"#%'=~\\]+")
 _FIELD_NAME = re.compile(r"[a-z][a-z0-9_\-:]*")
 VERBATIM_FIELDS = frozenset({"url", "doi", "eprint", "file", "isbn", "issn"})
 """Fields written as they are (no LaTeX escaping): identifiers and addresses."""
@@ -63,88 +60,6 @@ _DOI_LINK = "https://doi.org/"
 _MONTHS = frozenset("jan feb mar apr may jun jul aug sep oct nov dec".split())
 """The month macros every style defines: a `month = jan` read so is written so, not as `{jan}`."""
 _ARXIV_CLASS = re.compile(r"[a-z\-]+(?:\.[A-Za-z\-]+)?")
-
-# --- keys -------------------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=1 << 14)
-def _slug(text: str) -> str:
-    """Lower-case ASCII letters and digits only: 'Müller' → 'muller'."""
-    return _NOT_SLUG.sub("", unicodedata.normalize("NFKD", text.casefold()))
-
-
-_LETTERS = re.compile(r"[A-Za-z]+")
-
-
-def _venue_slug(paper: Paper) -> str:
-    return _venue_word(paper.venue) if paper.venue else ""
-
-
-@lru_cache(maxsize=1 << 10)
-def _venue_word(venue: str) -> str:
-    """The first word of a venue, slugged (one for most papers of a list)."""
-    word = _LETTERS.search(venue)
-    return _slug(word.group()) if word else ""
-
-
-def base_key(paper: Paper) -> str:
-    """The readable key before de-duplication: venue, year and the method's name or first title word."""
-    if paper.key and _KEY_CHARS.fullmatch(paper.key):
-        return paper.key
-    stem = _slug(paper.name) or next(
-        (word for word in map(_slug, paper.title.split()) if word and word not in _STOPWORDS), "paper"
-    )
-    if paper.authors:
-        first = paper.authors[0]
-        prefix = _slug(first.split(",")[0] if "," in first else (first.split() or [""])[-1])
-    else:
-        prefix = _venue_slug(paper)
-    return f"{prefix}{paper.year or ''}{stem[:24]}" or paper.id
-
-
-def citation_keys(papers: Iterable[Paper]) -> dict[str, str]:
-    """Paper id → a unique key. Assign over the whole collection so a paper's key is the same
-    whether it is cited alone or exported with others; the first of equal keys keeps it plain,
-    later ones get `b`, `c`, … appended."""
-    keys: dict[str, str] = {}
-    taken: set[str] = set()
-    tried: dict[str, int] = {}  # base → the next suffix to try, so many equal bases stay linear
-    for paper in papers:
-        if paper.id in keys:
-            continue
-        base = base_key(paper)
-        folded = _folded(base)
-        if folded not in tried and folded not in taken:  # (most keys: a base not met before is the key)
-            tried[folded] = 1
-            taken.add(folded)
-            keys[paper.id] = base
-            continue
-        key, n = base, tried.get(folded, 1)
-        while key.casefold() in taken:
-            key = f"{base}{_suffix(n)}"
-            n += 1
-        tried[_folded(base)] = n
-        taken.add(_folded(key))
-        keys[paper.id] = key
-    return keys
-
-
-def _folded(key: str) -> str:
-    """`key` case-folded, the same string when that changes nothing (most keys are lower-case slugs: a copy of
-    each would be ~7 MB more at 100,000 papers while they are assigned)."""
-    folded = key.casefold()
-    return key if folded == key else folded
-
-
-def _suffix(n: int) -> str:
-    """1 → 'b', 2 → 'c', … 25 → 'z', 26 → 'ba' (base-26 letters; the plain key is 'a')."""
-    letters = ""
-    while True:
-        n, r = divmod(n, 26)
-        letters = chr(ord("a") + r) + letters
-        if not n:
-            return letters
-
 
 # --- BibTeX -----------------------------------------------------------------------------------
 
@@ -209,7 +124,7 @@ def _venue_of(venue: str, kind: str, typed: bool) -> tuple[str, str]:
     """(field, value) of a venue in an entry of type `kind` (`typed`: read from BibTeX), the same for most papers of a list."""
     if kind == "article":
         return "journal", venue
-    long = CONFERENCES.get(_venue_word(venue)) if not typed else None
+    long = CONFERENCES.get(venue_word(venue)) if not typed else None
     return "booktitle", f"{long} ({venue})" if long else venue
 
 
@@ -370,14 +285,6 @@ def citing(papers: Sequence[Paper]) -> tuple[list[str], list[str]]:
     keys = citation_keys(papers)
     return [keys[paper.id] for paper in papers], bibtex_titles(papers)
 
-
-def citable(papers: Sequence[Paper], keys: Sequence[str]) -> dict[str, str] | None:
-    """Paper id → key, from `keys` (one a paper of `papers`, in order) when they can be what `citation_keys` assigns:
-    no key empty, a paper's every copy the same key, no two papers' keys the same but for case; else None."""
-    by_id = dict(zip((paper.id for paper in papers), keys))
-    if len(keys) != len(papers) or "" in by_id.values() or len({_folded(key) for key in by_id.values()}) != len(by_id):
-        return None
-    return by_id if all(by_id[paper.id] == key for paper, key in zip(papers, keys)) else None
 
 # --- plain text and Markdown ------------------------------------------------------------------
 

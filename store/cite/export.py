@@ -15,6 +15,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from store.cite import citations as cite
+from store.cite.keys import citation_keys
 from store.common.errors import ReadError
 from store.papers.inert import inert
 from store.common.json_out import dumps
@@ -124,12 +125,12 @@ def parts(
 ) -> Iterator[str]:
     """`papers` (in the order given) as export format `fmt`, in parts to be written one after the other (`write`): an
     export of 100,000 papers is never held whole. `keys` should be assigned over the whole collection
-    (`cite.citation_keys`) so a paper keeps its key in every export; `titles`: their BibTeX titles
+    (`store.cite.keys.citation_keys`) so a paper keeps its key in every export; `titles`: their BibTeX titles
     (`cite.bibtex_titles`), when the caller has them."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown export format {fmt!r} (expected one of {', '.join(FORMATS)})")
     states = states or {}
-    keys = keys if keys is not None else cite.citation_keys(papers)
+    keys = keys if keys is not None else citation_keys(papers)
     if fmt == "bibtex":
         yield from cite.bibtex_parts(papers, keys, abstract, titles)
     elif fmt in ("ris", "csl-json"):

@@ -30,7 +30,7 @@ from store.interest.vectors import Vectors
 from store.papers.model import Collection, Paper
 from store.common.files import open_regular
 from store.common.versions import version
-from store.readers.cache import FEATURES_SUFFIX, MOST_ENTRY, _entry, _save, _used, settle
+from store.readers.cache import FEATURES_SUFFIX, MOST_ENTRY, entry_file, mark_used, save, settle
 from store.readers.list_key import papers_key
 
 FEATURES_FROM = 1_000
@@ -50,18 +50,18 @@ def features(collection: Collection, outside: Sequence[Paper] = ()) -> tuple[Fea
     if own < FEATURES_FROM or not collection.sources:
         return Features(papers, own=own), True
     key = _key(collection)
-    entry = _entry([Path(source) for source in collection.sources], FEATURES_SUFFIX)
+    entry = entry_file([Path(source) for source in collection.sources], FEATURES_SUFFIX)
     settle(entry)  # (one being written is read once it is whole)
     try:
         stored = _read(entry, key)
         if stored is not None:
             made = Features(papers, own=own, vectors=_vectors(stored, own))
-            _used(entry)
+            mark_used(entry)
             return made, False
     except Exception:  # missing, unreadable, truncated, damaged or from another format: built again
         pass
     made = Features(papers, own=own)
-    _save(entry, lambda out: np.savez(out, key=np.frombuffer(key.encode(), np.uint8), **_arrays(made.vectors)), behind=True)
+    save(entry, lambda out: np.savez(out, key=np.frombuffer(key.encode(), np.uint8), **_arrays(made.vectors)), behind=True)
     return made, True
 
 

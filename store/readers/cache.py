@@ -14,8 +14,8 @@ reopened list reads a chunk at a time when a paper's text is asked for; nor any 
 it (`store.papers.model.Paper.plain`: a patch over its text where the two differ).
 An entry is written whole or not at all (a temporary file renamed over it), a large one by a
 thread while the caller goes on (the app gives up at quit those not written in a moment: `abandon`). Entries not used for `KEEP_DAYS`, and the temporary files of
-writers that died before renaming theirs (`store.common.files.remove_dead_writers`), are removed when
-a new entry is written.
+writers that died before renaming theirs (`remove_dead`), are removed when
+a new entry is written (dead writers also when a list's engine is opened).
 
 Beside the parse entry, a list keeps its first papers whole, which a long list shows at once (`head`),
 and a list its search engine's folder (`store.readers.engine_cache`), its papers' ids without the papers,
@@ -84,11 +84,12 @@ HEAD_CHARACTERS = 128 << 10
 """A head entry holds the first papers whose texts add up to this many characters (as many as a head
 parse of the file's first part holds: `store.readers.quick.HEAD_BYTES`), and at least one."""
 KEEP_DAYS = 30
-# The temporary files `_store` makes: the entry's name, then mkstemp's 8 random characters (before
-# those were named, just the random characters). Nothing else in the folder is touched.
-_TEMPORARY = re.compile(r"\.(?:[0-9a-f]{32}\.(?:parse|texts|index|ids|head|features|match|cite|titles|keys)\.)?[a-z0-9_]{8}\.tmp")
-_ENGINE_BUILDS = re.compile(r"[0-9a-f]{32}\.engine\.(?:building|old)-(?P<pid>\d+)")
-"""The folders an engine's build makes beside its folder (`store.search.engine.folder`): a quit while it builds leaves one."""
+_DEAD_WRITERS = re.compile(r"\.(?:[0-9a-f]{32}\.(?:parse|texts|index|ids|head|features|match|cite|titles|keys)\.)?[a-z0-9_]{8}\.tmp"
+                           r"|[0-9a-f]{32}\.engine\.(?:building|old)-(?P<pid>\d+)")
+"""What writers leave in the cache folder until they are done (`remove_dead`; nothing else in it is touched): the
+temporary files `_store` makes (the entry's name, then mkstemp's 8 random characters; before those were named, just
+the random characters), and the folders an engine's build makes beside its folder (`store.search.engine.folder`: a
+quit while it builds leaves one)."""
 BACKGROUND_FROM = 16 << 20
 """Entries of this many bytes and more are written in the background (for a parse entry: of this
 many bytes of abstracts, which it finds in the list file; 100,000 abstracts are about 150 MB: a
@@ -110,7 +111,7 @@ _SHAPING_LIBRARIES = ("pylatexenc", "bibtexparser", "charset-normalizer", "ahoco
 
 
 @cache
-def _version_key() -> str:
+def version_key() -> str:
     """Changes whenever the code that parses could give a different result."""
     digest = hashlib.blake2b(sys.version.encode(), digest_size=12)  # (the entries' format is in the source)
     for library in _SHAPING_LIBRARIES:
@@ -138,17 +139,17 @@ def pins(paths: Sequence[str]) -> tuple[tuple[int, int, int, int] | None, ...]:
     return tuple(found)
 
 
-def _key(name: str, path: Path) -> tuple:
+def parse_key(name: str, path: Path) -> tuple:
     """What must be unchanged for a cached parse to stand; OSError for a file that is not a regular
     one (a pipe, a device), which is never cached."""
     absolute = str(path.resolve())
     info = path.stat()
     if not stat.S_ISREG(info.st_mode):
         raise OSError(f"{absolute} is not a regular file")
-    return (_version_key(), name, absolute, *_pin(info))
+    return (version_key(), name, absolute, *_pin(info))
 
 
-def _entry(paths: Sequence[Path], suffix: str) -> Path:
+def entry_file(paths: Sequence[Path], suffix: str) -> Path:
     """The cache file of what was read from `paths` (one list file, for a parse entry)."""
     named = "\n".join(str(path.resolve()) for path in paths)
     return folder() / (hashlib.blake2b(named.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest() + suffix)
@@ -162,12 +163,12 @@ def entry_bytes(entry: Path) -> bytes:
         return file.read()
 
 
-def _header(data: bytes) -> bytes:
+def header_of(data: bytes) -> bytes:
     """What a parse entry file holds before `data`: `MAGIC` and the CRC-32 of `data` (4 bytes)."""
     return MAGIC + zlib.crc32(data).to_bytes(4, "big")
 
 
-def _unsealed(data: bytes) -> memoryview:
+def unsealed(data: bytes) -> memoryview:
     """The payload of a parse entry file; ValueError when it fails its checksum (checked before
     unmarshalling: a damaged length inside could otherwise ask for gigabytes)."""
     head = len(MAGIC) + 4
@@ -203,12 +204,12 @@ def _encode(key: tuple, collection: Collection, texts: texts_entry.Table) -> byt
                           None if positions == list(range(len(papers))) else sliced(positions)))
 
 
-def _decode(data: bytes, key: tuple, path: Path, wanted: AbstractSet[str] | None = None,
+def decode(data: bytes, key: tuple, path: Path, wanted: AbstractSet[str] | None = None,
             parse: Callable[[], Collection] | None = None) -> Collection | None:
     """The collection an entry holds (its texts left in its texts entry, `store.readers.texts_entry`: read again by
     `parse` should that be found damaged), or None when it is another key's; ValueError (or another error) when it
     or its texts entry is damaged. With `wanted`, of its papers only those whose ids are `wanted`."""
-    payload = _unsealed(data)
+    payload = unsealed(data)
     with collector_paused():
         stored_key, meta, count, columns, same, table, plains, positions = marshal.loads(payload)
         if stored_key != key:
@@ -220,8 +221,8 @@ def _decode(data: bytes, key: tuple, path: Path, wanted: AbstractSet[str] | None
         chosen: Sequence[int] = range(count)
         if wanted is not None:
             chosen = [at for at, pid in enumerate(ids) if pid in wanted]
-        side = _entry([path], TEXTS_SUFFIX)
-        chunks, pairs = texts_entry.opened(side, table, key[1], ids, parse, (_entry([path], SUFFIX), side))
+        side = entry_file([path], TEXTS_SUFFIX)
+        chunks, pairs = texts_entry.opened(side, table, key[1], ids, parse, (entry_file([path], SUFFIX), side))
         texts = texts_entry.kept(chunks, chosen)
 
         def picked(column: Sequence) -> Sequence:
@@ -251,7 +252,7 @@ def _write_head(key: tuple, collection: Collection, out: BinaryIO) -> None:
     first = collection.papers[:count]
     values = [[kept_plain(paper) if name == "plain" else getattr(paper, name) for paper in first] for name in _FIELDS]
     data = marshal.dumps((key, (collection.header, collection.venue, collection.year), values))
-    out.write(_header(data))
+    out.write(header_of(data))
     out.write(data)
 
 
@@ -261,8 +262,8 @@ def head(name: str) -> Collection | None:
     the cache holds no head entry of this very file (its key), or a damaged one."""
     path = Path(name)
     try:
-        key = _key(name, path)
-        payload = _unsealed(entry_bytes(_entry([path], HEAD_SUFFIX)))
+        key = parse_key(name, path)
+        payload = unsealed(entry_bytes(entry_file([path], HEAD_SUFFIX)))
         with collector_paused():
             stored_key, (header, venue, year), values = marshal.loads(payload)
             if stored_key != key:
@@ -303,8 +304,14 @@ def _store(entry: Path, write: Callable[[BinaryIO], object]) -> None:
                         other.unlink()
             except OSError:  # gone meanwhile (another process cleaning up), or not ours to remove
                 pass
-    remove_dead_writers(entry.parent, _TEMPORARY)
-    remove_dead_writers(entry.parent, _ENGINE_BUILDS)
+    remove_dead(entry.parent)
+
+
+def remove_dead(folder: Path) -> None:
+    """Remove from the cache folder `folder` what writers that died left there (`_DEAD_WRITERS`): when an entry is
+    written, and when a list's engine is opened (`store.readers.engine_cache`: a build a quit left goes then, not only
+    at the next write)."""
+    remove_dead_writers(folder, _DEAD_WRITERS)
 
 
 def _store_quietly(entry: Path, write: Callable[[BinaryIO], object]) -> None:
@@ -314,7 +321,7 @@ def _store_quietly(entry: Path, write: Callable[[BinaryIO], object]) -> None:
         pass
 
 
-def _save(entry: Path, write: Callable[[BinaryIO], object], behind: bool) -> None:
+def save(entry: Path, write: Callable[[BinaryIO], object], behind: bool) -> None:
     """Store `entry` now, or (`behind`: a large one) by a thread while the caller goes on (once the
     `held` block it is made in ends); never fail."""
     if not behind:
@@ -379,7 +386,9 @@ def held() -> Iterator[Held]:
             holding.release()
 
 
-def _used(entry: Path) -> None:
+def mark_used(entry: Path) -> None:
+    """Mark the entry `entry` (a file, or an engine's folder) used now: the clean-up of entries unused for `KEEP_DAYS`
+    keeps it."""
     try:
         os.utime(entry)  # recently used: kept by the clean-up of old entries
     except OSError:
@@ -391,7 +400,7 @@ def has_entry(name: str) -> bool:
     preparing what a parse needs, of whether reading it will parse (reading it checks the entry's key)."""
     path = Path(name)
     try:
-        return _entry([path], SUFFIX).stat().st_mtime_ns >= path.stat().st_mtime_ns
+        return entry_file([path], SUFFIX).stat().st_mtime_ns >= path.stat().st_mtime_ns
     except OSError:
         return False
 
@@ -427,22 +436,22 @@ def cached(name: str, path: Path, parse: Callable[[], Collection],
     # only while no other thread runs (see records.analysed).
     settle()
     try:
-        key = _key(name, path)
+        key = parse_key(name, path)
     except OSError:
         return parse()
-    entry = _entry([path], SUFFIX)
+    entry = entry_file([path], SUFFIX)
     try:
-        found = _decode(entry_bytes(entry), key, path, parse=parse)
+        found = decode(entry_bytes(entry), key, path, parse=parse)
     except Exception:  # missing, unreadable, truncated, from another format, its file changed: parse again
         found = None
     if found is not None:
-        _used(entry)
-        _used(_entry([path], TEXTS_SUFFIX))  # (read from while the list is open: kept as long as its parse entry)
+        mark_used(entry)
+        mark_used(entry_file([path], TEXTS_SUFFIX))  # (read from while the list is open: kept as long as its parse entry)
         found.origin = Origin((key,), tuple(found.papers))
         return found
     collection = parse()
     try:
-        if _key(name, path) != key:
+        if parse_key(name, path) != key:
             return collection
     except OSError:
         return collection
@@ -450,13 +459,13 @@ def cached(name: str, path: Path, parse: Callable[[], Collection],
 
     def write(out: BinaryIO) -> None:
         texts: list[texts_entry.Table] = []
-        _store(_entry([path], TEXTS_SUFFIX), lambda side: texts.append(texts_entry.write(collection.papers, side)))
+        _store(entry_file([path], TEXTS_SUFFIX), lambda side: texts.append(texts_entry.write(collection.papers, side)))
         data = _encode(key, collection, texts[0])
-        out.write(_header(data))
+        out.write(header_of(data))
         out.write(data)
-        _store_quietly(_entry([path], HEAD_SUFFIX), partial(_write_head, key, collection))  # (before it is whole)
+        _store_quietly(entry_file([path], HEAD_SUFFIX), partial(_write_head, key, collection))  # (before it is whole)
 
     behind = sum(map(len, (paper.text for paper in collection.papers))) >= BACKGROUND_FROM
-    _save(entry, write, behind)
+    save(entry, write, behind)
     beside(path, key, collection)
     return collection

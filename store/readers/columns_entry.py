@@ -39,19 +39,19 @@ def kept(origin: Origin | None, papers: Sequence[Paper], suffix: str, width: int
     made now and kept (not `make_missing`: None, the caller making what it needs of them)."""
     if origin is None or len(papers) < KEPT_FROM or not origin.of(papers):
         return None
-    entry = cache._entry([Path(key[2]) for key in origin.keys], suffix)
+    entry = cache.entry_file([Path(key[2]) for key in origin.keys], suffix)
     cache.settle(entry)  # (one being written is read once it is whole)
     try:
         found = read(entry, origin.keys, len(papers), width)
     except Exception:  # missing, unreadable, truncated, damaged, overlong: made again
         found = None
     if found is not None and valid(found):
-        cache._used(entry)
+        cache.mark_used(entry)
         return found
     if not make_missing:
         return None
     made = make(papers)
-    cache._save(entry, lambda out: write(out, origin.keys, made), behind=len(papers) >= BEHIND_FROM)
+    cache.save(entry, lambda out: write(out, origin.keys, made), behind=len(papers) >= BEHIND_FROM)
     return made
 
 
@@ -63,7 +63,7 @@ def write(out: BinaryIO, keys: tuple[tuple, ...], made: Made) -> None:
     if any(text is not None and text.count("\0") != count - 1 for text in joined):
         raise ValueError("a value holding a NUL")
     data = marshal.dumps((keys, count, joined))
-    out.write(cache._header(data))
+    out.write(cache.header_of(data))
     out.write(data)
 
 
@@ -79,7 +79,7 @@ def read(entry: Path, keys: tuple[tuple, ...], count: int, width: int) -> list[l
     those of another parse; an error when it is damaged or not what `write` writes."""
     data = read_regular(entry, _most(keys, count, width), "a kept entry")  # (never a FIFO nor a link; larger: not read)
     with collector_paused():
-        stored_keys, stored_count, stored = marshal.loads(cache._unsealed(data))
+        stored_keys, stored_count, stored = marshal.loads(cache.unsealed(data))
     if stored_keys != keys:
         return None
     if stored_count != count or type(stored) is not list or len(stored) != width:

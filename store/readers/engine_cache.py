@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-from store.common.files import Abandoned, remove_dead_writers
+from store.common.files import Abandoned
 from store.papers.model import Collection
-from store.readers.cache import _ENGINE_BUILDS, ENGINE_SUFFIX, _entry, _used, folder
+from store.readers.cache import ENGINE_SUFFIX, entry_file, folder, mark_used, remove_dead
 from store.readers.list_key import files_key, papers_key
 from store.search.engine import Ahead, Engine
 
@@ -45,7 +45,7 @@ def ahead(files: Sequence[str]) -> Ahead | None:
     key = files_key(files)
     if key is None or not files:
         return None
-    found = Engine.ahead(_entry([Path(name) for name in files], ENGINE_SUFFIX), key)
+    found = Engine.ahead(entry_file([Path(name) for name in files], ENGINE_SUFFIX), key)
     return found if isinstance(found, Ahead) else None
 
 
@@ -56,13 +56,13 @@ def engine_for(collection: Collection, stop: threading.Event | None = None, ahea
     `build`)."""
     key = papers_key(collection)
     if collection.sources:
-        place = _entry([Path(source) for source in collection.sources], ENGINE_SUFFIX)
+        place = entry_file([Path(source) for source in collection.sources], ENGINE_SUFFIX)
     else:
         place = folder() / (hashlib.blake2b(key.encode(), digest_size=16).hexdigest() + ENGINE_SUFFIX)
-    remove_dead_writers(place.parent, _ENGINE_BUILDS)  # (a build a quit left: removed by the next open, not only by a next cache write)
+    remove_dead(place.parent)  # (a build a quit left: removed by the next open, not only by a next cache write)
     if ahead is not None and (ahead.key, ahead.folder) == (key, place) \
             and (engine := ahead.engine(collection.papers)) is not None:
-        _used(place)
+        mark_used(place)
         return Opened(engine, False, None)
     try:
         engine, why = Engine.opened(collection.papers, place, key, stop)
@@ -72,5 +72,5 @@ def engine_for(collection: Collection, stop: threading.Event | None = None, ahea
         reason = _REASONS.get(error.errno or 0, (error.strerror or str(error)).lower())
         return Opened(Engine.of(collection.papers), True, f"search index not kept: {reason} ({place.parent})")
     if why is None:
-        _used(place)
+        mark_used(place)
     return Opened(engine, why is not None, "search index rebuilt (damaged)" if why == "damaged" else None)

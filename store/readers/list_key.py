@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from store.papers.model import Collection, Paper, kept_plain
-from store.readers.cache import _key, _version_key
+from store.readers.cache import parse_key, version_key
 
 _BATCH = 2_048
 """Papers hashed at a time: one string of a long list's texts is big."""
@@ -19,7 +19,7 @@ _BATCH = 2_048
 def papers_key(collection: Collection) -> str:
     """The key of `collection`'s papers: the parse they are, else a digest of them (`digest_of`, which reads every
     text: 0.4 s at 100,000 papers)."""
-    return read_key(collection) or json.dumps([_version_key(), digest_of(collection.papers).hex()])
+    return read_key(collection) or json.dumps([version_key(), digest_of(collection.papers).hex()])
 
 
 def read_key(collection: Collection) -> str | None:
@@ -33,14 +33,14 @@ def files_key(files: Sequence[str]) -> str | None:
     """The key `read_key` gives the read of the list files `files` (`store.readers.files_of`) when each is read from
     its parse entry: worked out from their status alone, before they are read. None when a file is not there."""
     try:
-        return _of_keys([_key(name, Path(name)) for name in files])
+        return _of_keys([parse_key(name, Path(name)) for name in files])
     except (OSError, ValueError):
         return None
 
 
 def _of_keys(keys: Sequence[tuple]) -> str:
-    """The key of the papers of a parse of list files at `keys` (each file's `store.readers.cache._key`)."""
-    return json.dumps([_version_key(), "read", [list(key[1:]) for key in keys]])
+    """The key of the papers of a parse of list files at `keys` (each file's `store.readers.cache.parse_key`)."""
+    return json.dumps([version_key(), "read", [list(key[1:]) for key in keys]])
 
 
 def digest_of(papers: Sequence[Paper]) -> bytes:

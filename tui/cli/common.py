@@ -290,17 +290,17 @@ def named(collection: Collection, text: str, keys: Mapping[str, str]) -> Paper:
 
 
 def keys_naming(papers: Sequence[Paper], text: str) -> Mapping[str, str]:
-    """What `named` needs of the citation keys of `papers` (id → key: `store.cite.citations.citation_keys`) to tell
+    """What `named` needs of the citation keys of `papers` (id → key: `store.cite.keys.citation_keys`) to tell
     which paper `text` names: all of them, or none when `text` is an id (or its prefix) and no paper's key can be it
     (working them all out is a third of `triage similar ID` at 100,000 papers). A key is its paper's base key with
     maybe a suffix, and a paper without a key of its own has a base key holding its year."""
-    from store.cite import citations as cite
+    from store.cite.keys import base_key, citation_keys
 
     if any(paper.id.startswith(text) for paper in papers):
-        if not any((paper.key or not paper.year or str(paper.year) in text) and text.startswith(cite.base_key(paper))
+        if not any((paper.key or not paper.year or str(paper.year) in text) and text.startswith(base_key(paper))
                    for paper in papers):
             return {}
-    return cite.citation_keys(papers)
+    return citation_keys(papers)
 
 
 def in_store(db: Path, work: Callable[[TriageStore], T]) -> T:
