@@ -16,6 +16,7 @@ from tinydb.operations import increment
 
 from store.papers.model import fingerprint, flat, FP_HALF, normalise, Paper, paper_id, Triage
 from store.marks.db import db_path, TriageStore
+from store.papers.rows import ById
 from store.common.errors import ReadError
 from store.marks.journal import JournalStorage
 
@@ -449,3 +450,21 @@ def test_a_long_texts_fingerprint_is_its_normalised_whole_s_ends(text):
     flat = normalise(text)
     expected = flat if len(flat) <= 2 * FP_HALF else flat[:FP_HALF] + "…" + flat[-FP_HALF:]
     assert fingerprint(text) == expected
+
+
+def test_a_mark_keeps_the_record_of_the_paper_in_the_list_attached_last(tmp_path):
+    """One paper in two lists attached one after another (as the app attaches a list it opens): a mark keeps the
+    record of the later list's paper; a list attached again under its files answers for its papers again."""
+    bare, full = paper(ABSTRACT), replace(paper(ABSTRACT), title="Glimmer", authors=("Ada Lovelace",), venue="ICLR 2024")
+    other = paper(ABSTRACT.replace("Glimmer", "Shimmer"))
+    store = TriageStore(tmp_path / "triage.json")
+    store.attach([other, full], source=("iclr.jsonl",))
+    store.attach([bare], source=("abstracts.txt",))
+    store.attach(ById([full, other], [full.id, other.id]).indexed(), source=("iclr.jsonl",))  # (opened again, as the app)
+    store.put({bare.id: Triage(starred=True)})
+    assert store.records()[bare.id].get("authors") == ["Ada Lovelace"]
+    poorer = TriageStore(tmp_path / "poorer.json")
+    poorer.attach([full, other], source=("iclr.jsonl",))
+    poorer.attach([bare], source=("abstracts.txt",))
+    poorer.put({bare.id: Triage(starred=True)})
+    assert "authors" not in poorer.records()[bare.id]

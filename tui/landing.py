@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from store.library.seen import NOTHING, Opened
 from store.marks.db import TriageStore
-from store.papers.model import Collection, Paper, Triage
+from store.papers.model import Collection, Triage
 from store.papers.rows import ById
 from store.readers import NOT_A_LIST, describe_skipped, match_cache
 from store.search.views import Tally
@@ -85,12 +85,11 @@ class Landed:
         self._tallies["all"] = Tally(c.papers, self.states, landing.by_id)
         paper_list.columns = landing.columns
         self.refresh_rows(keep=keep)
-        papers = list(c.papers)
-        self._saver.refresh(lambda: self._attached(papers))  # with the writes, in turn: then shown
+        self._saver.refresh(lambda: self._attached(landing.by_id))  # with the writes, in turn: then shown
         self.tell_skipped()
         self.mark_arrivals()  # type: ignore[attr-defined]
 
-    def _attached(self, papers: list[Paper]) -> Mapping[str, Triage]:
+    def _attached(self, papers: ById) -> Mapping[str, Triage]:
         """The marks of the whole list (`TriageStore.attach`, on the writer thread); its later versions of marked
         papers (`is:updated`) are shown when it is done. Given up at quit (seconds at a million papers, and the marks
         made meanwhile wait behind it): the next open attaches again."""

@@ -31,6 +31,7 @@ from store.marks.merge import Record, doc_of, edit, latest, merge, record_of
 from store.marks.journal import JournalStorage, MIN_COMPACT_BYTES
 from store.papers.matching import Columns
 from store.papers.model import Paper, Triage, fingerprint
+from store.papers.rows import Attached, ById
 from store.marks.clock import after, held
 from store.marks.refind import rematch
 from store.marks.device import instance, known, new_id
@@ -76,8 +77,8 @@ class TriageStore(KeptPapers):
         self._storage: JournalStorage = self._db.storage  # type: ignore[assignment]
         self._table: MarksTable = self._db.table(TABLE)  # type: ignore[assignment]
         self._settings: MarksTable = self._db.table(SETTINGS)  # type: ignore[assignment]
-        self._attached: dict[str, Paper] = {}
-        """Each attached paper, for the fingerprint of its abstract stored with its state (the paper, not its
+        self._attached = Attached()
+        """The attached papers, for the fingerprint of its abstract stored with a paper's state (the paper, not its
         text: a paper may keep its text as less than a string, `store.papers.packed.Packed`)."""
         self._device: str | None = None
         self._shelf = Shelf(papers_path(self._storage.path))
@@ -110,10 +111,10 @@ class TriageStore(KeptPapers):
     def lock_timeout(self, seconds: float) -> None:
         self._storage.lock.timeout = seconds
 
-    def attach(self, papers: Iterable[Paper], refind: bool = True, refresh: bool = False,
+    def attach(self, papers: Iterable[Paper] | ById, refind: bool = True, refresh: bool = False,
                kept: Callable[[Sequence[Paper]], Columns | None] | None = None, library: bool = False,
-               stop: Event | None = None, fingerprints: Callable[[Sequence[Paper]], Sequence[str] | None] | None = None
-               ) -> dict[str, Triage]:
+               stop: Event | None = None, fingerprints: Callable[[Sequence[Paper]], Sequence[str] | None] | None = None,
+               source: object = None) -> dict[str, Triage]:
         """The stored state of each paper that has one, re-finding states of slightly edited abstracts
         (unless not `refind`: for papers that are not all of a list, whose other papers own the states).
         A paper without a state of its own that is a marked paper under another id (the same arXiv id, DOI,
@@ -133,11 +134,17 @@ class TriageStore(KeptPapers):
         A re-found state moves to the paper's new id (durably). The papers' texts are remembered
         so later `put`s store their fingerprints. Fingerprints are computed only where needed
         (~10 µs each: a second at 100,000 papers): for papers without a state when some state has
-        lost its paper, and on `put`.
+        lost its paper, and on `put`. `papers` may be a list's `ById` (the app's, its look-up made: `put` finds the papers
+        it marks through it). The papers attached before under the same `source` (not None: a list's files) are
+        forgotten: of a paper in two lists, the later attached list's is the one `put` keeps the record of.
         """
-        papers = list(papers)
-        ids = list(map(attrgetter("id"), papers))  # (at C speed: a list of 100,000 is attached as it lands)
-        self._attached.update(zip(ids, papers))
+        if isinstance(papers, ById):
+            listed = papers
+        else:
+            papers = list(papers)
+            listed = ById(papers, list(map(attrgetter("id"), papers)))  # (at C speed: a list of 100,000 is attached as it lands)
+        self._attached.add(listed, source)
+        papers, ids = listed.papers, listed.ids
         with self._storage.locked():
             stored = dict(self._docs())  # (not TinyDB's documents: a database with many marks waiting costs little)
             wanted = set(ids)
@@ -151,19 +158,21 @@ class TriageStore(KeptPapers):
             homeless, fingerprinted = _homeless(papers, stored, shared, fingerprints, stop) if orphans else ({}, False)
             moves = rematch(homeless, orphans, stop, fingerprinted)
             if moves:
-                docs = {new: {**stored[old], "fp": fingerprint(self._attached[new].text)} for new, old in moves.items()}
+                moved = {pid: paper for pid, paper in zip(ids, papers) if pid in moves}
+                docs = {new: {**stored[old], "fp": fingerprint(moved[new].text)} for new, old in moves.items()}
                 with contextlib.suppress(NotSaved):  # a database only read: the states are found again next time
                     self._table.replace_many(docs, moves.values())
                 stored.update(docs)
             kept = self._shelf.richness()
-            self._keep_papers({p.id: p for p in papers if p.id in stored and (refresh or p.id not in kept)})  # (~40 µs each)
+            marked = {pid: paper for pid, paper in zip(ids, papers) if pid in stored or pid in shared}
+            self._keep_papers({pid: p for pid, p in marked.items() if pid in stored and (refresh or pid not in kept)})  # (~40 µs each)
             states = {pid: from_doc(stored[pid]) for pid in ids if pid in stored}
             states.update((pid, from_doc(stored[key])) for pid, key in shared.items())
             self._seen_later = self._seeing(Seen.later, {}) if library else None
-            found = updated_papers(self._attached, states, shared, self._shelf.richness(), self._seen_later)
+            found = updated_papers(marked, states, shared, self._shelf.richness(), self._seen_later)
             self.updated = (self.updated - wanted) | found
             if found and not library:
-                self._seeing(lambda seen: seen.note_later({shared.get(pid, pid): paper_stage(self._attached[pid]) for pid in found}), None)
+                self._seeing(lambda seen: seen.note_later({shared.get(pid, pid): paper_stage(marked[pid]) for pid in found}), None)
         return states
 
     def get(self, pid: str) -> Triage:
@@ -210,6 +219,7 @@ class TriageStore(KeptPapers):
             device, made = self._device_id()
             clock = self._clock()
             docs = {}
+            attached = self._attached.papers({*states, *(self.shares.get(pid, pid) for pid in states)})
             for pid, state in states.items():
                 pid = self.shares.get(pid, pid)  # (a paper sharing a marked paper's state writes it there)
                 doc = self._table.get(doc_id=pid)
@@ -217,15 +227,15 @@ class TriageStore(KeptPapers):
                 before = from_doc(doc).marks() if doc is not None else _BLANK
                 new = edit(record, before, state.marks(), after(state.updated, clock), device)
                 if new is not record:
-                    docs[pid] = doc_of(new, self._fingerprint(pid))
+                    docs[pid] = doc_of(new, self._fingerprint(pid, attached.get(pid)))
             if docs:  # a new device id goes in the same journal line as the first marks it made
                 self._write(docs, settings={DEVICE: made} if made else {})
                 self._device = device
-            self._keep_papers({self.shares.get(pid, pid): self._attached[pid] for pid in states if pid in self._attached})
+            self._keep_papers({self.shares.get(pid, pid): attached[pid] for pid in states if pid in attached})
             targets = {self.shares.get(pid, pid) for pid in states}
             again = {pid for pid in self.updated if self.shares.get(pid, pid) in targets}  # (a later version marked: its record kept)
             if again:
-                self.updated = (self.updated - again) | updated_papers(self._attached, {pid: self.get(pid) for pid in again}, self.shares,
+                self.updated = (self.updated - again) | updated_papers(self._attached.papers(again), {pid: self.get(pid) for pid in again}, self.shares,
                                                                        self._shelf.richness(), self._seen_later)
 
     def _clock(self) -> float:
@@ -288,9 +298,8 @@ class TriageStore(KeptPapers):
             docs = {pid: doc_of(record, fp) for pid, (record, fp) in incoming.items()}
             self._write(docs, [doc.doc_id for doc in self._table if doc.doc_id not in docs])
 
-    def _fingerprint(self, pid: str) -> str:
-        """The fingerprint of an attached paper's text, else the one stored with its state."""
-        attached = self._attached.get(pid)
+    def _fingerprint(self, pid: str, attached: Paper | None) -> str:
+        """The fingerprint of the attached paper `attached`'s text (of id `pid`), else the one stored with its state."""
         fp = fingerprint(attached.text if attached is not None else "")
         if fp:
             return fp

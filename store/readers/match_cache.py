@@ -23,10 +23,10 @@ from store.readers.library import HEADER as LIBRARY
 
 def attaching(collection: Collection) -> dict[str, Any]:
     """What `store.marks.db.TriageStore.attach` is told of `collection`'s papers besides them: where their columns are
-    kept (`kept`), their fingerprints (`fingerprints`: `store.readers.ids`), and whether they are the library's (`library`:
-    the kept records themselves)."""
+    kept (`kept`), their fingerprints (`fingerprints`: `store.readers.ids`), whether they are the library's (`library`:
+    the kept records themselves), and the files they are of (`source`: a list attached again replaces its papers)."""
     return {"kept": partial(columns, collection.origin), "fingerprints": partial(ids.fingerprints, collection.origin),
-            "library": collection.header == LIBRARY}
+            "library": collection.header == LIBRARY, "source": tuple(collection.sources)}
 
 
 
