@@ -235,7 +235,7 @@ def matching(collection: Collection, query: Query | None, states: Mapping[str, T
     and `updated`: the papers `is:new` and `is:updated` find."""
     if query is None:
         return [(paper, None) for paper in collection.papers]
-    return [(hit.paper, hit.score) for hit in engine_of(collection, ahead).search(query, states, new, updated)]
+    return engine_of(collection, ahead).search(query, states, new, updated).scored  # type: ignore[return-value]
 
 
 def paper_row(paper: Paper, state: Triage, text: str) -> dict[str, object]:
