@@ -218,6 +218,25 @@ def test_a_build_asked_to_stop_stops_and_leaves_the_folder_there_as_it_was(long_
     assert built and note is None and results(engine, states) == results(Engine.of(collection.papers), states)
 
 
+def test_the_command_line_checks_a_reopened_lists_folder_while_it_reads_the_list(long_list):
+    """The real `triage list -q` of a reopened list opens its engine's folder while the list is read (its CRCs summed
+    beside the read): an intact folder is searched as it is, not built again; one with a byte changed in place in its
+    largest file (its size the same) is damage, built again (said on stderr), and the answer is the same."""
+    args = [triage_command(), "list", str(long_list), "-q", "graph | 'github", "--format", "jsonl"]
+    first = subprocess.run(args, capture_output=True, text=True, timeout=300, check=True).stdout
+    manifest = engine_folders()[0] / "manifest.json"
+    sealed = manifest.read_bytes()
+    again = subprocess.run(args, capture_output=True, text=True, timeout=300, check=True)
+    assert again.stdout == first and "rebuilt" not in again.stderr and manifest.read_bytes() == sealed
+    largest = max((p for p in manifest.parent.iterdir() if p != manifest), key=lambda p: p.stat().st_size)
+    data = bytearray(largest.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    damaged(largest, bytes(data))
+    done = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout == first and manifest.read_bytes() != sealed
+    assert done.stderr.strip().splitlines()[-1] == "triage: search index rebuilt (damaged)"
+
+
 @pytest.mark.parametrize("planted", ["fifo", "link", "huge", "file as fifo", "folder as link"])
 def test_a_fifo_a_link_or_a_huge_file_in_the_folder_is_damage_never_read_or_followed(long_list, tmp_path, planted):
     """The real `triage list -q` with a FIFO, a link to a file of the user's or a 2 GB file in place of the engine's

@@ -14,7 +14,7 @@ one background thread, while the keys work on the rows shown:
 2. the search engine of those papers (store.search.engine: opened from its folder in the cache, not loaded,
    when the cache has one of these papers; else built there first, "indexing…"; in memory when the disk
    cannot hold it, said in the header, as is a damaged folder built again). A reopened list's folder is opened
-   beside the read, on a thread of its own (`_opened_ahead`: store.readers.engine_cache's `ahead`, its CRCs summed
+   beside the read, on a thread of its own (store.readers.engine_cache's `opening`, its CRCs summed
    on the other core), and given the papers once they land when they are those it was opened for (the whole list
    lands, and is landed, as tui.landing says);
 3. then, once a query typed meanwhile is answered, the open noted in the library (`_note_open`: which papers are
@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 from store.papers.model import Collection, Paper, Triage
 from store.papers.rows import ById
 from store.common.errors import ReadError
-from store.readers import cache, files_of, match_cache, quick, read_paths, records, texts_entry
+from store.readers import cache, match_cache, quick, read_paths, records, texts_entry
 from store.readers.list_key import read_key
 from store.library.seen import NOTHING
 from store.readers.records import reporting
@@ -211,8 +211,9 @@ class Loading(Landed):
         cache has none of them (None: the app quit first)."""
         opened_ahead: Callable[[], Ahead | None] = lambda: None  # noqa: E731
         if files is not None:
-            if all(map(cache.has_entry, files)):  # (a reopen: a cold open's cores go to its parse)
-                opened_ahead = self._opened_ahead(files)
+            from store.readers.engine_cache import opening
+
+            opened_ahead = opening(files)  # (a reopen's: its folder opened beside the read)
             try:
                 with reporting(self._reading(files)), processes.behind_the_list(), records.packing():
                     whole = read_paths(files)
@@ -248,24 +249,6 @@ class Loading(Landed):
         self._indexed.set()
         self._post(partial(self._indexed_now, opened.note))
         return opened.engine
-
-    @staticmethod
-    def _opened_ahead(files: Sequence[str]) -> Callable[[], Ahead | None]:
-        """Opens the engine folder of a reopened list's `files` (store.readers.engine_cache's `ahead`) on a thread of its
-        own, beside their read; gives a call that waits for it (None: not opened so)."""
-        found: list[Ahead | None] = [None]
-
-        def open_it() -> None:
-            try:
-                from store.readers.engine_cache import ahead
-
-                found[0] = ahead(files_of(files))
-            except Exception:  # noqa: BLE001 - found again (and told) once the papers are there: `engine_for`
-                pass
-
-        opener = threading.Thread(target=open_it, name="triage engine ahead", daemon=True)
-        opener.start()
-        return lambda: (opener.join(), found[0])[1]
 
     def _after_the_search(self) -> None:
         """Wait while a query typed before the index was made is still answered, and the keys typed after it (held for

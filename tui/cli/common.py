@@ -24,7 +24,7 @@ from tui.boundary import write_control
 if TYPE_CHECKING:
     from store.library.seen import Opened
     from store.marks.db import TriageStore
-    from store.search.engine import Engine
+    from store.search.engine import Ahead, Engine
 
 T = TypeVar("T")
 
@@ -207,25 +207,35 @@ def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str]) -> argparse
     return parser.parse_intermixed_args(attach_query(argv))
 
 
-def engine_of(collection: Collection) -> Engine:
-    """The search engine of `collection` (kept in the cache: store.readers.engine_cache), what it could not do said
-    in one line on stderr (a cache the index could not be kept in, a damaged one built again)."""
+def engine_ahead(files: Sequence[str]) -> Callable[[], Ahead | None]:
+    """The engine folder of FILES opened while they are read (store.readers.engine_cache's `opening`: its CRCs summed on
+    the other core), for `engine_of`: what `triage list -q` of a reopened list waited for after the read."""
+    from store.readers.engine_cache import opening  # (here: the subcommands that search no list need no tantivy)
+
+    return opening(files or default_files())
+
+
+def engine_of(collection: Collection, ahead: Callable[[], Ahead | None] | None = None) -> Engine:
+    """The search engine of `collection` (kept in the cache: store.readers.engine_cache; `ahead`: its folder as
+    `engine_ahead` opened it), what it could not do said in one line on stderr (a cache the index could not be kept
+    in, a damaged one built again)."""
     from store.readers.engine_cache import engine_for  # (here: the subcommands that search no list need no tantivy)
 
-    opened = engine_for(collection)
+    opened = engine_for(collection, ahead=ahead() if ahead is not None else None)
     if opened.note:
         print(f"triage: {opened.note}", file=sys.stderr)
     return opened.engine
 
 
 def matching(collection: Collection, query: Query | None, states: Mapping[str, Triage],
-             new: AbstractSet[str] = frozenset(), updated: AbstractSet[str] = frozenset()) -> list[tuple[Paper, float | None]]:
+             new: AbstractSet[str] = frozenset(), updated: AbstractSet[str] = frozenset(),
+             ahead: Callable[[], Ahead | None] | None = None) -> list[tuple[Paper, float | None]]:
     """The papers of `collection` with their scores: all in file order without a query, else
-    those matching it, ranked as the app ranks them (`engine_of`); `new` and `updated`:
-    the papers `is:new` and `is:updated` find."""
+    those matching it, ranked as the app ranks them (`engine_of`, `ahead` its folder opened beside the read); `new`
+    and `updated`: the papers `is:new` and `is:updated` find."""
     if query is None:
         return [(paper, None) for paper in collection.papers]
-    return [(hit.paper, hit.score) for hit in engine_of(collection).search(query, states, new, updated)]
+    return engine_of(collection, ahead).search(query, states, new, updated).scored  # type: ignore[return-value]
 
 
 def paper_row(paper: Paper, state: Triage, text: str) -> dict[str, object]:

@@ -8,7 +8,7 @@ from store.common.json_out import dumps
 from store.papers.model import Triage, texts
 from store.readers.title_cache import ROWS_FROM, shown_title, shown_titles
 from store.search.views import SCORE_SORT, SORTS
-from tui.cli.common import (add_common, add_library, add_query, database, load, matching, opened_now, paper_row, parse_args, parse_query,
+from tui.cli.common import (add_common, add_library, add_query, database, engine_ahead, load, matching, opened_now, paper_row, parse_args, parse_query,
                             print_table, attached, write_lines)
 
 
@@ -41,6 +41,7 @@ def run_list(argv: Sequence[str]) -> int:
 
         args.query = saved_query(db, args.saved, args.query)
     query = parse_query(args.query)
+    ahead = engine_ahead(args.files) if query is not None and not args.library else None
     collection = load(args.files, db=db if args.library else None)
     states, updated = attached(db, collection)  # (the table shows the marks too)
     new, arrived = opened_now(db, collection)
@@ -48,7 +49,7 @@ def run_list(argv: Sequence[str]) -> int:
         from tui.cli.rules import mark_arrived
 
         mark_arrived(db, collection, arrived, states, new)
-    found = matching(collection, query, states, new, updated)
+    found = matching(collection, query, states, new, updated, ahead)
     gains: Mapping[str, dict[str, object]] = {}
     if args.sort:
         from tui.cli.rank import arranged
