@@ -71,3 +71,18 @@ def test_a_damaged_refound_entry_is_never_believed(tmp_path):
     star(other, 1)
     entry.write_bytes(good[:-5] + bytes(5))
     assert starred(listed) == [True, False, False]
+
+
+def test_a_star_in_another_list_ranks_this_lists_like_paper_first_every_time(tmp_path):
+    """For you learns from the other list's star as before once the list keeps that it is none of its papers."""
+    like = "Diffusion models generate images from noise; a learnt schedule of noise levels makes each sampling step cheaper."
+    listed = write_list(tmp_path / "listed.txt", [*ABSTRACTS, like])
+    other = write_list(tmp_path / "other.txt", OTHER)
+    star(other, 0)
+    orders = []
+    for _ in range(2):
+        result = triage("list", str(listed), "--sort", "interest", "--format", "jsonl")
+        assert result.returncode == 0 and "star a paper" not in result.stderr, result.stderr
+        orders.append([json.loads(line)["text"] for line in result.stdout.splitlines()])
+    assert len(refound_entries()) == 1
+    assert orders[0] == orders[1] and orders[0][0] == like
