@@ -40,7 +40,8 @@ def refound(papers: Sequence[Paper], ids: AbstractSet[str], stored: Mapping[str,
     """new id → old id: the `orphans` (id → fingerprint: states whose paper is not among `papers`, whose `ids` these
     are) re-found on the papers without a state (not `stored`, nor `shared`), by `rematch`, but for those `remembered`
     says matched none of them before. `fingerprints(papers)` may give the papers' fingerprints (kept), else their texts
-    are looked at. What is found is kept (`remembered.keep`): every orphan but those moved."""
+    are looked at. What is found is kept (`remembered.keep`): every orphan but those moved, and the papers with a state
+    and those moved to (while not all of those have one, as when the moves could not be stored, the look is made again)."""
     if not orphans:
         return {}
     housed = frozenset(ids.intersection(stored)).union(shared)  # (the marked papers of the list: few)
@@ -52,9 +53,9 @@ def refound(papers: Sequence[Paper], ids: AbstractSet[str], stored: Mapping[str,
         return {}
     homeless, fingerprinted = _homeless(papers, stored, shared, fingerprints, stop)
     moves = rematch(homeless, orphans, stop, fingerprinted)
-    if remembered is not None:
+    if remembered is not None:  # (with the papers moved to: an orphan another one beat to a paper may match it else)
         gone = set(moves.values())
-        remembered.keep(papers, frozenset(value for key, value in digests.items() if key not in gone), housed)
+        remembered.keep(papers, frozenset(value for key, value in digests.items() if key not in gone), housed.union(moves))
     return moves
 
 
