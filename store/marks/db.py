@@ -18,14 +18,14 @@ import hashlib
 import json
 import os
 import socket
-from collections.abc import Callable, Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter
 from pathlib import Path
 from threading import Event
 from typing import Any
 
 from store.marks.documents import MarksDB, MarksTable, from_doc
-from store.common.errors import NotSaved, Stopped, unless_stopped
+from store.common.errors import NotSaved, Stopped
 from store.marks.changes import Change
 from store.marks.merge import Record, doc_of, edit, latest, merge, record_of
 from store.marks.journal import JournalStorage, MIN_COMPACT_BYTES
@@ -33,7 +33,7 @@ from store.papers.matching import Columns
 from store.papers.model import Paper, Triage, fingerprint
 from store.papers.rows import Attached, ById
 from store.marks.clock import after, held
-from store.marks.refind import rematch
+from store.marks.refind import Remembered, refound
 from store.marks.device import instance, known, new_id
 from store.marks.kept import KeptPapers
 from store.marks.place import db_path
@@ -114,7 +114,7 @@ class TriageStore(KeptPapers):
     def attach(self, papers: Iterable[Paper] | ById, refind: bool = True, refresh: bool = False,
                kept: Callable[[Sequence[Paper]], Columns | None] | None = None, library: bool = False,
                stop: Event | None = None, fingerprints: Callable[[Sequence[Paper]], Sequence[str] | None] | None = None,
-               source: object = None) -> dict[str, Triage]:
+               source: object = None, remembered: Remembered | None = None) -> dict[str, Triage]:
         """The stored state of each paper that has one, re-finding states of slightly edited abstracts
         (unless not `refind`: for papers that are not all of a list, whose other papers own the states).
         A paper without a state of its own that is a marked paper under another id (the same arXiv id, DOI,
@@ -124,7 +124,8 @@ class TriageStore(KeptPapers):
         paper's says more than the one kept (a marked paper's does whenever it is marked again). `kept(papers)` may
         give what they are matched by (`store.readers.match_cache.columns`: a long list's, kept), else it is made; and
         `fingerprints(papers)` their fingerprints (`store.readers.ids.fingerprints`: a long list's, kept), else they are
-        worked out from their texts when needed.
+        worked out from their texts when needed; `remembered` what the re-finds on them found before
+        (`store.readers.refound`: marks of other lists' papers are not looked for again).
         A later version seen is remembered (`store.library.seen.Seen.note_later`): the `library`'s papers, the kept
         records themselves, are `updated` when one of theirs was seen. A mark made on a later version keeps its
         record: the papers of that marked paper are no longer `updated` (`put`). Once `stop` is set (the app quits) it
@@ -155,8 +156,7 @@ class TriageStore(KeptPapers):
             # Without an abstract (a title-only entry) there is no text to re-find a state by; a shared state stays.
             orphans = {key: doc["fp"] for key, doc in stored.items() if key not in wanted and doc.get("fp")} if refind else {}
             orphans = {key: fp for key, fp in orphans.items() if key not in shared.values()} if shared else orphans
-            homeless, fingerprinted = _homeless(papers, stored, shared, fingerprints, stop) if orphans else ({}, False)
-            moves = rematch(homeless, orphans, stop, fingerprinted)
+            moves = refound(papers, wanted, stored, shared, orphans, fingerprints, remembered, stop)
             if moves:
                 moved = {pid: paper for pid, paper in zip(ids, papers) if pid in moves}
                 docs = {new: {**stored[old], "fp": fingerprint(moved[new].text)} for new, old in moves.items()}
@@ -380,14 +380,3 @@ def folded(stored: Mapping[str, Mapping[str, Any]], incoming: Mapping[str, tuple
             docs[pid] = doc_of(new, doc.get("fp") or fp if doc is not None else fp)
             changed[pid] = (from_doc(doc) if doc is not None else Triage(), from_doc(docs[pid]))
     return docs, changed
-
-
-def _homeless(papers: Sequence[Paper], stored: Container[str], shared: Container[str],
-              fingerprints: Callable[[Sequence[Paper]], Sequence[str] | None] | None, stop: Event | None
-              ) -> tuple[dict[str, str], bool]:
-    """Id → text of `papers` without a state, to re-find lost states by (`rematch`), and whether those are their
-    fingerprints (when `fingerprints(papers)` gives them kept) rather than their texts."""
-    found = fingerprints(papers) if fingerprints is not None else None
-    texts = found if found is not None else map(attrgetter("text"), papers)
-    return ({p.id: text for p, text in zip(unless_stopped(papers, stop), texts) if p.id not in stored and p.id not in shared and text},
-            found is not None)

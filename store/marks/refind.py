@@ -1,17 +1,73 @@
-"""Re-finding a state whose paper's abstract was edited (`rematch`): the papers of a list that have no state,
-matched by fingerprint (rapidfuzz ratio ≥ 90) against the states whose paper is not in the list (what
-`store.marks.db.TriageStore.attach` moves to the paper's new id)."""
+"""Re-finding a state whose paper's abstract was edited (`refound`, `rematch`): the papers of a list that have no
+state, matched by fingerprint (rapidfuzz ratio ≥ 90) against the states whose paper is not in the list (what
+`store.marks.db.TriageStore.attach` moves to the paper's new id). Those states are mostly marks of other lists'
+papers, found in none of this list's, time after time: what a list keeps of that (`Remembered`) spares it the
+look at every paper while they and the list stay as they were."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+import hashlib
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set as AbstractSet
+from operator import attrgetter
 from threading import Event
+from typing import Protocol
 
 from store.common.errors import unless_stopped
-from store.papers.model import fingerprint, normalise
+from store.papers.model import Paper, fingerprint, normalise
 
 MATCH_CUTOFF = 90
 ANCHOR = 60
 FULL_SCAN_PAIRS = 200_000
+
+
+class Remembered(Protocol):
+    """What a list keeps of the re-finds done on its papers (`store.readers.refound`): the `digest`s of the states'
+    fingerprints that matched none of its papers without a state, and the ids of its papers that had one then. While
+    none of those has lost its state, its papers without one are those or fewer, and those states match none still."""
+
+    def read(self, papers: Sequence[Paper]) -> tuple[AbstractSet[bytes], AbstractSet[str]] | None: ...
+
+    def keep(self, papers: Sequence[Paper], orphans: frozenset[bytes], housed: frozenset[str]) -> None: ...
+
+
+def digest(fp: str) -> bytes:
+    """What `Remembered` keeps of a state's fingerprint."""
+    return hashlib.blake2b(fp.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+
+
+def refound(papers: Sequence[Paper], ids: AbstractSet[str], stored: Mapping[str, object], shared: Mapping[str, str],
+            orphans: dict[str, str], fingerprints: Callable[[Sequence[Paper]], Sequence[str] | None] | None,
+            remembered: Remembered | None, stop: Event | None = None) -> dict[str, str]:
+    """new id → old id: the `orphans` (id → fingerprint: states whose paper is not among `papers`, whose `ids` these
+    are) re-found on the papers without a state (not `stored`, nor `shared`), by `rematch`, but for those `remembered`
+    says matched none of them before. `fingerprints(papers)` may give the papers' fingerprints (kept), else their texts
+    are looked at. What is found is kept (`remembered.keep`): every orphan but those moved, and the papers with a state
+    and those moved to (while not all of those have one, as when the moves could not be stored, the look is made again)."""
+    if not orphans:
+        return {}
+    housed = frozenset(ids.intersection(stored)).union(shared)  # (the marked papers of the list: few)
+    digests = {key: digest(fp) for key, fp in orphans.items()} if remembered is not None else {}
+    before = remembered.read(papers) if remembered is not None else None
+    if before is not None and before[1] <= housed:
+        orphans = {key: fp for key, fp in orphans.items() if digests[key] not in before[0]}
+    if not orphans:
+        return {}
+    homeless, fingerprinted = _homeless(papers, stored, shared, fingerprints, stop)
+    moves = rematch(homeless, orphans, stop, fingerprinted)
+    if remembered is not None:  # (with the papers moved to: an orphan another one beat to a paper may match it else)
+        gone = set(moves.values())
+        remembered.keep(papers, frozenset(value for key, value in digests.items() if key not in gone), housed.union(moves))
+    return moves
+
+
+def _homeless(papers: Sequence[Paper], stored: Mapping[str, object], shared: Mapping[str, str],
+              fingerprints: Callable[[Sequence[Paper]], Sequence[str] | None] | None, stop: Event | None
+              ) -> tuple[dict[str, str], bool]:
+    """Id → text of `papers` without a state, to re-find lost states by (`rematch`), and whether those are their
+    fingerprints (when `fingerprints(papers)` gives them kept) rather than their texts."""
+    found = fingerprints(papers) if fingerprints is not None else None
+    texts = found if found is not None else map(attrgetter("text"), papers)
+    return ({p.id: text for p, text in zip(unless_stopped(papers, stop), texts) if p.id not in stored and p.id not in shared and text},
+            found is not None)
 
 
 def _ends(text: str) -> tuple[str, str]:

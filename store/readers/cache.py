@@ -21,8 +21,8 @@ Beside the parse entry, a list keeps its first papers whole, which a long list s
 and a list its search engine's folder (`store.readers.engine_cache`), its papers' ids without the papers,
 for `triage set` (`store.readers.ids`, which also has a few papers of a parse entry made without the others), the
 features For you ranks by (`store.interest.features_cache`), what its papers are matched by across sources
-(`store.readers.match_cache`), their citation keys and BibTeX titles (`store.readers.columns_entry`), and their titles as
-shown (`store.readers.title_cache`)."""
+(`store.readers.match_cache`), their citation keys and BibTeX titles (`store.readers.columns_entry`), their titles as
+shown (`store.readers.title_cache`), and which marks of other lists' papers are not theirs (`store.readers.refound`)."""
 from __future__ import annotations
 
 import gc
@@ -77,6 +77,9 @@ CITE_SUFFIX = ".cite"
 """The citation keys and BibTeX titles of a long list (`store.readers.columns_entry`), written when first exported."""
 TITLES_SUFFIX = ".titles"
 """The titles as shown of a long list (`store.readers.title_cache`), written when a table of it is first printed."""
+REFOUND_SUFFIX = ".refound"
+"""What the re-finds of lost marks on a list found (`store.readers.refound`), written when marks of other lists were
+looked for in it."""
 KEYS_SUFFIX = ".keys"
 """The keys cache of a records file beside a database (`store.library.keys_cache`, which names its entries so): one the
 clean-up of old entries and dead writers knows too."""
@@ -84,7 +87,7 @@ HEAD_CHARACTERS = 128 << 10
 """A head entry holds the first papers whose texts add up to this many characters (as many as a head
 parse of the file's first part holds: `store.readers.quick.HEAD_BYTES`), and at least one."""
 KEEP_DAYS = 30
-_DEAD_WRITERS = re.compile(r"\.(?:[0-9a-f]{32}\.(?:parse|texts|index|ids|head|features|match|cite|titles|keys)\.)?[a-z0-9_]{8}\.tmp"
+_DEAD_WRITERS = re.compile(r"\.(?:[0-9a-f]{32}\.(?:parse|texts|index|ids|head|features|match|cite|titles|refound|keys)\.)?[a-z0-9_]{8}\.tmp"
                            r"|[0-9a-f]{32}\.engine\.(?:building|old)-(?P<pid>\d+)")
 """What writers leave in the cache folder until they are done (`remove_dead`; nothing else in it is touched): the
 temporary files `_store` makes (the entry's name, then mkstemp's 8 random characters; before those were named, just
@@ -293,7 +296,7 @@ def _store(entry: Path, write: Callable[[BinaryIO], object]) -> None:
     since = time.time() - KEEP_DAYS * 86400
     for other in entry.parent.iterdir():
         if other.suffix in (SUFFIX, TEXTS_SUFFIX, ENGINE_SUFFIX, RETIRED_SUFFIX, IDS_SUFFIX, HEAD_SUFFIX, FEATURES_SUFFIX,
-                            MATCH_SUFFIX, CITE_SUFFIX, TITLES_SUFFIX, KEYS_SUFFIX) \
+                            MATCH_SUFFIX, CITE_SUFFIX, TITLES_SUFFIX, REFOUND_SUFFIX, KEYS_SUFFIX) \
                 and other != entry:
             try:
                 info = other.lstat()  # (a link is removed, never followed)

@@ -19,14 +19,16 @@ from store.papers.matching import Columns
 from store.papers.model import Collection, Origin, Paper
 from store.readers import cache, columns_entry, ids
 from store.readers.library import HEADER as LIBRARY
+from store.readers.refound import Refound
 
 
 def attaching(collection: Collection) -> dict[str, Any]:
     """What `store.marks.db.TriageStore.attach` is told of `collection`'s papers besides them: where their columns are
     kept (`kept`), their fingerprints (`fingerprints`: `store.readers.ids`), whether they are the library's (`library`:
-    the kept records themselves), and the files they are of (`source`: a list attached again replaces its papers)."""
+    the kept records themselves), the files they are of (`source`: a list attached again replaces its papers), and
+    what the re-finds of lost marks on them found (`remembered`: `store.readers.refound`)."""
     return {"kept": partial(columns, collection.origin), "fingerprints": partial(ids.fingerprints, collection.origin),
-            "library": collection.header == LIBRARY, "source": tuple(collection.sources)}
+            "library": collection.header == LIBRARY, "source": tuple(collection.sources), "remembered": Refound(collection.origin)}
 
 
 

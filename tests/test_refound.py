@@ -1,0 +1,88 @@
+"""Marks of other lists' papers are looked for in a list once (`store.readers.refound` keeps what was found): the
+next `triage list` of it shows the same marks, a mark made since in another list is still found on its edited copy
+in this one, and an edited list or a damaged entry means the look is made again."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from store.marks.db import TriageStore
+from store.readers import read_path
+from tests.test_cli_fast import ABSTRACTS, triage
+from tests.test_parse_cache import write_list
+
+OTHER = ["Diffusion models denoise images step by step; we make each step cheaper with a learnt schedule of noise levels."]
+EDITED = ABSTRACTS[0].replace("retraining", "re-training")
+
+
+def starred(path: Path) -> list[bool]:
+    result = triage("list", str(path), "--format", "jsonl")
+    assert result.returncode == 0, result.stderr
+    return [json.loads(line)["starred"] for line in result.stdout.splitlines()]
+
+
+def refound_entries() -> list[Path]:
+    return sorted(Path(os.environ["TRIAGE_CACHE"]).glob("*.refound"))
+
+
+def star(path: Path, row: int) -> str:
+    pid = read_path(path).papers[row].id
+    result = triage("set", pid, str(path), "--star")
+    assert result.returncode == 0, result.stderr
+    return pid
+
+
+def test_a_star_made_in_another_list_since_the_last_listing_is_found_on_its_edited_copy(tmp_path):
+    listed = write_list(tmp_path / "listed.txt", ABSTRACTS)
+    other = write_list(tmp_path / "other.txt", [*OTHER, EDITED])
+    star(other, 0)
+    assert starred(listed) == [False, False, False]  # the other list's star is in none of its papers
+    assert len(refound_entries()) == 1
+    assert starred(listed) == [False, False, False]
+    star(other, 1)  # the list's first paper, edited: a mark the list has not looked for yet
+    assert starred(listed) == [True, False, False]
+    assert read_path(listed).papers[0].id in TriageStore(os.environ["TRIAGE_DB"]).ids()
+
+
+def test_an_edited_list_looks_for_the_marks_again(tmp_path):
+    listed = write_list(tmp_path / "listed.txt", ABSTRACTS)
+    other = write_list(tmp_path / "other.txt", OTHER)
+    star(other, 0)
+    star(listed, 0)
+    assert starred(listed) == [True, False, False]
+    write_list(listed, [EDITED, *ABSTRACTS[1:]])  # a typo fixed: the starred paper's id changes
+    assert starred(listed) == [True, False, False]
+    assert starred(other) == [True]
+
+
+def test_a_damaged_refound_entry_is_never_believed(tmp_path):
+    """Damaged, it is not read (the marks are looked for again) and is written again whole."""
+    listed = write_list(tmp_path / "listed.txt", ABSTRACTS)
+    other = write_list(tmp_path / "other.txt", [*OTHER, EDITED])
+    star(other, 0)
+    assert starred(listed) == [False, False, False]
+    [entry] = refound_entries()
+    good = entry.read_bytes()
+    for damage in (b"", b"not an entry", good[: len(good) // 2], good[:-5] + bytes(5)):
+        entry.write_bytes(damage)
+        assert starred(listed) == [False, False, False]
+        assert entry.read_bytes() == good
+    star(other, 1)
+    entry.write_bytes(good[:-5] + bytes(5))
+    assert starred(listed) == [True, False, False]
+
+
+def test_a_star_in_another_list_ranks_this_lists_like_paper_first_every_time(tmp_path):
+    """For you learns from the other list's star as before once the list keeps that it is none of its papers."""
+    like = "Diffusion models generate images from noise; a learnt schedule of noise levels makes each sampling step cheaper."
+    listed = write_list(tmp_path / "listed.txt", [*ABSTRACTS, like])
+    other = write_list(tmp_path / "other.txt", OTHER)
+    star(other, 0)
+    orders = []
+    for _ in range(2):
+        result = triage("list", str(listed), "--sort", "interest", "--format", "jsonl")
+        assert result.returncode == 0 and "star a paper" not in result.stderr, result.stderr
+        orders.append([json.loads(line)["text"] for line in result.stdout.splitlines()])
+    assert len(refound_entries()) == 1
+    assert orders[0] == orders[1] and orders[0][0] == like
