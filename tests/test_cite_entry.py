@@ -15,6 +15,7 @@ from store.cite import citations as cite, export, keys as keys_module
 from store.cite.keys import citation_keys
 from store.readers import cache, columns_entry, read_paths
 from tui.cli import main
+from tui.citing import CITING
 
 
 def listing(tmp_path: Path, corpora: Path, reverse: bool = False) -> Path:
@@ -49,7 +50,7 @@ def test_a_long_list_keeps_its_keys_and_titles_and_exports_the_same_bytes(tmp_pa
     assert entry_of(path).is_file()
     assert exported(path, fmt) == expected  # from the entry
     collection = read_paths([str(path)])
-    assert columns_entry.read(entry_of(path), collection.origin.keys, len(collection.papers), 2) == list(
+    assert columns_entry.read(entry_of(path), collection.origin.keys, len(collection.papers), 2, cache.code_key(*CITING)) == list(
         map(list, cite.citing(collection.papers)))
 
 
@@ -80,7 +81,7 @@ def test_a_damaged_or_forged_entry_never_changes_what_is_written(tmp_path, corpo
     made_keys, made_titles = cite.citing(collection.papers)
 
     def forged(key_column: list[str], titles: str | None = "\0".join(made_titles), *, parse=keys, number=count) -> bytes:
-        data = marshal.dumps((parse, number, ["\0".join(key_column), titles]))
+        data = marshal.dumps((parse, cache.code_key(*CITING), number, ["\0".join(key_column), titles]))
         return cache.header_of(data) + data
 
     twice = [made_keys[1], *made_keys[1:]]  # two papers, one key
@@ -98,7 +99,7 @@ def test_a_damaged_or_forged_entry_never_changes_what_is_written(tmp_path, corpo
     for bad in damaged:
         entry.write_bytes(bad)
         assert exported(path, "bibtex") == expected
-        assert columns_entry.read(entry, keys, count, 2) == [made_keys, made_titles]  # made again, and kept again
+        assert columns_entry.read(entry, keys, count, 2, cache.code_key(*CITING)) == [made_keys, made_titles]  # made again, and kept again
 
 
 def test_an_entry_left_from_another_version_of_the_list_is_not_used(tmp_path, corpora):

@@ -64,7 +64,7 @@ def test_a_damaged_forged_or_old_entry_never_changes_the_table(tmp_path, corpora
     made = columns_entry.read(entry, keys, count, 1)[0]
 
     def forged(column: list[str], *, parse=keys, number=count) -> bytes:
-        data = marshal.dumps((parse, number, ["\0".join(column)]))
+        data = marshal.dumps((parse, "", number, ["\0".join(column)]))
         return cache.header_of(data) + data
 
     rng = random.Random(34)

@@ -8,6 +8,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from store.papers.model import Collection
 
+CITING = ("cite",)
+"""The wing of store whose code makes the `.cite` entry's columns: they are kept under it too."""
+
 
 def citing(collection: Collection, make_missing: bool = True) -> tuple[dict[str, str], list[str] | None]:
     """The citation keys of `collection`'s papers (paper id → key, assigned over them all), and the BibTeX titles of
@@ -24,7 +27,7 @@ def citing(collection: Collection, make_missing: bool = True) -> tuple[dict[str,
         by_id.update(citable(papers, columns[0]) or {})
         return bool(by_id)
 
-    found = columns_entry.kept(collection.origin, papers, cache.CITE_SUFFIX, 2, cite.citing, valid, make_missing)
+    found = columns_entry.kept(collection.origin, papers, cache.CITE_SUFFIX, 2, cite.citing, valid, make_missing, CITING)
     if found is None:
         return citation_keys(papers), None
     keys, titles = found

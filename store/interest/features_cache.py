@@ -4,8 +4,8 @@ instead of building them again on every call (seconds of CPU at 100,000 papers).
 Beside its parse entry, a list of `FEATURES_FROM` papers or more keeps the arrays
 its features are made of (`store.interest.vectors.Vectors`: the tf-idf rows' data, indices and row bounds, the
 terms as UTF-8 text and their idf, the latent axes, lengths and rows) in numpy's .npz, no pickles. Its key is its
-papers' (this code's version and the parse the papers are, else a digest of them: `store.readers.list_key`) and the
-versions of the libraries the vectors are computed with: the list's papers alone. The library's papers of other
+papers' (the parse the papers are, else a digest of them: `store.readers.list_key`), the code of this wing
+(`store.readers.cache.code_key`) and the versions of the libraries the vectors are computed with: the list's papers alone. The library's papers of other
 lists learnt from beside them (`outside`) are projected into the list's space each time (milliseconds: a mark in
 another list keeps the entry). It stands for those very papers only, and is checked before it is believed (each
 array's header against the room it takes before it is read, zip CRCs, no pickles: `_read`; the key; then every
@@ -30,7 +30,7 @@ from store.interest.vectors import Vectors
 from store.papers.model import Collection, Paper
 from store.common.files import open_regular
 from store.common.versions import version
-from store.readers.cache import FEATURES_SUFFIX, MOST_ENTRY, entry_file, mark_used, save, settle
+from store.readers.cache import FEATURES_SUFFIX, MOST_ENTRY, code_key, entry_file, mark_used, save, settle
 from store.readers.list_key import papers_key
 
 FEATURES_FROM = 1_000
@@ -68,7 +68,7 @@ def features(collection: Collection, outside: Sequence[Paper] = ()) -> tuple[Fea
 def _key(collection: Collection) -> str:
     """What an entry of `collection`'s features is stored under."""
     versions = [library if version(library) is None else f"{library} {version(library)}" for library in _LIBRARIES]
-    return json.dumps([FORMAT, papers_key(collection), versions])
+    return json.dumps([FORMAT, papers_key(collection), code_key("interest"), versions])
 
 
 def _arrays(made: Vectors) -> dict[str, np.ndarray]:

@@ -4,7 +4,8 @@ and how any cache entry is written (whole, now or in the background, held until 
 One cache file per list (named by a hash of its absolute path) in `$TRIAGE_CACHE`, else the
 user cache folder, holds the parsed `Collection` (marshal, field by field: plain values only, never code) and
 the key it was made under: the path as given and absolute, the file's size, mtime, ctime and
-inode, and a version key covering this package's source, the Python version and the versions
+inode, and a version key covering the source of the wings that parse (`PARSING`: not that of the marks, sync,
+citations or ranking, whose own entries name their code, `code_key`), the Python version and the versions
 of the libraries that shape parsing, behind a CRC-32 of all that. Any difference, any
 unreadable, malformed or damaged cache file (one that fails its CRC), means the list is parsed
 again; a cache that cannot be written is simply not written.
@@ -113,16 +114,30 @@ _writers: list[tuple[Path, threading.Thread]] = []
 _SHAPING_LIBRARIES = ("pylatexenc", "bibtexparser", "charset-normalizer", "ahocorasick-rs")
 
 
+PARSING = ("common", "papers", "search", "readers")
+"""The wings of store a parse is made by: readers and the wings it may import (store/__init__.py's drawing), whose
+code alone can change what a list file parses to, or its index. The code of the other wings keys only what it makes
+(`code_key`): a change to the marks, sync or citations keeps every list's parse."""
+
+
 @cache
-def version_key() -> str:
-    """Changes whenever the code that parses could give a different result."""
+def code_key(*wings: str) -> str:
+    """A digest of the code of the wings `wings` of store (their sources, with the Python version and the libraries that
+    shape parsing): it changes whenever that code could make something else."""
     digest = hashlib.blake2b(sys.version.encode(), digest_size=12)  # (the entries' format is in the source)
     for library in _SHAPING_LIBRARIES:
         found = version(library)
         digest.update((library if found is None else f"{library} {found}").encode())
-    for source in sorted(Path(__file__).resolve().parent.parent.rglob("*.py")):
-        digest.update(source.read_bytes())
+    root = Path(__file__).resolve().parent.parent
+    for wing in wings:
+        for source in sorted((root / wing).rglob("*.py")):
+            digest.update(source.relative_to(root).as_posix().encode() + b"\0" + source.read_bytes())
     return digest.hexdigest()
+
+
+def version_key() -> str:
+    """Changes whenever the code that parses could give a different result (that of the wings `PARSING`)."""
+    return code_key(*PARSING)
 
 
 def _pin(info: os.stat_result) -> tuple[int, int, int, int]:

@@ -5,7 +5,8 @@ and BibTeX titles (`tui.cli.cite`, made by `store.cite.citations.citing` at the 
 (`store.readers.title_cache`) are kept so.
 
 An entry holds, behind a CRC-32, the keys of the parse its papers are (`Collection.origin`: the version of the code
-under store/ and each list file's path, size, times and inode), their number and the columns (marshal, strings only,
+that parses and each list file's path, size, times and inode), that of the code that made them when it is not only the
+parsing wings' (`kept`'s `wings`: citations'), their number and the columns (marshal, strings only,
 never code: a column as one text, its values joined by NULs; a column without a value as None). It is made when first
 asked for, only for a list of `KEPT_FROM` papers or more whose titles are all derived, and written by the cache's
 writer. It is read only for papers that are that very parse (`Origin.of`), as a regular file (never a FIFO nor a
@@ -33,16 +34,19 @@ Made = Sequence[Sequence[str]]
 
 
 def kept(origin: Origin | None, papers: Sequence[Paper], suffix: str, width: int, make: Callable[[Sequence[Paper]], Made],
-         valid: Callable[[list[list[str]]], bool] = lambda columns: True, make_missing: bool = True) -> Made | None:
+         valid: Callable[[list[list[str]]], bool] = lambda columns: True, make_missing: bool = True,
+         wings: tuple[str, ...] = ()) -> Made | None:
     """The `width` columns `make(papers)` gives, when `papers` are the very papers of the parse `origin` (else None:
     made by the caller): from their entry (named by `suffix`) when it holds them and `valid` says they can be, else
-    made now and kept (not `make_missing`: None, the caller making what it needs of them)."""
+    made now and kept (not `make_missing`: None, the caller making what it needs of them). `wings`: the wings of store
+    `make` is of besides those that parse (`cache.PARSING`), whose code the entry is kept under too."""
     if origin is None or len(papers) < KEPT_FROM or not origin.of(papers):
         return None
     entry = cache.entry_file([Path(key[2]) for key in origin.keys], suffix)
+    code = cache.code_key(*wings) if wings else ""
     cache.settle(entry)  # (one being written is read once it is whole)
     try:
-        found = read(entry, origin.keys, len(papers), width)
+        found = read(entry, origin.keys, len(papers), width, code)
     except Exception:  # missing, unreadable, truncated, damaged, overlong: made again
         found = None
     if found is not None and valid(found):
@@ -51,18 +55,18 @@ def kept(origin: Origin | None, papers: Sequence[Paper], suffix: str, width: int
     if not make_missing:
         return None
     made = make(papers)
-    cache.save(entry, lambda out: write(out, origin.keys, made), behind=len(papers) >= BEHIND_FROM)
+    cache.save(entry, lambda out: write(out, origin.keys, made, code), behind=len(papers) >= BEHIND_FROM)
     return made
 
 
-def write(out: BinaryIO, keys: tuple[tuple, ...], made: Made) -> None:
+def write(out: BinaryIO, keys: tuple[tuple, ...], made: Made, code: str = "") -> None:
     """The entry of `made` (a column as one text, its values joined by NULs: loaded in a tenth of the time of a list
-    of strings); ValueError (nothing written) when a value holds a NUL."""
+    of strings) under `keys` and `code` (`kept`); ValueError (nothing written) when a value holds a NUL."""
     count = len(made[0])
     joined = ["\0".join(column) if any(column) else None for column in made]
     if any(text is not None and text.count("\0") != count - 1 for text in joined):
         raise ValueError("a value holding a NUL")
-    data = marshal.dumps((keys, count, joined))
+    data = marshal.dumps((keys, code, count, joined))
     out.write(cache.header_of(data))
     out.write(data)
 
@@ -74,13 +78,14 @@ def _most(keys: tuple[tuple, ...], count: int, width: int) -> int:
     return 4096 + 16 * count + 2 * width * sum(key[3] for key in keys)
 
 
-def read(entry: Path, keys: tuple[tuple, ...], count: int, width: int) -> list[list[str]] | None:
-    """The `width` columns of `count` papers read from list files at `keys` the entry file holds; None when it holds
-    those of another parse; an error when it is damaged or not what `write` writes."""
+def read(entry: Path, keys: tuple[tuple, ...], count: int, width: int, code: str = "") -> list[list[str]] | None:
+    """The `width` columns of `count` papers read from list files at `keys` the entry file holds, made by the code
+    `code` (`kept`); None when it holds those of another parse or code; an error when it is damaged or not what `write`
+    writes."""
     data = read_regular(entry, _most(keys, count, width), "a kept entry")  # (never a FIFO nor a link; larger: not read)
     with collector_paused():
-        stored_keys, stored_count, stored = marshal.loads(cache.unsealed(data))
-    if stored_keys != keys:
+        stored_keys, stored_code, stored_count, stored = marshal.loads(cache.unsealed(data))
+    if stored_keys != keys or stored_code != code:
         return None
     if stored_count != count or type(stored) is not list or len(stored) != width:
         raise ValueError("another count")

@@ -4,7 +4,8 @@ those marks and the list stay as they were (at 100,000 papers, ~0.2 s of CPU of 
 `export` or open; ten times that at 1,000,000).
 
 It holds, under the very key of the list's parse entry (`store.readers.cache`; a list of one file only, as its
-fingerprints are kept: `store.readers.ids`) and behind a CRC-32, the digests of the marks' fingerprints that matched
+fingerprints are kept: `store.readers.ids`) with that of the code that re-finds (the marks' and the library's wings:
+`cache.code_key`), behind a CRC-32, the digests of the marks' fingerprints that matched
 none of its papers without marks, and the ids of its papers that had marks then: a few bytes a mark, written (whole)
 when a re-find was done. Any doubt (another key, a failed CRC, a damaged or missing entry) means None: the re-find is
 done again."""
@@ -53,8 +54,8 @@ class Refound:
         origin = self._origin
         if origin is None or len(origin.keys) != 1 or not origin.of(papers):
             return None
-        return origin.keys[0]
+        return origin.keys[0], cache.code_key("marks", "library")
 
 
 def _entry(key: tuple) -> Path:
-    return cache.entry_file([Path(key[2])], SUFFIX)
+    return cache.entry_file([Path(key[0][2])], SUFFIX)
