@@ -7,24 +7,33 @@ DOI, OpenReview id, and title with its first author's name. So a camera-ready ve
 abstract (and so id) changed, is not new when any other of its identities was seen before; a bare abstract
 with none of these is new once its text changes.
 
-    {"format": "paper-triage seen 1",
-     "opens": N,                                 the opens counted so far
-     "first": {"N": [identity, ...], ...},       identities first seen at the Nth open
-     "when": {"N": "2026-12-02T16:59:00Z"},      the time of each open that saw something first
-     "opened": {list: N, ...},                   the open at which each list was last opened
-     "read": {list: key, ...},                   the parse each list's papers were at that open, when known
-     "later": {id: [[stage, version], ...]}}     the later versions seen of each marked paper (`Seen.later`)
+What is kept, in two files (`store.library.seen_files`: their formats, the order they are written in, the single
+file of before carried over):
+
+    <database>.seen, small:
+     "opens": N                                  the opens counted so far
+     "when": {"N": "2026-12-02T16:59:00Z"}       the time of each open that saw something first
+     "opened": {list: N, ...}                    the open at which each list was last opened
+     "read": {list: key, ...}                    the parse each list's papers were at that open, when known
+     "later": {id: [[stage, version], ...]}      the later versions seen of each marked paper (`Seen.later`)
+    <database>.seen.first, the identities (several MB at 100,000 papers):
+     "first": {"N": [identity, ...], ...}        identities first seen at the Nth open
 
 A list opened again with the very papers of its last open (the same parse of the same unchanged files: its `read`
 key, `store.readers.list_key.read_key`) has nothing new, nothing arrived and nothing to see first: every identity of
-its papers was seen then at the latest. Such an open only counts itself, without making each paper's identities
-(0.8 s at 100,000 papers); the keys are forgotten whenever identities are (past `MOST_IDENTITIES`).
+its papers was seen then at the latest. Such an open only counts itself in the small file, without making each
+paper's identities (0.8 s at 100,000 papers) nor reading or writing the identities file (0.1 s at 100,000 papers,
+1 s at a million); the keys are forgotten whenever identities are (past `MOST_IDENTITIES`) or the identities file is
+not the one the small file counts on. The identities are read only to look at papers (a list read anew, `Seen.new`,
+`Seen.unseen`) and written only when some were seen first or forgotten, always before the small file that counts on
+them: a crash between the two writes counts papers new again, never old unseen.
 
-Opens are counted, not timed: two opens in one second, or a clock set back, still tell old from new. The file
-is written whole (`store.common.files.write_whole`, its symbolic link replaced, never followed) and read only
-when it is a regular file of at most `MOST_BYTES`; past `MOST_IDENTITIES` the identities first seen earliest
-are forgotten, past `MOST_LISTS` the lists opened earliest. A file that cannot be read is set aside and begun
-again (said). `Seen` is not locked: its owner (the triage store) calls it under the database's lock.
+Opens are counted, not timed: two opens in one second, or a clock set back, still tell old from new. Both files are
+written whole, a symbolic link in their place replaced, never followed, and read only when regular files of at most
+`store.library.seen_files.MOST_BYTES`; past `MOST_IDENTITIES` the identities first seen earliest are forgotten, past
+`MOST_LISTS` the lists opened earliest. A file that cannot be read is set aside and begun again (said); a disk nearly
+full keeps its margin for the marks, a database only read is not written, quietly. `Seen` is not locked: its owner
+(the triage store) calls it under the database's lock.
 
 A marked paper seen in a list in a later version than the record kept of it (`store.library.identity.later`: the
 row says `is:updated`) is remembered under its id with that version's stage (`store.library.record.stage`), so the
@@ -33,28 +42,17 @@ version's record is kept).
 """
 from __future__ import annotations
 
-import errno
-import json
-import os
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from threading import Event
 from typing import NamedTuple
 
-from store.common.errors import ReadError, unless_stopped
-from store.common.files import move_aside, read_regular, write_whole
+from store.common.errors import unless_stopped
+from store.library.seen_files import Groups, SeenFiles
 from store.papers.matching import openreview_id
 from store.papers.model import Paper, paper_id
 
-QUIET = (errno.EROFS, errno.EACCES, errno.EPERM)
-"""Why a file beside a database only read cannot be written: not said (its marks are not written either)."""
-MARGIN = 64 << 20
-"""Free space the file leaves to the marks: on a disk with less, it is not written (the marks' journal needs it more)."""
-
-FORMAT = "paper-triage seen 1"
-MOST_BYTES = 256 << 20
-"""The largest file read: some 10 million identities."""
 MOST_IDENTITIES = 8_000_000
 """Identities kept: some two million papers."""
 MOST_LISTS = 10_000
@@ -92,17 +90,18 @@ class Opened(NamedTuple):
 NOTHING = Opened(frozenset(), frozenset())
 
 
-def _first_seen(data: dict) -> dict[str, int]:
-    """Each identity of a first-seen file's data → the open it was first seen at."""
+def _first_seen(groups: Groups) -> dict[str, int]:
+    """Each identity of `groups` → the open it was first seen at."""
     first: dict[str, int] = {}
-    for serial, names in data["first"].items():
+    for serial, names in groups.items():
         if serial.isdigit() and isinstance(names, list):
             first.update((name, int(serial)) for name in names if isinstance(name, str))
     return first
 
 
 def _later(data: dict) -> dict[str, list[tuple[int, int]]]:
-    """The later versions of a first-seen file's data (see `Seen.later`); what is not two whole numbers is passed over."""
+    """The later versions in the small first-seen file's data (see `Seen.later`); what is not two whole numbers is
+    passed over."""
     later = data.get("later")
     found: dict[str, list[tuple[int, int]]] = {}
     for pid, stages in later.items() if isinstance(later, dict) else ():
@@ -114,8 +113,9 @@ def _later(data: dict) -> dict[str, list[tuple[int, int]]]:
 
 def _opening(data: dict, first: dict[str, int], name: str, papers: Iterable[Paper],
              stop: Event | None = None) -> tuple[Opened, list[str]]:
-    """What opening the list `name` with `papers` finds in a first-seen file's `data` (`first`: its `_first_seen`),
-    and the identities of `papers` it sees first (`store.common.errors.Stopped` once `stop` is set)."""
+    """What opening the list `name` with `papers` finds in the small first-seen file's `data` (`first`: the
+    `_first_seen` of the identities it counts on), and the identities of `papers` it sees first
+    (`store.common.errors.Stopped` once `stop` is set)."""
     last = data["opened"].get(name)
     last = last if type(last) is int else None
     now = data["opens"] + 1
@@ -139,89 +139,69 @@ def list_name(sources: Iterable[str]) -> str:
 
 
 class Seen:
-    """The first-seen file of one database (see the module docstring)."""
+    """The first-seen files of one database (see the module docstring)."""
 
     def __init__(self, path: Path) -> None:
-        self.path = path
         self.notices: list[str] = []
+        self._files = SeenFiles(path, self.notices)
         self._noted: dict[str, tuple[int, int]] = {}
         """The later versions noted (`note_later`) by this process: not read again."""
 
-    def _read(self) -> dict:
-        try:
-            data = json.loads(read_regular(self.path, MOST_BYTES, "a first-seen file"))
-            if not (isinstance(data, dict) and data.get("format") == FORMAT and type(data.get("opens")) is int
-                    and all(isinstance(data.get(part), dict) for part in ("first", "when", "opened"))):
-                raise ValueError("not a paper-triage first-seen file")
-            return data
-        except FileNotFoundError:
-            pass
-        except (ReadError, ValueError, RecursionError) as exc:
-            problem = str(exc) if isinstance(exc, ReadError) else f"{self.path}: {exc}"
-            try:
-                aside = move_aside(self.path)
-                self.notices.append(f"{problem}; set aside as {aside.name}: every paper of this list counts as new")
-            except OSError:
-                self.notices.append(f"{problem}; what is new is not known")
-                raise
-        return {"format": FORMAT, "opens": 0, "first": {}, "when": {}, "opened": {}}
+    def _first(self) -> tuple[dict, dict[str, int]]:
+        """The small file's data and each identity → the open it was first seen at (OSError: not known)."""
+        data, groups = self._files.read()
+        return data, _first_seen(groups if groups is not None else self._files.groups(data)[0])
 
     def open(self, name: str, papers: Iterable[Paper], read_as: str | None = None, stop: Event | None = None) -> Opened:
         """The ids of `papers` new in the list `name` (`is_new`) and of those that arrived (`Opened`), now that
         it is opened: its papers not seen before are seen now, and the list is opened now. `read_as`: the key of the
         parse `papers` are (`store.readers.list_key.read_key`), when they are one: the same as at the list's last
-        open, nothing is new (see the module docstring). Once `stop` is set it raises `store.common.errors.Stopped`
-        before the file is written: the list is not opened (seconds at a million papers, the database locked)."""
+        open, nothing is new and the identities are not read (see the module docstring). Once `stop` is set it raises
+        `store.common.errors.Stopped` before a file is written: the list is not opened (seconds at a million papers,
+        the database locked)."""
         try:
-            data = self._read()
+            data, groups = self._files.read()
         except OSError:
             return NOTHING
         now = data["opens"] + 1
-        reads = data.get("read") if isinstance(data.get("read"), dict) else {}
+        reads = data["read"]
         if read_as is not None and reads.get(name) == read_as and type(data["opened"].get(name)) is int:
-            opened, unseen, count = NOTHING, [], None
+            opened, unseen, count, mended = NOTHING, [], None, False
         else:
-            first = _first_seen(data)
+            try:
+                groups, mended = (groups, False) if groups is not None else self._files.groups(data)
+            except OSError:
+                return NOTHING
+            first = _first_seen(groups)
             opened, unseen = _opening(data, first, name, papers, stop)
             count = len(first) + len(unseen)
         data["opens"] = now
         if unseen:
-            data["first"][str(now)] = list(dict.fromkeys(unseen))
+            groups[str(now)] = list(dict.fromkeys(unseen))
             data["when"][str(now)] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         data["opened"][name] = now
+        reads = data["read"]  # (forgotten when the identities were not those counted on)
         reads.pop(name, None)
         if read_as is not None:
             reads[name] = read_as
-        data["read"] = reads
-        self._bound(data, count)
-        self._write(data, "these papers count as new again next time")
+        forgot = self._bound(data, groups, count)
+        self._files.save(data, groups, mended or bool(unseen) or forgot, "these papers count as new again next time")
         return opened
-
-    def _write(self, data: dict, lost: str) -> None:
-        """Write the file whole with `data`; what cannot be written is said (`lost`: what that costs)."""
-        body = json.dumps(data, separators=(",", ":")).encode()
-        if not self._room_for(len(body)):
-            return  # (a nearly full disk keeps its last bytes for the marks)
-        try:
-            write_whole(self.path, body, links=False)
-        except OSError as exc:
-            if exc.errno not in QUIET:  # (a database only read: nothing to say, as for its marks)
-                self.notices.append(f"{self.path}: not saved ({exc.strerror or exc}): {lost}")
 
     def later(self) -> dict[str, list[tuple[int, int]]]:
         """Each marked paper's later versions seen in lists (`note_later`): its id → their stages."""
         try:
-            return _later(self._read())
+            return _later(self._files.read()[0])
         except OSError:
             return {}
 
     def note_later(self, found: Mapping[str, tuple[int, int]]) -> None:
         """Remember that the marked papers of `found` (id → the stage of a later version of it seen in a list) were
-        seen in those versions (the file is written only when that is news)."""
+        seen in those versions (the small file is written only when that is news)."""
         if not found or found.items() <= self._noted.items():
             return
         try:
-            data = self._read()
+            data, groups = self._files.read()
         except OSError:
             return
         known = _later(data)
@@ -231,46 +211,42 @@ class Seen:
             data["later"] = {pid: [list(stage) for stage in stages] for pid, stages in known.items()}
             for pid, stage in news.items():
                 data["later"].setdefault(pid, []).append(list(stage))
-            self._write(data, "the library does not say these papers were updated")
+            self._files.save(data, groups, False, "the library does not say these papers were updated")
 
     def new(self, name: str, papers: Iterable[Paper]) -> frozenset[str]:
         """The ids of `papers` new in the list `name` (`is_new`), as opening it now would find them, without opening it."""
         try:
-            data = self._read()
+            data, first = self._first()
         except OSError:
             return frozenset()
-        return _opening(data, _first_seen(data), name, papers)[0].new
+        return _opening(data, first, name, papers)[0].new
 
     def unseen(self, papers: Iterable[Paper]) -> frozenset[str]:
         """The ids of `papers` none of whose identities was ever seen (those that would arrive), seeing none now."""
         try:
-            first = _first_seen(self._read())
+            first = self._first()[1]
         except OSError:
             return frozenset()
         return frozenset(paper.id for paper in papers if not any(name in first for name in identities(paper)))
 
-    def _room_for(self, size: int) -> bool:
-        """Whether the disk keeps `MARGIN` free beyond a new copy of the file of `size` bytes."""
-        try:
-            disk = os.statvfs(self.path.parent)
-        except OSError:
-            return True  # (the write says what is wrong)
-        return disk.f_bavail * disk.f_frsize >= size + MARGIN
-
     @staticmethod
-    def _bound(data: dict, count: int | None) -> None:
-        """Forget the identities first seen earliest past `MOST_IDENTITIES` (`count`: how many there are, None when
+    def _bound(data: dict, groups: Groups | None, count: int | None) -> bool:
+        """Forget the identities first seen earliest past `MOST_IDENTITIES` (`count`: how many `groups` hold, None when
         they were not counted: no more than at the last open), the lists opened earliest past `MOST_LISTS`; a list's
-        `read` key goes with its identities or with the list."""
-        for serial in sorted(data["first"], key=lambda s: int(s) if s.isdigit() else -1) if count is not None else ():
+        `read` key goes with its identities or with the list. Whether identities were forgotten."""
+        forgot = False
+        earliest = sorted(groups, key=lambda s: int(s) if s.isdigit() else -1) if groups and count is not None else []
+        for serial in earliest:
             if count <= MOST_IDENTITIES:
                 break
-            names = data["first"].pop(serial)
+            names = groups.pop(serial)
             data["when"].pop(serial, None)
             count -= len(names) if isinstance(names, list) else 0
             data["read"] = {}  # (a list's papers may be seen no longer: its next open looks at each)
+            forgot = True
         opened = data["opened"]
         if len(opened) > MOST_LISTS:
             for name in sorted(opened, key=lambda n: opened[n] if type(opened[n]) is int else -1)[: len(opened) - MOST_LISTS]:
                 del opened[name]
                 data["read"].pop(name, None)
+        return forgot

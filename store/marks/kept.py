@@ -1,7 +1,7 @@
 """`KeptPapers`: what the triage store keeps besides the marks, the marked papers' records (`store.library.shelf`)
 and when each paper was first seen (`store.library.seen`), as methods of `store.marks.db.TriageStore`.
 
-Each method is a thin wrapper taking the database's lock (the shelf and the first-seen file are not locked
+Each method is a thin wrapper taking the database's lock (the shelf and the first-seen files are not locked
 themselves) and passing on what the user must be told to the store's notices; `TriageStore.attach` asks
 `_same_papers` which papers of a list are a marked paper under another id (`store.library.identity`), and
 `TriageStore.put` keeps the records of the papers it marks (`_keep_papers`).
@@ -65,7 +65,7 @@ class KeptPapers:
         return self._seeing(lambda seen: seen.unseen([p for p in papers if isinstance(p, Paper)]), frozenset())
 
     def _seeing(self, work: Callable[[Seen], T], nothing: T) -> T:
-        """What `work` does with the first-seen file under the lock (`nothing` when it cannot be taken); its notices told."""
+        """What `work` does with the first-seen files under the lock (`nothing` when it cannot be taken); its notices told."""
         try:
             with self._storage.locked():
                 return work(self._seen)
