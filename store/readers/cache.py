@@ -218,7 +218,7 @@ def decode(data: bytes, key: tuple, path: Path, wanted: AbstractSet[str] | None 
         if stored_key != key:
             return None
         header, venue, year, sources, warnings = meta
-        ids = joined(columns["id"]) if "id" in columns else [same["id"]] * count
+        ids = joined(columns.pop("id")) if "id" in columns else [same["id"]] * count
         chosen: Sequence[int] = range(count)
         if wanted is not None:
             chosen = [at for at, pid in enumerate(ids) if pid in wanted]
