@@ -38,7 +38,7 @@ import tempfile
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterator, Sequence, Set as AbstractSet
+from collections.abc import Callable, Iterable, Iterator, Sequence, Set as AbstractSet
 from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from functools import cache, partial
@@ -54,7 +54,7 @@ from store.common.files import (abandon as abandon_writes, abandonable, abandone
 from store.papers.model import Collection, Origin, Paper, built, kept_links, kept_pdf, kept_plain
 from store.readers import texts_entry
 from store.common.collector import collector_paused
-from store.common.sliced import joined, shared, sliced
+from store.common.sliced import chained, joined, shared, sliced
 from store.readers.records import within
 
 SUFFIX = ".parse"
@@ -232,10 +232,8 @@ def decode(data: bytes, key: tuple, path: Path, wanted: AbstractSet[str] | None 
         stored_key, meta, count, columns, same, table, plains, positions = marshal.loads(payload)
         if stored_key != key:
             return None
-        columns = {name: joined(pieces) for name, pieces in columns.items()}
-        plains, positions = joined(plains), positions if positions is None else joined(positions)
         header, venue, year, sources, warnings = meta
-        ids = columns["id"] if "id" in columns else [same["id"]] * count
+        ids = joined(columns.pop("id")) if "id" in columns else [same["id"]] * count
         chosen: Sequence[int] = range(count)
         if wanted is not None:
             chosen = [at for at, pid in enumerate(ids) if pid in wanted]
@@ -243,12 +241,18 @@ def decode(data: bytes, key: tuple, path: Path, wanted: AbstractSet[str] | None 
         chunks, pairs = texts_entry.opened(side, table, key[1], ids, parse, (entry_file([path], SUFFIX), side))
         texts = texts_entry.kept(chunks, chosen)
 
-        def picked(column: Sequence) -> Sequence:
-            return column if wanted is None else [column[at] for at in chosen]
+        def picked(column: Sequence[bytes] | tuple[list[bytes], bytes]) -> Iterable:
+            """A column's values for the papers `chosen`: every paper's never all in one list."""
+            if wanted is None:
+                return chained(column)
+            whole = joined(column)
+            return [whole[at] for at in chosen]
 
-        values = {name: picked(columns[name]) if name in columns else repeat(same[name], len(chosen)) for name in _COLUMNS}
+        values = {name: picked(columns[name]) if name in columns else repeat(same[name], len(chosen))
+                  for name in _COLUMNS if name != "id"}
+        values["id"] = ids if wanted is None else [ids[at] for at in chosen]
         values["text"], values["fields"] = texts, texts_entry.kept(pairs, chosen)
-        values["plain"] = [text if plain is None else None if plain is False else plain for text, plain in zip(texts, picked(plains))]
+        values["plain"] = (text if plain is None else None if plain is False else plain for text, plain in zip(texts, picked(plains)))
         values["position"] = chosen if positions is None else picked(positions)
         papers = built([values[name] for name in _FIELDS])
         # They live as long as their collection and form no cycles: out of the collector's sight before it

@@ -40,6 +40,7 @@ import zlib
 from array import array
 from collections.abc import Callable, Sequence
 from contextlib import suppress
+from itertools import repeat
 from pathlib import Path
 from typing import BinaryIO
 
@@ -55,6 +56,9 @@ TOKEN = 16
 Table = tuple[bytes, int, list[tuple[int, int, int]], list[bytes]]
 """What the parse entry keeps of its texts entry: the token, the file's size, each chunk's (offset, length, CRC-32)
 and its text ends (`array("Q")` bytes)."""
+_AT = list(range(CHUNK))
+"""A text's place in its chunk: the same int objects for every chunk (not two more of 28 bytes a paper: ~55 MB at
+1,000,000 papers)."""
 
 
 def say(line: str) -> None:
@@ -217,5 +221,11 @@ def opened(path: Path, table: Table, name: str, ids: Sequence[str], parse: Calla
 
 
 def kept(chunks: Sequence[Stored], chosen: Sequence[int]) -> list[Packed]:
-    """The places of the texts at `chosen` (indices in the entry's order) in `chunks`."""
-    return [Packed(chunks[at // CHUNK], at % CHUNK) for at in chosen]
+    """The places of the texts at `chosen` (indices in the entry's order) in `chunks`: for every paper (`chosen` all
+    of them, in order: a list's open) made a chunk at a time, ~2x as fast."""
+    if chosen == range(len(chosen)):
+        places: list[Packed] = []
+        for chunk in chunks:
+            places += map(Packed, repeat(chunk, len(chunk.ends)), _AT)
+        return places
+    return [Packed(chunks[at // CHUNK], _AT[at % CHUNK]) for at in chosen]
