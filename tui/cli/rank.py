@@ -67,7 +67,8 @@ def run_similar(argv: Sequence[str]) -> int:
     if args.format == "table":
         print_table([by_id[pid] for pid in ids], states)
         return 0
-    closeness = features.closeness(features.row[paper.id], [features.row[pid] for pid in ids])
+    rows = features.rows_of([paper.id, *ids])  # (a look through the ids: no dict of them all for the few shown)
+    closeness = features.closeness(rows[paper.id], [rows[pid] for pid in ids])
     shown = [by_id[pid] for pid in ids]
     for paper, text, similarity in zip(shown, texts(shown), closeness):
         row = paper_row(paper, states.get(paper.id, Triage()), text)
