@@ -68,9 +68,9 @@ def features(collection: Collection, outside: Sequence[Paper] = ()) -> tuple[Fea
     try:
         stored = _mapped(entry, key)
         if stored is not None:
-            vectors = _vectors(stored, own)
-            checked = _checking(stored, len(vectors.terms))
-            made = Features(papers, own=own, vectors=vectors)  # (uses no array's values the check has not passed)
+            checked = _checking(stored)
+            # (nothing below follows the rows' indices but the check, and nothing made is returned before it passes)
+            made = Features(papers, own=own, vectors=_vectors(stored, own))
             if checked():
                 mark_used(entry)
                 return made, False
@@ -149,17 +149,18 @@ def _mapped(entry: Path, key: str) -> dict[str, tuple[np.ndarray, int]] | None:
     return arrays
 
 
-def _checking(stored: Mapping[str, tuple[np.ndarray, int]], terms: int) -> Callable[[], bool]:
-    """Whether each of the `stored` arrays has its CRC-32, the tf-idf rows' columns are among the `terms` and the
-    values are finite, found out on a thread of its own (zlib and numpy let go of the interpreter's lock: ~0.3 s of the
-    other core at 1,000,000 papers, a ~1 GB entry) while the caller goes on; a call that waits for the answer."""
+def _checking(stored: Mapping[str, tuple[np.ndarray, int]]) -> Callable[[], bool]:
+    """Whether each of the `stored` arrays has its CRC-32, the tf-idf rows' columns are among the terms (as many as
+    their weights, `idf`: `_vectors` checks there are) and the values are finite, found out on a thread of its own
+    (zlib and numpy let go of the interpreter's lock: ~0.3 s of the other core at 1,000,000 papers, a ~1 GB entry)
+    while the caller goes on; a call that waits for the answer."""
     passed = [False]
 
     def check() -> None:
         try:
             if all(zlib.crc32(array.ravel(order="A")) == crc for array, crc in stored.values()):
                 columns = stored["indices"][0].view(np.uint64 if stored["indices"][0].itemsize == 8 else np.uint32)
-                passed[0] = (not len(columns) or int(columns.max()) < terms) \
+                passed[0] = (not len(columns) or int(columns.max()) < len(stored["idf"][0])) \
                     and all(np.isfinite(stored[name][0].sum()) for name in ("data", "idf", "axes", "length", "z"))
         except Exception:  # noqa: BLE001 - not passed: built again
             pass
