@@ -4,11 +4,12 @@ means they are built again (never a crash, never a stale or wrong ranking)."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import re
 import subprocess
 import sys
-import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -105,46 +106,66 @@ def test_a_changed_list_gets_features_of_its_own(long_list, no_build):
     assert shown(cached(long_list)) == shown(fresh)
 
 
+def header(entry: bytes) -> tuple[dict, int]:
+    """The header of the features entry `entry` and where its arrays begin."""
+    magic, length, _ = features_cache._HEAD.unpack_from(entry)
+    return json.loads(entry[features_cache._HEAD.size : features_cache._HEAD.size + length]), \
+        features_cache._aligned(features_cache._HEAD.size + length)
+
+
+def reheaded(entry: bytes, change) -> bytes:
+    """`entry` with the header `change` makes of its own (with the CRC it then has), its arrays as they were."""
+    about, start = header(entry)
+    change(about)
+    text = json.dumps(about).encode()
+    head = features_cache._HEAD.pack(features_cache.MAGIC, len(text), zlib.crc32(text)) + text
+    return head + bytes(features_cache._aligned(len(head)) - len(head)) + entry[start:]
+
+
 def damaged(entry: Path) -> list[bytes]:
-    """Ways the good features `entry` can be broken: gone, foreign, cut short, bytes changed, another key, arrays
-    that do not fit together or hold what no features hold, a pickle, or a header asking for more than is there."""
+    """Ways the good features `entry` can be broken: gone, foreign, cut short, a byte changed in an array or in the
+    header, another key, arrays that do not fit together or hold what no features hold (written whole, with the CRCs
+    they have), a pickle, or a header asking for more than is there."""
     good = entry.read_bytes()
-    with np.load(entry) as stored:
-        stored = {name: stored[name] for name in stored.files}
+    about, start = header(good)
+    stored = {name: np.array(values) for name, (values, _) in features_cache._mapped(entry, about["key"]).items()}
+    # (copies: the views of the file mapped must not outlive its rewriting in place below)
     n, terms = len(stored["z"]), stored["axes"].shape[1]
-    changes = [{"key": stored["key"][:-1]}, {"indices": stored["indices"] + terms - stored["indices"].max()},
+    changes = [{"key": about["key"][:-1]}, {"indices": stored["indices"] + terms - stored["indices"].max()},
+               {"indices": stored["indices"].astype(np.int64)},
                {"indptr": stored["indptr"][:-1]}, {"indptr": stored["indptr"][::-1].copy()},
                {"data": np.full_like(stored["data"], np.nan)}, {"z": stored["z"][1:]}, {"length": -stored["length"]},
                {"axes": stored["axes"][:, 1:]}, {"idf": stored["idf"][1:]}, {"idf": np.zeros_like(stored["idf"])},
                {"terms": stored["terms"][: stored["terms"].tobytes().rindex(b"\n")]},
                {"terms": np.frombuffer(b"\xff\xfe" * 4, np.uint8)}, {"z": stored["z"].astype(np.float64)},
-               {"axes": np.zeros((0, terms), np.float32)}, {"data": np.array([{"a": 1}], dtype=object)}]
+               {"axes": np.zeros((0, terms), np.float32)}]
     assert n > 1
     wrong = []
     for change in changes:
         with entry.open("wb") as out:
-            np.savez(out, **{**stored, **change})
+            features_cache.write(out, change.pop("key", about["key"]), {**stored, **change})
         wrong.append(entry.read_bytes())
-    with zipfile.ZipFile(entry, "w") as archive:  # an array whose header asks for a terabyte
-        for name, values in stored.items():
-            with archive.open(f"{name}.npy", "w") as member:
-                header = {"descr": np.lib.format.dtype_to_descr(values.dtype), "fortran_order": False,
-                          "shape": (1 << 38,) if name == "z" else values.shape}
-                np.lib.format.write_array_header_1_0(member, header)
-                member.write(values.tobytes())
-    wrong.append(entry.read_bytes())
-    middle = len(good) // 2
-    return [b"", b"not features at all", good[:middle], good[:-9] + b"\0" * 9,
-            good[:middle] + bytes([good[middle] ^ 1]) + good[middle + 1:], *wrong]
+
+    def flipped(at: int) -> bytes:
+        return good[:at] + bytes([good[at] ^ 1]) + good[at + 1:]
+
+    arrays = about["arrays"]
+    last = start + arrays["z"]["at"] + stored["z"].nbytes - 1
+    huge = reheaded(good, lambda about: about["arrays"]["z"].update(shape=[1 << 38, 64]))
+    pickled = reheaded(good, lambda about: about["arrays"]["data"].update(type="|O"))
+    moved = reheaded(good, lambda about: about["arrays"]["data"].update({"at": 8}))
+    return [b"", b"not features at all", good[: len(good) // 2], good[:-1], good[:-9] + b"\xff" * 9,
+            flipped(start + arrays["indices"]["at"] + 5), flipped(start + arrays["data"]["at"] + stored["data"].nbytes // 2),
+            flipped(last), flipped(features_cache._HEAD.size + 3), huge, pickled, moved, *wrong]
 
 
 def test_a_damaged_entry_is_never_believed_and_is_built_again(long_list, no_build):
     fresh = shown(cached(long_list))
     [entry] = entries()
-    for damage in damaged(entry):
+    for k, damage in enumerate(damaged(entry)):
         entry.write_bytes(damage)
         assert shown(cached(long_list)) == fresh
-        assert entry.read_bytes() != damage  # built again and kept again
+        assert entry.read_bytes() != damage, k  # built again and kept again
     no_build()  # the last one built was kept
     assert shown(cached(long_list)) == fresh
 

@@ -18,10 +18,11 @@ what counts words (store.interest.counts: ~40 ms) unless papers of other lists a
 """
 from __future__ import annotations
 
-from collections.abc import Collection as Container, Mapping, Sequence
+from collections.abc import Collection as Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
+from itertools import compress
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -59,8 +60,7 @@ class Features:
         self.papers = papers
         self.own = len(papers) if own is None else own
         self.ids = [p.id for p in papers]
-        self.id_array = np.array(self.ids, dtype=object)
-        self.row = {pid: k for k, pid in enumerate(self.ids)}
+        self.id_array = np.fromiter(self.ids, dtype=object, count=len(self.ids))
         self.vectors = vectors if vectors is not None else built(papers[: self.own])
         """The list's papers' (what a long list keeps)."""
         made = self.vectors
@@ -73,6 +73,20 @@ class Features:
 
     def __len__(self) -> int:
         return len(self.ids)
+
+    @cached_property
+    def row(self) -> dict[str, int]:
+        """Paper id → its row (a repeated id's last), made when first asked for (~0.35 s at 1,000,000 papers): the rows
+        of a few papers, as a ranking or more like this asks, are found without it (`rows_of`)."""
+        return {pid: k for k, pid in enumerate(self.ids)}
+
+    def rows_of(self, paper_ids: Iterable[str]) -> dict[str, int]:
+        """The rows of those of `paper_ids` that are papers here (a repeated id's last), by id: through `row` once it
+        is made, else by one look through the ids (at C speed: ~30 ms at 1,000,000 papers)."""
+        wanted = set(paper_ids)
+        if "row" in self.__dict__:
+            return {pid: self.row[pid] for pid in wanted if pid in self.row}
+        return {self.ids[k]: k for k in compress(range(len(self.ids)), map(wanted.__contains__, self.ids))}
 
     def text(self, row: int) -> str:
         """Paper `row`'s title and abstract, as its reasons are found in."""
@@ -89,7 +103,7 @@ class Features:
     def similar(self, paper_id: str, k: int = 10) -> list[str]:
         """The ids of the `k` papers most like `paper_id`, best first, never itself; KeyError for
         an id not in the collection."""
-        row = self.row[paper_id]
+        row = self.rows_of((paper_id,))[paper_id]
         sim = self.closeness(row)[: self.own]
         if row < self.own:
             sim[row] = -np.inf
@@ -155,10 +169,11 @@ class InterestModel:
         """The For-you ranking the marks in `states` (and the ids in `dismissed`) give."""
         f = self.features
         positives, negatives = labels(states, dismissed)
-        pos = np.array(sorted(f.row[p] for p in positives if p in f.row), dtype=np.intp)
-        neg = {f.row[p]: w for p, w in negatives.items() if p in f.row}
+        rows = f.rows_of([*states, *dismissed])
+        pos = np.array(sorted(rows[p] for p in positives if p in rows), dtype=np.intp)
+        neg = {rows[p]: w for p, w in negatives.items() if p in rows}
         marked = np.zeros(len(f), bool)
-        marked[[f.row[p] for p in (*states, *dismissed) if p in f.row]] = True
+        marked[list(rows.values())] = True
         if len(pos) < MIN_POSITIVES:
             return Ranking(f, None, np.zeros(len(f), np.float32), pos, marked, 0.0, TOO_FEW)
         model = _fit(f, pos, np.array(list(neg), dtype=np.intp), np.array(list(neg.values())))

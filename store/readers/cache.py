@@ -108,7 +108,7 @@ reopened list's papers then share them (at 100,000 arXiv papers: ~55 MB of categ
 _KEPT = {"links": kept_links, "pdf": kept_pdf}
 """What an entry keeps of those fields a paper may keep as less (an arXiv paper's links and PDF link: its id)."""
 MOST_ENTRY = 8 << 30
-"""The most bytes a cache entry is read of (a 100,000-abstract list's parse entry is ~46 MB, its features ~94 MB)."""
+"""The most bytes a cache entry is read of (a 100,000-abstract list's parse entry is ~46 MB, its features ~112 MB)."""
 _writers: list[tuple[Path, threading.Thread]] = []
 """The entries being written in the background, and their writers."""
 _SHAPING_LIBRARIES = ("pylatexenc", "bibtexparser", "charset-normalizer", "ahocorasick-rs")

@@ -62,13 +62,16 @@ def run_similar(argv: Sequence[str]) -> int:
     if not ids:
         print(f"triage: {', '.join(collection.sources)} has no other paper", file=sys.stderr)
         return 1
-    by_id = ById.of(collection)  # (through its ids column: no dict of all its papers for the few shown)
+    by_id, first = ById.of(collection), {}
+    for row in by_id.rows(set(ids)):  # (one look through its ids column: no look-up of them all made for the few shown)
+        first.setdefault(by_id.ids[row], row)
+    shown = [collection.papers[first[pid]] for pid in ids]
     states = stored_states(db, collection)
     if args.format == "table":
-        print_table([by_id[pid] for pid in ids], states)
+        print_table(shown, states)
         return 0
-    closeness = features.closeness(features.row[paper.id], [features.row[pid] for pid in ids])
-    shown = [by_id[pid] for pid in ids]
+    rows = features.rows_of([paper.id, *ids])  # (a look through the ids: no dict of them all for the few shown)
+    closeness = features.closeness(rows[paper.id], [rows[pid] for pid in ids])
     for paper, text, similarity in zip(shown, texts(shown), closeness):
         row = paper_row(paper, states.get(paper.id, Triage()), text)
         print(dumps({**row, "similarity": round(float(similarity), 4)}))
