@@ -107,6 +107,8 @@ class InterestActions:
             return
         if get_current_worker().is_cancelled:
             return
+        if ranking is not None:
+            ranking.prepare()  # (here: the UI thread asks `why` and `bucket` of a paper at a time)
         reordered = None
         now = self.call_from_thread(self._rows_now)
         if now is None:  # (the app is closing)
