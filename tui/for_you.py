@@ -45,9 +45,9 @@ def outside(store: TriageStore, papers: Sequence[Paper]) -> tuple[list[Paper], d
 class Interest:
     """The interest model of one collection (see the module docstring); safe to call from any thread.
 
-    `ready`, when given, is waited for before the features are made: the app's returns once the whole list is
-    read (the collection's papers are then all there, in place), so features are made once, of all of them (from
-    the cache, `store.interest.features_cache`, when it holds them)."""
+    `ready`, when given, is waited for before anything is ranked: the app's returns once the whole list is read (the
+    collection's papers are then all there, in place), so features are made once, of all of them (from the cache,
+    `store.interest.features_cache`, when it holds them), and search is ready (search goes first)."""
 
     def __init__(self, collection: Collection, others: Others | None = None, ready: Callable[[], object] | None = None) -> None:
         self._collection = collection
@@ -82,6 +82,8 @@ class Interest:
     def rank(self, states: Mapping[str, Triage]) -> Ranking | None:
         """The For-you ranking of these marks and the other lists' (the list's own win), None while fewer than
         `MIN_POSITIVES` are positives."""
+        if self._ready is not None:
+            self._ready()
         from store.interest.ranking import MIN_POSITIVES, labels  # (here, on the worker's thread: numpy, not before the first frame)
 
         with self._lock:
