@@ -50,6 +50,22 @@ def test_a_list_opened_again_unchanged_leaves_the_identities_file_as_it_was(tmp_
     assert titles(str(listing), "-q", "is:new") == []  # (opened since)
 
 
+def test_an_export_of_a_list_read_as_at_its_last_open_reads_no_identities(tmp_path):
+    """`triage export -q is:new` of a list unchanged since it was opened finds nothing new without reading the
+    identities (at a million papers, seconds): a damaged identities file is then neither read nor set aside."""
+    db, listing = tmp_path / "triage.json", tmp_path / "daily.jsonl"
+    write(listing, [paper(n) for n in range(1, 4)])
+    opened(db, listing)
+    first = files(db)[1]
+    first.write_text("not the identities")
+    done = triage("export", str(listing), "-q", "is:new")
+    assert done.returncode == 1 and "no paper matches 'is:new'" in done.stderr and "set aside" not in done.stderr
+    assert first.read_text() == "not the identities"
+    write(listing, [paper(n) for n in range(1, 5)])  # changed since: the identities are read (and the damage said)
+    done = triage("export", str(listing), "-q", "is:new", "--format", "jsonl")
+    assert done.returncode == 0 and "set aside" in done.stderr, done.stderr
+
+
 def test_a_crash_between_the_two_writes_counts_the_papers_new_again(tmp_path):
     """The identities written, the small file not (the process killed between): the papers seen first at that open
     are new and arrive again, also after opens of an unchanged list that counted past that open."""

@@ -111,6 +111,12 @@ def _later(data: dict) -> dict[str, list[tuple[int, int]]]:
     return found
 
 
+def _read_again(data: dict, name: str, read_as: str | None) -> bool:
+    """Whether the list `name` is read as `read_as` (not None), as at its last open (the small file's `data`): then
+    nothing in it is new (see the module docstring)."""
+    return read_as is not None and data["read"].get(name) == read_as and type(data["opened"].get(name)) is int
+
+
 def _opening(data: dict, first: dict[str, int], name: str, papers: Iterable[Paper],
              stop: Event | None = None) -> tuple[Opened, list[str]]:
     """What opening the list `name` with `papers` finds in the small first-seen file's `data` (`first`: the
@@ -164,8 +170,7 @@ class Seen:
         except OSError:
             return NOTHING
         now = data["opens"] + 1
-        reads = data["read"]
-        if read_as is not None and reads.get(name) == read_as and type(data["opened"].get(name)) is int:
+        if _read_again(data, name, read_as):
             opened, unseen, count, mended = NOTHING, [], None, False
         else:
             try:
@@ -213,10 +218,15 @@ class Seen:
                 data["later"].setdefault(pid, []).append(list(stage))
             self._files.save(data, groups, False, "the library does not say these papers were updated")
 
-    def new(self, name: str, papers: Iterable[Paper]) -> frozenset[str]:
-        """The ids of `papers` new in the list `name` (`is_new`), as opening it now would find them, without opening it."""
+    def new(self, name: str, papers: Iterable[Paper], read_as: str | None = None) -> frozenset[str]:
+        """The ids of `papers` new in the list `name` (`is_new`), as opening it now would find them, without opening it.
+        `read_as`: as for `open` (the read of its last open: none, the identities not read; at 1,000,000 papers ~1 s of
+        reading them and ~4 s of making each paper's)."""
         try:
-            data, first = self._first()
+            data, groups = self._files.read()
+            if _read_again(data, name, read_as):
+                return frozenset()
+            first = _first_seen(groups if groups is not None else self._files.groups(data)[0])
         except OSError:
             return frozenset()
         return _opening(data, first, name, papers)[0].new

@@ -55,10 +55,11 @@ class KeptPapers:
         return self._seeing(lambda seen: seen.open(list_name(sources), [p for p in papers if isinstance(p, Paper)], read_as, stop),
                             NOTHING)
 
-    def new(self, sources: Iterable[str], papers: Iterable[Paper]) -> frozenset[str]:
+    def new(self, sources: Iterable[str], papers: Iterable[Paper], read_as: str | None = None) -> frozenset[str]:
         """The ids of the papers new in the list of the files `sources` (`store.library.seen`), as opening it with
-        `papers` would find them, without opening it (what `triage export` asks)."""
-        return self._seeing(lambda seen: seen.new(list_name(sources), [p for p in papers if isinstance(p, Paper)]), frozenset())
+        `papers` (read as `read_as`, as for `opened`) would find them, without opening it (what `triage export` asks)."""
+        return self._seeing(lambda seen: seen.new(list_name(sources), [p for p in papers if isinstance(p, Paper)], read_as),
+                            frozenset())
 
     def unseen(self, papers: Iterable[Paper]) -> frozenset[str]:
         """The ids of `papers` the database never saw in any list (`store.library.seen`); none is seen now."""

@@ -351,7 +351,9 @@ def opened_now(db: Path, collection: Collection) -> Opened:
 def new_in(db: Path, collection: Collection) -> frozenset[str]:
     """The ids of the papers of `collection` new since it was last opened, as `opened_now` would find them, without
     opening it (`triage export` reads a list, it does not open it)."""
-    return in_store(db, lambda store: store.new(collection.sources, collection.papers))
+    from store.readers.list_key import read_key
+
+    return in_store(db, lambda store: store.new(collection.sources, collection.papers, read_key(collection)))
 
 
 def tell(notices: Sequence[str]) -> int:
