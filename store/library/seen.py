@@ -153,10 +153,10 @@ class Seen:
         self._noted: dict[str, tuple[int, int]] = {}
         """The later versions noted (`note_later`) by this process: not read again."""
 
-    def _first(self) -> tuple[dict, dict[str, int]]:
-        """The small file's data and each identity → the open it was first seen at (OSError: not known)."""
-        data, groups = self._files.read()
-        return data, _first_seen(groups if groups is not None else self._files.groups(data)[0])
+    def _first(self, data: dict, groups: Groups | None) -> dict[str, int]:
+        """Each identity the small file's `data` counts on → the open it was first seen at: `groups` when they came with
+        it, else read from the identities file (OSError: not known)."""
+        return _first_seen(groups if groups is not None else self._files.groups(data)[0])
 
     def open(self, name: str, papers: Iterable[Paper], read_as: str | None = None, stop: Event | None = None) -> Opened:
         """The ids of `papers` new in the list `name` (`is_new`) and of those that arrived (`Opened`), now that
@@ -226,7 +226,7 @@ class Seen:
             data, groups = self._files.read()
             if _read_again(data, name, read_as):
                 return frozenset()
-            first = _first_seen(groups if groups is not None else self._files.groups(data)[0])
+            first = self._first(data, groups)
         except OSError:
             return frozenset()
         return _opening(data, first, name, papers)[0].new
@@ -234,7 +234,7 @@ class Seen:
     def unseen(self, papers: Iterable[Paper]) -> frozenset[str]:
         """The ids of `papers` none of whose identities was ever seen (those that would arrive), seeing none now."""
         try:
-            first = self._first()[1]
+            first = self._first(*self._files.read())
         except OSError:
             return frozenset()
         return frozenset(paper.id for paper in papers if not any(name in first for name in identities(paper)))
