@@ -16,6 +16,7 @@ from store.marks.db import TriageStore
 from store.papers.model import Collection, Triage
 from store.papers.rows import ById
 from store.readers import NOT_A_LIST, describe_skipped, match_cache
+from store.readers.cache import pins
 from store.search.views import Tally
 from tui.saving import Saver
 from tui.widgets.paper_list import PaperList, columns_for
@@ -74,6 +75,8 @@ class Landed:
             keep = self._cursor_after_load
         self._cursor_after_load = None
         c = self.collection
+        if list(whole.sources) != list(c.sources):  # (the head was the first list's: the watcher looks at them all now)
+            self.watched(pins(whole.sources))  # type: ignore[attr-defined]
         c.papers[:] = whole.papers  # in place: who holds the list (the interest model) sees it whole
         c.header, c.venue, c.year, c.sources, c.warnings = whole.header, whole.venue, whole.year, whole.sources, whole.warnings
         c.origin, c.ids = whole.origin, whole.ids  # (what its index entry is found by; its ids column)
