@@ -3,15 +3,18 @@ damaged cache is never believed; and the CLI shows reading progress only on a te
 from __future__ import annotations
 
 import marshal
+import operator
 import os
 import pty
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from store.papers.chunked import values_of
 from store.readers import cache, read_path, read_paths
 
 ABSTRACTS = [
@@ -28,6 +31,31 @@ def write_list(path: Path, abstracts: list[str]) -> Path:
 
 def cache_files() -> list[Path]:
     return sorted(Path(os.environ["TRIAGE_CACHE"]).glob("*.parse"))
+
+
+def test_a_reopened_long_list_is_the_same_papers_however_they_are_reached(tmp_path):
+    """A reopened list's papers are made a chunk at a time when first asked for (store.papers.chunked: a million are
+    searchable before they are objects): the very papers of the parse, in order, their fields readable without making
+    them, and each one object however it is reached (by row, from the end, by a pass over all, from threads at once),
+    as marks, the selection and the list's origin take them."""
+    abstracts = [f"We study scheduling problem {k} on {k % 97} machines with a new bound. It improves {k % 13} results."
+                 for k in range(5000)]
+    path = write_list(tmp_path / "long.txt", abstracts)
+    first = read_path(path)
+    second = read_path(path)
+    papers = second.papers
+    assert list(values_of(papers, "title")) == [paper.title for paper in first.papers]  # (no paper made for it)
+    found: list = []
+    threads = [threading.Thread(target=lambda: found.append(papers[4500])) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(found) == 4 and all(paper is papers[4500] for paper in found)
+    assert papers[-1] is papers[4999] and papers[4095:4097] == [papers[4095], papers[4096]]
+    assert all(map(operator.is_, papers, [papers[k] for k in range(len(papers))]))
+    assert papers == first.papers and [paper.id for paper in papers] == second.ids
+    assert (whole := read_paths([path])).origin.of(whole.papers)  # (the same objects: still of the parse)
 
 
 def test_an_unchanged_file_reads_the_same_from_the_cache(tmp_path):

@@ -8,7 +8,8 @@ of `TriageApp`, which owns the state it reads (the hits, the serial numbers of t
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, overload
+from operator import attrgetter
+from typing import TYPE_CHECKING, overload
 
 from textual import work
 from textual.worker import get_current_worker
@@ -30,22 +31,13 @@ if TYPE_CHECKING:
     from tui.selection import Selection
 
 
-def paper_array(papers: Sequence[Paper]) -> np.ndarray:
-    """`papers` as an object array (what `HitPapers` takes its papers from)."""
-    import numpy as np  # (here: the index has loaded it already)
-
-    array = np.empty(len(papers), dtype=object)
-    array[:] = papers
-    return array
-
-
 class HitPapers(Sequence[Paper]):
-    """A query's matching papers, best first: the papers at `positions` of an object array of the
-    collection's papers, each looked up when asked for (a row drawn, the paper under the cursor), all
-    at once (at C speed) only when iterated."""
+    """A query's matching papers, best first: the papers at `positions` of the list's papers, each looked up when asked
+    for (a row drawn, the paper under the cursor); `ids` theirs, from the list's ids column when it keeps one (a
+    reopened list's papers are made as they are asked for: store.papers.chunked)."""
 
-    def __init__(self, array: np.ndarray, positions: np.ndarray) -> None:
-        self._array = array
+    def __init__(self, papers: Sequence[Paper], positions: np.ndarray) -> None:
+        self._papers = papers
         self._positions = positions
 
     def __len__(self) -> int:
@@ -59,11 +51,16 @@ class HitPapers(Sequence[Paper]):
 
     def __getitem__(self, k: int | slice) -> Paper | list[Paper]:
         if isinstance(k, slice):
-            return self._array[self._positions[k]].tolist()
-        return self._array[self._positions[k]]
+            return list(map(self._papers.__getitem__, self._positions[k].tolist()))
+        return self._papers[int(self._positions[k])]
 
     def __iter__(self) -> Iterator[Paper]:
-        return iter(self._array[self._positions].tolist())
+        return map(self._papers.__getitem__, self._positions.tolist())
+
+    @property
+    def ids(self) -> list[str]:
+        kept = getattr(self._papers, "ids", None)
+        return list(map(kept.__getitem__, self._positions.tolist())) if kept is not None else list(map(attrgetter("id"), self))
 
 
 class FilterActions:
@@ -88,8 +85,6 @@ class FilterActions:
     selection: Selection
     _esc_clears = False
     """Whether the footer was last told that `esc` clears the filter (see `follow_esc`)."""
-    _paper_array: Any = None
-    """The collection's papers as a numpy object array (made by the first search), or None."""
 
     def matched(self) -> tuple[Sequence[Paper], bool]:
         """The papers the query matches (all of them without a query; the similar ones in "more like this"),
@@ -136,19 +131,15 @@ class FilterActions:
             self.call_from_thread(self._show_hits, hits, serial, papers)
 
     def _papers_of(self, hits: Hits) -> HitPapers:
-        """`hits.papers` (the matching papers, best first) as a sequence taken from an array of the
-        collection's papers (made once) as rows are asked for: a keystroke matching 100,000 papers
-        makes no list of them (~5 ms at 100,000)."""
-        if self._paper_array is None:
-            self._paper_array = paper_array(self.collection.papers)
-        return HitPapers(self._paper_array, hits.positions)
+        """`hits.papers` (the matching papers, best first) as a sequence taken from the collection's papers as rows are
+        asked for: a keystroke matching 100,000 papers makes no list of them."""
+        return HitPapers(self.collection.papers, hits.positions)
 
     def hits_among(self, hits: Hits | None, papers: Sequence[Paper]) -> None:
         """The query's `hits` (None: no query) searched among `papers`, the list about to be shown in place of
         the one shown (tui.watching): what the rows show once it is."""
-        self._paper_array = paper_array(papers)
         if hits is not None:
-            self._hits, self._hit_papers = hits, HitPapers(self._paper_array, hits.positions)
+            self._hits, self._hit_papers = hits, HitPapers(papers, hits.positions)
 
     def _show_hits(self, hits: Hits, serial: int, papers: Sequence[Paper]) -> None:
         """Show the results of query number `serial` (the matching `papers`, best first: `hits.papers`),

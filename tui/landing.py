@@ -77,7 +77,7 @@ class Landed:
         c = self.collection
         if list(whole.sources) != list(c.sources):  # (the head was the first list's: the watcher looks at them all now)
             self.watched(pins(whole.sources))  # type: ignore[attr-defined]
-        c.papers[:] = whole.papers  # in place: who holds the list (the interest model) sees it whole
+        c.papers = whole.papers  # (who holds the list holds the collection: the interest model sees it whole)
         c.header, c.venue, c.year, c.sources, c.warnings = whole.header, whole.venue, whole.year, whole.sources, whole.warnings
         c.origin, c.ids = whole.origin, whole.ids  # (what its index entry is found by; its ids column)
         self.papers_by_id = landing.by_id

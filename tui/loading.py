@@ -14,8 +14,8 @@ one background thread, while the keys work on the rows shown:
 2. the search engine of those papers (store.search.engine: opened from its folder in the cache, not loaded,
    when the cache has one of these papers; else built there first, "indexing…"; in memory when the disk
    cannot hold it, said in the header, as is a damaged folder built again). A reopened list's folder is opened
-   beside the read, on a thread of its own (store.readers.engine_cache's `opening`, its CRCs summed
-   on the other core), and given the papers once they land when they are those it was opened for (the whole list
+   beside the read, on a thread of its own (store.readers.engine_cache's `opening`; its CRCs, when
+   they are read, summed on the other core), and given the papers once they land when they are those it was opened for (the whole list
    lands, and is landed, as tui.landing says);
 3. then, once a query typed meanwhile is answered, the open noted in the library (`_note_open`: which papers are
    new, which arrived; `is:new` waits for it), and the citation keys.

@@ -42,6 +42,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence, Set as Abstr
 from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from functools import cache, partial
+from array import array
 from itertools import repeat
 from operator import attrgetter
 from pathlib import Path
@@ -51,10 +52,11 @@ from store.common import heap
 from store.common.versions import version
 from store.common.files import (abandon as abandon_writes, abandonable, abandoned, cache_folder as folder, open_regular,
                                 remove_dead_writers, replace_unless_abandoned)
+from store.papers.chunked import SIZE, Chunked
 from store.papers.model import Collection, Origin, Paper, built, kept_links, kept_pdf, kept_plain
 from store.readers import texts_entry
 from store.common.collector import collector_paused
-from store.common.sliced import chained, joined, shared, sliced
+from store.common.sliced import joined, shared, sliced
 from store.readers.records import within
 
 SUFFIX = ".parse"
@@ -226,7 +228,8 @@ def decode(data: bytes, key: tuple, path: Path, wanted: AbstractSet[str] | None 
             parse: Callable[[], Collection] | None = None) -> Collection | None:
     """The collection an entry holds (its texts left in its texts entry, `store.readers.texts_entry`: read again by
     `parse` should that be found damaged), or None when it is another key's; ValueError (or another error) when it
-    or its texts entry is damaged. With `wanted`, of its papers only those whose ids are `wanted`."""
+    or its texts entry is damaged. Its papers are made a chunk at a time when asked for (`store.papers.chunked`); with
+    `wanted`, of its papers only those whose ids are `wanted`, made now."""
     payload = unsealed(data)
     with collector_paused():
         stored_key, meta, count, columns, same, table, plains, positions = marshal.loads(payload)
@@ -234,33 +237,87 @@ def decode(data: bytes, key: tuple, path: Path, wanted: AbstractSet[str] | None 
             return None
         header, venue, year, sources, warnings = meta
         ids = joined(columns.pop("id")) if "id" in columns else [same["id"]] * count
-        chosen: Sequence[int] = range(count)
-        if wanted is not None:
-            chosen = [at for at, pid in enumerate(ids) if pid in wanted]
         side = entry_file([path], TEXTS_SUFFIX)
         chunks, pairs = texts_entry.opened(side, table, key[1], ids, parse, (entry_file([path], SUFFIX), side))
+    if len(ids) != count:
+        raise ValueError("damaged cache entry")
+    if wanted is None:
+        papers: Sequence[Paper] = _chunked(ids, columns, same, chunks, pairs, plains, positions)
+    else:
+        papers = _picked(ids, wanted, columns, same, chunks, pairs, plains, positions)
+    return Collection(papers, header, venue, year, list(sources), list(warnings), ids=ids if wanted is None else None)
+
+
+def _chunked(ids: list[str], columns: dict, same: dict, chunks: list, pairs: list, plains: list[bytes],
+             positions: list[bytes] | None) -> Chunked:
+    """An entry's papers made a chunk at a time (`Chunked`) from its `columns` (each marshalled a slice of a chunk's
+    papers at a time: `store.common.sliced`), each chunk's slices let go once it is made."""
+    per = SIZE // texts_entry.CHUNK  # (the texts entry's chunks in one of papers)
+    shared: dict[str, list] = {}
+
+    def column(name: str, k: int) -> Iterable:
+        start, stop = k * SIZE, min(len(ids), (k + 1) * SIZE)
+        if name == "id":
+            return ids[start:stop]
+        if name in ("text", "fields"):
+            return texts_entry.kept((chunks if name == "text" else pairs)[k * per : (k + 1) * per], range(stop - start))
+        if name == "position":
+            return range(start, stop) if positions is None else marshal.loads(positions[k])
+        if name not in columns:
+            return repeat(same[name], stop - start)
+        found = columns[name]
+        if type(found) is not tuple:
+            return marshal.loads(found[k])
+        if name not in shared:
+            distinct, at = found
+            indices = array("I")
+            indices.frombytes(at)
+            shared[name] = [joined(distinct), indices]
+        distinct, indices = shared[name]
+        return map(distinct.__getitem__, indices[start:stop])
+
+    def make(k: int) -> list[Paper]:
+        values = {name: column(name, k) for name in _FIELDS if name != "plain"}
+        values["text"] = texts = list(values["text"])
+        values["plain"] = (text if plain is None else None if plain is False else plain
+                           for text, plain in zip(texts, marshal.loads(plains[k])))
+        return built([values[name] for name in _FIELDS])
+
+    def forget(k: int) -> None:
+        for found in columns.values():
+            if type(found) is not tuple:
+                found[k] = None
+        plains[k] = None
+        if positions is not None:
+            positions[k] = None
+
+    if len(plains) != -(-len(ids) // SIZE) or SIZE % texts_entry.CHUNK:
+        raise ValueError("damaged cache entry")
+    return Chunked(ids, make, column, forget)
+
+
+def _picked(ids: list[str], wanted: AbstractSet[str], columns: dict, same: dict, chunks: list, pairs: list,
+            plains: list[bytes], positions: list[bytes] | None) -> list[Paper]:
+    """Those of an entry's papers whose ids are `wanted`, made now."""
+    chosen = [at for at, pid in enumerate(ids) if pid in wanted]
+    with collector_paused():
         texts = texts_entry.kept(chunks, chosen)
 
-        def picked(column: Sequence[bytes] | tuple[list[bytes], bytes]) -> Iterable:
-            """A column's values for the papers `chosen`: every paper's never all in one list."""
-            if wanted is None:
-                return chained(column)
+        def picked(column: Sequence[bytes] | tuple[list[bytes], bytes]) -> list:
             whole = joined(column)
             return [whole[at] for at in chosen]
 
         values = {name: picked(columns[name]) if name in columns else repeat(same[name], len(chosen))
                   for name in _COLUMNS if name != "id"}
-        values["id"] = ids if wanted is None else [ids[at] for at in chosen]
+        values["id"] = [ids[at] for at in chosen]
         values["text"], values["fields"] = texts, texts_entry.kept(pairs, chosen)
         values["plain"] = (text if plain is None else None if plain is False else plain for text, plain in zip(texts, picked(plains)))
         values["position"] = chosen if positions is None else picked(positions)
         papers = built([values[name] for name in _FIELDS])
-        # They live as long as their collection and form no cycles: out of the collector's sight before it
-        # runs again (it would first walk them all as young objects, ~70 ms at 100,000 papers).
-        gc.freeze()
-    if len(papers) != len(chosen) or len(ids) != count:  # (map stops at the shortest column)
+        gc.freeze()  # (they live as long as their collection and form no cycles: out of the collector's walks)
+    if len(papers) != len(chosen):  # (map stops at the shortest column)
         raise ValueError("damaged cache entry")
-    return Collection(papers, header, venue, year, list(sources), list(warnings), ids=ids if wanted is None else None)
+    return papers
 
 
 def _write_head(key: tuple, collection: Collection, out: BinaryIO) -> None:
@@ -469,7 +526,7 @@ def cached(name: str, path: Path, parse: Callable[[], Collection],
     if found is not None:
         mark_used(entry)
         mark_used(entry_file([path], TEXTS_SUFFIX))  # (read from while the list is open: kept as long as its parse entry)
-        found.origin = Origin((key,), tuple(found.papers))
+        found.origin = Origin((key,), found.papers)  # (made as they are asked for, never other objects)
         return found
     collection = parse()
     try:

@@ -8,7 +8,7 @@ folder) the engine is built in memory and kept nowhere ("search index not kept: 
 still searches.
 
 A reopened list's folder is opened beside its read (`ahead`, from the files alone: the key their read will have,
-`store.readers.list_key.files_key`, its CRCs worked out on another core; `opening` does it on a thread of its own, the
+`store.readers.list_key.files_key`, its CRCs, when it is not as its stamp says, worked out on another core; `opening` does it on a thread of its own, the
 app's open and `triage list -q` alike), and given the papers once they are there (`engine_for`'s `ahead`), when they
 are the very papers it was opened for: else it goes as above.
 """
@@ -58,8 +58,9 @@ def ahead(files: Sequence[str]) -> Ahead | None:
 def opening(files: Sequence[str]) -> Callable[[], Ahead | None]:
     """The engine folder of the list files or folders `files` (`ahead`) opened on a thread of its own, while the caller
     reads them, when the cache holds their read (a reopen: a cold open's cores go to its parse); a call that waits for
-    it (None: not opened so, found again and told once the papers are there: `engine_for`). Its CRCs are summed without
-    the interpreter's lock: on the other core (~0.1 s of CPU at 100,000 papers)."""
+    it (None: not opened so, found again and told once the papers are there: `engine_for`). Its CRCs, when they are read
+    (not as stamped: store.search.engine.folder), are summed without the interpreter's lock: on the other core (~0.1 s
+    of CPU at 100,000 papers)."""
     found: list[Ahead | None] = [None]
     if not files or not all(map(has_entry, files)):
         return lambda: None

@@ -84,15 +84,16 @@ def next_sort(sort: str, querying: bool) -> str:
 
 
 def arrange(papers: Sequence[Paper], states: Mapping[str, Triage], view: str, sort: str, ranked: bool = False,
-            interest: Mapping[str, int] | None = None, new: Container[str] = ()) -> list[Paper]:
+            interest: Mapping[str, int] | None = None, new: Container[str] = ()) -> Sequence[Paper]:
     """The papers `view` shows, in `sort` order; ties keep the order of `papers`.
 
     `papers` is in file order, or best first when `ranked` (the hits of a query): the score sort keeps
     that order, and is file order when there is no query. The learnt sorts follow `interest` (paper
     id → place in the learnt order), and keep the order of `papers` until there is one. The new sort puts the
-    papers of `new` (`store.library.seen`) first.
+    papers of `new` (`store.library.seen`) first. The All view in file order is `papers` themselves (a reopened
+    list's are made as rows are drawn: store.papers.chunked).
     """
-    shown = list(papers) if view == "all" else in_view(papers, states, view)
+    shown = papers if view == "all" else in_view(papers, states, view)
     if sort in ("file", SCORE_SORT):
         return sorted(shown, key=lambda paper: paper.position) if ranked and sort == "file" else shown
     if sort in LEARNT_SORTS:

@@ -5,7 +5,6 @@ A row is its marks, the title (LaTeX rendered) and, when the list is wide enough
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
-from operator import attrgetter
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -19,6 +18,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from store.papers.chunked import ids_of, values_of
 from store.papers.model import Paper, Triage
 from store.papers.rows import ById
 from store.papers.text import title_display
@@ -54,9 +54,9 @@ COLUMNS: dict[str, tuple[int, Callable[[Paper], str]]] = {
 def columns_for(papers: Sequence[Paper]) -> tuple[str, ...]:
     """The columns worth showing for these papers: authors when any has them, the track and the year
     when the papers differ in it (a list of one venue's 2024 papers gets no year column)."""
-    shown = ["author"] if any(map(attrgetter("authors"), papers)) else []
+    shown = ["author"] if any(values_of(papers, "authors")) else []
     for name in ("track", "year"):  # (at C speed: ~70 ms less over 100,000 papers than a loop)
-        if len([value for value in set(map(attrgetter(name), papers)) if value]) > 1:
+        if len([value for value in set(values_of(papers, name)) if value]) > 1:
             shown.append(name)
     return tuple(shown)
 
@@ -186,7 +186,7 @@ class PaperList(KeptLines, SteadyBar, ScrollView, can_focus=True, inherit_bindin
     def _row_of(self) -> ById:
         """The papers shown by id (their ids read once: ~15 ms at 1,000,000 papers, not a dict of them, ~0.35 s)."""
         if self._rows is None:
-            self._rows = ById(self.papers, list(map(attrgetter("id"), self.papers)))
+            self._rows = ById(self.papers, ids_of(self.papers))
         return self._rows
 
     def _set_rows(self, count: int) -> None:

@@ -6,10 +6,16 @@ one there moved aside, then removed) once the index is committed and merged, its
 (store.search.engine.lexicon) and its manifest last: `manifest.json` names the key the folder was built under
 (what the caller keys it by: the list files' identity and this code's version), the number of papers, and the
 size and CRC-32 of every file a search reads. A folder without one (a build that died), under another key, with
-a file missing, of another size or failing its CRC, is not intact. The CRCs are read at every open (the files
-are the page cache's after a build or a read: ~0.1 s of CPU for the 162 MB of 100,000 papers), a large piece at a
-time: zlib works out a piece's CRC without the interpreter's lock, so a reopen checks its folder on one core while
-its list is read on the other (`sealed`, before the papers are there: store.readers.engine_cache's `ahead`).
+a file missing, of another size or failing its CRC, is not intact. The CRCs are read a large piece at a time: zlib
+works out a piece's CRC without the interpreter's lock, so a check runs on one core while the list is read on the
+other (`sealed`, before the papers are there: store.readers.engine_cache's `ahead`). They are read once, not at
+every open (1.6 GB at 1,000,000 papers: 3 s of the reopen's second core, search ready waiting for it): a folder whose
+CRCs held is stamped (`STAMP`: each file's size, times, inode and device, the manifest's too), and a folder whose
+files all still have what its stamp says has not been written since, not by a rename in place either (every write
+moves a file's change time, which no program sets back): its CRCs are not read again. Any file not as stamped, or a
+stamp missing or not a plain file, has them read again (and stamped anew when they hold: a cache copied elsewhere).
+Files changed less than `SETTLED` before are not stamped (a write within the clock's tick after it would leave their
+times as they were: the next open checks them again), so a folder just built is checked once more, at its reopen.
 
 The writer indexes on one thread, so each segment holds rows one after another, and the segments are then listed
 in row order: the documents are in list order, which is how tantivy breaks ties (`ordered`; ICLR×44, ~100,000
@@ -18,6 +24,7 @@ papers, is one segment). A merge of the writer's may mix rows (a long list over 
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import mmap
 import os
@@ -25,6 +32,7 @@ import re
 import shutil
 import stat
 import threading
+import time
 import zlib
 from collections.abc import Sequence
 from contextlib import suppress
@@ -33,7 +41,7 @@ from pathlib import Path
 import tantivy
 
 from store.common.errors import ReadError
-from store.common.files import Abandoned, read_regular
+from store.common.files import Abandoned, read_regular, write_whole
 from store.papers.model import Paper
 from store.search.engine import lexicon
 from store.search.engine.documents import document, schema
@@ -41,6 +49,10 @@ from store.search.engine.documents import document, schema
 MANIFEST = "manifest.json"
 MANIFEST_MOST = 1 << 20
 """The most bytes a manifest is read of (one names a folder's few dozen files)."""
+STAMP = ".checked"
+"""A folder's stamp: what its files were when their CRCs last held (`_stamp`); a dot file, not sealed itself."""
+SETTLED = 2_000_000_000
+"""Nanoseconds since a file's last change before a stamp vouches for it (file times move by the clock's tick)."""
 HEAP = 128_000_000
 """The writer's memory budget in bytes (tantivy's, over its threads): the build's peak is this, not the list's size."""
 _CHUNK = 8 << 20
@@ -177,15 +189,50 @@ def sealed(folder: Path, key: str, papers: int | None = None) -> int | str:
         manifest = json.loads(read_regular(folder / MANIFEST, MANIFEST_MOST, "an engine manifest"))
         if manifest["key"] != key or papers not in (None, manifest["papers"]):
             return "outdated"
-        for name, (size, crc) in manifest["files"].items():
-            path = folder / name
-            info = path.lstat()  # (a link, a FIFO or another size in a file's place: damaged, never read)
-            if not stat.S_ISREG(info.st_mode) or info.st_size != size or _crc(path) != crc:
+        files = manifest["files"]
+        for name, (size, _) in files.items():
+            info = (folder / name).lstat()  # (a link, a FIFO or another size in a file's place: damaged, never read)
+            if not stat.S_ISREG(info.st_mode) or info.st_size != size:
                 return "damaged"
-        whole = all(name in manifest["files"] for name in ("meta.json", *lexicon.FILES))
-        return int(manifest["papers"]) if whole else "damaged"
+        if not all(name in files for name in ("meta.json", *lexicon.FILES)):
+            return "damaged"
+        if not _as_stamped(folder, files):
+            if any(_crc(folder / name) != crc for name, (_, crc) in files.items()):
+                return "damaged"
+            _stamped(folder, files)
+        return int(manifest["papers"])
     except (OSError, ValueError, KeyError, TypeError, ReadError):
         return "damaged" if folder.exists() else "missing"
+
+
+def _stamp(folder: Path, files: dict[str, object], settled: int | None = None) -> str | None:
+    """What the manifest and the `files` of `folder` are on disk now: their sizes, times (of content and of change),
+    inodes and device, digested; None when one changed after `settled` (nanoseconds since the epoch)."""
+    digest = hashlib.blake2b(digest_size=16)
+    for name in (MANIFEST, *sorted(files)):
+        info = (folder / name).lstat()
+        if settled is not None and max(info.st_mtime_ns, info.st_ctime_ns) > settled:
+            return None
+        digest.update(f"{name}\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_ctime_ns}\0{info.st_ino}\0{info.st_dev}\n".encode())
+    return digest.hexdigest()
+
+
+def _as_stamped(folder: Path, files: dict[str, object]) -> bool:
+    """Whether the files of `folder` are as its stamp says (a stamp that is missing or not a plain file: no)."""
+    try:
+        return read_regular(folder / STAMP, 64, "an engine stamp").decode() == _stamp(folder, files)
+    except (OSError, ReadError, UnicodeDecodeError):
+        return False
+
+
+def _stamped(folder: Path, files: dict[str, object]) -> None:
+    """Stamp `folder` (its CRCs just held) when its files are `SETTLED`; a folder that cannot be written is left as it
+    is (checked again next time)."""
+    stamp = _stamp(folder, files, time.time_ns() - SETTLED)
+    if stamp is None:
+        return
+    with suppress(OSError):
+        write_whole(folder / STAMP, stamp.encode(), links=False)
 
 
 def intact(folder: Path, key: str, papers: int) -> bool:

@@ -1,0 +1,117 @@
+"""`Chunked`: a list's papers made a chunk at a time, when first asked for.
+
+A reopened list's papers come from its parse entry's columns (store.readers.cache's `decode`); made all at once, a
+million of them held the interpreter's lock ~1.5 s before its search was ready, while the first search needs none of
+them (the engine answers with rows) and a screen shows forty. Here each chunk of `SIZE` papers is made the first time
+one of its papers is asked for (a row drawn, a hit shown, a pass over them all later, off the app's thread), and is the
+same objects from then on: a paper is one object however it is reached (marks, selection and the list's origin go by
+identity). The ids are a column of their own, read without making a paper (`ids`), and so are the other fields
+(`values`: which columns a list shows).
+"""
+from __future__ import annotations
+
+import gc
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
+from itertools import chain
+from operator import attrgetter, eq
+from typing import overload
+
+from store.common.collector import collector_paused
+from store.common.sliced import SLICE
+from store.papers.model import Paper
+
+SIZE = SLICE
+"""Papers made at a time (~3 ms): as many as a slice of a parse entry's column (`store.common.sliced`)."""
+
+Values = Callable[[str, int], Iterable[object]]
+"""A field's values of the papers of chunk `k`, from the columns (the field's name, `k`)."""
+
+
+class Chunked(Sequence[Paper]):
+    """`len(ids)` papers, made `SIZE` at a time by `make` (chunk `k` → its papers, in order) when first asked for;
+    `values` gives a field's values of a chunk not made yet, from the columns (`Values`), which `made(k)` is told can
+    be let go once it is."""
+
+    __slots__ = ("ids", "_make", "_values", "_made", "_forget", "_lock")
+
+    def __init__(self, ids: Sequence[str], make: Callable[[int], list[Paper]], values: Values,
+                 forget: Callable[[int], None]) -> None:
+        self.ids = ids
+        """The papers' ids, in order (a column: no paper made for it)."""
+        self._make = make
+        self._values = values
+        self._forget = forget
+        self._made: list[list[Paper] | None] = [None] * -(-len(ids) // SIZE)
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def _chunk(self, k: int) -> list[Paper]:
+        chunk = self._made[k]
+        if chunk is None:
+            with self._lock:  # (made once: two threads asking for it get the same objects)
+                chunk = self._made[k]
+                if chunk is None:
+                    with collector_paused():
+                        chunk = self._make(k)
+                    if len(chunk) != min(SIZE, len(self.ids) - k * SIZE):
+                        raise ValueError("damaged cache entry")
+                    self._made[k] = chunk
+                    self._forget(k)
+                    gc.freeze()  # (they live as long as the list, in no cycle: out of the cycle collector's walks)
+        return chunk
+
+    @overload
+    def __getitem__(self, at: int) -> Paper: ...
+
+    @overload
+    def __getitem__(self, at: slice) -> list[Paper]: ...
+
+    def __getitem__(self, at: int | slice) -> Paper | list[Paper]:
+        if isinstance(at, slice):
+            return [self[k] for k in range(*at.indices(len(self)))]
+        if at < 0:
+            at += len(self)
+        if not 0 <= at < len(self):
+            raise IndexError("paper index out of range")
+        return self._chunk(at // SIZE)[at % SIZE]
+
+    def __iter__(self) -> Iterator[Paper]:
+        return chain.from_iterable(map(self._chunk, range(len(self._made))))
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to a list (or another `Chunked`) of equal papers in the same order, as a list of them would be."""
+        if not isinstance(other, (list, Chunked)):
+            return NotImplemented
+        return len(self) == len(other) and all(map(eq, self, other))
+
+    __hash__ = None  # type: ignore[assignment]  (as a list's)
+
+    def __add__(self, other: Sequence[Paper]) -> list[Paper]:
+        return [*self, *other]
+
+    def __radd__(self, other: Sequence[Paper]) -> list[Paper]:
+        return [*other, *self]
+
+    def values(self, name: str) -> Iterator[object]:
+        """The field `name` of every paper, in order, a paper made only when its chunk is."""
+        return chain.from_iterable(map(partial(self._values_of, name), range(len(self._made))))
+
+    def _values_of(self, name: str, k: int) -> Iterable[object]:
+        with self._lock:  # (a chunk made meanwhile lets its columns go)
+            chunk = self._made[k]
+            return list(self._values(name, k)) if chunk is None else map(attrgetter(name), chunk)
+
+
+def values_of(papers: Sequence[Paper], name: str) -> Iterable[object]:
+    """The field `name` of each of `papers`, in order (of `Chunked` papers without making them)."""
+    return papers.values(name) if isinstance(papers, Chunked) else map(attrgetter(name), papers)
+
+
+def ids_of(papers: Sequence[Paper]) -> Sequence[str]:
+    """The ids of `papers`, in order: their `ids` column when they keep one (`Chunked`, and sequences taken from them)."""
+    ids = getattr(papers, "ids", None)
+    return ids if ids is not None else list(map(attrgetter("id"), papers))
