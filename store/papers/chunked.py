@@ -14,7 +14,7 @@ import gc
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
-from itertools import chain
+from itertools import chain, islice
 from operator import attrgetter, eq
 from typing import overload
 
@@ -72,7 +72,12 @@ class Chunked(Sequence[Paper]):
 
     def __getitem__(self, at: int | slice) -> Paper | list[Paper]:
         if isinstance(at, slice):
-            return [self[k] for k in range(*at.indices(len(self)))]
+            start, stop, step = at.indices(len(self))
+            if step != 1 or start >= stop:
+                return [self[k] for k in range(start, stop, step)]
+            first = start // SIZE  # (a run of papers: its chunks one after another, at C speed)
+            run = chain.from_iterable(map(self._chunk, range(first, -(-stop // SIZE))))
+            return list(islice(run, start - first * SIZE, stop - first * SIZE))
         if at < 0:
             at += len(self)
         if not 0 <= at < len(self):
