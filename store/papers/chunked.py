@@ -14,7 +14,7 @@ import gc
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
-from itertools import chain
+from itertools import chain, islice
 from operator import attrgetter, eq
 from typing import overload
 
@@ -57,11 +57,13 @@ class Chunked(Sequence[Paper]):
                 if chunk is None:
                     with collector_paused():
                         chunk = self._make(k)
+                        # (they live as long as the list, in no cycle: out of the cycle collector's walks before it runs
+                        # again, which would first walk them as young objects: ~0.3 s over the chunks of 1,000,000)
+                        gc.freeze()
                     if len(chunk) != min(SIZE, len(self.ids) - k * SIZE):
                         raise ValueError("damaged cache entry")
                     self._made[k] = chunk
                     self._forget(k)
-                    gc.freeze()  # (they live as long as the list, in no cycle: out of the cycle collector's walks)
         return chunk
 
     @overload
@@ -72,7 +74,12 @@ class Chunked(Sequence[Paper]):
 
     def __getitem__(self, at: int | slice) -> Paper | list[Paper]:
         if isinstance(at, slice):
-            return [self[k] for k in range(*at.indices(len(self)))]
+            start, stop, step = at.indices(len(self))
+            if step != 1 or start >= stop:
+                return [self[k] for k in range(start, stop, step)]
+            first = start // SIZE  # (a run of papers: its chunks one after another, at C speed)
+            run = chain.from_iterable(map(self._chunk, range(first, -(-stop // SIZE))))
+            return list(islice(run, start - first * SIZE, stop - first * SIZE))
         if at < 0:
             at += len(self)
         if not 0 <= at < len(self):

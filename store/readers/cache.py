@@ -26,7 +26,6 @@ features For you ranks by (`store.interest.features_cache`), what its papers are
 shown (`store.readers.title_cache`), and which marks of other lists' papers are not theirs (`store.readers.refound`)."""
 from __future__ import annotations
 
-import gc
 import hashlib
 import marshal
 import os
@@ -38,12 +37,10 @@ import tempfile
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Sequence, Set as AbstractSet
+from collections.abc import Callable, Iterator, Sequence, Set as AbstractSet
 from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 from functools import cache, partial
-from array import array
-from itertools import repeat
 from operator import attrgetter
 from pathlib import Path
 from typing import BinaryIO
@@ -52,9 +49,9 @@ from store.common import heap
 from store.common.versions import version
 from store.common.files import (abandon as abandon_writes, abandonable, abandoned, cache_folder as folder, open_regular,
                                 remove_dead_writers, replace_unless_abandoned)
-from store.papers.chunked import SIZE, Chunked
 from store.papers.model import Collection, Origin, Paper, built, kept_links, kept_pdf, kept_plain
 from store.readers import texts_entry
+from store.readers.entry_papers import COLUMNS, FIELDS, chunked, picked
 from store.common.collector import collector_paused
 from store.common.sliced import joined, shared, sliced
 from store.readers.records import within
@@ -100,10 +97,6 @@ BACKGROUND_FROM = 16 << 20
 """Entries of this many bytes and more are written in the background (for a parse entry: of this
 many bytes of abstracts, which it finds in the list file; 100,000 abstracts are about 150 MB: a
 good part of a second)."""
-_FIELDS = tuple(Paper.__dataclass_fields__)
-_COLUMNS = tuple(name for name in _FIELDS if name not in ("text", "plain", "position", "fields"))
-"""The fields an entry keeps as they are; the texts, display texts and positions it keeps apart (the texts and
-the other fields in its texts entry)."""
 _SHARED = ("name", "venue", "year", "authors", "area", "track", "keywords")
 """The fields an entry keeps each distinct value of once when few are distinct (`store.common.sliced.shared`): a
 reopened list's papers then share them (at 100,000 arXiv papers: ~55 MB of categories and authors)."""
@@ -207,7 +200,7 @@ def _encode(key: tuple, collection: Collection, texts: texts_entry.Table) -> byt
     papers = collection.papers
     columns: dict[str, list[bytes] | tuple[list[bytes], bytes]] = {}
     same: dict[str, object] = {}
-    for name in _COLUMNS:
+    for name in COLUMNS:
         values = list(map(_KEPT.get(name) or attrgetter(name), papers))
         if values and values.count(values[0]) == len(values):
             same[name] = values[0]
@@ -242,82 +235,10 @@ def decode(data: bytes, key: tuple, path: Path, wanted: AbstractSet[str] | None 
     if len(ids) != count:
         raise ValueError("damaged cache entry")
     if wanted is None:
-        papers: Sequence[Paper] = _chunked(ids, columns, same, chunks, pairs, plains, positions)
+        papers: Sequence[Paper] = chunked(ids, columns, same, chunks, pairs, plains, positions)
     else:
-        papers = _picked(ids, wanted, columns, same, chunks, pairs, plains, positions)
+        papers = picked(ids, wanted, columns, same, chunks, pairs, plains, positions)
     return Collection(papers, header, venue, year, list(sources), list(warnings), ids=ids if wanted is None else None)
-
-
-def _chunked(ids: list[str], columns: dict, same: dict, chunks: list, pairs: list, plains: list[bytes],
-             positions: list[bytes] | None) -> Chunked:
-    """An entry's papers made a chunk at a time (`Chunked`) from its `columns` (each marshalled a slice of a chunk's
-    papers at a time: `store.common.sliced`), each chunk's slices let go once it is made."""
-    per = SIZE // texts_entry.CHUNK  # (the texts entry's chunks in one of papers)
-    shared: dict[str, list] = {}
-
-    def column(name: str, k: int) -> Iterable:
-        start, stop = k * SIZE, min(len(ids), (k + 1) * SIZE)
-        if name == "id":
-            return ids[start:stop]
-        if name in ("text", "fields"):
-            return texts_entry.kept((chunks if name == "text" else pairs)[k * per : (k + 1) * per], range(stop - start))
-        if name == "position":
-            return range(start, stop) if positions is None else marshal.loads(positions[k])
-        if name not in columns:
-            return repeat(same[name], stop - start)
-        found = columns[name]
-        if type(found) is not tuple:
-            return marshal.loads(found[k])
-        if name not in shared:
-            distinct, at = found
-            indices = array("I")
-            indices.frombytes(at)
-            shared[name] = [joined(distinct), indices]
-        distinct, indices = shared[name]
-        return map(distinct.__getitem__, indices[start:stop])
-
-    def make(k: int) -> list[Paper]:
-        values = {name: column(name, k) for name in _FIELDS if name != "plain"}
-        values["text"] = texts = list(values["text"])
-        values["plain"] = (text if plain is None else None if plain is False else plain
-                           for text, plain in zip(texts, marshal.loads(plains[k])))
-        return built([values[name] for name in _FIELDS])
-
-    def forget(k: int) -> None:
-        for found in columns.values():
-            if type(found) is not tuple:
-                found[k] = None
-        plains[k] = None
-        if positions is not None:
-            positions[k] = None
-
-    if len(plains) != -(-len(ids) // SIZE) or SIZE % texts_entry.CHUNK:
-        raise ValueError("damaged cache entry")
-    return Chunked(ids, make, column, forget)
-
-
-def _picked(ids: list[str], wanted: AbstractSet[str], columns: dict, same: dict, chunks: list, pairs: list,
-            plains: list[bytes], positions: list[bytes] | None) -> list[Paper]:
-    """Those of an entry's papers whose ids are `wanted`, made now."""
-    chosen = [at for at, pid in enumerate(ids) if pid in wanted]
-    with collector_paused():
-        texts = texts_entry.kept(chunks, chosen)
-
-        def picked(column: Sequence[bytes] | tuple[list[bytes], bytes]) -> list:
-            whole = joined(column)
-            return [whole[at] for at in chosen]
-
-        values = {name: picked(columns[name]) if name in columns else repeat(same[name], len(chosen))
-                  for name in _COLUMNS if name != "id"}
-        values["id"] = [ids[at] for at in chosen]
-        values["text"], values["fields"] = texts, texts_entry.kept(pairs, chosen)
-        values["plain"] = (text if plain is None else None if plain is False else plain for text, plain in zip(texts, picked(plains)))
-        values["position"] = chosen if positions is None else picked(positions)
-        papers = built([values[name] for name in _FIELDS])
-        gc.freeze()  # (they live as long as their collection and form no cycles: out of the collector's walks)
-    if len(papers) != len(chosen):  # (map stops at the shortest column)
-        raise ValueError("damaged cache entry")
-    return papers
 
 
 def _write_head(key: tuple, collection: Collection, out: BinaryIO) -> None:
@@ -329,7 +250,7 @@ def _write_head(key: tuple, collection: Collection, out: BinaryIO) -> None:
             break
         count += 1
     first = collection.papers[:count]
-    values = [[kept_plain(paper) if name == "plain" else getattr(paper, name) for paper in first] for name in _FIELDS]
+    values = [[kept_plain(paper) if name == "plain" else getattr(paper, name) for paper in first] for name in FIELDS]
     data = marshal.dumps((key, (collection.header, collection.venue, collection.year), values))
     out.write(header_of(data))
     out.write(data)
@@ -348,7 +269,7 @@ def head(name: str) -> Collection | None:
             if stored_key != key:
                 return None
             papers = built(values)
-        if not papers or len(values) != len(_FIELDS) or any(len(column) != len(papers) for column in values):
+        if not papers or len(values) != len(FIELDS) or any(len(column) != len(papers) for column in values):
             return None
     except Exception:  # missing, unreadable, truncated, from another format: the head is parsed
         return None

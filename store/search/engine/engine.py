@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from pathlib import Path
 
 import numpy as np
@@ -129,14 +130,14 @@ class Engine:
         # the last row wanted ties with it, the papers so tied may be any of many, and are asked for (4 times as
         # many, then all)
         result = self._searcher.search(asked, wanted if self._ordered else wanted + 1, count=True)
+        hits = result.hits  # (a list made at each read of it: ~0.15 s at 700,000 hits)
         for asking in (4 * wanted, result.count) if not self._ordered else ():
-            hits = result.hits
             if len(hits) <= wanted or hits[wanted - 1][0] > hits[-1][0] or len(hits) == result.count:
                 break
             result = self._searcher.search(asked, max(asking, len(hits) + 1), count=True)
-        hits = result.hits
-        rows = np.array(self._searcher.fast_field_values("row", [address for _, address in hits]), dtype=np.int64)
-        scores = np.array([score for score, _ in hits], dtype=np.float64)
+            hits = result.hits
+        rows = np.array(self._searcher.fast_field_values("row", list(map(itemgetter(1), hits))), dtype=np.int64)
+        scores = np.fromiter(map(itemgetter(0), hits), dtype=np.float64, count=len(hits))
         order = np.lexsort((rows, -scores))[:wanted]
         return Found(query, rows[order], scores[order], result.count, highlighter)
 

@@ -1,0 +1,93 @@
+"""The papers of a parse entry's columns (store.readers.cache): all of them, made a chunk at a time as they are
+asked for (`chunked`: store.papers.chunked), or those of some ids, made at once (`picked`). `FIELDS` are a paper's, in
+the order the columns hold them; `COLUMNS` those an entry keeps as they are."""
+from __future__ import annotations
+
+import gc
+import marshal
+from array import array
+from collections.abc import Iterable, Sequence, Set as AbstractSet
+from itertools import repeat
+
+from store.common.collector import collector_paused
+from store.common.sliced import joined
+from store.papers.chunked import SIZE, Chunked
+from store.papers.model import Paper, built
+from store.readers import texts_entry
+
+FIELDS = tuple(Paper.__dataclass_fields__)
+COLUMNS = tuple(name for name in FIELDS if name not in ("text", "plain", "position", "fields"))
+"""The fields an entry keeps as they are; the texts, display texts and positions it keeps apart (the texts and
+the other fields in its texts entry)."""
+
+
+def chunked(ids: list[str], columns: dict, same: dict, chunks: list, pairs: list, plains: list[bytes],
+             positions: list[bytes] | None) -> Chunked:
+    """An entry's papers made a chunk at a time (`Chunked`) from its `columns` (each marshalled a slice of a chunk's
+    papers at a time: `store.common.sliced`), each chunk's slices let go once it is made."""
+    per = SIZE // texts_entry.CHUNK  # (the texts entry's chunks in one of papers)
+    shared: dict[str, list] = {}
+
+    def column(name: str, k: int) -> Iterable:
+        start, stop = k * SIZE, min(len(ids), (k + 1) * SIZE)
+        if name == "id":
+            return ids[start:stop]
+        if name in ("text", "fields"):
+            return texts_entry.kept((chunks if name == "text" else pairs)[k * per : (k + 1) * per], range(stop - start))
+        if name == "position":
+            return range(start, stop) if positions is None else marshal.loads(positions[k])
+        if name not in columns:
+            return repeat(same[name], stop - start)
+        found = columns[name]
+        if type(found) is not tuple:
+            return marshal.loads(found[k])
+        if name not in shared:
+            distinct, at = found
+            indices = array("I")
+            indices.frombytes(at)
+            shared[name] = [joined(distinct), indices]
+        distinct, indices = shared[name]
+        return map(distinct.__getitem__, indices[start:stop])
+
+    def make(k: int) -> list[Paper]:
+        values = {name: column(name, k) for name in FIELDS if name != "plain"}
+        values["text"] = texts = list(values["text"])
+        values["plain"] = (text if plain is None else None if plain is False else plain
+                           for text, plain in zip(texts, marshal.loads(plains[k])))
+        return built([values[name] for name in FIELDS])
+
+    def forget(k: int) -> None:
+        for found in columns.values():
+            if type(found) is not tuple:
+                found[k] = None
+        plains[k] = None
+        if positions is not None:
+            positions[k] = None
+
+    if len(plains) != -(-len(ids) // SIZE) or SIZE % texts_entry.CHUNK:
+        raise ValueError("damaged cache entry")
+    return Chunked(ids, make, column, forget)
+
+
+def picked(ids: list[str], wanted: AbstractSet[str], columns: dict, same: dict, chunks: list, pairs: list,
+            plains: list[bytes], positions: list[bytes] | None) -> list[Paper]:
+    """Those of an entry's papers whose ids are `wanted`, made now."""
+    chosen = [at for at, pid in enumerate(ids) if pid in wanted]
+    with collector_paused():
+        texts = texts_entry.kept(chunks, chosen)
+
+        def picked(column: Sequence[bytes] | tuple[list[bytes], bytes]) -> list:
+            whole = joined(column)
+            return [whole[at] for at in chosen]
+
+        values = {name: picked(columns[name]) if name in columns else repeat(same[name], len(chosen))
+                  for name in COLUMNS if name != "id"}
+        values["id"] = [ids[at] for at in chosen]
+        values["text"], values["fields"] = texts, texts_entry.kept(pairs, chosen)
+        values["plain"] = (text if plain is None else None if plain is False else plain for text, plain in zip(texts, picked(plains)))
+        values["position"] = chosen if positions is None else picked(positions)
+        papers = built([values[name] for name in FIELDS])
+        gc.freeze()  # (they live as long as their collection and form no cycles: out of the collector's walks)
+    if len(papers) != len(chosen):  # (map stops at the shortest column)
+        raise ValueError("damaged cache entry")
+    return papers
