@@ -55,6 +55,7 @@ def test_a_reopened_long_list_is_the_same_papers_however_they_are_reached(tmp_pa
     assert papers[-1] is papers[4999] and papers[4095:4097] == [papers[4095], papers[4096]]
     assert all(map(operator.is_, papers, [papers[k] for k in range(len(papers))]))
     assert papers == first.papers and [paper.id for paper in papers] == second.ids
+    assert papers + [] == 1 * papers == list(papers) and len(papers * 2) == 10_000  # (as a list adds and repeats)
     assert (whole := read_paths([path])).origin.of(whole.papers)  # (the same objects: still of the parse)
 
 

@@ -103,6 +103,11 @@ class Chunked(Sequence[Paper]):
     def __radd__(self, other: Sequence[Paper]) -> list[Paper]:
         return [*other, *self]
 
+    def __mul__(self, times: int) -> list[Paper]:
+        return list(self) * times
+
+    __rmul__ = __mul__
+
     def values(self, name: str) -> Iterator[object]:
         """The field `name` of every paper, in order, a paper made only when its chunk is."""
         return chain.from_iterable(map(partial(self._values_of, name), range(len(self._made))))
