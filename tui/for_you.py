@@ -46,7 +46,7 @@ class Interest:
     """The interest model of one collection (see the module docstring); safe to call from any thread.
 
     `ready`, when given, is waited for before anything is ranked: the app's returns once the whole list is read (the
-    collection's papers are then all there, in place), so features are made once, of all of them (from the cache,
+    collection's papers are then the whole list's), so features are made once, of all of them (from the cache,
     `store.interest.features_cache`, when it holds them), and search is ready (search goes first)."""
 
     def __init__(self, collection: Collection, others: Others | None = None, ready: Callable[[], object] | None = None) -> None:

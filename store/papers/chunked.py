@@ -31,7 +31,7 @@ Values = Callable[[str, int], Iterable[object]]
 
 class Chunked(Sequence[Paper]):
     """`len(ids)` papers, made `SIZE` at a time by `make` (chunk `k` → its papers, in order) when first asked for;
-    `values` gives a field's values of a chunk not made yet, from the columns (`Values`), which `made(k)` is told can
+    `values` gives a field's values of a chunk not made yet, from the columns (`Values`), which `forget(k)` is told can
     be let go once it is."""
 
     __slots__ = ("ids", "_make", "_values", "_made", "_forget", "_lock")

@@ -76,16 +76,16 @@ def picked(ids: list[str], wanted: AbstractSet[str], columns: dict, same: dict, 
     with collector_paused():
         texts = texts_entry.kept(chunks, chosen)
 
-        def picked(column: Sequence[bytes] | tuple[list[bytes], bytes]) -> list:
+        def of_chosen(column: Sequence[bytes] | tuple[list[bytes], bytes]) -> list:
             whole = joined(column)
             return [whole[at] for at in chosen]
 
-        values = {name: picked(columns[name]) if name in columns else repeat(same[name], len(chosen))
+        values = {name: of_chosen(columns[name]) if name in columns else repeat(same[name], len(chosen))
                   for name in COLUMNS if name != "id"}
         values["id"] = [ids[at] for at in chosen]
         values["text"], values["fields"] = texts, texts_entry.kept(pairs, chosen)
-        values["plain"] = (text if plain is None else None if plain is False else plain for text, plain in zip(texts, picked(plains)))
-        values["position"] = chosen if positions is None else picked(positions)
+        values["plain"] = (text if plain is None else None if plain is False else plain for text, plain in zip(texts, of_chosen(plains)))
+        values["position"] = chosen if positions is None else of_chosen(positions)
         papers = built([values[name] for name in FIELDS])
         gc.freeze()  # (they live as long as their collection and form no cycles: out of the collector's walks)
     if len(papers) != len(chosen):  # (map stops at the shortest column)

@@ -20,7 +20,6 @@ from pathlib import Path
 import numpy as np
 import tantivy
 
-from store.papers.chunked import Chunked
 from store.papers.model import Paper, Triage
 from store.search.engine.documents import schema
 from store.search.engine.folder import build, checked, fill, ordered, sealed
@@ -53,7 +52,7 @@ class Engine:
 
     def __init__(self, papers: Sequence[Paper], index: tantivy.Index, lexicon: Lexicon, folder: Path | None = None,
                  ordered: bool = False) -> None:
-        self.papers = papers if isinstance(papers, (list, Chunked)) else list(papers)  # (Chunked: made as hits ask)
+        self.papers = papers if isinstance(papers, Sequence) else list(papers)  # (a reopened list's: made as hits ask)
         self.folder = folder
         self.lexicon = lexicon
         self._index = index
