@@ -1,7 +1,7 @@
 """A list's cache is kept under the code that made it, and only that code (`store.readers.cache.code_key`): an upgrade
-that changes how marks, sync or citations work keeps every list's parse (a million papers parse again in minutes),
-one that changes how lists are parsed or indexed parses them again, and an entry made by another wing (citations,
-For you, the re-found marks) is made again when that wing's code changes.
+that changes how marks, sync, citations or the search index work keeps every list's parse (a million papers parse
+again in minutes), one that changes how lists are parsed parses them again, and an entry made by another wing (the search index,
+citations, For you, the re-found marks) is made again when that wing's code changes.
 
 The project's `store` and `tui` are copied into a temporary folder and run from there by a real `triage list`, so
 that their code can be changed as an upgrade would change it."""
@@ -17,19 +17,26 @@ from pathlib import Path
 import pytest
 
 from store.readers import cache
-from tests.test_import_contract import MAY_IMPORT
+from tests.test_import_contract import MAY_IMPORT, import_graph, wing
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_the_wings_that_parse_are_the_readers_and_every_wing_they_may_import():
+def test_the_wings_that_parse_are_the_readers_and_every_wing_they_may_import_but_search():
     closure, todo = set(), ["readers"]
     while todo:
-        wing = todo.pop()
-        if wing not in closure:
-            closure.add(wing)
-            todo.extend(MAY_IMPORT[wing])
-    assert set(cache.PARSING) == closure
+        name = todo.pop()
+        if name not in closure:
+            closure.add(name)
+            todo.extend(MAY_IMPORT[name])
+    assert set(cache.PARSING) == closure - {"search"}
+    # search's code can reach no parse: of the wings that parse, only the engine folder's keeper imports it, and
+    # nothing of theirs imports that keeper
+    graph = import_graph(ROOT)
+    parsing = {module: targets for module, targets in graph.items() if wing(module) in cache.PARSING}
+    assert {module for module, targets in parsing.items() if any(wing(t) == "search" for t in targets)} \
+        == {"store.readers.engine_cache"}
+    assert not any("store.readers.engine_cache" in targets for targets in parsing.values())
 
 
 @pytest.fixture
@@ -51,9 +58,10 @@ def triage(project: Path, *args: str) -> str:
 
 def keys(project: Path) -> dict[str, str]:
     """The keys the copy's code keeps its entries under."""
-    script = ("import json; from store.readers import cache; "
+    script = ("import json; from store.readers import cache, engine_cache; "
               "print(json.dumps({'parse': cache.version_key(), 'interest': cache.code_key('interest'), "
-              "'marks': cache.code_key('marks', 'library'), 'cite': cache.code_key('cite')}))")
+              "'marks': cache.code_key('marks', 'library'), 'cite': cache.code_key('cite'), "
+              "'engine': engine_cache.engine_key('')}))")
     done = subprocess.run([sys.executable, "-c", script], cwd=project, env=dict(os.environ, PYTHONPATH=str(project)),
                           capture_output=True, text=True, timeout=120, check=True)
     return json.loads(done.stdout)
@@ -70,7 +78,13 @@ def parse_entry() -> Path:
     return entry
 
 
-def test_an_upgrade_of_the_marks_keeps_the_parse_and_one_of_the_readers_parses_again(project):
+def engine_files() -> dict[str, tuple[int, int]]:
+    """The files of the list's engine folder, by name: each one's inode and time of change (a build writes anew)."""
+    [folder] = Path(os.environ["TRIAGE_CACHE"]).glob("*.engine")
+    return {path.name: (path.stat().st_ino, path.stat().st_mtime_ns) for path in folder.iterdir() if path.is_file()}
+
+
+def test_an_upgrade_of_the_marks_or_the_engine_keeps_the_parse_and_one_of_the_readers_parses_again(project):
     listing = str(ROOT / "seeds" / "iclr2024.txt")
     shown = triage(project, "list", listing, "-q", "diffusion")
     assert shown.strip()
@@ -86,6 +100,13 @@ def test_an_upgrade_of_the_marks_keeps_the_parse_and_one_of_the_readers_parses_a
 
     upgraded(project, "store/cite/keys.py")
     assert keys(project)["cite"] != after["cite"] and keys(project)["parse"] == before["parse"]
+
+    engine = engine_files()
+    upgraded(project, "store/search/engine/engine.py")
+    assert keys(project)["parse"] == before["parse"] and keys(project)["engine"] != before["engine"]
+    assert triage(project, "list", listing, "-q", "diffusion") == shown
+    assert parse_entry().read_bytes() == written  # read, not parsed again
+    assert engine_files() != engine  # its index built again, under the new code's key
 
     upgraded(project, "store/readers/seed.py")
     assert keys(project)["parse"] != before["parse"]

@@ -7,9 +7,9 @@ idf, the latent axes, lengths and rows), no pickles: `MAGIC`, the length and CRC
 each array's type, shape, order, place and CRC-32), then each array at a 64-byte boundary in the very type scipy and
 numpy compute with, so that a reopened list's arrays are views of the file mapped (nothing copied or converted: at
 1,000,000 papers, its ~1 GB of arrays were read and their indices widened in ~1.8 s of CPU). Its key is its papers'
-(the parse the papers are, else a digest of them: `store.readers.list_key`), the code of this wing
-(`store.readers.cache.code_key`) and the versions of the libraries the vectors are computed with: the list's papers
-alone. The library's papers of other lists learnt from beside them (`outside`) are projected into the list's space each time (milliseconds: a mark in
+(the parse the papers are, else a digest of them: `store.readers.list_key`), the code of this wing and of the search
+wing its words are of (`store.readers.cache.code_key`) and the versions of the libraries the vectors are computed
+with: the list's papers alone. The library's papers of other lists learnt from beside them (`outside`) are projected into the list's space each time (milliseconds: a mark in
 another list keeps the entry). It stands for those very papers only, and is checked before it is believed: its
 header (CRC, key, each array's type, shape and room in the file: `_mapped`) and then the shapes the arrays must have
 together (`_vectors`) before any is used; and each array's CRC and bounds (`_checking`), summed on another core while
@@ -84,7 +84,7 @@ def features(collection: Collection, outside: Sequence[Paper] = ()) -> tuple[Fea
 def _key(collection: Collection) -> str:
     """What an entry of `collection`'s features is stored under."""
     versions = [library if version(library) is None else f"{library} {version(library)}" for library in _LIBRARIES]
-    return json.dumps([FORMAT, papers_key(collection), code_key("interest"), versions])
+    return json.dumps([FORMAT, papers_key(collection), code_key("interest", "search"), versions])
 
 
 def _arrays(made: Vectors) -> dict[str, np.ndarray]:

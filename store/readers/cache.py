@@ -5,7 +5,7 @@ One cache file per list (named by a hash of its absolute path) in `$TRIAGE_CACHE
 user cache folder, holds the parsed `Collection` (marshal, field by field: plain values only, never code) and
 the key it was made under: the path as given and absolute, the file's size, mtime, ctime and
 inode, and a version key covering the source of the wings that parse (`PARSING`: not that of the marks, sync,
-citations or ranking, whose own entries name their code, `code_key`), the Python version and the versions
+citations, search engine or ranking, whose own entries name their code, `code_key`), the Python version and the versions
 of the libraries that shape parsing, behind a CRC-32 of all that. Any difference, any
 unreadable, malformed or damaged cache file (one that fails its CRC), means the list is parsed
 again; a cache that cannot be written is simply not written.
@@ -109,10 +109,12 @@ _writers: list[tuple[Path, threading.Thread]] = []
 _SHAPING_LIBRARIES = ("pylatexenc", "bibtexparser", "charset-normalizer", "ahocorasick-rs")
 
 
-PARSING = ("common", "papers", "search", "readers")
-"""The wings of store a parse is made by: readers and the wings it may import (store/__init__.py's drawing), whose
-code alone can change what a list file parses to, or its index. The code of the other wings keys only what it makes
-(`code_key`): a change to the marks, sync or citations keeps every list's parse."""
+PARSING = ("common", "papers", "readers")
+"""The wings of store a parse is made by: readers and the wings it may import (store/__init__.py's drawing) but search,
+which readers imports only to keep a list's engine folder beside its parse (`store.readers.engine_cache`, keyed on
+search's code too): their code alone can change what a list file parses to. The code of the other wings keys only
+what it makes (`code_key`): a change to the marks, sync, citations or the search engine keeps every list's parse (a
+million papers parse again in minutes)."""
 
 
 @cache

@@ -1,6 +1,7 @@
 """Where a list's search engine folder lives (store.search.engine): in the cache folder beside its parse entry,
 named by its list files (or, for papers of no file, by their digest), under the key of its papers
-(store.readers.list_key). A folder opened is marked used: the cache's clean-up removes those unused for long.
+(store.readers.list_key) and of the search wing's code (`engine_key`). A folder opened is marked used: the cache's
+clean-up removes those unused for long.
 
 `engine_for` gives a list's engine with what the header says of it: a folder that was damaged is built again
 ("search index rebuilt (damaged)"); when the cache cannot be written (a full disk, a read-only or forbidden
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import json
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -24,7 +26,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from store.common.files import Abandoned
 from store.papers.model import Collection
 from store.readers import files_of
-from store.readers.cache import ENGINE_SUFFIX, entry_file, folder, has_entry, mark_used, remove_dead
+from store.readers.cache import ENGINE_SUFFIX, code_key, entry_file, folder, has_entry, mark_used, remove_dead
 from store.readers.list_key import files_key, papers_key
 
 if TYPE_CHECKING:  # (imported when a folder is opened: `opening` does it on its thread, beside the read)
@@ -42,6 +44,12 @@ class Opened(NamedTuple):
     note: str | None
 
 
+def engine_key(key: str) -> str:
+    """The key of the engine folder of papers keyed `key` (`store.readers.list_key`): the code of the search wing too,
+    which the parse is not keyed on (`store.readers.cache.PARSING`)."""
+    return json.dumps([key, code_key("search")])
+
+
 def ahead(files: Sequence[str]) -> Ahead | None:
     """The engine folder of the list files `files` (`store.readers.files_of`), opened before they are read when it is
     intact and of the key their read from the parse cache will have; else None (it is found again, and built, once
@@ -51,7 +59,7 @@ def ahead(files: Sequence[str]) -> Ahead | None:
     key = files_key(files)
     if key is None or not files:
         return None
-    found = Engine.ahead(entry_file([Path(name) for name in files], ENGINE_SUFFIX), key)
+    found = Engine.ahead(entry_file([Path(name) for name in files], ENGINE_SUFFIX), engine_key(key))
     return None if isinstance(found, str) else found
 
 
@@ -83,7 +91,7 @@ def engine_for(collection: Collection, stop: threading.Event | None = None, ahea
     `build`)."""
     from store.search.engine import Engine
 
-    key = papers_key(collection)
+    key = engine_key(papers_key(collection))
     if collection.sources:
         place = entry_file([Path(source) for source in collection.sources], ENGINE_SUFFIX)
     else:
