@@ -303,7 +303,7 @@ def across(seeds: list[int]) -> None:
                 ranking = alone[target].rank({lists[target][i].id: Triage(starred=True) for i in own})
                 within.append(wanted[[alone[target].features.row[pid] for pid in ranking.order[:20]]].mean())
                 others = [lists[source][i] for i in rng.choice(np.flatnonzero(areas[source] == a), STARS, replace=False)]
-                model = InterestModel(Features([*lists[target], *others], own=len(lists[target])))
+                model = InterestModel(Features(lists[target], outside=others))
                 ranked = model.rank({p.id: Triage(starred=True) for p in others})
                 cross.append(wanted[[model.features.row[pid] for pid in ranked.order[:20]]].mean())
             row += [wanted[:20].mean(), statistics.mean(within), statistics.mean(cross)]

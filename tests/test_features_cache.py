@@ -188,7 +188,7 @@ def test_papers_of_other_lists_learnt_from_are_projected_into_the_kept_features(
     collection = read_path(long_list)
     copy = dataclasses.replace(collection.papers[7], id="a-copy-in-another-list")
     learnt = (outside, outside[:1], [], [*outside, copy])
-    fresh = [Features([*collection.papers, *papers], own=len(collection.papers)) for papers in learnt]
+    fresh = [Features(collection.papers, outside=papers) for papers in learnt]
     made, _ = features(collection, outside)
     cache.settle()
     [entry] = entries()

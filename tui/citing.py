@@ -18,6 +18,7 @@ def citing(collection: Collection, make_missing: bool = True) -> tuple[dict[str,
     `make_missing`)."""
     from store.cite import citations as cite
     from store.cite.keys import citable, citation_keys
+    from store.papers.chunked import ids_of
     from store.readers import cache, columns_entry
 
     papers = collection.papers
@@ -31,4 +32,4 @@ def citing(collection: Collection, make_missing: bool = True) -> tuple[dict[str,
     if found is None:
         return citation_keys(papers), None
     keys, titles = found
-    return by_id or dict(zip((paper.id for paper in papers), keys)), list(titles)
+    return by_id or dict(zip(ids_of(papers), keys)), list(titles)

@@ -7,7 +7,10 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from operator import eq
+from typing import NamedTuple
 
+from store.papers.chunked import Chunked, ids_of
 from store.papers.model import Paper
 
 _STOPWORDS = frozenset("a an the on of in for to and with via from towards toward we this is are our".split())
@@ -50,13 +53,28 @@ def base_key(paper: Paper) -> str:
     return f"{prefix}{paper.year or ''}{stem[:24]}" or paper.id
 
 
+class _Keyed(NamedTuple):
+    """What a paper's key is made of, from its list's columns (`store.papers.chunked`), no paper made for it."""
+
+    id: str
+    key: str
+    name: str
+    title: str
+    authors: tuple[str, ...]
+    year: int | None
+    venue: str
+
+
 def citation_keys(papers: Iterable[Paper]) -> dict[str, str]:
     """Paper id → a unique key. Assign over the whole collection so a paper's key is the same
     whether it is cited alone or exported with others; the first of equal keys keeps it plain,
-    later ones get `b`, `c`, … appended."""
+    later ones get `b`, `c`, … appended. A reopened long list's are made from its columns: its papers not made for it
+    (1,000,000 papers would be ~1.2 GB more, kept)."""
     keys: dict[str, str] = {}
     taken: set[str] = set()
     tried: dict[str, int] = {}  # base → the next suffix to try, so many equal bases stay linear
+    if isinstance(papers, Chunked):
+        papers = map(_Keyed._make, zip(*map(papers.values, _Keyed._fields)))  # type: ignore[assignment]
     for paper in papers:
         if paper.id in keys:
             continue
@@ -97,7 +115,8 @@ def _suffix(n: int) -> str:
 def citable(papers: Sequence[Paper], keys: Sequence[str]) -> dict[str, str] | None:
     """Paper id → key, from `keys` (one a paper of `papers`, in order) when they can be what `citation_keys` assigns:
     no key empty, a paper's every copy the same key, no two papers' keys the same but for case; else None."""
-    by_id = dict(zip((paper.id for paper in papers), keys))
+    ids = ids_of(papers)
+    by_id = dict(zip(ids, keys))
     if len(keys) != len(papers) or "" in by_id.values() or len({_folded(key) for key in by_id.values()}) != len(by_id):
         return None
-    return by_id if all(by_id[paper.id] == key for paper, key in zip(papers, keys)) else None
+    return by_id if all(map(eq, map(by_id.__getitem__, ids), keys)) else None

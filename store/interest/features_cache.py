@@ -59,9 +59,9 @@ def features(collection: Collection, outside: Sequence[Paper] = ()) -> tuple[Fea
     entry when it holds these very papers' by this very code (its CRCs summed on another core while the features are
     put together, and waited for: features from an entry that fails them are never returned); else they are built
     (from the papers' words: store.interest.counts) and kept."""
-    papers, own = [*collection.papers, *outside], len(collection.papers)
+    papers, own = collection.papers, len(collection.papers)
     if own < FEATURES_FROM or not collection.sources:
-        return Features(papers, own=own), True
+        return Features(papers, outside=outside), True
     key = _key(collection)
     entry = entry_file([Path(source) for source in collection.sources], FEATURES_SUFFIX)
     settle(entry)  # (one being written is read once it is whole)
@@ -70,13 +70,13 @@ def features(collection: Collection, outside: Sequence[Paper] = ()) -> tuple[Fea
         if stored is not None:
             checked = _checking(stored)
             # (nothing below follows the rows' indices but the check, and nothing made is returned before it passes)
-            made = Features(papers, own=own, vectors=_vectors(stored, own))
+            made = Features(papers, _vectors(stored, own), outside)
             if checked():
                 mark_used(entry)
                 return made, False
     except Exception:  # missing, unreadable, truncated, damaged or from another format: built again
         pass
-    made = Features(papers, own=own)
+    made = Features(papers, outside=outside)
     save(entry, lambda out: write(out, key, _arrays(made.vectors)), behind=True)
     return made, True
 

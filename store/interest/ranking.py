@@ -30,6 +30,7 @@ import numpy as np
 from store.interest.reasons import pairs, phrases, words_of
 from store.interest.svm import dual
 from store.interest.vectors import UNSPACED, Vectors, built, projected, terms_of
+from store.papers.chunked import ids_of
 from store.papers.model import Paper, Triage
 
 if TYPE_CHECKING:
@@ -50,23 +51,23 @@ class Features:
     retrain: `x` the tf-idf rows, `z` the latent rows, `terms` the names of `x`'s columns (store.interest.vectors).
     `similar(paper_id, k)` is "more like this".
 
-    The first `own` papers are the list's; those after it (the library's papers of other lists) are only learnt
-    from: they are never ranked, suggested nor similar, and have no say in the list's space (its terms, idf and
-    latent axes), into which they are projected. `vectors`: those `built` of the list's papers before (a long list's
-    come from the cache: store.interest.features_cache), else they are built now."""
+    The `own` first rows are the list's `papers` (kept as they are given: a reopened list's, made a chunk at a time, are
+    not made for the features when they come from the cache); those after them, `outside` (the library's papers of
+    other lists), are only learnt from: they are never ranked, suggested nor similar, and have no say in the list's
+    space (its terms, idf and latent axes), into which they are projected. `vectors`: those `built` of the list's
+    papers before (a long list's come from the cache: store.interest.features_cache), else they are built now."""
 
-    def __init__(self, papers: Sequence[Paper], own: int | None = None, vectors: Vectors | None = None) -> None:
-        papers = list(papers)
-        self.papers = papers
-        self.own = len(papers) if own is None else own
-        self.ids = [p.id for p in papers]
+    def __init__(self, papers: Sequence[Paper], vectors: Vectors | None = None, outside: Sequence[Paper] = ()) -> None:
+        self.papers, self.outside, self.own = papers, list(outside), len(papers)
+        ids = ids_of(papers)
+        self.ids: Sequence[str] = [*ids, *(p.id for p in self.outside)] if self.outside else ids
         self.id_array = np.fromiter(self.ids, dtype=object, count=len(self.ids))
-        self.vectors = vectors if vectors is not None else built(papers[: self.own])
+        self.vectors = vectors if vectors is not None else built(papers)
         """The list's papers' (what a long list keeps)."""
         made = self.vectors
         self.x, self.terms, self.axes, self.length, self.z = made.x, made.terms, made.axes, made.length, made.z
-        if self.own < len(papers):
-            x, length, z = projected(made, papers[self.own :])
+        if self.outside:
+            x, length, z = projected(made, self.outside)
             self.x, self.z, self.length = _Rows(made.x, x), _Rows(made.z, z), np.concatenate([made.length, length])
         self.telling = np.array([not t.isdigit() and (len(t) > 1 or bool(UNSPACED.match(t))) for t in self.terms], dtype=bool)
         """Which terms a reason may name: not bare numbers or single letters, which say nothing to a reader."""
@@ -90,7 +91,7 @@ class Features:
 
     def text(self, row: int) -> str:
         """Paper `row`'s title and abstract, as its reasons are found in."""
-        paper = self.papers[row]
+        paper = self.papers[row] if row < self.own else self.outside[row - self.own]
         return f"{paper.title}. {paper.plain}"
 
     def closeness(self, row: int, others: np.ndarray | None = None) -> np.ndarray:

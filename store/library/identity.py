@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import re
 from itertools import compress
-from operator import attrgetter, not_
+from operator import not_
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from store.library.record import PREPRINT, PUBLISHED, paper_stage, unranked
 from store.papers import matching
+from store.papers.chunked import values_of
 from store.papers.matching import KEPT_FROM, Columns, openreview_id, plain
 from store.papers.model import Paper, Triage
 
@@ -112,24 +113,29 @@ class Identities:
         arXiv ids through maps of built-in functions, the DOIs, OpenReview ids and plain titles through their columns
         (`store.papers.matching`): those `kept(papers)` gives (a long list's, kept beside its parse entry), else made
         now. Two papers of different arXiv ids are two papers: when every marked paper has an arXiv id, a paper that
-        has one is looked up by it alone."""
-        maybe: list[Paper] = []
-        rest = papers
+        has one is looked up by it alone. The papers are gone through by row, and only those that may be one are asked
+        for: a reopened long list's (`store.papers.chunked`) are not all made for it."""
+        maybe: list[int] = []  # (rows)
+        rows = rest = range(len(papers))
         if self._arxiv:
-            arxiv = list(map(attrgetter("arxiv"), papers))
-            maybe += compress(papers, map(self._arxiv.__contains__, arxiv))
+            arxiv = list(values_of(papers, "arxiv"))
+            maybe += compress(rows, map(self._arxiv.__contains__, arxiv))
             if self._all_arxiv:  # (a marked arXiv listing's papers, another day's listing: looked up by id alone)
-                rest = list(compress(papers, map(not_, arxiv)))
+                rest = list(compress(rows, map(not_, arxiv)))
         wanted = [(kind, marked) for kind, marked in (("dois", self._doi), ("openreview", self._openreview), ("titles", self._titles)) if marked]
         if wanted and rest:
             found = kept(papers) if kept is not None and len(rest) >= KEPT_FROM else None
             if found is not None and any(len(column) != len(papers) for column in found):
                 found = None
-            of = rest if found is None else papers  # (the others of `papers`: found by id alone by `same`)
+            if found is None:  # (the columns of the others of `papers` alone: the rest are found by id by `same`)
+                those = papers if rest is rows else [papers[k] for k in rest]
+                columns, of = {kind: _COLUMN[kind](those) for kind, _ in wanted}, rest
+            else:
+                columns, of = found._asdict(), rows
             for kind, marked in wanted:
-                column = _COLUMN[kind](rest) if found is None else getattr(found, kind)
-                maybe += compress(of, map(marked.__contains__, column))
-        return {paper.id: found for paper in maybe if (found := self.same(paper)) is not None and found != paper.id}
+                maybe += compress(of, map(marked.__contains__, columns[kind]))
+        return {paper.id: found for paper in map(papers.__getitem__, maybe)
+                if (found := self.same(paper)) is not None and found != paper.id}
 
 
 def looked_up(paper: Paper) -> set[str]:

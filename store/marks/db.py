@@ -18,8 +18,8 @@ import hashlib
 import json
 import os
 import socket
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from operator import attrgetter
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
+from itertools import compress
 from pathlib import Path
 from threading import Event
 from typing import Any
@@ -29,6 +29,7 @@ from store.common.errors import NotSaved, Stopped
 from store.marks.changes import Change
 from store.marks.merge import Record, doc_of, edit, latest, merge, record_of
 from store.marks.journal import JournalStorage, MIN_COMPACT_BYTES
+from store.papers.chunked import ids_of
 from store.papers.matching import Columns
 from store.papers.model import Paper, Triage, fingerprint
 from store.papers.rows import Attached, ById
@@ -141,9 +142,9 @@ class TriageStore(KeptPapers):
         """
         if isinstance(papers, ById):
             listed = papers
-        else:
-            papers = list(papers)
-            listed = ById(papers, list(map(attrgetter("id"), papers)))  # (at C speed: a list of 100,000 is attached as it lands)
+        else:  # (the ids at C speed: a list of 100,000 is attached as it lands; a reopened one's from their column)
+            papers = papers if isinstance(papers, Sequence) else list(papers)
+            listed = ById(papers, list(ids_of(papers)))
         self._attached.add(listed, source)
         papers, ids = listed.papers, listed.ids
         with self._storage.locked():
@@ -158,13 +159,13 @@ class TriageStore(KeptPapers):
             orphans = {key: fp for key, fp in orphans.items() if key not in shared.values()} if shared else orphans
             moves = refound(papers, wanted, stored, shared, orphans, fingerprints, remembered, stop)
             if moves:
-                moved = {pid: paper for pid, paper in zip(ids, papers) if pid in moves}
+                moved = _those(ids, papers, moves.keys())
                 docs = {new: {**stored[old], "fp": fingerprint(moved[new].text)} for new, old in moves.items()}
                 with contextlib.suppress(NotSaved):  # a database only read: the states are found again next time
                     self._table.replace_many(docs, moves.values())
                 stored.update(docs)
             kept = self._shelf.richness()
-            marked = {pid: paper for pid, paper in zip(ids, papers) if pid in stored or pid in shared}
+            marked = _those(ids, papers, stored.keys() | shared.keys())
             self._keep_papers({pid: p for pid, p in marked.items() if pid in stored and (refresh or pid not in kept)})  # (~40 µs each)
             states = {pid: from_doc(stored[pid]) for pid in ids if pid in stored}
             states.update((pid, from_doc(stored[key])) for pid, key in shared.items())
@@ -363,6 +364,13 @@ class TriageStore(KeptPapers):
         self._shelf.flush()  # (an fsync: no lock needed)
         self._storage.notices.extend(self._shelf.notices)
         self._db.close()
+
+
+def _those(ids: Sequence[str], papers: Sequence[Paper], wanted: Set[str]) -> dict[str, Paper]:
+    """Each of `ids` that is in `wanted` → its paper, of `papers` in the same order (a repeated id's last): the ids are
+    gone through at C speed, and only those papers asked for (a reopened long list's are made a chunk at a time, when
+    first asked for: store.papers.chunked)."""
+    return {ids[k]: papers[k] for k in compress(range(len(ids)), map(wanted.__contains__, ids))}
 
 
 def folded(stored: Mapping[str, Mapping[str, Any]], incoming: Mapping[str, tuple[Record, str]]

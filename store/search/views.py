@@ -5,6 +5,7 @@ from collections.abc import Callable, Container, Mapping, Sequence
 from itertools import compress
 from operator import attrgetter, not_
 
+from store.papers.chunked import ids_of
 from store.papers.model import Paper, Triage
 from store.papers.slots import slot_order
 
@@ -62,8 +63,8 @@ class Tally:
 
     def __init__(self, papers: Sequence[Paper], states: Mapping[str, Triage], ids: Container[str] | None = None) -> None:
         """`ids`: the papers' ids as a container already at hand (a query's hits tested by position),
-        else a set of them is made."""
-        self.ids = frozenset([paper.id for paper in papers]) if ids is None else ids
+        else a set of them is made (a reopened list's from their column: store.papers.chunked)."""
+        self.ids = frozenset(ids_of(papers)) if ids is None else ids
         self.counts = {view: (len(papers) if _IN_VIEW[view](_NONE) else 0) for view in VIEWS}
         self.read = 0
         for paper_id, state in states.items():
