@@ -31,15 +31,14 @@ from pathlib import Path
 TITLES = """
 import os, sys, time
 from store.readers import read_paths
-from tui.cli.common import print_table
+from tui.cli.common import list_rows, paper_rows, print_table
 collection = read_paths([sys.argv[1]])
 sys.stdout = open(os.devnull, "w")
 wall, cpu = time.perf_counter(), time.process_time()
 if sys.argv[2] == "kept":
-    from store.readers.title_cache import shown_titles
-    print_table(collection.papers, {}, titles=shown_titles(collection))
+    print_table(list_rows(collection, range(len(collection.papers))), {})
 else:
-    print_table(collection.papers, {})
+    print_table(paper_rows(collection.papers), {})
 print(time.perf_counter() - wall, time.process_time() - cpu, file=sys.stderr)
 """
 

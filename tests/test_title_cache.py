@@ -11,7 +11,7 @@ from pathlib import Path
 
 from store.papers.text import display
 from store.readers import cache, columns_entry, read_paths
-from store.readers.title_cache import shown_titles
+from store.readers.title_cache import kept_titles
 from tui.cli import main
 
 
@@ -42,8 +42,8 @@ def test_a_long_lists_table_shows_its_titles_rendered_from_the_entry_it_keeps(tm
     assert "texttt" not in first and "$d$" not in first
     assert table(path, capsys) == first  # from the entry
     collection = read_paths([str(path)])
-    shown = shown_titles(collection)
-    assert [shown(paper) for paper in collection.papers] == [display(paper.title).plain for paper in collection.papers]
+    shown = kept_titles(collection)
+    assert [shown(row) for row in range(len(collection.papers))] == [display(paper.title).plain for paper in collection.papers]
     kept = columns_entry.read(entry_of(path), collection.origin.keys, len(collection.papers), 1)[0]
     assert sum(map(bool, kept)) < 100  # (a title shown as it is kept as '')
 

@@ -4,13 +4,14 @@ rendered, `Nearly $d$-Linear` reads `Nearly d-Linear`), kept beside a long list'
 again: at 100,000 papers, rendered in ~0.3 s of CPU (pylatexenc's import and first renders most of it), loaded in ~10 ms.
 A title that is shown as it is (most are) is kept as ''.
 
-It is made when first asked for (`shown_titles`: the first table of many rows of the list), not with the parse entry.
+It is made when first asked for (`kept_titles`: the first table of many rows of the list), not with the parse entry.
 Any doubt about it means the titles are rendered again, and kept again."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 
+from store.papers.chunked import Chunked, values_of
 from store.papers.model import Collection, Paper
 from store.papers.text import display, title_display
 from store.readers import cache, columns_entry
@@ -19,16 +20,18 @@ ROWS_FROM = 1_000
 """Printing this many rows and more asks for the list's titles entry; fewer render their own titles (a few ms)."""
 
 
-def shown_titles(collection: Collection) -> Callable[[Paper], str]:
-    """The title as shown of each paper of `collection` (the caller asks only for them): from the titles entry when
-    the papers are the very papers of a parse (`Collection.origin`) of a long list, made now when there is none; else
-    rendered when asked."""
+def kept_titles(collection: Collection) -> Callable[[int], str] | None:
+    """The title as shown of the paper at each row of `collection` (the caller asks only for them), from the titles
+    entry when the papers are the very papers of a parse (`Collection.origin`) of a long list (made now when there is
+    none), each in its row: no paper is made for it (a reopened list's, `store.papers.chunked`); else None (each
+    rendered when asked: `shown_title`)."""
     papers = collection.papers
     found = columns_entry.kept(collection.origin, papers, cache.TITLES_SUFFIX, 1, _rendered)
-    if found is None or list(map(attrgetter("position"), papers)) != list(range(len(papers))):
-        return shown_title
-    column = found[0]
-    return lambda paper: column[paper.position] or paper.title
+    in_rows = isinstance(papers, Chunked) or list(map(attrgetter("position"), papers)) == list(range(len(papers)))
+    if found is None or not in_rows:  # (a reopened list's papers are in their rows: made so)
+        return None
+    column, titles = found[0], list(values_of(papers, "title"))
+    return lambda row: column[row] or titles[row]
 
 
 def shown_title(paper: Paper) -> str:
@@ -37,6 +40,6 @@ def shown_title(paper: Paper) -> str:
 
 
 def _rendered(papers: Sequence[Paper]) -> list[list[str]]:
-    """The titles column of `papers`: each title as shown, '' for one shown as it is."""
-    shown = [display(paper.title).plain for paper in papers]
-    return [[plain if plain != paper.title else "" for paper, plain in zip(papers, shown)]]
+    """The titles column of `papers`: each title as shown, '' for one shown as it is (from their titles: a reopened
+    list's papers are not made for it)."""
+    return [["" if (plain := display(title).plain) == title else plain for title in values_of(papers, "title")]]

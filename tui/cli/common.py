@@ -7,17 +7,18 @@ import gc
 import os
 import shutil
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence, Set as AbstractSet
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set as AbstractSet
 from contextlib import nullcontext
 from itertools import islice
 from pathlib import Path
 from unicodedata import east_asian_width
 from typing import TYPE_CHECKING, TypeVar
 
+from store.papers.chunked import ids_of, values_of
 from store.papers.model import Collection, Paper, Triage
 from store.readers import describe_skipped, match_cache, read_paths
 from store.readers.records import reporting
-from store.readers.title_cache import shown_title
+from store.readers.title_cache import ROWS_FROM, kept_titles, shown_title
 from store.search.query import Query, clipped, parse
 from tui.boundary import write_control
 
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from store.library.seen import Opened
     from store.marks.db import TriageStore
     from store.search.engine import Ahead, Engine
+    from store.search.highlight import Hits
 
 T = TypeVar("T")
 
@@ -227,15 +229,21 @@ def engine_of(collection: Collection, ahead: Callable[[], Ahead | None] | None =
     return opened.engine
 
 
+def matched(collection: Collection, query: Query | None, states: Mapping[str, Triage],
+            new: AbstractSet[str] = frozenset(), updated: AbstractSet[str] = frozenset(),
+            ahead: Callable[[], Ahead | None] | None = None) -> Hits | None:
+    """The papers of `collection` matching `query`, ranked as the app ranks them (`engine_of`, `ahead` its folder
+    opened beside the read); `new` and `updated`: the papers `is:new` and `is:updated` find. None without a query
+    (every paper, in file order)."""
+    return None if query is None else engine_of(collection, ahead).search(query, states, new, updated)
+
+
 def matching(collection: Collection, query: Query | None, states: Mapping[str, Triage],
              new: AbstractSet[str] = frozenset(), updated: AbstractSet[str] = frozenset(),
              ahead: Callable[[], Ahead | None] | None = None) -> list[tuple[Paper, float | None]]:
-    """The papers of `collection` with their scores: all in file order without a query, else
-    those matching it, ranked as the app ranks them (`engine_of`, `ahead` its folder opened beside the read); `new`
-    and `updated`: the papers `is:new` and `is:updated` find."""
-    if query is None:
-        return [(paper, None) for paper in collection.papers]
-    return engine_of(collection, ahead).search(query, states, new, updated).scored  # type: ignore[return-value]
+    """The papers `matched` finds with their scores (all in file order without a query, no score)."""
+    hits = matched(collection, query, states, new, updated, ahead)
+    return [(paper, None) for paper in collection.papers] if hits is None else hits.scored  # type: ignore[return-value]
 
 
 def paper_row(paper: Paper, state: Triage, text: str) -> dict[str, object]:
@@ -250,30 +258,50 @@ def marks_column(state: Triage) -> str:
     return ("✗" if state.dismissed else " " if state.read else "•") + ("★" if state.starred else " ") + (str(state.priority or " "))
 
 
-def print_table(papers: Sequence[Paper], states: Mapping[str, Triage], updated: AbstractSet[str] = frozenset(),
-                titles: Callable[[Paper], str] = shown_title) -> None:
-    """A row a paper: its id, its marks (`marks_column`), its title as shown (`titles`: of many papers, their list's
-    kept ones, `store.readers.title_cache`) and where it appeared, and `(updated)` for a paper of `updated` (a later
-    version of a marked paper). (100,000 rows are made in ~0.06 s of CPU: what is the same for many papers, unmarked
-    ones' marks and a venue with its year, is made once, and a row is one f-string with no format to parse: a title
-    padded by a `:<{width}` of its own took a third longer.)"""
+Row = tuple[str, str, "int | None", str]
+"""A paper as a table row takes it: its id, venue, year and title as shown."""
+
+
+def paper_rows(papers: Iterable[Paper], titles: Callable[[Paper], str] = shown_title) -> Iterator[Row]:
+    """`papers` as table rows (`titles`: each one's title as shown, rendered now unless told)."""
+    return ((paper.id, paper.venue, paper.year, titles(paper)) for paper in papers)
+
+
+def list_rows(collection: Collection, rows: Sequence[int]) -> Iterable[Row]:
+    """The papers of `collection` at `rows` as table rows: of many, from its columns and its titles as shown, kept
+    (store.readers.title_cache), no paper made for them (a reopened list's are made a chunk at a time:
+    store.papers.chunked); of a few, or when the titles are not kept, from the papers."""
+    papers = collection.papers
+    title = kept_titles(collection) if len(rows) >= ROWS_FROM else None
+    if title is None:
+        return paper_rows(map(papers.__getitem__, rows))
+    ids, venues, years = ids_of(papers), list(values_of(papers, "venue")), list(values_of(papers, "year"))
+    return ((ids[row], venues[row], years[row], title(row)) for row in rows)
+
+
+def print_table(rows: Iterable[Row], states: Mapping[str, Triage], updated: AbstractSet[str] = frozenset()) -> None:
+    """A line a paper (`Row`: `paper_rows`, `list_rows`): its id, its marks (`marks_column`), its title as shown and
+    where it appeared, and `(updated)` for a paper of `updated` (a later version of a marked paper). (100,000 rows are
+    made in ~0.06 s of CPU: what is the same for many papers, unmarked ones' marks and a venue with its year, is made
+    once, and a row is one f-string with no format to parse: a title padded by a `:<{width}` of its own took a third
+    longer.)"""
     width = shutil.get_terminal_size((100, 24)).columns
     title_width = max(20, width - 12 - 5 - 12)
     unmarked = marks_column(Triage())
     places: dict[tuple[str, int | None], str] = {}
 
-    def line(paper: Paper) -> str:
-        pid, place = paper.id, (paper.venue, paper.year)
+    def line(row: Row) -> str:
+        pid, venue, year, title = row
         state = states.get(pid)
-        where = places.get(place)
+        where = places.get((venue, year))
         if where is None:
-            where = places[place] = venue_year(*place)
+            where = places[venue, year] = venue_year(venue, year)
         if updated and pid in updated:
             where += "  (updated)"
         marks = unmarked if state is None else marks_column(state)
-        return f"{pid}  {marks}  {clipped(titles(paper), title_width).ljust(title_width)}  {where}".rstrip()
+        return f"{pid}  {marks}  {clipped(title, title_width).ljust(title_width)}  {where}".rstrip()
 
-    write_lines(map(line, papers))
+    write_lines(map(line, rows))
 
 
 def venue_year(venue: str, year: int | None) -> str:

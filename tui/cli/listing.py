@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 
 from store.common.json_out import dumps
 from store.papers.model import Triage, texts
-from store.readers.title_cache import ROWS_FROM, shown_title, shown_titles
+from store.readers.title_cache import ROWS_FROM, kept_titles, shown_title
 from store.search.views import SCORE_SORT, SORTS
-from tui.cli.common import (add_common, add_library, add_query, database, engine_ahead, load, matching, opened_now, paper_row, parse_args, parse_query,
-                            print_table, attached, write_lines)
+from tui.cli.common import (add_common, add_library, add_query, database, engine_ahead, list_rows, load, matched, opened_now, paper_row,
+                            paper_rows, parse_args, parse_query, print_table, attached, write_lines)
 
 
 def list_parser() -> argparse.ArgumentParser:
@@ -49,7 +49,12 @@ def run_list(argv: Sequence[str]) -> int:
         from tui.cli.rules import mark_arrived
 
         mark_arrived(db, collection, arrived, states, new)
-    found = matching(collection, query, states, new, updated, ahead)
+    hits = matched(collection, query, states, new, updated, ahead)
+    if not args.sort and args.format != "jsonl":  # (a table of rows in file or hit order: from the list's columns)
+        rows = range(len(collection.papers)) if hits is None else hits.positions.tolist()
+        print_table(list_rows(collection, rows), states, updated)
+        return 0 if rows else 1
+    found = [(paper, None) for paper in collection.papers] if hits is None else hits.scored
     gains: Mapping[str, dict[str, object]] = {}
     if args.sort:
         from tui.cli.rank import arranged
@@ -65,6 +70,7 @@ def run_list(argv: Sequence[str]) -> int:
                          **({"updated": True} if paper.id in updated else {})},)
         )
     else:
-        titles = shown_titles(collection) if len(found) >= ROWS_FROM else shown_title
-        print_table([paper for paper, _ in found], states, updated, titles)
+        title = kept_titles(collection) if len(found) >= ROWS_FROM else None
+        print_table(paper_rows((paper for paper, _ in found), shown_title if title is None else lambda paper: title(paper.position)),
+                    states, updated)
     return 0 if found else 1

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from store.papers.model import Collection, Paper, Triage, texts
 from store.papers.rows import ById
 from store.common.json_out import dumps
-from tui.cli.common import (add_common, add_library, database, in_store, keys_naming, load, named, paper_row, parse_args, print_table,
+from tui.cli.common import (add_common, add_library, database, in_store, keys_naming, load, named, paper_row, paper_rows, parse_args, print_table,
                             stored_states)
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ def run_similar(argv: Sequence[str]) -> int:
     shown = [collection.papers[first[pid]] for pid in ids]
     states = stored_states(db, collection)
     if args.format == "table":
-        print_table(shown, states)
+        print_table(paper_rows(shown), states)
         return 0
     rows = features.rows_of([paper.id, *ids])  # (a look through the ids: no dict of them all for the few shown)
     closeness = features.closeness(rows[paper.id], [rows[pid] for pid in ids])

@@ -15,7 +15,7 @@ from store.marks.clock import now
 from store.marks.rules import Rule, Rules
 from store.papers.inert import inert
 from store.papers.model import Collection, Triage
-from tui.cli.common import (add_db, database, default_files, engine_of, in_store, load, matching, parse_args, parse_query, print_table,
+from tui.cli.common import (add_db, database, default_files, engine_of, in_store, load, matching, paper_rows, parse_args, parse_query, print_table,
                             Refused, stored_states, write_lines)
 
 
@@ -105,7 +105,7 @@ def _preview(db: Path, rule: Rule, files: list[str]) -> int:
     collection = load(files or default_files())
     states = stored_states(db, collection)
     found = [paper for paper, _ in matching(collection, parse_query(rule.query), states)]
-    print_table(found, states)
+    print_table(paper_rows(found), states)
     free = sum(rules.untouched(states.get(paper.id)) for paper in found)
     print(f"triage: {len(found):,} papers match {rule.query}; {free:,} have no mark (the rule would {rule.does} such "
           "papers as they arrive)", file=sys.stderr)
