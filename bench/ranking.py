@@ -228,7 +228,7 @@ def similar_quality(features: Features, anchor_x, area: np.ndarray) -> None:
     print("\nMore like this: share of the 10 most similar papers in the paper's primary area (every paper)")
     ours, cosine = [], []
     for i, pid in enumerate(features.ids):
-        top = [features.row[j] for j in features.similar(pid, 10)]
+        top = [features.row(j) for j in features.similar(pid, 10)]
         ours.append((area[top] == area[i]).mean())
         s = (anchor_x @ anchor_x[i].T).toarray().ravel()
         s[i] = -np.inf
@@ -301,11 +301,11 @@ def across(seeds: list[int]) -> None:
                 rng = np.random.default_rng(seed)
                 own = rng.choice(np.flatnonzero(wanted), min(STARS, int(wanted.sum())), replace=False)
                 ranking = alone[target].rank({lists[target][i].id: Triage(starred=True) for i in own})
-                within.append(wanted[[alone[target].features.row[pid] for pid in ranking.order[:20]]].mean())
+                within.append(wanted[[alone[target].features.row(pid) for pid in ranking.order[:20]]].mean())
                 others = [lists[source][i] for i in rng.choice(np.flatnonzero(areas[source] == a), STARS, replace=False)]
                 model = InterestModel(Features(lists[target], outside=others))
                 ranked = model.rank({p.id: Triage(starred=True) for p in others})
-                cross.append(wanted[[model.features.row[pid] for pid in ranked.order[:20]]].mean())
+                cross.append(wanted[[model.features.row(pid) for pid in ranked.order[:20]]].mean())
             row += [wanted[:20].mean(), statistics.mean(within), statistics.mean(cross)]
         for name, value in zip(("file ICML", "in ICML", "ICLR→ICML", "file ICLR", "in ICLR", "ICML→ICLR"), row):
             means.setdefault(name, []).append(value)

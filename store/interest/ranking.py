@@ -31,6 +31,7 @@ from store.interest.reasons import pairs, phrases, words_of
 from store.interest.svm import dual
 from store.interest.vectors import UNSPACED, Vectors, built, projected, terms_of
 from store.papers.chunked import ids_of
+from store.papers.rows import ById
 from store.papers.model import Paper, Triage
 
 if TYPE_CHECKING:
@@ -44,6 +45,10 @@ LATENT = 1.0
 """Weight of the latent cosine beside the tf-idf cosine in `Features.closeness`."""
 WEAK = 0.3
 """Weight of a paper marked read with no other mark, as a negative, beside a dismissed one (1)."""
+
+
+_LOOKED_UP = 10_000
+"""Ids looked up one at a time at most (`Features.rows_of`): more are found by one look through all the ids."""
 
 
 class Features:
@@ -76,18 +81,28 @@ class Features:
         return len(self.ids)
 
     @cached_property
-    def row(self) -> dict[str, int]:
-        """Paper id → its row (a repeated id's last), made when first asked for (~0.35 s at 1,000,000 papers): the rows
-        of a few papers, as a ranking or more like this asks, are found without it (`rows_of`)."""
-        return {pid: k for k, pid in enumerate(self.ids)}
+    def rows_by_id(self) -> ById:
+        """The papers' rows by id (`row`), made when first asked for: their ids' hashes and rows in two arrays
+        (`store.papers.rows.ById` over the ids themselves: only rows are asked of it; ~8 MB and ~0.2 s at 1,000,000
+        papers, where a dict of them was ~56 MB and ~0.35 s). The rows of a few papers, as a ranking or more like this
+        asks, are found without it (`rows_of`)."""
+        return ById(self.ids, self.ids).indexed()  # type: ignore[arg-type]
+
+    def row(self, paper_id: str) -> int | None:
+        """The row of the paper `paper_id` (the first, should an id repeat), None for none of these papers."""
+        return self.rows_by_id.row(paper_id)
 
     def rows_of(self, paper_ids: Iterable[str]) -> dict[str, int]:
-        """The rows of those of `paper_ids` that are papers here (a repeated id's last), by id: through `row` once it
-        is made, else by one look through the ids (at C speed: ~30 ms at 1,000,000 papers)."""
+        """The rows of those of `paper_ids` that are papers here (the first, should an id repeat), by id: of a few,
+        through `rows_by_id` once it is made, else by one look through the ids (at C speed: ~30 ms at 1,000,000
+        papers, what ~20,000 look-ups cost)."""
         wanted = set(paper_ids)
-        if "row" in self.__dict__:
-            return {pid: self.row[pid] for pid in wanted if pid in self.row}
-        return {self.ids[k]: k for k in compress(range(len(self.ids)), map(wanted.__contains__, self.ids))}
+        if "rows_by_id" in self.__dict__ and len(wanted) <= _LOOKED_UP:
+            return {pid: row for pid in wanted if (row := self.row(pid)) is not None}
+        found: dict[str, int] = {}
+        for k in compress(range(len(self.ids)), map(wanted.__contains__, self.ids)):
+            found.setdefault(self.ids[k], k)
+        return found
 
     def text(self, row: int) -> str:
         """Paper `row`'s title and abstract, as its reasons are found in."""
@@ -359,11 +374,15 @@ class Ranking:
     def prepare(self) -> None:
         """Make now, on the caller's thread, what `why`, `bucket` and `score` look up (each paper's row: ~0.35 s at
         1,000,000 papers; the starred papers' phrases), so that the app's UI thread, which asks them of a paper at a
-        time, never waits for it (`Features.row` is made when first asked for: a command ranking once needs none)."""
-        _ = self._f.row, self._starred_pairs if self._model is not None else None
+        time, never waits for it (`Features.rows_by_id` is made when first asked for: a command ranking once needs none)."""
+        _ = self._f.rows_by_id, self._starred_pairs if self._model is not None else None
 
     def score(self, paper_id: str) -> float:
-        return float(self.scores[self._f.row[paper_id]])
+        """The score of the paper `paper_id`; KeyError for none of the papers ranked."""
+        row = self._f.row(paper_id)
+        if row is None:
+            raise KeyError(paper_id)
+        return float(self.scores[row])
 
     def bucket(self, paper_id: str) -> Bucket:
         """Likely star, unsure or likely skip; unsure for every paper while there is a status."""
@@ -374,7 +393,8 @@ class Ranking:
         paper the ranking was not made over (one a fetch or reload brought in since: the next ranking has it)."""
         if self.status:
             return [Bucket.UNSURE] * len(paper_ids)
-        rows = np.fromiter((self._f.row.get(pid, -1) for pid in paper_ids), np.intp, len(paper_ids))
+        found = self._f.rows_of(paper_ids)
+        rows = np.fromiter((found.get(pid, -1) for pid in paper_ids), np.intp, len(paper_ids))
         scores = self.scores[rows]
         kinds = np.where(rows < 0, 1, np.where(scores >= self._high, 0, np.where(scores <= self._low, 2, 1))).tolist()
         return [_BUCKETS[kind] for kind in kinds]
@@ -383,7 +403,7 @@ class Ranking:
         """The `terms` words or two-word phrases of the paper weighing most for and against it
         (store.interest.reasons) and the `papers` starred papers closest to it (never itself: of this list or
         of the others learnt from); all empty while there is a status, or for a paper the ranking was not made over."""
-        f, row = self._f, self._f.row.get(paper_id)
+        f, row = self._f, self._f.row(paper_id)
         if self._model is None or row is None:
             return Why((), (), ())
         indices, part = self._model.parts(f, row)
