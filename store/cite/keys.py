@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from operator import eq
 from typing import NamedTuple
 
-from store.papers.chunked import Chunked, ids_of
+from store.papers.chunked import ids_of, values_of
 from store.papers.model import Paper
 
 _STOPWORDS = frozenset("a an the on of in for to and with via from towards toward we this is are our".split())
@@ -54,7 +54,8 @@ def base_key(paper: Paper) -> str:
 
 
 class _Keyed(NamedTuple):
-    """What a paper's key is made of, from its list's columns (`store.papers.chunked`), no paper made for it."""
+    """What a paper's key is made of, read from its list by field (`values_of`: a reopened list's from its columns, no
+    paper made for it)."""
 
     id: str
     key: str
@@ -65,7 +66,7 @@ class _Keyed(NamedTuple):
     venue: str
 
 
-def citation_keys(papers: Iterable[Paper]) -> dict[str, str]:
+def citation_keys(papers: Sequence[Paper]) -> dict[str, str]:
     """Paper id → a unique key. Assign over the whole collection so a paper's key is the same
     whether it is cited alone or exported with others; the first of equal keys keeps it plain,
     later ones get `b`, `c`, … appended. A reopened long list's are made from its columns: its papers not made for it
@@ -73,9 +74,7 @@ def citation_keys(papers: Iterable[Paper]) -> dict[str, str]:
     keys: dict[str, str] = {}
     taken: set[str] = set()
     tried: dict[str, int] = {}  # base → the next suffix to try, so many equal bases stay linear
-    if isinstance(papers, Chunked):
-        papers = map(_Keyed._make, zip(*map(papers.values, _Keyed._fields)))  # type: ignore[assignment]
-    for paper in papers:
+    for paper in map(_Keyed._make, zip(*(values_of(papers, name) for name in _Keyed._fields))):
         if paper.id in keys:
             continue
         base = base_key(paper)

@@ -19,7 +19,6 @@ import json
 import os
 import socket
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
-from itertools import compress
 from pathlib import Path
 from threading import Event
 from typing import Any
@@ -159,13 +158,13 @@ class TriageStore(KeptPapers):
             orphans = {key: fp for key, fp in orphans.items() if key not in shared.values()} if shared else orphans
             moves = refound(papers, wanted, stored, shared, orphans, fingerprints, remembered, stop)
             if moves:
-                moved = _those(ids, papers, moves.keys())
+                moved = _those(listed, moves.keys())
                 docs = {new: {**stored[old], "fp": fingerprint(moved[new].text)} for new, old in moves.items()}
                 with contextlib.suppress(NotSaved):  # a database only read: the states are found again next time
                     self._table.replace_many(docs, moves.values())
                 stored.update(docs)
             kept = self._shelf.richness()
-            marked = _those(ids, papers, stored.keys() | shared.keys())
+            marked = _those(listed, stored.keys() | shared.keys())
             self._keep_papers({pid: p for pid, p in marked.items() if pid in stored and (refresh or pid not in kept)})  # (~40 µs each)
             states = {pid: from_doc(stored[pid]) for pid in ids if pid in stored}
             states.update((pid, from_doc(stored[key])) for pid, key in shared.items())
@@ -366,11 +365,11 @@ class TriageStore(KeptPapers):
         self._db.close()
 
 
-def _those(ids: Sequence[str], papers: Sequence[Paper], wanted: Set[str]) -> dict[str, Paper]:
-    """Each of `ids` that is in `wanted` → its paper, of `papers` in the same order (a repeated id's last): the ids are
-    gone through at C speed, and only those papers asked for (a reopened long list's are made a chunk at a time, when
-    first asked for: store.papers.chunked)."""
-    return {ids[k]: papers[k] for k in compress(range(len(ids)), map(wanted.__contains__, ids))}
+def _those(listed: ById, wanted: Set[str]) -> dict[str, Paper]:
+    """Each of `listed`'s ids that is in `wanted` → its paper, found through its look-up when it is made (the app's),
+    else by one look through its ids (`ById.rows`): only those papers are asked for (a reopened long list's are made a
+    chunk at a time, when first asked for: store.papers.chunked)."""
+    return {listed.ids[row]: listed.papers[row] for row in listed.rows(wanted)}
 
 
 def folded(stored: Mapping[str, Mapping[str, Any]], incoming: Mapping[str, tuple[Record, str]]

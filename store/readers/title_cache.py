@@ -9,9 +9,8 @@ Any doubt about it means the titles are rendered again, and kept again."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from operator import attrgetter
 
-from store.papers.chunked import Chunked, values_of
+from store.papers.chunked import values_of
 from store.papers.model import Collection, Paper
 from store.papers.text import display, title_display
 from store.readers import cache, columns_entry
@@ -27,8 +26,7 @@ def kept_titles(collection: Collection) -> Callable[[int], str] | None:
     rendered when asked: `shown_title`)."""
     papers = collection.papers
     found = columns_entry.kept(collection.origin, papers, cache.TITLES_SUFFIX, 1, _rendered)
-    in_rows = isinstance(papers, Chunked) or list(map(attrgetter("position"), papers)) == list(range(len(papers)))
-    if found is None or not in_rows:  # (a reopened list's papers are in their rows: made so)
+    if found is None or list(values_of(papers, "position")) != list(range(len(papers))):
         return None
     column, titles = found[0], list(values_of(papers, "title"))
     return lambda row: column[row] or titles[row]
