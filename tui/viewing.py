@@ -66,6 +66,7 @@ class ViewActions:
     store: TriageStore
     _saver: Saver
     _hits: Hits | None
+    _glanced: tuple[Hits, Tally] | None
     _tallies: dict[str, Tally]
     _ranking: Ranking | None
     _similar: Similar | None
@@ -108,7 +109,9 @@ class ViewActions:
         paper_list.set_papers(papers, keep=keep, title_spans=title_spans)
         # Without a query the matched papers are all of them, and the All view shows all matched: one
         # Tally then serves two or three roles (100,000 papers cost ~30 ms to count afresh).
-        if hits is not None and self._similar is None:  # ids tested by position, not a set of 100,000 made per key
+        if self._glanced is not None and self._glanced[0] is hits and self._similar is None:  # (a query's first hits alone)
+            self._tallies["matched"] = self._glanced[1]
+        elif hits is not None and self._similar is None:  # ids tested by position, not a set of 100,000 made per key
             self._tallies["matched"] = Tally(matched, self.states, Among(hits.positions, self.papers_by_id))
         else:
             self._tallies["matched"] = Tally(matched, self.states) if ranked else self._tallies["all"]
