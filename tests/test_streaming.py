@@ -130,6 +130,27 @@ async def test_a_query_typed_while_the_list_is_read_gives_the_final_results(corp
         assert app.query_one(FilterBar).value == "difusion models"
 
 
+async def test_a_query_on_marks_typed_while_the_list_is_read_sees_the_marks_of_all_its_papers(corpora, parsed, held, tmp_path):
+    """`is:starred` typed while only the head is there finds the starred paper beyond it once the whole list is read:
+    the search waits for the whole list's marks (attached after it lands), and its counts count them."""
+    path = corpora / "iclr-2024-abstracts.txt"
+    full = parsed(path)
+    store = TriageStore(str(tmp_path / "triage.json"))
+    store.attach(full)
+    store.put({full[2000].id: Triage(starred=True)})
+    store.close()
+    app = streamed_app([path])
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert len(app.query_one(PaperList).papers) < 2000
+        await pilot.press("slash", *"is:starred")
+        await until(pilot, lambda: app.query_one(FilterBar).value == "is:starred")
+        held.set()
+        await finished(pilot, app)
+        await settled(app, pilot)
+        assert [paper.id for paper in app.query_one(PaperList).papers] == [full[2000].id]
+        assert str(app.query_one("#filter-count").content) == "1 of 2260" and "1 ★" in counts(app)
+
+
 async def test_the_parse_entry_is_written_once_the_list_is_read_while_its_engine_is_built(corpora, tmp_path, monkeypatch):
     """A long list's parse entry is written in the background once the list is read whole (the cores go to the read
     first), while its engine is built: a quit during the build (minutes for a long list) leaves it written, and the

@@ -121,26 +121,30 @@ class FilterActions:
             message.filter_bar.show_indexing()
         self._search_serial += 1
         self._searched = message.value
-        self._search(message.value, self._search_serial, dict(self.states))
+        self._search(message.value, self._search_serial, self._states_now())
 
     def search_again(self) -> None:
         """Search the query typed again (the index is another now), the cursor staying on its paper."""
         self._restore_cursor = self._restore_cursor or self._current_id()
         self._search_serial += 1
-        self._search(self._searched, self._search_serial, dict(self.states))
+        self._search(self._searched, self._search_serial, self._states_now())
 
     def on_filter_bar_done(self, message: FilterBar.Done) -> None:
         self.query_one(PaperList).focus()
 
+    def _states_now(self) -> dict[str, Triage] | None:
+        """The marks a search typed now is searched with (those of all the papers), or None while they are not all
+        shown yet (the index not open, a landed list's not attached: the search takes them once they are)."""
+        return dict(self.states) if self._indexed.is_set() and self._all_marked.is_set() else None
+
     @work(thread=True, exclusive=True, group="search")
-    def _search(self, text: str, serial: int, states: dict[str, Triage]) -> None:
+    def _search(self, text: str, serial: int, states: dict[str, Triage] | None) -> None:
         """Search on a worker thread (typing never waits); a newer keystroke cancels this one. On a long list the first
         screen of hits is shown first (`_show_glance`)."""
-        waited = not self._indexed.is_set() or not self._all_marked.is_set()
         index = self._search_index()
         if get_current_worker().is_cancelled:  # (keys typed during the open, searched at once: only the newest is)
             return
-        if waited:  # (the marks as they are now: all of them once a long list's are attached)
+        if states is None:  # (the marks as they are now: all of them once a long list's are attached)
             states = self.call_from_thread(lambda: dict(self.states))
         query = parse(text)
         if query.asks_new:
