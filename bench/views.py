@@ -50,7 +50,7 @@ def main() -> None:
         old, new = Triage(), Triage(starred=True)
         row = [
             median_ms(lambda: Tally(papers, states)),
-            median_ms(lambda: tally.change(papers[0].id, old, new), repeat=1001),
+            median_ms(lambda: tally.change({papers[0].id: (old, new)}), repeat=1001),
             *(median_ms(lambda sort=sort: arrange(papers, states, "all", sort)) for sort in sorts),
             median_ms(lambda: arrange(papers, states, "unread", "file")),
             median_ms(lambda: arrange(papers[::-1], states, "all", "file", ranked=True)),

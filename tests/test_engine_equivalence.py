@@ -100,6 +100,11 @@ def test_the_engine_finds_what_searchindex_found_ranked_by_the_same_rules(iclr, 
     assert found.positions.tolist() == engine.found(text, **marks).rows.tolist()
     screen = engine.found(text, **marks, first=40)  # the first rows alone, as a screen asks, are the same
     assert screen.rows.tolist() == found.positions[:40].tolist() and len(screen) == len(found), text
+    glance = engine.glance(text, **marks, first=40)  # and a glance's hits, count, and the marked papers among all hits
+    marked = {pid for pid, state in marks["states"].items() if not state.blank}
+    every_id = [paper.id for paper in collection.papers]
+    assert (glance.hits.ids, glance.total) == (ids[:40], len(found)), text
+    assert sorted(every_id[row] for row in glance.marked) == sorted(marked.intersection(ids)), text
     kept = in_memory.search(text, **marks)  # and an engine in memory answers alike
     assert kept.ids == ids and [hit.score for hit in kept] == [hit.score for hit in found], text
     if was["file_order"] is not None:  # a query that does not rank: file order

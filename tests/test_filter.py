@@ -13,6 +13,7 @@ from tests.waits import until
 from tui.app import TriageApp
 from tui.widgets.detail import DetailPane
 from tui.widgets.paper_list import PaperList
+from tui.widgets.view_tabs import ViewTab
 
 CDRL, SCL = "b0630d65dd", "38521038a2"
 
@@ -191,3 +192,25 @@ async def test_keys_typed_before_a_querys_results_apply_to_them(seed_path, monke
         await settle(app, pilot)
         assert app.query_one(PaperList).current.id == second.id  # best match, then one down
         assert [pid for pid, state in app.states.items() if state.starred] == [second.id]
+
+
+async def test_a_long_lists_first_hits_show_at_once_with_the_counts_of_all(seed_path, monkeypatch):
+    """On a long list (here: any list, `GLANCE_FROM` 0) a query's first screen of hits is shown while the rest are still
+    read: the rows best first, the count of every match, the tabs counting every marked paper that matches (not only
+    those shown); a key typed meanwhile waits for all the hits, then moves over them."""
+    monkeypatch.setattr("tui.filtering.GLANCE_FROM", 0)
+    monkeypatch.setattr("tui.filtering.GLANCE_ROWS", 3)
+    release = slow_on(monkeypatch, "-graph")
+    papers = read_path(seed_path).papers
+    every = Engine.of(papers).search("-graph").ids
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        for row in (every[0], every[-1], every[-2]):  # a starred paper among the first hits, two among the others only
+            await pilot.press("g", *["j"] * [p.id for p in papers].index(row), "s")
+        await pilot.press("slash", *"-graph", "enter", "j")  # its search (every hit) waits
+        await until(pilot, lambda: shown(app) == every[:3])
+        assert text_of(app, "filter-count") == f"{len(every)} of 19"
+        assert "All 17 · Unread 17 · Starred 3 ·" in " · ".join(str(tab.content) for tab in app.query(ViewTab))
+        assert app.query_one(PaperList).cursor == 0  # `j` waits for every hit
+        release.set()
+        await until(pilot, lambda: shown(app) == every and app.query_one(PaperList).cursor == 1)

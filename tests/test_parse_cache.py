@@ -36,8 +36,8 @@ def cache_files() -> list[Path]:
 def test_a_reopened_long_list_is_the_same_papers_however_they_are_reached(tmp_path):
     """A reopened list's papers are made a chunk at a time when first asked for (store.papers.chunked: a million are
     searchable before they are objects): the very papers of the parse, in order, their fields readable without making
-    them, and each one object however it is reached (by row, from the end, by a pass over all, from threads at once),
-    as marks, the selection and the list's origin take them."""
+    them, and each one object however it is reached (by row, alone or its chunk made, from the end, by a pass over all,
+    from threads at once), as marks, the selection and the list's origin take them."""
     abstracts = [f"We study scheduling problem {k} on {k % 97} machines with a new bound. It improves {k % 13} results."
                  for k in range(5000)]
     path = write_list(tmp_path / "long.txt", abstracts)
@@ -52,6 +52,9 @@ def test_a_reopened_long_list_is_the_same_papers_however_they_are_reached(tmp_pa
     for thread in threads:
         thread.join()
     assert len(found) == 4 and all(paper is papers[4500] for paper in found)
+    alone = papers[4500]  # (a paper asked for alone is made alone, its chunk not: a screen of hits of a long list)
+    assert papers._made[1] is None and alone == first.papers[4500] and (alone.text, alone.plain, alone.fields) == (
+        first.papers[4500].text, first.papers[4500].plain, first.papers[4500].fields)
     assert papers[-1] is papers[4999] and papers[4095:4097] == [papers[4095], papers[4096]]
     assert all(map(operator.is_, papers, [papers[k] for k in range(len(papers))]))
     assert papers == first.papers and [paper.id for paper in papers] == second.ids

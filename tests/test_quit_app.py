@@ -13,6 +13,7 @@ from store.common.errors import Stopped
 from store.marks.changes import Change
 from store.marks.db import TriageStore
 from store.papers.model import Triage
+from store.papers.rows import ById
 from store.readers import engine_cache, quick, read_path
 from tests.waits import until
 from tui.app import TriageApp
@@ -69,7 +70,7 @@ def test_close_gives_up_the_whole_lists_attach_and_stores_the_marks_queued_behin
     marks = TriageStore(db)
     marks.attach(papers[:1])
     marks.put({papers[0].id: Triage(starred=True)})  # a state whose paper is not among those attached below
-    saver = Saver(marks, lambda: set(), lambda callback: None, lambda states: None, lambda message: None,
+    saver = Saver(marks, lambda: ById([], []), lambda callback: None, lambda states: None, lambda message: None,
                   lambda message, severity: None)
     busy, looked_at = threading.Event(), []
     fingerprint = store.marks.refind.fingerprint

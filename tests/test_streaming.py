@@ -22,7 +22,7 @@ from tests.waits import settled, told, until
 from tui.app import TriageApp
 from tui.loading import head_of
 from tui.widgets.filter_bar import FilterBar
-from tui.widgets.paper_list import PaperList
+from tui.widgets.paper_list import PaperList, columns_for
 
 @pytest.fixture(autouse=True)
 def _the_corpora_are_long(monkeypatch):
@@ -130,6 +130,27 @@ async def test_a_query_typed_while_the_list_is_read_gives_the_final_results(corp
         assert app.query_one(FilterBar).value == "difusion models"
 
 
+async def test_a_query_on_marks_typed_while_the_list_is_read_sees_the_marks_of_all_its_papers(corpora, parsed, held, tmp_path):
+    """`is:starred` typed while only the head is there finds the starred paper beyond it once the whole list is read:
+    the search waits for the whole list's marks (attached after it lands), and its counts count them."""
+    path = corpora / "iclr-2024-abstracts.txt"
+    full = parsed(path)
+    store = TriageStore(str(tmp_path / "triage.json"))
+    store.attach(full)
+    store.put({full[2000].id: Triage(starred=True)})
+    store.close()
+    app = streamed_app([path])
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert len(app.query_one(PaperList).papers) < 2000
+        await pilot.press("slash", *"is:starred")
+        await until(pilot, lambda: app.query_one(FilterBar).value == "is:starred")
+        held.set()
+        await finished(pilot, app)
+        await settled(app, pilot)
+        assert [paper.id for paper in app.query_one(PaperList).papers] == [full[2000].id]
+        assert str(app.query_one("#filter-count").content) == "1 of 2260" and "1 ★" in counts(app)
+
+
 async def test_the_parse_entry_is_written_once_the_list_is_read_while_its_engine_is_built(corpora, tmp_path, monkeypatch):
     """A long list's parse entry is written in the background once the list is read whole (the cores go to the read
     first), while its engine is built: a quit during the build (minutes for a long list) leaves it written, and the
@@ -164,6 +185,7 @@ async def check_final_state(app: TriageApp, pilot, full: list) -> None:
     await settled(app, pilot, timeout=240)
     assert app.collection.papers == full
     assert [paper.id for paper in app.query_one(PaperList).papers] == [paper.id for paper in full]
+    assert app.query_one(PaperList).columns == columns_for(full)  # (the whole list's: worked out once search is ready)
     assert app.papers_by_id == {paper.id: paper for paper in full}
     assert app.citation_keys == citation_keys(full)
     for query in ("graph neural", '"language model"', "is:unread difusion"):
@@ -353,12 +375,12 @@ async def test_the_open_is_noted_once_search_is_ready_and_is_new_typed_before_wa
 
 async def test_the_whole_list_lands_without_a_pass_over_all_its_papers_on_the_ui_thread(corpora, held, monkeypatch):
     """What is worked out from every paper as the whole list lands (its ids for the counts, which columns
-    it shows, the paper of each id) is worked out on the background thread beforehand: the UI thread only
-    swaps the rows in."""
+    it shows, the paper of each id) is worked out on the background thread (the columns and the look-up by id once
+    search is ready): the UI thread only swaps the rows in."""
     from store.search import views
 
     on_ui: list[str] = []
-    columns_for, tally = tui.landing.columns_for, views.Tally.__init__
+    columns_for, tally = tui.loading.columns_for, views.Tally.__init__
 
     def spied_columns(papers):
         if threading.current_thread() is threading.main_thread() and len(papers) > 1000:
@@ -371,14 +393,17 @@ async def test_the_whole_list_lands_without_a_pass_over_all_its_papers_on_the_ui
         tally(self, papers, states, ids)
 
     monkeypatch.setattr(tui.landing, "columns_for", spied_columns)
+    monkeypatch.setattr(tui.loading, "columns_for", spied_columns)
     monkeypatch.setattr(views.Tally, "__init__", spied_tally)
     app = streamed_app([corpora / "iclr-2024-abstracts.txt"])
     async with app.run_test(size=(120, 40)) as pilot:
         held.set()
         await finished(pilot, app)
         assert len(app.query_one(PaperList).papers) == 2260 and counts(app).startswith("2260 of 2260 shown")
+        await settled(app, pilot)
         assert app.query_one(PaperList).columns == columns_for(app.collection.papers)
-        assert app.__dict__.get("papers_by_id") == {paper.id: paper for paper in app.collection.papers}  # made already
+        assert app.papers_by_id._index is not None  # (its look-up made behind the list, not by a key on the UI thread)
+        assert app.papers_by_id == {paper.id: paper for paper in app.collection.papers}
     assert on_ui == []
 
 

@@ -96,9 +96,9 @@ def test_the_unread_view_leaves_out_dismissed_papers_read_or_not(marked):
     tally = Tally(papers, states)
     assert tally.counts == {"all": 19, "unread": 16, "starred": 2, "prioritised": 3}
     assert tally.read == 2  # the progress bar counts papers read, not those dismissed
-    tally.change(ids[0], states[ids[0]], Triage())  # undismissed: to read again
-    tally.change(ids[1], Triage(), Triage(dismissed=True))
-    tally.change(ids[5], states[ids[5]], Triage(starred=True, read=True, dismissed=True))
+    tally.change({ids[0]: (states[ids[0]], Triage()),  # undismissed: to read again
+                  ids[1]: (Triage(), Triage(dismissed=True)),
+                  ids[5]: (states[ids[5]], Triage(starred=True, read=True, dismissed=True))})
     assert tally.counts == {"all": 19, "unread": 15, "starred": 2, "prioritised": 3} and tally.read == 3
     assert tally.counts == Tally(papers, {**states, ids[0]: Triage(), ids[1]: Triage(dismissed=True),
                                           ids[5]: Triage(starred=True, read=True, dismissed=True)}).counts
@@ -108,9 +108,8 @@ def test_a_tally_follows_changed_marks_of_its_papers_only(marked):
     papers, ids, states = marked
     tally = Tally(papers[:6], states)
     assert tally.counts == {"all": 6, "unread": 5, "starred": 1, "prioritised": 1}
-    tally.change(ids[0], Triage(), Triage(read=True, starred=True))
-    tally.change(ids[3], states[ids[3]], Triage())
-    tally.change(ids[10], Triage(), Triage(starred=True))
+    tally.change({ids[0]: (Triage(), Triage(read=True, starred=True))})
+    tally.change({ids[3]: (states[ids[3]], Triage()), ids[10]: (Triage(), Triage(starred=True))})
     assert tally.counts == {"all": 6, "unread": 5, "starred": 2, "prioritised": 0}
 
 

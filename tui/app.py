@@ -242,6 +242,8 @@ class TriageApp(Loading, Watching, Feeding, MarkingActions, FilterActions, ViewA
         """The search results (None when the list is not filtered)."""
         self._hit_papers: Sequence[Paper] = []
         """`self._hits.papers`, best first."""
+        self._glanced: tuple[Hits, Tally] | None = None
+        """A long list's query's first hits shown before the rest are read (tui.filtering), with the counts of all."""
         self._search_serial = 0
         self._searched = ""
         """The text of the newest query sent to the search."""

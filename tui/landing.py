@@ -30,18 +30,21 @@ class Landing(NamedTuple):
     whole: Collection
     by_id: ById
     """Each paper by its id (the app's `papers_by_id` from now on, and the set of ids its tallies count in), through
-    the list's ids column: its look-up made here."""
-    columns: tuple[str, ...]
+    the list's ids column (its look-up made when first asked for: an open makes it once search is ready)."""
+    columns: tuple[str, ...] | None
+    """The columns the rows show (`columns_for`); None: the head's until they are worked out (an open's, once search
+    is ready: ~0.2 s at 1,000,000 papers)."""
     new: frozenset[str]
     """The ids of its papers first seen since it was last opened (`store.library.seen`), when that is known."""
     arrived: frozenset[str]
     """The ids of its papers the database saw first now (what standing rules mark: tui.rules)."""
 
     @classmethod
-    def of(cls, whole: Collection, opened: Opened = NOTHING) -> Landing:
+    def of(cls, whole: Collection, opened: Opened = NOTHING, columns: bool = True) -> Landing:
         """`opened`: what the database found opening the list (`TriageStore.opened`); an open's is found once search
-        is ready (`Loading._note_open`), and none of its papers is new until then."""
-        return cls(whole, ById.of(whole).indexed(), columns_for(whole.papers), *opened)
+        is ready (`Loading._note_open`), and none of its papers is new until then. `columns`: whether its columns are
+        worked out now (else after: `Landed.columns_now`)."""
+        return cls(whole, ById.of(whole), columns_for(whole.papers) if columns else None, *opened)
 
 
 
@@ -57,6 +60,8 @@ class Landed:
     _files: object
     _cursor_after_load: str | None
     _noted: threading.Event
+    _all_marked: threading.Event
+    _post: Callable[[Callable[[], object]], None]
     _said: str
     _saver: Saver
     _tallies: dict[str, Tally]
@@ -86,11 +91,22 @@ class Landed:
         self.new_ids = landing.new
         self.arrived = self.arrived | landing.arrived
         self._tallies["all"] = Tally(c.papers, self.states, landing.by_id)
-        paper_list.columns = landing.columns
+        if landing.columns is not None:
+            paper_list.columns = landing.columns
         self.refresh_rows(keep=keep)
+        self._all_marked.clear()  # (searches wait for them: tui.loading)
         self._saver.refresh(lambda: self._attached(landing.by_id))  # with the writes, in turn: then shown
+        self._saver.run(self._post, self._all_marked.set)  # (after them, in turn)
         self.tell_skipped()
         self.mark_arrivals()  # type: ignore[attr-defined]
+
+    def columns_now(self, papers: object, columns: tuple[str, ...]) -> None:
+        """The columns worked out of the whole list, `papers`, after it landed (`Landing.columns`), unless another
+        list is shown by then (a reload's landing brought its own)."""
+        paper_list = self.query_one(PaperList)  # type: ignore[attr-defined]
+        if self.collection.papers is papers and paper_list.columns != columns:
+            paper_list.columns = columns
+            paper_list.redraw()
 
     def _attached(self, papers: ById) -> Mapping[str, Triage]:
         """The marks of the whole list (`TriageStore.attach`, on the writer thread); its later versions of marked

@@ -17,7 +17,8 @@ one background thread, while the keys work on the rows shown:
    beside the read, on a thread of its own (store.readers.engine_cache's `opening`; its CRCs, when
    they are read, summed on the other core), and given the papers once they land when they are those it was opened for (the whole list
    lands, and is landed, as tui.landing says);
-3. then, once a query typed meanwhile is answered, the open noted in the library (`_note_open`: which papers are
+3. then, once a query typed meanwhile is answered, the landed list's look-up by id and its columns (`_worked_out`),
+   the open noted in the library (`_note_open`: which papers are
    new, which arrived; `is:new` waits for it), and the citation keys.
 The cache entries of the read are held until it is whole (or a quit before: `cache.held`), then written while the
 engine is built: a quit while it builds leaves them.
@@ -47,6 +48,7 @@ from store.library.seen import NOTHING
 from store.readers.records import reporting
 from tui import processes
 from tui.landing import Landed, Landing
+from tui.widgets.paper_list import columns_for
 
 if TYPE_CHECKING:  # (the engine, numpy and tantivy are imported by the work behind the list, not before the first frame)
     from store.search.engine import Ahead, Engine
@@ -54,6 +56,11 @@ if TYPE_CHECKING:  # (the engine, numpy and tantivy are imported by the work beh
 
 SEARCH_FIRST = 5.0
 """The longest the work after search ready waits for a query typed before it to be answered (`_after_the_search`)."""
+
+
+MARKS_WITHIN = 5.0
+"""The longest a search waits for the marks of a list just landed (`Loading._search_index`): at 1,000,000 papers they are
+attached in ~0.3 s, which the search would share the interpreter with anyway."""
 
 
 def head_of(files: Sequence[str]) -> Collection | None:
@@ -95,6 +102,10 @@ class Loading(Landed):
         """Set once all the papers are there (the whole read landed, or could not be made), or at quit."""
         self._noted = threading.Event()
         """Set once the open is noted in the library and `new_ids` are this open's (`_note_open`), or at quit."""
+        self._all_marked = threading.Event()
+        """Set while the marks of all the papers are shown (those of a list landed are attached on the writer thread
+        after it: tui.landing), or at quit: a search waits for them (`MARKS_WITHIN`)."""
+        self._all_marked.set()
         if files is None:
             self._all_read.set()
             self._noted.set()  # (`initial_states` notes it)
@@ -143,6 +154,7 @@ class Loading(Landed):
         self._indexed.set()
         self._all_read.set()
         self._noted.set()
+        self._all_marked.set()
         self._held.release()  # (written in what is left of the quit's second: tui.cli.launch)
         if self.working_behind:  # (reading, or indexing)
             processes.ended()
@@ -166,8 +178,11 @@ class Loading(Landed):
         self._noted.wait()
 
     def _search_index(self) -> Engine:
-        """The search engine of the papers (a search typed before it is open waits here, on its worker thread)."""
+        """The search engine of the papers (a search typed before it is open waits here, on its worker thread), once
+        the marks of all of them are shown (a landed list's: its `is:` qualifiers and its counts see them all), or
+        `MARKS_WITHIN` seconds have passed waiting for them (their database held by another process)."""
         self._indexed.wait()
+        self._all_marked.wait(MARKS_WITHIN)
         if self._index is None:  # (only once the app quits)
             from store.search.engine import Engine
 
@@ -202,6 +217,8 @@ class Loading(Landed):
         processes.tracker_stopped()  # (no worker process is started after these)
         if engine is not None:
             self._after_the_search()
+            if files is not None:
+                self._worked_out()
             self._note_open()
             self._post(self._assign_citation_keys)  # type: ignore[attr-defined]
             gc.freeze()
@@ -225,7 +242,7 @@ class Loading(Landed):
                 return None
             if whole is not None:
                 landed = threading.Event()
-                landing = Landing.of(whole)  # (here, not on the UI thread)
+                landing = Landing.of(whole, columns=False)  # (here, not on the UI thread; its columns once search is ready)
                 self._post(lambda: (self._land(landing), landed.set()))
                 while not landed.wait(0.1):
                     if self._stopping.is_set():
@@ -263,6 +280,14 @@ class Loading(Landed):
             except RuntimeError:  # (the app's loop closed meanwhile)
                 return
             time.sleep(0.01)
+
+    def _worked_out(self) -> None:
+        """What search ready did not wait for, of the whole list landed: the look-up of its papers by id (~0.15 s at
+        1,000,000 papers: here, not made by the first key that asks for it on the app's thread) and its columns."""
+        by_id, papers = self.papers_by_id, self.collection.papers
+        by_id.indexed()
+        columns = columns_for(papers)
+        self._post(partial(self.columns_now, papers, columns))
 
     def _note_open(self) -> None:
         """Note the open of the whole list in the library (`TriageStore.opened`, ~0.1 s at 100,000 papers, which search

@@ -43,9 +43,10 @@ class MarkingActions:
         """Make `states` the marks shown: rows (saved or not), counts and detail change now."""
         paper_list = self.query_one(PaperList)
         changed = {paper_id: state for paper_id, state in states.items() if state != self.state_of(paper_id)}
+        changes = {paper_id: (self.state_of(paper_id), state) for paper_id, state in changed.items()}
+        for tally in {id(tally): tally for tally in self._tallies.values()}.values():  # each once
+            tally.change(changes)
         for paper_id, state in changed.items():
-            for tally in {id(tally): tally for tally in self._tallies.values()}.values():  # each once
-                tally.change(paper_id, self.state_of(paper_id), state)
             if state.blank:
                 self.states.pop(paper_id, None)
             else:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections import deque
-from collections.abc import Callable, Container, Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
@@ -25,6 +25,7 @@ from store.marks.changes import Change, Unsaved
 from store.marks.db import TriageStore
 from store.common.errors import Locked, NotSaved, Stopped
 from store.papers.model import Triage
+from store.search.views import Members
 
 Post = Callable[[Callable[[], None]], None]
 """Run a callback on the app's thread (from the writer thread)."""
@@ -40,7 +41,7 @@ class Saver:
     `post`): `show` with the marks to show for the papers a write, a failed write or another process changed.
     """
 
-    def __init__(self, store: TriageStore, papers: Callable[[], Container[str]], post: Post,
+    def __init__(self, store: TriageStore, papers: Callable[[], Members], post: Post,
                  show: Callable[[Mapping[str, Triage]], None], warn: Callable[[str], None],
                  tell: Callable[[str, str], None]) -> None:
         self.store = store
@@ -84,9 +85,8 @@ class Saver:
     def show_stored(self, done: Mapping[str, Triage]) -> None:
         """Show the states a store job stored (on any thread: a sync runs on its own) for the papers of the
         list, with the changes still on their way on top; a paper sharing a marked paper's state (`TriageStore.shares`) too."""
-        papers = self._papers()
         done = {**done, **{pid: done[key] for pid, key in self.store.shares.items() if key in done}}
-        states = {pid: state for pid, state in done.items() if pid in papers}
+        states = {pid: done[pid] for pid in self._papers().among(done.keys())}  # (at once: no look-up made for them)
         if states:
             self._post(lambda: self._show(self.unsaved.merge(states)))
 
@@ -150,8 +150,8 @@ class Saver:
         if self.waiting:
             return
         try:
-            papers = self._papers()
-            changes = {pid: state for pid, state in self.store.external_changes().items() if pid in papers}
+            changed = self.store.external_changes()
+            changes = {pid: changed[pid] for pid in self._papers().among(changed.keys())}
         except Locked:
             return  # the next poll
         except Exception as exc:  # noqa: BLE001 - as in `_guarded`

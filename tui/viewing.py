@@ -6,7 +6,7 @@ owns the `view` and `sort` reactives and the state read here.
 """
 from __future__ import annotations
 
-from collections.abc import Container, Mapping
+from collections.abc import Mapping, Set
 from typing import TYPE_CHECKING, Any
 
 from textual.timer import Timer
@@ -34,11 +34,11 @@ SESSION_SECONDS = 1.0
 """The session (paper under the cursor, query, view, sort) is saved this long after it last changed, and at exit."""
 
 
-class Among(Container[str]):
+class Among:
     """The ids of some of the collection's papers, given by their positions (a query's hits): a test is a
-    look-up in a mask over the collection, and making one costs no set of 100,000 ids."""
+    look-up in a mask over the collection, and making one costs no set of 100,000 ids (`store.search.views.Members`)."""
 
-    def __init__(self, positions: np.ndarray, by_id: Mapping[str, Paper]) -> None:
+    def __init__(self, positions: np.ndarray, by_id: ById) -> None:
         import numpy as np  # (here: the search has loaded it; the first frame need not wait for it)
 
         self._mask = np.zeros(len(by_id), dtype=bool)
@@ -46,8 +46,14 @@ class Among(Container[str]):
         self._by_id = by_id
 
     def __contains__(self, paper_id: object) -> bool:
-        paper = self._by_id.get(paper_id)  # type: ignore[call-overload]
-        return paper is not None and bool(self._mask[paper.position])
+        row = self._by_id.row(paper_id)
+        return row is not None and bool(self._mask[row])
+
+    def among(self, paper_ids: Set[str]) -> set[str]:
+        """Those of `paper_ids` that are among these (found in one look through the list's ids while its look-up is not
+        made: a query shown at once after a long list's open does not wait for it)."""
+        ids, mask = self._by_id.ids, self._mask
+        return {ids[row] for row in self._by_id.rows(paper_ids) if mask[row]}
 
 
 class ViewActions:
@@ -60,6 +66,7 @@ class ViewActions:
     store: TriageStore
     _saver: Saver
     _hits: Hits | None
+    _glanced: tuple[Hits, Tally] | None
     _tallies: dict[str, Tally]
     _ranking: Ranking | None
     _similar: Similar | None
@@ -102,7 +109,9 @@ class ViewActions:
         paper_list.set_papers(papers, keep=keep, title_spans=title_spans)
         # Without a query the matched papers are all of them, and the All view shows all matched: one
         # Tally then serves two or three roles (100,000 papers cost ~30 ms to count afresh).
-        if hits is not None and self._similar is None:  # ids tested by position, not a set of 100,000 made per key
+        if self._glanced is not None and self._glanced[0] is hits and self._similar is None:  # (a query's first hits alone)
+            self._tallies["matched"] = self._glanced[1]
+        elif hits is not None and self._similar is None:  # ids tested by position, not a set of 100,000 made per key
             self._tallies["matched"] = Tally(matched, self.states, Among(hits.positions, self.papers_by_id))
         else:
             self._tallies["matched"] = Tally(matched, self.states) if ranked else self._tallies["all"]

@@ -145,32 +145,35 @@ class TriageStore(KeptPapers):
             papers = papers if isinstance(papers, Sequence) else list(papers)
             listed = ById(papers, list(ids_of(papers)))
         self._attached.add(listed, source)
-        papers, ids = listed.papers, listed.ids
+        papers = listed.papers
         with self._storage.locked():
             stored = dict(self._docs())  # (not TinyDB's documents: a database with many marks waiting costs little)
-            wanted = set(ids)
             shared = self._same_papers(papers, stored, kept)
             if stop is not None and stop.is_set():
                 raise Stopped
             self.shares.update(shared)
+            # The list's papers with marks, found in one look through its ids (no set of them made: ~0.1 s at 1,000,000)
+            marked = _those(listed, stored.keys() | shared.keys())
+            housed = marked.keys() & stored.keys()
             # Without an abstract (a title-only entry) there is no text to re-find a state by; a shared state stays.
-            orphans = {key: doc["fp"] for key, doc in stored.items() if key not in wanted and doc.get("fp")} if refind else {}
+            orphans = {key: doc["fp"] for key, doc in stored.items() if key not in housed and doc.get("fp")} if refind else {}
             orphans = {key: fp for key, fp in orphans.items() if key not in shared.values()} if shared else orphans
-            moves = refound(papers, wanted, stored, shared, orphans, fingerprints, remembered, stop)
+            moves = refound(papers, housed, stored, shared, orphans, fingerprints, remembered, stop)
             if moves:
                 moved = _those(listed, moves.keys())
                 docs = {new: {**stored[old], "fp": fingerprint(moved[new].text)} for new, old in moves.items()}
                 with contextlib.suppress(NotSaved):  # a database only read: the states are found again next time
                     self._table.replace_many(docs, moves.values())
                 stored.update(docs)
+                marked.update(moved)
+                housed |= moved.keys()
             kept = self._shelf.richness()
-            marked = _those(listed, stored.keys() | shared.keys())
             self._keep_papers({pid: p for pid, p in marked.items() if pid in stored and (refresh or pid not in kept)})  # (~40 µs each)
-            states = {pid: from_doc(stored[pid]) for pid in ids if pid in stored}
+            states = {pid: from_doc(stored[pid]) for pid in housed}
             states.update((pid, from_doc(stored[key])) for pid, key in shared.items())
             self._seen_later = self._seeing(Seen.later, {}) if library else None
             found = updated_papers(marked, states, shared, self._shelf.richness(), self._seen_later)
-            self.updated = (self.updated - wanted) | found
+            self.updated = (self.updated - listed.among(self.updated)) | found
             if found and not library:
                 self._seeing(lambda seen: seen.note_later({shared.get(pid, pid): paper_stage(marked[pid]) for pid in found}), None)
         return states

@@ -37,11 +37,12 @@ def digest(fp: str) -> bytes:
 def refound(papers: Sequence[Paper], ids: AbstractSet[str], stored: Mapping[str, object], shared: Mapping[str, str],
             orphans: dict[str, str], fingerprints: Callable[[Sequence[Paper]], Sequence[str] | None] | None,
             remembered: Remembered | None, stop: Event | None = None) -> dict[str, str]:
-    """new id → old id: the `orphans` (id → fingerprint: states whose paper is not among `papers`, whose `ids` these
-    are) re-found on the papers without a state (not `stored`, nor `shared`), by `rematch`, but for those `remembered`
-    says matched none of them before. `fingerprints(papers)` may give the papers' fingerprints (kept), else their texts
-    are looked at. What is found is kept (`remembered.keep`): every orphan but those moved, and the papers with a state
-    and those moved to (while not all of those have one, as when the moves could not be stored, the look is made again)."""
+    """new id → old id: the `orphans` (id → fingerprint: states whose paper is not among `papers`, whose ids `ids` holds,
+    or of them those `stored` at least) re-found on the papers without a state (not `stored`, nor `shared`), by
+    `rematch`, but for those `remembered` says matched none of them before. `fingerprints(papers)` may give the papers'
+    fingerprints (kept), else their texts are looked at. What is found is kept (`remembered.keep`): every orphan but
+    those moved, and the papers with a state and those moved to (while not all of those have one, as when the moves could
+    not be stored, the look is made again)."""
     if not orphans:
         return {}
     housed = frozenset(ids.intersection(stored)).union(shared)  # (the marked papers of the list: few)

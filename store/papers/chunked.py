@@ -32,18 +32,23 @@ Values = Callable[[str, int], Iterable[object]]
 class Chunked(Sequence[Paper]):
     """`len(ids)` papers, made `SIZE` at a time by `make` (chunk `k` → its papers, in order) when first asked for;
     `values` gives a field's values of a chunk not made yet, from the columns (`Values`), which `forget(k)` is told can
-    be let go once it is."""
+    be let go once it is. The first paper of a chunk asked for alone (a row drawn, a hit shown) is made alone by `one`
+    (its place → it: ~4× quicker than its chunk, and a screen of a long list's hits is forty papers of forty chunks), and
+    is the paper of its chunk once that is made (by the next of its papers asked for)."""
 
-    __slots__ = ("ids", "_make", "_values", "_made", "_forget", "_lock")
+    __slots__ = ("ids", "_make", "_one", "_values", "_made", "_alone", "_forget", "_lock")
 
-    def __init__(self, ids: Sequence[str], make: Callable[[int], list[Paper]], values: Values,
-                 forget: Callable[[int], None]) -> None:
+    def __init__(self, ids: Sequence[str], make: Callable[[int], list[Paper]], one: Callable[[int], Paper],
+                 values: Values, forget: Callable[[int], None]) -> None:
         self.ids = ids
         """The papers' ids, in order (a column: no paper made for it)."""
         self._make = make
+        self._one = one
         self._values = values
         self._forget = forget
         self._made: list[list[Paper] | None] = [None] * -(-len(ids) // SIZE)
+        self._alone: dict[int, dict[int, Paper]] = {}
+        """Chunk → place in it → the paper made alone there, while the chunk is not made."""
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -62,6 +67,8 @@ class Chunked(Sequence[Paper]):
                         gc.freeze()
                     if len(chunk) != min(SIZE, len(self.ids) - k * SIZE):
                         raise ValueError("damaged cache entry")
+                    for at, paper in self._alone.pop(k, {}).items():  # (one object a paper, however it was reached)
+                        chunk[at] = paper
                     self._made[k] = chunk
                     self._forget(k)
         return chunk
@@ -84,7 +91,23 @@ class Chunked(Sequence[Paper]):
             at += len(self)
         if not 0 <= at < len(self):
             raise IndexError("paper index out of range")
-        return self._chunk(at // SIZE)[at % SIZE]
+        k, place = divmod(at, SIZE)
+        chunk = self._made[k]
+        return chunk[place] if chunk is not None else self._made_alone(k, place)
+
+    def _made_alone(self, k: int, place: int) -> Paper:
+        """The paper at `place` of chunk `k` (not made), made alone when it is the first of its chunk asked for alone;
+        else from its chunk, made now (the rows of a list browsed: a chunk's papers one after another)."""
+        with self._lock:
+            if self._made[k] is None:
+                alone = self._alone.setdefault(k, {})
+                paper = alone.get(place)
+                if paper is None and not alone:
+                    with collector_paused():
+                        paper = alone[place] = self._one(k * SIZE + place)
+                if paper is not None:
+                    return paper
+        return self._chunk(k)[place]
 
     def __iter__(self) -> Iterator[Paper]:
         return chain.from_iterable(map(self._chunk, range(len(self._made))))

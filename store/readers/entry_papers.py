@@ -1,5 +1,5 @@
 """The papers of a parse entry's columns (store.readers.cache): all of them, made a chunk at a time as they are
-asked for (`chunked`: store.papers.chunked), or those of some ids, made at once (`picked`). `FIELDS` are a paper's, in
+asked for, or one alone (`chunked`: store.papers.chunked), or those of some ids, made at once (`picked`). `FIELDS` are a paper's, in
 the order the columns hold them; `COLUMNS` those an entry keeps as they are."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import gc
 import marshal
 from array import array
 from collections.abc import Iterable, Sequence, Set as AbstractSet
-from itertools import repeat
+from itertools import islice, repeat
 
 from store.common.collector import collector_paused
 from store.common.sliced import joined
@@ -56,6 +56,18 @@ def chunked(ids: list[str], columns: dict, same: dict, chunks: list, pairs: list
                            for text, plain in zip(texts, marshal.loads(plains[k])))
         return built([values[name] for name in FIELDS])
 
+    def one(at: int) -> Paper:
+        k, place = divmod(at, SIZE)
+        texts = [(chunks if name == "text" else pairs)[k * per : (k + 1) * per] for name in ("text", "fields")]
+        try:
+            values = {name: [next(islice(column(name, k), place, None))] for name in FIELDS if name not in ("text", "fields", "plain")}
+            values["text"], values["fields"] = (texts_entry.kept(kept, [place]) for kept in texts)
+            plain = marshal.loads(plains[k])[place]
+        except (IndexError, StopIteration, TypeError) as error:
+            raise ValueError("damaged cache entry") from error
+        values["plain"] = [values["text"][0] if plain is None else None if plain is False else plain]
+        return built([values[name] for name in FIELDS])[0]
+
     def forget(k: int) -> None:
         for found in columns.values():
             if type(found) is not tuple:
@@ -66,7 +78,7 @@ def chunked(ids: list[str], columns: dict, same: dict, chunks: list, pairs: list
 
     if len(plains) != -(-len(ids) // SIZE) or SIZE % texts_entry.CHUNK:
         raise ValueError("damaged cache entry")
-    return Chunked(ids, make, column, forget)
+    return Chunked(ids, make, one, column, forget)
 
 
 def picked(ids: list[str], wanted: AbstractSet[str], columns: dict, same: dict, chunks: list, pairs: list,

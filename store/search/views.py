@@ -1,9 +1,10 @@
 """Views (which papers a tab shows) and sorts (in which order), over papers and their triage states."""
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Mapping, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence, Set
 from itertools import compress
 from operator import attrgetter, not_
+from typing import Protocol
 
 from store.papers.chunked import ids_of
 from store.papers.model import Paper, Triage
@@ -53,6 +54,15 @@ LEARNT_SORTS = (INTEREST_SORT, "suggested")
 suggested, the unmarked papers whose mark would teach the model most first."""
 
 
+class Members(Protocol):
+    """A set of papers' ids that says at once which of many ids are theirs: a list's look-up
+    (store.papers.rows.ById), a query's hits (tui.viewing.Among)."""
+
+    def __contains__(self, paper_id: object) -> bool: ...
+
+    def among(self, paper_ids: Set[str]) -> set[str]: ...
+
+
 class Tally:
     """How many of a set of papers each view shows, kept current as marks change.
 
@@ -61,18 +71,22 @@ class Tally:
     `read` counts the papers marked read (the Unread view also leaves out dismissed ones).
     """
 
-    def __init__(self, papers: Sequence[Paper], states: Mapping[str, Triage], ids: Container[str] | None = None) -> None:
-        """`ids`: the papers' ids as a container already at hand (a query's hits tested by position),
-        else a set of them is made (a reopened list's from their column: store.papers.chunked)."""
-        self.ids = frozenset(ids_of(papers)) if ids is None else ids
+    def __init__(self, papers: Sequence[object], states: Mapping[str, Triage],
+                 ids: Members | frozenset[str] | None = None) -> None:
+        """`ids`: the papers' ids as they are at hand (a list's look-up, a query's hits tested by position: asked at once
+        which of the marked papers are theirs, `Members`), else a set of them is made (a reopened list's from their
+        column: store.papers.chunked). Only `len(papers)` is read when `ids` is given."""
+        self.ids = frozenset(ids_of(papers)) if ids is None else ids  # type: ignore[arg-type]
         self.counts = {view: (len(papers) if _IN_VIEW[view](_NONE) else 0) for view in VIEWS}
         self.read = 0
-        for paper_id, state in states.items():
-            self.change(paper_id, _NONE, state)
+        self.change({paper_id: (_NONE, state) for paper_id, state in states.items()})
 
-    def change(self, paper_id: str, old: Triage, new: Triage) -> None:
-        """Count `paper_id` (if it is one of the set) with state `new` instead of `old`."""
-        if paper_id in self.ids:
+    def change(self, changes: Mapping[str, tuple[Triage, Triage]]) -> None:
+        """Count each paper of `changes` (paper id → its old state, its new one) that is one of the set with its new
+        state instead of its old one (those of the set found at once: `Members`)."""
+        ids = self.ids
+        for paper_id in ids.intersection(changes) if isinstance(ids, frozenset) else ids.among(changes.keys()):
+            old, new = changes[paper_id]
             for view, test in _IN_VIEW.items():
                 self.counts[view] += test(new) - test(old)
             self.read += new.read - old.read

@@ -7,7 +7,8 @@ memory (`Engine.of`: for papers of no file, and when the cache cannot be written
 that is intact (store.search.engine.folder) and builds it again first when it is not (missing, of other papers or
 code, truncated, damaged), saying why; `Engine.ahead` opens an intact one before its papers are there (`Ahead`: a
 reopened list's, while it is read). `found` gives the rows alone, or a screen's first rows with the count
-(`Found`: bench/engine_search.py times it).
+(`Found`: bench/engine_search.py times it); `glance` a screen's first hits, with the count and the marked papers among
+every hit (what the app shows of a query on a long list before all its hits are read: tui.filtering).
 """
 from __future__ import annotations
 
@@ -111,15 +112,38 @@ class Engine:
         found = self.found(query, states, new, updated)
         return Hits(found.query, self.papers, found.rows, found.scores, found.highlighter)
 
+    def glance(self, query: str | Query, states: Mapping[str, Triage], new: Collection[str] = (),
+               updated: Collection[str] = (), first: int = 100) -> Glance:
+        """The `first` hits of what `search` finds (a screen's), how many there are, and which of the marked papers
+        (`states` not blank) they are: at 1,000,000 papers ~0.05 s where `search` takes ~0.4 s (every hit's row and
+        score read and sorted)."""
+        query, asked, scored, highlighter = self._asked(query, states, new, updated)
+        found = self._found(query, asked, scored, highlighter, first)
+        marked = [pid for pid, state in states.items() if not state.blank]
+        matched = []
+        if marked:
+            among = tantivy.Query.term_set_query(self._index.schema, "id", marked)
+            matched = self._searcher.search(tantivy.Query.boolean_query([(tantivy.Occur.Must, asked), (tantivy.Occur.Must, among)]),
+                                            len(marked), count=False).hits
+        rows = self._searcher.fast_field_values("row", list(map(itemgetter(1), matched)))
+        return Glance(Hits(query, self.papers, found.rows, found.scores, highlighter), found.total, rows)
+
     def found(self, query: str | Query, states: Mapping[str, Triage] | None = None, new: Collection[str] = (),
               updated: Collection[str] = (), first: int | None = None) -> Found:
         """What `search` finds, as rows; `first`: only the first that many rows (what a screen shows), with the
         count of every match."""
+        return self._found(*self._asked(query, states or {}, new, updated), first)
+
+    def _asked(self, query: str | Query, states: Mapping[str, Triage], new: Collection[str], updated: Collection[str]
+               ) -> tuple[Query, tantivy.Query, bool, Highlighter]:
+        """(the query parsed, the engine's query, whether it ranks, what marks its matches)."""
         if isinstance(query, str):
             query = parse(query)
-        translator = Translator(self._index.schema, self.lexicon, self._literal, states or {}, {NEW: new, UPDATED: updated})
+        translator = Translator(self._index.schema, self.lexicon, self._literal, states, {NEW: new, UPDATED: updated})
         asked, scored = translator.query(query)
-        highlighter = Highlighter(translator.words, translator.patterns)
+        return query, asked, scored, Highlighter(translator.words, translator.patterns)
+
+    def _found(self, query: Query, asked: tantivy.Query, scored: bool, highlighter: Highlighter, first: int | None) -> Found:
         wanted = max(1, self._size if first is None else min(first, self._size))
         if not scored:  # file order
             result = self._searcher.search(asked, wanted, count=True, order_by_field="row", order=tantivy.Order.Asc)
@@ -162,6 +186,15 @@ class Engine:
             if holds(doc.get_first("plain").decode("utf-8", "surrogatepass")):
                 in_text.append(pid)
         return in_title, in_text
+
+
+@dataclass(frozen=True, slots=True)
+class Glance:
+    """A query's first `hits` (`Engine.glance`), of `total` matches; `marked`: the rows of the marked papers that match."""
+
+    hits: Hits
+    total: int
+    marked: list[int]
 
 
 @dataclass(frozen=True, slots=True)
