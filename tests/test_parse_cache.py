@@ -2,7 +2,6 @@
 damaged cache is never believed; and the CLI shows reading progress only on a terminal."""
 from __future__ import annotations
 
-import marshal
 import operator
 import os
 import pty
@@ -85,10 +84,12 @@ def test_an_edited_file_is_parsed_again_even_at_the_same_size_and_time(tmp_path)
     assert read_path(path).papers[2].title == "Transformerz are widely used"
 
 
-def values(entry: bytes) -> object:
-    """What a whole entry holds (not always the same bytes for the same values: marshal flags the
-    objects it meets more than once, and which those are depends on how the parse shared them)."""
-    return marshal.loads(cache.unsealed(entry))
+def values(entry: bytes, path: Path) -> object:
+    """What a whole entry of the list `path` holds: its papers, their fields, in order (not always the same bytes for
+    the same values: marshal flags the objects it meets more than once, and which those are depends on how the parse
+    shared them)."""
+    collection = cache.decode(entry, cache.parse_key(str(path), path), path)
+    return [(paper, paper.text, paper.plain, paper.fields, paper.position) for paper in collection.papers]
 
 
 def test_a_damaged_cache_is_ignored_and_rebuilt(tmp_path):
@@ -99,7 +100,7 @@ def test_a_damaged_cache_is_ignored_and_rebuilt(tmp_path):
     for damage in (b"", b"not a cache at all", good[: len(good) // 2], good[:-9] + b"\x00" * 9):
         entry.write_bytes(damage)
         assert read_path(path) == fresh
-        assert values(entry.read_bytes()) == values(good)  # rebuilt
+        assert values(entry.read_bytes(), path) == values(good, path)  # rebuilt
 
 
 def test_a_changed_byte_anywhere_in_an_entry_is_never_believed(tmp_path):
@@ -118,7 +119,7 @@ def test_a_changed_byte_anywhere_in_an_entry_is_never_believed(tmp_path):
         damaged[at] = rng.choice([b for b in range(256) if b != good[at]])
         entry.write_bytes(bytes(damaged))
         assert read_path(path) == fresh, f"byte {at} of the entry changed the papers"
-        assert values(entry.read_bytes()) == values(good)  # rebuilt
+        assert values(entry.read_bytes(), path) == values(good, path)  # rebuilt
 
 
 def crashed_writer(entry: Path) -> Path:

@@ -1,6 +1,7 @@
 """Long lists marshalled a slice at a time: one `marshal` call holds the interpreter's lock (the GIL) from start
 to end, and a long list's parse entry made in one (store.readers.cache) held it for over a second at 100,000
-abstracts while its thread wrote it behind the app, whose `q` (and every key) waited that long."""
+abstracts while its thread wrote it behind the app, whose `q` (and every key) waited that long. The slices are laid
+one after another in a file (`laid`) and read from it where they are (`taken`): an entry mapped, not read."""
 from __future__ import annotations
 
 import marshal
@@ -49,3 +50,21 @@ def _emptied(slices: list[bytes]) -> Iterator[bytes]:
 def joined(slices: Sequence[bytes] | tuple[list[bytes], bytes]) -> list:
     """The list `sliced` (or `shared`) made `slices` of."""
     return list(chained(slices if type(slices) is tuple else list(slices)))
+
+
+def laid(slices: Sequence[bytes], blob: bytearray) -> list[tuple[int, int]]:
+    """`slices` put at the end of `blob`: where each is (its offset, its length), for `taken`."""
+    places = []
+    for piece in slices:
+        places.append((len(blob), len(piece)))
+        blob += piece
+    return places
+
+
+def taken(places: Sequence[tuple[int, int]], blob: memoryview) -> list[memoryview]:
+    """The slices `laid` put in `blob`, each read from it where it is (a mapped file's: nothing copied, a page read when
+    a slice is unmarshalled); ValueError for one that is not in it."""
+    size = len(blob)
+    if any(at < 0 or length < 0 or at + length > size for at, length in places):
+        raise ValueError("damaged cache entry")
+    return [blob[at : at + length] for at, length in places]

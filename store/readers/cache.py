@@ -2,8 +2,9 @@
 and how any cache entry is written (whole, now or in the background, held until search is ready).
 
 One cache file per list (named by a hash of its absolute path) in `$TRIAGE_CACHE`, else the
-user cache folder, holds the parsed `Collection` (marshal, field by field: plain values only, never code) and
-the key it was made under: the path as given and absolute, the file's size, mtime, ctime and
+user cache folder, holds the parsed `Collection` (marshal, field by field, each long column a slice at a time laid
+one after another: plain values only, never code; mapped when it is read, a slice unmarshalled when its papers are
+made) and the key it was made under: the path as given and absolute, the file's size, mtime, ctime and
 inode, and a version key covering the source of the wings that parse (`PARSING`: not that of the marks, sync,
 citations, search engine or ranking, whose own entries name their code, `code_key`), the Python version and the versions
 of the libraries that shape parsing, behind a CRC-32 of all that. Any difference, any
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import marshal
+import mmap
 import os
 import re
 import shutil
@@ -53,7 +55,7 @@ from store.papers.model import Collection, Origin, Paper, built, kept_links, kep
 from store.readers import texts_entry
 from store.readers.entry_papers import COLUMNS, FIELDS, chunked, picked
 from store.common.collector import collector_paused
-from store.common.sliced import joined, shared, sliced
+from store.common.sliced import joined, laid, shared, sliced, taken
 from store.readers.records import within
 
 SUFFIX = ".parse"
@@ -178,12 +180,20 @@ def entry_bytes(entry: Path) -> bytes:
         return file.read()
 
 
+def entry_mapped(entry: Path) -> mmap.mmap:
+    """The cache entry `entry` mapped to read (nothing read but what is used: a reopened 1,000,000-paper list's parse
+    entry, 0.2 GB, was read and unmarshalled whole before its search was ready, ~0.25 s), opened as `entry_bytes` opens
+    it; ValueError for an empty one."""
+    with open_regular(entry, MOST_ENTRY, "a cache entry") as file:
+        return mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+
+
 def header_of(data: bytes) -> bytes:
     """What a parse entry file holds before `data`: `MAGIC` and the CRC-32 of `data` (4 bytes)."""
     return MAGIC + zlib.crc32(data).to_bytes(4, "big")
 
 
-def unsealed(data: bytes) -> memoryview:
+def unsealed(data: bytes | mmap.mmap) -> memoryview:
     """The payload of a parse entry file; ValueError when it fails its checksum (checked before
     unmarshalling: a damaged length inside could otherwise ask for gigabytes)."""
     head = len(MAGIC) + 4
@@ -193,9 +203,9 @@ def unsealed(data: bytes) -> memoryview:
     return payload
 
 
-def _encode(key: tuple, collection: Collection, texts: texts_entry.Table) -> bytes:
+def _encode(key: tuple, collection: Collection, texts: texts_entry.Table) -> tuple[bytes, bytearray]:
     """The entry of one list file's `collection` (parsed from it as it was at `key`), its texts in the texts entry
-    `texts` describes."""
+    `texts` describes: what says where its columns are (their length first), and the columns' slices."""
     # By field rather than by paper: a field with one value for every paper (the source, often
     # the venue, the year, the authors...) is stored once, and marshal writes fewer objects; a field of few
     # distinct values (`_SHARED`) each of them once, and arXiv links and PDF links as the ids (`_KEPT`).
@@ -214,28 +224,40 @@ def _encode(key: tuple, collection: Collection, texts: texts_entry.Table) -> byt
               for text, kept_form in zip(map(attrgetter("text"), papers), map(kept_plain, papers))]
     positions = [paper.position for paper in papers]
     meta = (collection.header, collection.venue, collection.year, list(collection.sources), list(collection.warnings))
-    # (each long list a slice at a time: `store.common.sliced`)
-    return marshal.dumps((key, meta, len(papers), columns, same, texts, sliced(plains),
-                          None if positions == list(range(len(papers))) else sliced(positions)))
+    # (each long list a slice at a time, laid one after another after what says where: `store.common.sliced`)
+    blob = bytearray()
+    laid_columns = {name: (laid(column[0], blob), laid([column[1]], blob)) if type(column) is tuple else laid(column, blob)
+                    for name, column in columns.items()}
+    directory = marshal.dumps((key, meta, len(papers), laid_columns, same, texts, laid(sliced(plains), blob),
+                               None if positions == list(range(len(papers))) else laid(sliced(positions), blob)))
+    return len(directory).to_bytes(8, "big") + directory, blob
 
 
-def decode(data: bytes, key: tuple, path: Path, wanted: AbstractSet[str] | None = None,
+def decode(data: bytes | mmap.mmap, key: tuple, path: Path, wanted: AbstractSet[str] | None = None,
             parse: Callable[[], Collection] | None = None) -> Collection | None:
     """The collection an entry holds (its texts left in its texts entry, `store.readers.texts_entry`: read again by
     `parse` should that be found damaged), or None when it is another key's; ValueError (or another error) when it
-    or its texts entry is damaged. Its papers are made a chunk at a time when asked for (`store.papers.chunked`); with
-    `wanted`, of its papers only those whose ids are `wanted`, made now."""
+    or its texts entry is damaged. Its columns are read from `data` where they are (an entry mapped: `entry_mapped`).
+    Its papers are made a chunk at a time when asked for (`store.papers.chunked`); with `wanted`, of its papers only
+    those whose ids are `wanted`, made now."""
     payload = unsealed(data)
+    size = int.from_bytes(payload[:8], "big")
+    blob = payload[8 + size :]
     with collector_paused():
-        stored_key, meta, count, columns, same, table, plains, positions = marshal.loads(payload)
+        stored_key, meta, count, columns, same, table, plains, positions = marshal.loads(payload[8 : 8 + size])
         if stored_key != key:
             return None
+        columns = {name: (taken(column[0], blob), taken(column[1], blob)[0]) if type(column) is tuple else taken(column, blob)
+                   for name, column in columns.items()}
+        plains, positions = taken(plains, blob), None if positions is None else taken(positions, blob)
         header, venue, year, sources, warnings = meta
         ids = joined(columns.pop("id")) if "id" in columns else [same["id"]] * count
         side = entry_file([path], TEXTS_SUFFIX)
         chunks, pairs = texts_entry.opened(side, table, key[1], ids, parse, (entry_file([path], SUFFIX), side))
     if len(ids) != count:
         raise ValueError("damaged cache entry")
+    if isinstance(data, mmap.mmap):  # (its pages read for the CRC are the system's cache again, not this process's memory)
+        data.madvise(mmap.MADV_DONTNEED)
     if wanted is None:
         papers: Sequence[Paper] = chunked(ids, columns, same, chunks, pairs, plains, positions)
     else:
@@ -443,7 +465,7 @@ def cached(name: str, path: Path, parse: Callable[[], Collection],
         return parse()
     entry = entry_file([path], SUFFIX)
     try:
-        found = decode(entry_bytes(entry), key, path, parse=parse)
+        found = decode(entry_mapped(entry), key, path, parse=parse)
     except Exception:  # missing, unreadable, truncated, from another format, its file changed: parse again
         found = None
     if found is not None:
@@ -462,9 +484,10 @@ def cached(name: str, path: Path, parse: Callable[[], Collection],
     def write(out: BinaryIO) -> None:
         texts: list[texts_entry.Table] = []
         _store(entry_file([path], TEXTS_SUFFIX), lambda side: texts.append(texts_entry.write(collection.papers, side)))
-        data = _encode(key, collection, texts[0])
-        out.write(header_of(data))
-        out.write(data)
+        head, blob = _encode(key, collection, texts[0])
+        out.write(MAGIC + zlib.crc32(blob, zlib.crc32(head)).to_bytes(4, "big"))  # (`header_of` both, not joined)
+        out.write(head)
+        out.write(blob)
         _store_quietly(entry_file([path], HEAD_SUFFIX), partial(_write_head, key, collection))  # (before it is whole)
 
     behind = sum(map(len, (paper.text for paper in collection.papers))) >= BACKGROUND_FROM

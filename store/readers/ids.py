@@ -146,7 +146,7 @@ def papers_named(paths: Sequence[str], wanted: AbstractSet[str],
     for name in paths:
         path = Path(name)
         try:
-            entry = cache.entry_bytes(cache.entry_file([path], cache.SUFFIX))
+            entry = cache.entry_mapped(cache.entry_file([path], cache.SUFFIX))
             part = cache.decode(entry, cache.parse_key(name, path), path, wanted - found.keys(),
                                  partial(read, name) if read is not None else None)
         except Exception:  # missing, unreadable, truncated, damaged, its file changed: the caller reads the lists
@@ -160,7 +160,7 @@ def papers_named(paths: Sequence[str], wanted: AbstractSet[str],
 
 def _from_parse(path: Path, key: tuple) -> Ids | None:
     """The ids of a list whose parse entry is cached under `key` (kept now in an ids entry); else None."""
-    collection = cache.decode(cache.entry_bytes(cache.entry_file([path], cache.SUFFIX)), key, path)
+    collection = cache.decode(cache.entry_mapped(cache.entry_file([path], cache.SUFFIX)), key, path)
     if collection is None:
         return None
     found = known(collection)
