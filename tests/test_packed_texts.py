@@ -73,7 +73,8 @@ def test_the_parse_entry_of_papers_kept_packed_is_a_plain_parses(iclr, on_worker
     key = cache.parse_key(str(path), path)
     with cache.entry_file([path], cache.TEXTS_SUFFIX).open("wb") as out:
         table = texts_entry.write(collection.papers, out)
-    data = cache._encode(key, collection, table)
+    head, blob = cache._encode(key, collection, table)
+    data = head + bytes(blob)
     decoded = cache.decode(cache.header_of(data) + data, key, path)
     assert decoded is not None and fields(decoded.papers) == fields(read_path(iclr("plain.txt")).papers)
 
