@@ -169,7 +169,7 @@ class PaperList(KeptLines, SteadyBar, ScrollView, can_focus=True, inherit_bindin
         self._title_spans = title_spans
         self._rows = None
         self._cache.clear()
-        index = (self._row_of().found(keep) or 0) if keep else 0
+        index = (self._row_kept(keep) or 0) if keep else 0
         self._set_rows(len(papers))
         self.set_reactive(PaperList.cursor, index)
         self._centre(index)
@@ -182,6 +182,13 @@ class PaperList(KeptLines, SteadyBar, ScrollView, can_focus=True, inherit_bindin
         self._title_spans = title_spans
         self._rows = None
         self.redraw()
+
+    def _row_kept(self, keep: str) -> int | None:
+        """The row of paper `keep` in the papers now shown: the cursor's row when it is there (a query's hits read whole
+        after their first screen: no look through 700,000 ids at 1,000,000 papers, ~0.2 s), else its first."""
+        if self.cursor < len(self.papers) and self.papers[self.cursor].id == keep:
+            return self.cursor
+        return self._row_of().found(keep)
 
     def _row_of(self) -> ById:
         """The papers shown by id (their ids read once: ~15 ms at 1,000,000 papers, not a dict of them, ~0.35 s)."""
