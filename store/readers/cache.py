@@ -188,9 +188,13 @@ def entry_mapped(entry: Path) -> mmap.mmap:
         return mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
 
 
-def header_of(data: bytes) -> bytes:
-    """What a parse entry file holds before `data`: `MAGIC` and the CRC-32 of `data` (4 bytes)."""
-    return MAGIC + zlib.crc32(data).to_bytes(4, "big")
+def header_of(*parts: bytes | bytearray) -> bytes:
+    """What a parse entry file holds before its data, `parts` one after another: `MAGIC` and the CRC-32 of them all
+    (4 bytes)."""
+    crc = 0
+    for part in parts:
+        crc = zlib.crc32(part, crc)
+    return MAGIC + crc.to_bytes(4, "big")
 
 
 def unsealed(data: bytes | mmap.mmap) -> memoryview:
@@ -485,7 +489,7 @@ def cached(name: str, path: Path, parse: Callable[[], Collection],
         texts: list[texts_entry.Table] = []
         _store(entry_file([path], TEXTS_SUFFIX), lambda side: texts.append(texts_entry.write(collection.papers, side)))
         head, blob = _encode(key, collection, texts[0])
-        out.write(MAGIC + zlib.crc32(blob, zlib.crc32(head)).to_bytes(4, "big"))  # (`header_of` both, not joined)
+        out.write(header_of(head, blob))  # (not joined: 0.2 GB at 1,000,000 papers)
         out.write(head)
         out.write(blob)
         _store_quietly(entry_file([path], HEAD_SUFFIX), partial(_write_head, key, collection))  # (before it is whole)

@@ -1,6 +1,6 @@
 """The papers of a parse entry's columns (store.readers.cache): all of them, made a chunk at a time as they are
-asked for, or one alone (`chunked`: store.papers.chunked), or those of some ids, made at once (`picked`). `FIELDS` are a paper's, in
-the order the columns hold them; `COLUMNS` those an entry keeps as they are."""
+asked for, or one alone (`chunked`: store.papers.chunked), or those of some ids, made at once (`picked`). `FIELDS` are
+a paper's, in the order the columns hold them; `COLUMNS` those an entry keeps as they are."""
 from __future__ import annotations
 
 import gc
@@ -58,10 +58,11 @@ def chunked(ids: list[str], columns: dict, same: dict, chunks: list, pairs: list
 
     def one(at: int) -> Paper:
         k, place = divmod(at, SIZE)
-        texts = [(chunks if name == "text" else pairs)[k * per : (k + 1) * per] for name in ("text", "fields")]
+        kept = slice(k * per, (k + 1) * per)  # (the texts entry's chunks of chunk `k`)
         try:
-            values = {name: [next(islice(column(name, k), place, None))] for name in FIELDS if name not in ("text", "fields", "plain")}
-            values["text"], values["fields"] = (texts_entry.kept(kept, [place]) for kept in texts)
+            values = {name: [next(islice(column(name, k), place, None))]
+                      for name in FIELDS if name not in ("text", "fields", "plain")}
+            values["text"], values["fields"] = texts_entry.kept(chunks[kept], [place]), texts_entry.kept(pairs[kept], [place])
             plain = marshal.loads(plains[k])[place]
         except (IndexError, StopIteration, TypeError) as error:
             raise ValueError("damaged cache entry") from error

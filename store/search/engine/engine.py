@@ -120,12 +120,12 @@ class Engine:
         query, asked, scored, highlighter = self._asked(query, states, new, updated)
         found = self._found(query, asked, scored, highlighter, first)
         marked = [pid for pid, state in states.items() if not state.blank]
-        matched = []
+        rows: list[int] = []
         if marked:
             among = tantivy.Query.term_set_query(self._index.schema, "id", marked)
-            matched = self._searcher.search(tantivy.Query.boolean_query([(tantivy.Occur.Must, asked), (tantivy.Occur.Must, among)]),
-                                            len(marked), count=False).hits
-        rows = self._searcher.fast_field_values("row", list(map(itemgetter(1), matched)))
+            both = tantivy.Query.boolean_query([(tantivy.Occur.Must, asked), (tantivy.Occur.Must, among)])
+            matched = self._searcher.search(both, len(marked), count=False).hits
+            rows = self._searcher.fast_field_values("row", list(map(itemgetter(1), matched)))
         return Glance(Hits(query, self.papers, found.rows, found.scores, highlighter), found.total, rows)
 
     def found(self, query: str | Query, states: Mapping[str, Triage] | None = None, new: Collection[str] = (),
