@@ -26,7 +26,8 @@ def test_a_list_changed_on_disk_is_noticed_and_R_reloads_it_keeping_marks_cursor
             file.write(jsonl(records[6:]))
         term.wait_for(lambda s: "list changed on disk — R reloads" in s, timeout=60)
         term.send("R")
-        screen = term.wait_for(lambda s: "12 of 12 shown" in s, timeout=60)
+        # (the whole of it waited for: a screen read while the terminal was still drawing one frame had its header alone)
+        screen = term.wait_for(lambda s: "12 of 12 shown" in s and "Sample paper 11" in s and "in setting 2." in s, timeout=60)
         assert "1 ★" in screen and "in setting 2." in screen  # the star kept, the cursor on its paper
         assert "Sample paper 11" in screen and "changed on disk" not in screen
         # with a query: the reload searches it again, the cursor staying on its paper
@@ -36,7 +37,7 @@ def test_a_list_changed_on_disk_is_noticed_and_R_reloads_it_keeping_marks_cursor
         path.write_text(jsonl(records[:3] + records[4:]))  # an edit: paper 3 gone
         term.wait_for(lambda s: "list changed on disk — R reloads" in s, timeout=60)
         term.send("R")
-        screen = term.wait_for(lambda s: "11 of 11 shown" in s, timeout=60)
+        screen = term.wait_for(lambda s: "11 of 11 shown" in s and "in setting 1." in s, timeout=60)
         assert "in setting 1." in screen and "methods" in screen and "1 ★" in screen
         term.quit()
     finally:
