@@ -13,6 +13,7 @@ from store.common.collector import collector_paused
 from store.common.sliced import joined
 from store.papers.chunked import SIZE, Chunked
 from store.papers.model import Paper, built
+from store.papers.rows import Lookup
 from store.readers import texts_entry
 
 FIELDS = tuple(Paper.__dataclass_fields__)
@@ -22,9 +23,10 @@ the other fields in its texts entry)."""
 
 
 def chunked(ids: list[str], columns: dict, same: dict, chunks: list, pairs: list, plains: list[bytes],
-             positions: list[bytes] | None) -> Chunked:
+             positions: list[bytes] | None, lookups: dict[str, Lookup]) -> Chunked:
     """An entry's papers made a chunk at a time (`Chunked`) from its `columns` (each marshalled a slice of a chunk's
-    papers at a time: `store.common.sliced`), each chunk's slices let go once it is made."""
+    papers at a time: `store.common.sliced`), each chunk's slices let go once it is made; `lookups` the rows of the
+    values of some of its columns (`Chunked.lookups`)."""
     per = SIZE // texts_entry.CHUNK  # (the texts entry's chunks in one of papers)
     shared: dict[str, list] = {}
 
@@ -79,7 +81,7 @@ def chunked(ids: list[str], columns: dict, same: dict, chunks: list, pairs: list
 
     if len(plains) != -(-len(ids) // SIZE) or SIZE % texts_entry.CHUNK:
         raise ValueError("damaged cache entry")
-    return Chunked(ids, make, one, column, forget)
+    return Chunked(ids, make, one, column, forget, lookups)
 
 
 def picked(ids: list[str], wanted: AbstractSet[str], columns: dict, same: dict, chunks: list, pairs: list,
