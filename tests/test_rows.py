@@ -60,6 +60,8 @@ def test_a_reopened_long_lists_papers_are_found_by_id_and_arxiv_id_through_the_l
     assert by_id._index is kept["id"]  # (kept: none made)
     assert [by_id.row(paper.id) for paper in parsed.papers] == list(range(5000)) and by_id.row("0000000000") is None
     assert not any(reopened.papers._made)  # (no chunk of papers made to find them)
+    alone = reopened.papers[2500]  # (made alone, of its row of each column: its authors one of the distinct kept once)
+    assert not any(reopened.papers._made) and alone == parsed.papers[2500] and alone.authors == ("Ada Author0",)
 
     other = tmp_path / "monday.jsonl"
     other.write_text(json.dumps({**records[4321], "abstract": "Another wording of it, a day earlier."}) + "\n", encoding="utf-8")
