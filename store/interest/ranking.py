@@ -30,7 +30,7 @@ import numpy as np
 from store.interest.reasons import pairs, phrases, words_of
 from store.interest.svm import dual
 from store.interest.vectors import UNSPACED, Vectors, built, projected, terms_of
-from store.papers.chunked import ids_of
+from store.papers.chunked import ids_of, lookup_of
 from store.papers.rows import ById
 from store.papers.model import Paper, Triage
 
@@ -86,7 +86,8 @@ class Features:
         (`store.papers.rows.ById` over the ids themselves: only rows are asked of it; ~8 MB and ~0.2 s at 1,000,000
         papers, where a dict of them was ~56 MB and ~0.35 s). The rows of a few papers, as a ranking or more like this
         asks, are found without it (`rows_of`)."""
-        return ById(self.ids, self.ids).indexed()  # type: ignore[arg-type]
+        lookup = None if self.outside else lookup_of(self.papers, "id")  # (a reopened long list's, kept: nothing made)
+        return ById(self.ids, self.ids, lookup).indexed()  # type: ignore[arg-type]
 
     def row(self, paper_id: str) -> int | None:
         """The row of the paper `paper_id` (the first, should an id repeat), None for none of these papers."""

@@ -24,7 +24,7 @@ from typing import Any
 
 from store.library.record import PREPRINT, PUBLISHED, paper_stage, unranked
 from store.papers import matching
-from store.papers.chunked import values_of
+from store.papers.chunked import lookup_of, values_of
 from store.papers.matching import KEPT_FROM, Columns, openreview_id, plain
 from store.papers.model import Paper, Triage
 
@@ -118,10 +118,16 @@ class Identities:
         maybe: list[int] = []  # (rows)
         rows = rest = range(len(papers))
         if self._arxiv:
-            arxiv = list(values_of(papers, "arxiv"))
-            maybe += compress(rows, map(self._arxiv.__contains__, arxiv))
-            if self._all_arxiv:  # (a marked arXiv listing's papers, another day's listing: looked up by id alone)
-                rest = list(compress(rows, map(not_, arxiv)))
+            lookup = lookup_of(papers, "arxiv")  # (a reopened long list's: its rows of an arXiv id found, no pass made)
+            if lookup is not None:
+                maybe += lookup.among(self._arxiv)
+                if self._all_arxiv:  # (those that may have none: all that do not are found by their arXiv id)
+                    rest = lookup.among([""])
+            else:
+                arxiv = list(values_of(papers, "arxiv"))
+                maybe += compress(rows, map(self._arxiv.__contains__, arxiv))
+                if self._all_arxiv:  # (a marked arXiv listing's papers, another day's listing: looked up by id alone)
+                    rest = list(compress(rows, map(not_, arxiv)))
         wanted = [(kind, marked) for kind, marked in (("dois", self._doi), ("openreview", self._openreview), ("titles", self._titles)) if marked]
         if wanted and rest:
             found = kept(papers) if kept is not None and len(rest) >= KEPT_FROM else None

@@ -28,7 +28,7 @@ from store.common.errors import NotSaved, Stopped
 from store.marks.changes import Change
 from store.marks.merge import Record, doc_of, edit, latest, merge, record_of
 from store.marks.journal import JournalStorage, MIN_COMPACT_BYTES
-from store.papers.chunked import ids_of
+from store.papers.chunked import ids_of, lookup_of
 from store.papers.matching import Columns
 from store.papers.model import Paper, Triage, fingerprint
 from store.papers.rows import Attached, ById
@@ -143,7 +143,7 @@ class TriageStore(KeptPapers):
             listed = papers
         else:  # (the ids at C speed: a list of 100,000 is attached as it lands; a reopened one's from their column)
             papers = papers if isinstance(papers, Sequence) else list(papers)
-            listed = ById(papers, list(ids_of(papers)))
+            listed = ById(papers, list(ids_of(papers)), lookup_of(papers, "id"))  # (a reopened long list's look-up: kept)
         self._attached.add(listed, source)
         papers = listed.papers
         with self._storage.locked():

@@ -6,13 +6,14 @@ them (the engine answers with rows) and a screen shows forty. Here each chunk of
 one of its papers is asked for (a row drawn, a hit shown, a pass over them all later, off the app's thread), and is the
 same objects from then on: a paper is one object however it is reached (marks, selection and the list's origin go by
 identity). The ids are a column of their own, read without making a paper (`ids`), and so are the other fields
-(`values`: which columns a list shows).
+(`values`: which columns a list shows); the rows of an id or an arXiv id are found through the look-ups kept with the
+columns (`lookups`: `store.papers.rows.Lookup`).
 """
 from __future__ import annotations
 
 import gc
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from itertools import chain, islice
 from operator import attrgetter, eq
@@ -21,6 +22,7 @@ from typing import overload
 from store.common.collector import collector_paused
 from store.common.sliced import SLICE
 from store.papers.model import Paper
+from store.papers.rows import Lookup
 
 SIZE = SLICE
 """Papers made at a time (~3 ms): as many as a slice of a parse entry's column (`store.common.sliced`)."""
@@ -34,14 +36,16 @@ class Chunked(Sequence[Paper]):
     `values` gives a field's values of a chunk not made yet, from the columns (`Values`), which `forget(k)` is told can
     be let go once it is. The first paper of a chunk asked for alone (a row drawn, a hit shown) is made alone by `one`
     (its place → it: ~4× quicker than its chunk, and a screen of a long list's hits is forty papers of forty chunks), and
-    is the paper of its chunk once that is made (by the next of its papers asked for)."""
+    is the paper of its chunk once that is made (by the next of its papers asked for). `lookups`: field → the rows of
+    its values (`Lookup`: the ids' and arXiv ids' a parse entry keeps)."""
 
-    __slots__ = ("ids", "_make", "_one", "_values", "_made", "_alone", "_forget", "_lock")
+    __slots__ = ("ids", "lookups", "_make", "_one", "_values", "_made", "_alone", "_forget", "_lock")
 
     def __init__(self, ids: Sequence[str], make: Callable[[int], list[Paper]], one: Callable[[int], Paper],
-                 values: Values, forget: Callable[[int], None]) -> None:
+                 values: Values, forget: Callable[[int], None], lookups: Mapping[str, Lookup] | None = None) -> None:
         self.ids = ids
         """The papers' ids, in order (a column: no paper made for it)."""
+        self.lookups: Mapping[str, Lookup] = lookups or {}
         self._make = make
         self._one = one
         self._values = values
@@ -144,6 +148,11 @@ class Chunked(Sequence[Paper]):
 def values_of(papers: Sequence[Paper], name: str) -> Iterable[object]:
     """The field `name` of each of `papers`, in order (of `Chunked` papers without making them)."""
     return papers.values(name) if isinstance(papers, Chunked) else map(attrgetter(name), papers)
+
+
+def lookup_of(papers: Sequence[Paper], name: str) -> Lookup | None:
+    """The rows of the field `name`'s values of `papers` (`Lookup`) when they keep them (a reopened list's), else None."""
+    return papers.lookups.get(name) if isinstance(papers, Chunked) else None
 
 
 def ids_of(papers: Sequence[Paper]) -> Sequence[str]:

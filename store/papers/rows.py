@@ -1,27 +1,74 @@
 """A list's papers by id without a dict of them: the first step from Paper objects to rows (issue 34).
 
+`Lookup`: the rows of a column's values by a stable hash of each (CRC-32 of its UTF-8), kept sorted with each row in two
+arrays of 4 bytes a value: at 1,000,000 papers 8 MB, made in ~0.3 s (numpy, imported then), or kept in a parse entry
+beside the column (`store.readers.cache`) and read from it where it is, nothing made: a reopened list finds its papers
+by id (and by arXiv id: `store.library.identity`) from its first moment. A look-up is a binary search (~2 µs) giving the
+rows whose value may be the one asked (those sharing its hash: the caller compares).
 `ById` answers "which paper (which row) has this id" over a list's ids column, the ids in the list's order as its parse
-entry keeps them (`Collection.ids`, read without the papers) or, for a list parsed now, as its papers have them. The
-ids' hashes are kept sorted (numpy), each with its row: at 1,000,000 papers 8 MB (and the ids column's 8 MB), not a
-dict of a million str → Paper (~30 MB, made by a pass over every paper before search was ready). A look-up is a binary
-search (~2 µs), the id itself compared at the row found. numpy is imported when the first look-up is made (a list's
-head is shown before it is: the first frame does not wait for it), or by `indexed`, which the work behind a list calls.
+entry keeps them (`Collection.ids`, read without the papers) or, for a list parsed now, as its papers have them, through
+the column's `Lookup` (its entry's, else made at the first look-up: a list's head is shown before it is, and the work
+behind a list calls `indexed`), the id itself compared at each row found: not a dict of a million str → Paper (~30 MB,
+made by a pass over every paper before search was ready).
 `Attached`: the papers of the lists a marks database is attached to (`store.marks.db`), through their `ById`s.
 """
 from __future__ import annotations
 
+import zlib
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
 from itertools import compress
-from operator import attrgetter
+from operator import attrgetter, methodcaller
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from store.papers.model import Collection, Paper
 
 
-_WHOLE = 1 << 32
-_HALF = 1 << 31
+_UTF8 = methodcaller("encode", "utf-8", "surrogatepass")
+_HASH = zlib.crc32
+"""What a value's UTF-8 is hashed by: the same in every process (Python's own hash is not), as a kept `Lookup` needs."""
+
+
+def stable_hash(value: str) -> int:
+    """The hash a `Lookup` keeps of `value`."""
+    return _HASH(_UTF8(value))
+
+
+class Lookup:
+    """The rows of a column's values by their `stable_hash`: `hashes` sorted, `rows` the row of each (two arrays of
+    unsigned 4-byte numbers, read as Python ints through memoryviews: ~20× quicker to get than a numpy scalar); of equal
+    hashes, the first row first."""
+
+    __slots__ = ("hashes", "rows")
+
+    def __init__(self, hashes: memoryview, rows: memoryview) -> None:
+        if len(hashes) != len(rows):
+            raise ValueError(f"{len(hashes)} hashes for {len(rows)} rows")
+        self.hashes, self.rows = hashes, rows
+
+    @classmethod
+    def of(cls, values: Sequence[str]) -> Lookup:
+        """The look-up of `values` (strings), made now (~0.3 s at 1,000,000)."""
+        import numpy as np
+
+        hashes = np.fromiter(map(_HASH, map(_UTF8, values)), dtype=np.uint32, count=len(values))
+        order = np.argsort(hashes, kind="stable").astype(np.uint32)
+        return cls(memoryview(hashes[order]), memoryview(order))
+
+    def candidates(self, value: str) -> Iterator[int]:
+        """The rows whose value may be `value` (in order): those whose hash is its (more than one only when values share
+        a hash, or repeat)."""
+        hashes, rows = self.hashes, self.rows
+        key = stable_hash(value)
+        at = bisect_left(hashes, key)
+        while at < len(hashes) and hashes[at] == key:
+            yield rows[at]
+            at += 1
+
+    def among(self, values: Iterable[str]) -> list[int]:
+        """The rows whose value may be one of `values`, in order."""
+        return sorted({row for value in values for row in self.candidates(value)})
 
 
 class ById(Mapping[str, "Paper"]):
@@ -29,52 +76,43 @@ class ById(Mapping[str, "Paper"]):
 
     __slots__ = ("papers", "ids", "_index")
 
-    def __init__(self, papers: Sequence[Paper], ids: Sequence[str]) -> None:
-        if len(ids) != len(papers):
+    def __init__(self, papers: Sequence[Paper], ids: Sequence[str], lookup: Lookup | None = None) -> None:
+        if len(ids) != len(papers) or (lookup is not None and len(lookup.rows) != len(ids)):
             raise ValueError(f"{len(ids)} ids for {len(papers)} papers")
         self.papers = papers
         self.ids = ids
-        self._index: tuple[memoryview, memoryview] | None = None
-        """(the ids' hashes sorted, the row of each): made at the first look-up."""
+        self._index = lookup
+        """The ids' `Lookup`: kept with them (a reopened list's), else made at the first look-up."""
 
     @classmethod
     def of(cls, collection: Collection) -> ById:
-        """The papers of `collection` by id, through its ids column when it has one (else its papers' ids)."""
+        """The papers of `collection` by id, through its ids column and their look-up when it has them (else its papers'
+        ids)."""
         ids = collection.ids
-        return cls(collection.papers, ids if ids is not None else list(map(attrgetter("id"), collection.papers)))
+        if ids is None:
+            return cls(collection.papers, list(map(attrgetter("id"), collection.papers)))
+        lookups = getattr(collection.papers, "lookups", {})  # (a reopened list's, kept: store.papers.chunked.Chunked)
+        return cls(collection.papers, ids, lookups.get("id"))
 
     def indexed(self) -> ById:
-        """This, its look-up made now (off the app's thread: ~0.2 s at 1,000,000 papers)."""
+        """This, its look-up made now when it is not kept (off the app's thread: ~0.3 s at 1,000,000 papers)."""
         self._rows()
         return self
 
-    def _rows(self) -> tuple[memoryview, memoryview]:
+    def _rows(self) -> Lookup:
         if self._index is None:
-            import numpy as np
-
-            # (a hash's low 32 bits: at 1,000,000 ids ~120 pairs share one, each told apart by its id at the look-up)
-            hashes = np.fromiter(map(hash, self.ids), dtype=np.int64, count=len(self.ids)).astype(np.int32)
-            order = np.argsort(hashes, kind="stable")  # (stable: of equal hashes, the first row first)
-            # (read through memoryviews: an item is a Python int, ~20× quicker to get than a numpy scalar)
-            self._index = (memoryview(hashes[order]), memoryview(order.astype(np.int32 if len(order) < 2**31 else np.int64)))
+            self._index = Lookup.of(self.ids)
         return self._index
 
     def row(self, paper_id: object) -> int | None:
         """The row of the paper whose id is `paper_id`, None when none is."""
         if type(paper_id) is not str:
             return None
-        hashes, rows = self._rows()
-        key = (hash(paper_id) + _HALF) % _WHOLE - _HALF  # (its low 32 bits as a signed number, as `_rows` keeps them)
-        at = bisect_left(hashes, key)
-        while at < len(hashes) and hashes[at] == key:  # (more than once only when two ids share a hash)
-            row = rows[at]
-            if self.ids[row] == paper_id:
-                return row
-            at += 1
-        return None
+        ids = self.ids
+        return next((row for row in self._rows().candidates(paper_id) if ids[row] == paper_id), None)
 
     def found(self, paper_id: str) -> int | None:
-        """`row(paper_id)`, by a scan of the ids while the look-up is not made (one id asked, as the cursor's when the
+        """`row(paper_id)`, by a scan of the ids while there is no look-up (one id asked, as the cursor's when the
         rows change: ~10 ms at 1,000,000 papers, and numpy not imported for it)."""
         if self._index is not None:
             return self.row(paper_id)
@@ -84,8 +122,8 @@ class ById(Mapping[str, "Paper"]):
             return None
 
     def rows(self, paper_ids: Set[str]) -> Iterator[int]:
-        """The rows of those of `paper_ids` that are ids here (a repeated id's first): through the look-up when it is
-        made, else by one scan of the ids (at C speed, ~35 ms at 1,000,000 papers, and numpy not imported for it; through
+        """The rows of those of `paper_ids` that are ids here (a repeated id's first): through the look-up when there
+        is one (kept or made), else by one scan of the ids (at C speed, ~35 ms at 1,000,000 papers, and numpy not imported for it; through
         a set: a dict's keys asked were ~90 ms)."""
         if self._index is not None or not paper_ids:
             return (row for row in map(self.row, paper_ids) if row is not None)

@@ -52,6 +52,7 @@ from store.common.versions import version
 from store.common.files import (abandon as abandon_writes, abandonable, abandoned, cache_folder as folder, open_regular,
                                 remove_dead_writers, replace_unless_abandoned)
 from store.papers.model import Collection, Origin, Paper, built, kept_links, kept_pdf, kept_plain
+from store.papers.rows import Lookup
 from store.readers import texts_entry
 from store.readers.entry_papers import COLUMNS, FIELDS, chunked, picked
 from store.common.collector import collector_paused
@@ -104,6 +105,12 @@ _SHARED = ("name", "venue", "year", "authors", "area", "track", "keywords")
 reopened list's papers then share them (at 100,000 arXiv papers: ~55 MB of categories and authors)."""
 _KEPT = {"links": kept_links, "pdf": kept_pdf}
 """What an entry keeps of those fields a paper may keep as less (an arXiv paper's links and PDF link: its id)."""
+LOOKUPS = ("id", "arxiv")
+"""The columns whose rows by value a long list's entry keeps (`store.papers.rows.Lookup`): its papers are found by id,
+and by arXiv id (`store.library.identity`), without a pass over them when it is reopened."""
+LOOKUPS_FROM = 50_000
+"""A list of this many papers keeps its `LOOKUPS` (a shorter one's are made in milliseconds when first asked for, and
+its entry is written without numpy)."""
 MOST_ENTRY = 8 << 30
 """The most bytes a cache entry is read of (a 100,000-abstract list's parse entry is ~46 MB, its features ~112 MB)."""
 _writers: list[tuple[Path, threading.Thread]] = []
@@ -216,12 +223,15 @@ def _encode(key: tuple, collection: Collection, texts: texts_entry.Table) -> tup
     papers = collection.papers
     columns: dict[str, list[bytes] | tuple[list[bytes], bytes]] = {}
     same: dict[str, object] = {}
+    lookups: dict[str, Lookup] = {}
     for name in COLUMNS:
         values = list(map(_KEPT.get(name) or attrgetter(name), papers))
         if values and values.count(values[0]) == len(values):
             same[name] = values[0]
         else:
             columns[name] = name in _SHARED and shared(values) or sliced(values)
+            if name in LOOKUPS and len(papers) >= LOOKUPS_FROM:
+                lookups[name] = Lookup.of(values)
     # A display text as the paper keeps it: None for the text itself, False for one worked out when asked.
     # (the texts read out one at a time: a long list's may be kept compressed, `store.papers.packed`, ~150 MB as strings)
     plains = [None if kept_form is text or kept_form == text else False if kept_form is None else kept_form
@@ -232,8 +242,10 @@ def _encode(key: tuple, collection: Collection, texts: texts_entry.Table) -> tup
     blob = bytearray()
     laid_columns = {name: (laid(column[0], blob), laid([column[1]], blob)) if type(column) is tuple else laid(column, blob)
                     for name, column in columns.items()}
+    laid_lookups = {name: laid([lookup.hashes.tobytes(), lookup.rows.tobytes()], blob) for name, lookup in lookups.items()}
     directory = marshal.dumps((key, meta, len(papers), laid_columns, same, texts, laid(sliced(plains), blob),
-                               None if positions == list(range(len(papers))) else laid(sliced(positions), blob)))
+                               None if positions == list(range(len(papers))) else laid(sliced(positions), blob),
+                               laid_lookups))
     return len(directory).to_bytes(8, "big") + directory, blob
 
 
@@ -248,22 +260,23 @@ def decode(data: bytes | mmap.mmap, key: tuple, path: Path, wanted: AbstractSet[
     size = int.from_bytes(payload[:8], "big")
     blob = payload[8 + size :]
     with collector_paused():
-        stored_key, meta, count, columns, same, table, plains, positions = marshal.loads(payload[8 : 8 + size])
+        stored_key, meta, count, columns, same, table, plains, positions, lookups = marshal.loads(payload[8 : 8 + size])
         if stored_key != key:
             return None
         columns = {name: (taken(column[0], blob), taken(column[1], blob)[0]) if type(column) is tuple else taken(column, blob)
                    for name, column in columns.items()}
+        lookups = {name: Lookup(*(view.cast("I") for view in taken(places, blob))) for name, places in lookups.items()}
         plains, positions = taken(plains, blob), None if positions is None else taken(positions, blob)
         header, venue, year, sources, warnings = meta
         ids = joined(columns.pop("id")) if "id" in columns else [same["id"]] * count
         side = entry_file([path], TEXTS_SUFFIX)
         chunks, pairs = texts_entry.opened(side, table, key[1], ids, parse, (entry_file([path], SUFFIX), side))
-    if len(ids) != count:
+    if len(ids) != count or any(len(lookup.rows) != count for lookup in lookups.values()):
         raise ValueError("damaged cache entry")
     if isinstance(data, mmap.mmap):  # (its pages read for the CRC are the system's cache again, not this process's memory)
         data.madvise(mmap.MADV_DONTNEED)
     if wanted is None:
-        papers: Sequence[Paper] = chunked(ids, columns, same, chunks, pairs, plains, positions)
+        papers: Sequence[Paper] = chunked(ids, columns, same, chunks, pairs, plains, positions, lookups)
     else:
         papers = picked(ids, wanted, columns, same, chunks, pairs, plains, positions)
     return Collection(papers, header, venue, year, list(sources), list(warnings), ids=ids if wanted is None else None)

@@ -7,12 +7,13 @@ import gc
 import marshal
 from array import array
 from collections.abc import Iterable, Sequence, Set as AbstractSet
-from itertools import islice, repeat
+from itertools import repeat
 
 from store.common.collector import collector_paused
 from store.common.sliced import joined
 from store.papers.chunked import SIZE, Chunked
 from store.papers.model import Paper, built
+from store.papers.rows import Lookup
 from store.readers import texts_entry
 
 FIELDS = tuple(Paper.__dataclass_fields__)
@@ -22,11 +23,21 @@ the other fields in its texts entry)."""
 
 
 def chunked(ids: list[str], columns: dict, same: dict, chunks: list, pairs: list, plains: list[bytes],
-             positions: list[bytes] | None) -> Chunked:
+             positions: list[bytes] | None, lookups: dict[str, Lookup]) -> Chunked:
     """An entry's papers made a chunk at a time (`Chunked`) from its `columns` (each marshalled a slice of a chunk's
-    papers at a time: `store.common.sliced`), each chunk's slices let go once it is made."""
+    papers at a time: `store.common.sliced`), each chunk's slices let go once it is made; `lookups` the rows of the
+    values of some of its columns (`Chunked.lookups`)."""
     per = SIZE // texts_entry.CHUNK  # (the texts entry's chunks in one of papers)
-    shared: dict[str, list] = {}
+    shared: dict[str, tuple[list, array]] = {}
+
+    def distinct(name: str) -> tuple[list, array]:
+        """A field kept as its distinct values (`store.common.sliced.shared`): them, and the index of each paper's."""
+        if name not in shared:
+            values, at = columns[name]
+            indices = array("I")
+            indices.frombytes(at)
+            shared[name] = (joined(values), indices)
+        return shared[name]
 
     def column(name: str, k: int) -> Iterable:
         start, stop = k * SIZE, min(len(ids), (k + 1) * SIZE)
@@ -38,16 +49,24 @@ def chunked(ids: list[str], columns: dict, same: dict, chunks: list, pairs: list
             return range(start, stop) if positions is None else marshal.loads(positions[k])
         if name not in columns:
             return repeat(same[name], stop - start)
-        found = columns[name]
-        if type(found) is not tuple:
-            return marshal.loads(found[k])
-        if name not in shared:
-            distinct, at = found
-            indices = array("I")
-            indices.frombytes(at)
-            shared[name] = [joined(distinct), indices]
-        distinct, indices = shared[name]
-        return map(distinct.__getitem__, indices[start:stop])
+        if type(columns[name]) is not tuple:
+            return marshal.loads(columns[name][k])
+        values, indices = distinct(name)
+        return map(values.__getitem__, indices[start:stop])
+
+    def value(name: str, at: int) -> object:
+        """The field `name` of the paper at `at` alone (its slice of a column unmarshalled, no other value made)."""
+        k, place = divmod(at, SIZE)
+        if name == "id":
+            return ids[at]
+        if name == "position":
+            return at if positions is None else marshal.loads(positions[k])[place]
+        if name not in columns:
+            return same[name]
+        if type(columns[name]) is not tuple:
+            return marshal.loads(columns[name][k])[place]
+        values, indices = distinct(name)
+        return values[indices[at]]
 
     def make(k: int) -> list[Paper]:
         values = {name: column(name, k) for name in FIELDS if name != "plain"}
@@ -60,11 +79,10 @@ def chunked(ids: list[str], columns: dict, same: dict, chunks: list, pairs: list
         k, place = divmod(at, SIZE)
         kept = slice(k * per, (k + 1) * per)  # (the texts entry's chunks of chunk `k`)
         try:
-            values = {name: [next(islice(column(name, k), place, None))]
-                      for name in FIELDS if name not in ("text", "fields", "plain")}
+            values = {name: [value(name, at)] for name in FIELDS if name not in ("text", "fields", "plain")}
             values["text"], values["fields"] = texts_entry.kept(chunks[kept], [place]), texts_entry.kept(pairs[kept], [place])
             plain = marshal.loads(plains[k])[place]
-        except (IndexError, StopIteration, TypeError) as error:
+        except (IndexError, TypeError) as error:
             raise ValueError("damaged cache entry") from error
         values["plain"] = [values["text"][0] if plain is None else None if plain is False else plain]
         return built([values[name] for name in FIELDS])[0]
@@ -79,7 +97,7 @@ def chunked(ids: list[str], columns: dict, same: dict, chunks: list, pairs: list
 
     if len(plains) != -(-len(ids) // SIZE) or SIZE % texts_entry.CHUNK:
         raise ValueError("damaged cache entry")
-    return Chunked(ids, make, one, column, forget)
+    return Chunked(ids, make, one, column, forget, lookups)
 
 
 def picked(ids: list[str], wanted: AbstractSet[str], columns: dict, same: dict, chunks: list, pairs: list,
