@@ -103,19 +103,23 @@ def test_a_damaged_cache_is_ignored_and_rebuilt(tmp_path):
         assert values(entry.read_bytes(), path) == values(good, path)  # rebuilt
 
 
-def test_a_changed_byte_anywhere_in_an_entry_is_never_believed(tmp_path):
+def test_a_changed_byte_anywhere_in_an_entry_is_never_believed(tmp_path, monkeypatch):
     """Each entry carries a CRC-32 of itself: any one changed byte means the list is parsed again
-    (the papers are a fresh parse's) and the entry rebuilt; none ever alters a paper."""
+    (the papers are a fresh parse's) and the entry rebuilt; none ever alters a paper, nor the rows a long list's
+    entry keeps of its ids (`cache.LOOKUPS`: a byte among them changed is as any other)."""
+    import marshal
     import random
 
+    monkeypatch.setattr(cache, "LOOKUPS_FROM", 1)  # (this short list's entry keeps them as a long one's does)
     path = write_list(tmp_path / "list.txt", [f"{text} Variant {i}." for i in range(8) for text in ABSTRACTS])
     fresh = read_path(path)
     [entry] = cache_files()
     good = entry.read_bytes()
+    size = int.from_bytes(good[8:16], "big")  # (after MAGIC and the CRC: the directory's length, then it)
+    (start, length), _ = marshal.loads(good[16 : 16 + size])[-1]["id"]  # (the ids' hashes, laid in the blob after it)
     rng = random.Random(6)
-    for _ in range(80):
+    for at in [*(rng.randrange(len(good)) for _ in range(80)), *(16 + size + start + rng.randrange(length) for _ in range(8))]:
         damaged = bytearray(good)
-        at = rng.randrange(len(good))
         damaged[at] = rng.choice([b for b in range(256) if b != good[at]])
         entry.write_bytes(bytes(damaged))
         assert read_path(path) == fresh, f"byte {at} of the entry changed the papers"
