@@ -30,8 +30,8 @@ import numpy as np
 from store.interest.reasons import pairs, phrases, words_of
 from store.interest.svm import dual
 from store.interest.vectors import UNSPACED, Vectors, built, projected, terms_of
-from store.papers.chunked import ids_of, lookup_of
-from store.papers.rows import ById
+from store.papers.chunked import ids_of
+from store.papers.rows import ById, lookup_of
 from store.papers.model import Paper, Triage
 
 if TYPE_CHECKING:

@@ -24,9 +24,10 @@ from typing import Any
 
 from store.library.record import PREPRINT, PUBLISHED, paper_stage, unranked
 from store.papers import matching
-from store.papers.chunked import lookup_of, values_of
+from store.papers.chunked import values_of
 from store.papers.matching import KEPT_FROM, Columns, openreview_id, plain
 from store.papers.model import Paper, Triage
+from store.papers.rows import lookup_of
 
 _VERSION = re.compile(r"v\d+$")
 _SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})

@@ -28,10 +28,10 @@ from store.common.errors import NotSaved, Stopped
 from store.marks.changes import Change
 from store.marks.merge import Record, doc_of, edit, latest, merge, record_of
 from store.marks.journal import JournalStorage, MIN_COMPACT_BYTES
-from store.papers.chunked import ids_of, lookup_of
+from store.papers.chunked import ids_of
 from store.papers.matching import Columns
 from store.papers.model import Paper, Triage, fingerprint
-from store.papers.rows import Attached, ById
+from store.papers.rows import Attached, ById, lookup_of
 from store.marks.clock import after, held
 from store.marks.refind import Remembered, refound
 from store.marks.device import instance, known, new_id

@@ -150,11 +150,6 @@ def values_of(papers: Sequence[Paper], name: str) -> Iterable[object]:
     return papers.values(name) if isinstance(papers, Chunked) else map(attrgetter(name), papers)
 
 
-def lookup_of(papers: Sequence[Paper], name: str) -> Lookup | None:
-    """The rows of the field `name`'s values of `papers` (`Lookup`) when they keep them (a reopened list's), else None."""
-    return papers.lookups.get(name) if isinstance(papers, Chunked) else None
-
-
 def ids_of(papers: Sequence[Paper]) -> Sequence[str]:
     """The ids of `papers`, in order: their `ids` column when they keep one (`Chunked`, and sequences taken from them)."""
     ids = getattr(papers, "ids", None)

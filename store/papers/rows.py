@@ -71,6 +71,13 @@ class Lookup:
         return sorted({row for value in values for row in self.candidates(value)})
 
 
+def lookup_of(papers: Sequence[Paper], name: str) -> Lookup | None:
+    """The rows of the field `name`'s values of `papers` when they keep them (`lookups`: a reopened long list's,
+    `store.papers.chunked.Chunked`), else None."""
+    lookups = getattr(papers, "lookups", None)
+    return None if lookups is None else lookups.get(name)
+
+
 class ById(Mapping[str, "Paper"]):
     """Each of `papers` by its id, `ids` their ids in their order (the first of an id, should one repeat)."""
 
@@ -91,8 +98,7 @@ class ById(Mapping[str, "Paper"]):
         ids = collection.ids
         if ids is None:
             return cls(collection.papers, list(map(attrgetter("id"), collection.papers)))
-        lookups = getattr(collection.papers, "lookups", {})  # (a reopened list's, kept: store.papers.chunked.Chunked)
-        return cls(collection.papers, ids, lookups.get("id"))
+        return cls(collection.papers, ids, lookup_of(collection.papers, "id"))
 
     def indexed(self) -> ById:
         """This, its look-up made now when it is not kept (off the app's thread: ~0.3 s at 1,000,000 papers)."""
@@ -123,8 +129,8 @@ class ById(Mapping[str, "Paper"]):
 
     def rows(self, paper_ids: Set[str]) -> Iterator[int]:
         """The rows of those of `paper_ids` that are ids here (a repeated id's first): through the look-up when there
-        is one (kept or made), else by one scan of the ids (at C speed, ~35 ms at 1,000,000 papers, and numpy not imported for it; through
-        a set: a dict's keys asked were ~90 ms)."""
+        is one (kept or made), else by one scan of the ids (at C speed, ~35 ms at 1,000,000 papers, and numpy not
+        imported for it; through a set: a dict's keys asked were ~90 ms)."""
         if self._index is not None or not paper_ids:
             return (row for row in map(self.row, paper_ids) if row is not None)
         wanted = paper_ids if isinstance(paper_ids, (set, frozenset)) else set(paper_ids)
