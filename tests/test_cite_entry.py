@@ -13,7 +13,7 @@ import pytest
 
 from store.cite import citations as cite, export, keys as keys_module
 from store.cite.keys import citation_keys
-from store.readers import cache, columns_entry, read_paths
+from store.readers import cache, columns_entry, read_paths, sealed
 from tui.cli import main
 from tui.citing import CITING
 
@@ -82,7 +82,7 @@ def test_a_damaged_or_forged_entry_never_changes_what_is_written(tmp_path, corpo
 
     def forged(key_column: list[str], titles: str | None = "\0".join(made_titles), *, parse=keys, number=count) -> bytes:
         data = marshal.dumps((parse, cache.code_key(*CITING), number, ["\0".join(key_column), titles]))
-        return cache.header_of(data) + data
+        return sealed.header_of(data) + data
 
     twice = [made_keys[1], *made_keys[1:]]  # two papers, one key
     by_case = [made_keys[0], made_keys[0].upper(), *made_keys[2:]]  # two keys the same but for case

@@ -15,7 +15,7 @@ from pathlib import Path
 from store.marks.db import TriageStore
 from store.papers import matching
 from store.papers.model import Triage
-from store.readers import cache, match_cache, read_paths
+from store.readers import cache, match_cache, read_paths, sealed
 
 
 def write(path: Path, records: list[dict]) -> Path:
@@ -78,7 +78,7 @@ def test_a_damaged_or_forged_entry_is_never_believed(tmp_path, corpora):
 
     def forged(*payload: object) -> bytes:
         data = marshal.dumps((payload[0], "", *payload[1:]))  # (made by the parsing wings: no code of its own)
-        return cache.header_of(data) + data
+        return sealed.header_of(data) + data
 
     titles_only = "\0".join(made.titles)
     rng = random.Random(32)

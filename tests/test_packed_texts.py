@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from store.readers import cache, read_path, records, texts_entry
+from store.readers import cache, read_path, records, sealed, texts_entry
 from store.papers.model import has_text, kept_plain, kept_text
 from store.papers.packed import Packed
 from store.search.engine import Engine
@@ -75,7 +75,7 @@ def test_the_parse_entry_of_papers_kept_packed_is_a_plain_parses(iclr, on_worker
         table = texts_entry.write(collection.papers, out)
     head, blob = cache._encode(key, collection, table)
     data = head + bytes(blob)
-    decoded = cache.decode(cache.header_of(data) + data, key, path)
+    decoded = cache.decode(sealed.header_of(data) + data, key, path)
     assert decoded is not None and fields(decoded.papers) == fields(read_path(iclr("plain.txt")).papers)
 
 

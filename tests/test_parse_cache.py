@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from store.papers.chunked import values_of
+from store.papers.chunked import ALONE, values_of
 from store.readers import cache, read_path, read_paths
 
 ABSTRACTS = [
@@ -54,11 +54,32 @@ def test_a_reopened_long_list_is_the_same_papers_however_they_are_reached(tmp_pa
     alone = papers[4500]  # (a paper asked for alone is made alone, its chunk not: a screen of hits of a long list)
     assert papers._made[1] is None and alone == first.papers[4500] and (alone.text, alone.plain, alone.fields) == (
         first.papers[4500].text, first.papers[4500].plain, first.papers[4500].fields)
+    lone = [papers[4096 + 7 * k] for k in range(ALONE + 2)]  # (a screen of rows and more of one chunk: alone, then whole)
+    assert papers._made[1] is not None and all(paper is papers[4096 + 7 * k] for k, paper in enumerate(lone))
+    assert lone == [first.papers[4096 + 7 * k] for k in range(ALONE + 2)] and alone is papers[4500]
     assert papers[-1] is papers[4999] and papers[4095:4097] == [papers[4095], papers[4096]]
     assert all(map(operator.is_, papers, [papers[k] for k in range(len(papers))]))
     assert papers == first.papers and [paper.id for paper in papers] == second.ids
     assert papers + [] == 1 * papers == list(papers) and len(papers * 2) == 10_000  # (as a list adds and repeats)
     assert (whole := read_paths([path])).origin.of(whole.papers)  # (the same objects: still of the parse)
+
+
+def test_each_paper_of_a_reopened_list_made_alone_has_every_field_it_was_parsed_with(tmp_path):
+    """A paper made alone reads each of its values alone from its slice of the column (`store.common.sliced.indexed`):
+    titles and authors beyond ASCII or with a lone surrogate, links, keywords, a year or none, empty fields, a display
+    text of its own (LaTeX rendered) or the text itself: every one as the parse made it."""
+    import json
+
+    records = [{"title": f"Ünïcode \ud800 title {k} — ∑" if k % 3 else f"Plain title {k}",
+                "abstract": f"We bound $\\alpha_{k}$ in {k} steps." if k % 2 else f"Plain abstract number {k} of the list.",
+                "authors": [f"Zoë Ng {k}", "李 雷"] if k % 4 else [], "year": 2000 + k % 7 if k % 5 else None,
+                "url": f"https://example.org/{k}" if k % 2 else "", "keywords": ["cs.LG", f"k{k % 3}"] if k % 3 else []}
+               for k in range(60)]
+    path = tmp_path / "odd.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8", errors="surrogatepass")
+    fresh = read_path(path).papers
+    papers = read_path(path).papers
+    assert [papers[k] for k in reversed(range(len(papers)))][::-1] == fresh and papers == fresh
 
 
 def test_an_unchanged_file_reads_the_same_from_the_cache(tmp_path):
@@ -124,6 +145,27 @@ def test_a_changed_byte_anywhere_in_an_entry_is_never_believed(tmp_path, monkeyp
         entry.write_bytes(bytes(damaged))
         assert read_path(path) == fresh, f"byte {at} of the entry changed the papers"
         assert values(entry.read_bytes(), path) == values(good, path)  # rebuilt
+
+
+def test_an_entry_checked_ahead_is_believed_only_while_it_is_that_very_file(tmp_path):
+    """A cached list's app has the CRC of its entry worked out on a thread before its first frame
+    (`cache.check_entry_ahead`): an entry damaged before that check, or replaced by a damaged one after it (every
+    entry is written so: renamed into place), is never believed either; an unchanged one gives the same papers."""
+    path = write_list(tmp_path / "list.txt", ABSTRACTS)
+    fresh = read_path(path)
+    [entry] = cache_files()
+    good = entry.read_bytes()
+    damaged = good[:-1] + bytes([good[-1] ^ 0xFF])
+    entry.write_bytes(damaged)
+    cache.check_entry_ahead(str(path))
+    assert read_path(path) == fresh and values(entry.read_bytes(), path) == values(good, path)  # rebuilt
+    cache.check_entry_ahead(str(path))
+    replacement = tmp_path / "replacement"
+    replacement.write_bytes(damaged)
+    os.replace(replacement, entry)
+    assert read_path(path) == fresh and values(entry.read_bytes(), path) == values(good, path)  # rebuilt
+    cache.check_entry_ahead(str(path))
+    assert read_path(path) == fresh and entry.read_bytes() == good
 
 
 def crashed_writer(entry: Path) -> Path:

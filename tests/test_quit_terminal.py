@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from store.readers import cache
+from store.readers import cache, sealed
 from tests.tmux import Tmux, triage_command
 
 QUIT_WITHIN = 8.0
@@ -44,7 +44,7 @@ def test_q_while_a_long_lists_cache_is_written_exits_at_once_and_the_next_open_w
     assert not writing(folder)  # a given-up entry leaves no temporary file behind
     for entry in folder.iterdir():  # and whatever is there is whole
         if entry.suffix in (cache.SUFFIX, cache.HEAD_SUFFIX, cache.IDS_SUFFIX):
-            cache.unsealed(entry.read_bytes())
+            sealed.unsealed(entry.read_bytes())
 
     again = Tmux(f"{triage_command()} {path}")
     try:

@@ -10,7 +10,7 @@ import random
 from pathlib import Path
 
 from store.papers.text import display
-from store.readers import cache, columns_entry, read_paths
+from store.readers import cache, columns_entry, read_paths, sealed
 from store.readers.title_cache import kept_titles
 from tui.cli import main
 
@@ -65,7 +65,7 @@ def test_a_damaged_forged_or_old_entry_never_changes_the_table(tmp_path, corpora
 
     def forged(column: list[str], *, parse=keys, number=count) -> bytes:
         data = marshal.dumps((parse, "", number, ["\0".join(column)]))
-        return cache.header_of(data) + data
+        return sealed.header_of(data) + data
 
     rng = random.Random(34)
     damaged = [b"", b"not an entry", good[: len(good) // 2]]

@@ -67,6 +67,9 @@ def head_of(files: Sequence[str]) -> Collection | None:
     """What a list opens from before it is read whole (None: read it whole first). Called before the app
     starts, which then starts the parse's worker processes from a thread (see `behind_the_list`)."""
     cached = all(map(cache.has_entry, files))
+    if cached:
+        for name in files:  # (its CRC worked out on the other core while the first frame is drawn)
+            cache.check_entry_ahead(name)
     collection = quick.head(files[0], quick.CACHED_STREAM_FROM if cached else quick.STREAM_FROM, cached) if files else None
     if collection is not None:
         processes.prepare(parsing=not cached and quick.expected(collection, files) >= processes.WORKERS_FROM)

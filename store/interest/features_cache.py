@@ -35,7 +35,8 @@ from store.interest.vectors import Vectors
 from store.papers.model import Collection, Paper
 from store.common.files import open_regular
 from store.common.versions import version
-from store.readers.cache import FEATURES_SUFFIX, MOST_ENTRY, code_key, entry_file, mark_used, save, settle
+from store.readers.cache import FEATURES_SUFFIX, code_key, entry_file, mark_used, save, settle
+from store.readers.sealed import MOST_ENTRY
 from store.readers.list_key import papers_key
 
 FEATURES_FROM = 1_000

@@ -6,7 +6,8 @@ them (the engine answers with rows) and a screen shows forty. Here each chunk of
 one of its papers is asked for (a row drawn, a hit shown, a pass over them all later, off the app's thread), and is the
 same objects from then on: a paper is one object however it is reached (marks, selection and the list's origin go by
 identity). The ids are a column of their own, read without making a paper (`ids`), and so are the other fields
-(`values`: which columns a list shows); the rows of an id or an arXiv id are found through the look-ups kept with the
+(`values`: which columns a list shows), and a paper alone, its values read one by one (`one`: a row drawn, a hit shown,
+a marked paper found); the rows of an id or an arXiv id are found through the look-ups kept with the
 columns (`lookups`: `store.papers.rows.Lookup`).
 """
 from __future__ import annotations
@@ -25,7 +26,10 @@ from store.papers.model import Paper
 from store.papers.rows import Lookup
 
 SIZE = SLICE
-"""Papers made at a time (~3 ms): as many as a slice of a parse entry's column (`store.common.sliced`)."""
+"""Papers made at a time (~10 ms): as many as a slice of a parse entry's column (`store.common.sliced`)."""
+ALONE = 64
+"""Papers of a chunk made alone before it is made whole (a paper alone, ~0.1 ms: a screen of rows of a reopened list, a
+screen of its hits, its marked papers found as it opens)."""
 
 Values = Callable[[str, int], Iterable[object]]
 """A field's values of the papers of chunk `k`, from the columns (the field's name, `k`)."""
@@ -34,9 +38,9 @@ Values = Callable[[str, int], Iterable[object]]
 class Chunked(Sequence[Paper]):
     """`len(ids)` papers, made `SIZE` at a time by `make` (chunk `k` → its papers, in order) when first asked for;
     `values` gives a field's values of a chunk not made yet, from the columns (`Values`), which `forget(k)` is told can
-    be let go once it is. The first paper of a chunk asked for alone (a row drawn, a hit shown) is made alone by `one`
-    (its place → it: ~4× quicker than its chunk, and a screen of a long list's hits is forty papers of forty chunks), and
-    is the paper of its chunk once that is made (by the next of its papers asked for). `lookups`: field → the rows of
+    be let go once it is. The first `ALONE` papers of a chunk asked for alone (a row drawn, a hit shown) are made alone
+    by `one` (its place → it: a screen of a long list's hits is forty papers of forty chunks), each the paper of its
+    chunk once that is made (by the next of its papers asked for). `lookups`: field → the rows of
     its values (`Lookup`: the ids' and arXiv ids' a parse entry keeps)."""
 
     __slots__ = ("ids", "lookups", "_make", "_one", "_values", "_made", "_alone", "_forget", "_lock")
@@ -100,13 +104,13 @@ class Chunked(Sequence[Paper]):
         return chunk[place] if chunk is not None else self._made_alone(k, place)
 
     def _made_alone(self, k: int, place: int) -> Paper:
-        """The paper at `place` of chunk `k` (not made), made alone when it is the first of its chunk asked for alone;
-        else from its chunk, made now (the rows of a list browsed: a chunk's papers one after another)."""
+        """The paper at `place` of chunk `k` (not made), made alone when fewer than `ALONE` of its chunk are; else from its
+        chunk, made now (the rows of a list browsed on: a chunk's papers one after another)."""
         with self._lock:
             if self._made[k] is None:
                 alone = self._alone.setdefault(k, {})
                 paper = alone.get(place)
-                if paper is None and not alone:
+                if paper is None and len(alone) < ALONE:
                     with collector_paused():
                         paper = alone[place] = self._one(k * SIZE + place)
                 if paper is not None:

@@ -38,7 +38,6 @@ import sys
 import tempfile
 import threading
 import time
-import zlib
 from collections.abc import Callable, Iterator, Sequence, Set as AbstractSet
 from contextlib import contextmanager, suppress
 from contextvars import ContextVar
@@ -54,14 +53,13 @@ from store.common.files import (abandon as abandon_writes, abandonable, abandone
 from store.papers.model import Collection, Origin, Paper, built, kept_links, kept_pdf, kept_plain
 from store.papers.rows import Lookup
 from store.readers import texts_entry
+from store.readers.sealed import check_ahead, entry_bytes, header_of, mapped, unsealed
 from store.readers.entry_papers import COLUMNS, FIELDS, chunked, picked
 from store.common.collector import collector_paused
-from store.common.sliced import joined, laid, shared, sliced, taken
+from store.common.sliced import indexed, joined, laid, shared, sliced, taken
 from store.readers.records import within
 
 SUFFIX = ".parse"
-MAGIC = b"PTc2"
-"""The start of a parse entry file, before the CRC-32 of the rest: an entry that fails it is parsed again."""
 ENGINE_SUFFIX = ".engine"
 """The search engine folder of a list (`store.readers.engine_cache`): a folder, removed whole when unused for long."""
 RETIRED_SUFFIX = ".index"
@@ -111,8 +109,6 @@ and by arXiv id (`store.library.identity`), without a pass over them when it is 
 LOOKUPS_FROM = 50_000
 """A list of this many papers keeps its `LOOKUPS` (a shorter one's are made in milliseconds when first asked for, and
 its entry is written without numpy)."""
-MOST_ENTRY = 8 << 30
-"""The most bytes a cache entry is read of (a 100,000-abstract list's parse entry is ~46 MB, its features ~112 MB)."""
 _writers: list[tuple[Path, threading.Thread]] = []
 """The entries being written in the background, and their writers."""
 _SHAPING_LIBRARIES = ("pylatexenc", "bibtexparser", "charset-normalizer", "ahocorasick-rs")
@@ -179,41 +175,6 @@ def entry_file(paths: Sequence[Path], suffix: str) -> Path:
     return folder() / (hashlib.blake2b(named.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest() + suffix)
 
 
-def entry_bytes(entry: Path) -> bytes:
-    """The bytes of the cache entry `entry`, a regular file of at most `MOST_ENTRY` bytes read never through a link
-    and never waiting (a FIFO put in its place is refused, not read: it would hang the open): FileNotFoundError when
-    there is none, ReadError for anything else (`store.common.files.open_regular`)."""
-    with open_regular(entry, MOST_ENTRY, "a cache entry") as file:
-        return file.read()
-
-
-def entry_mapped(entry: Path) -> mmap.mmap:
-    """The cache entry `entry` mapped to read (nothing read but what is used: a reopened 1,000,000-paper list's parse
-    entry, 0.2 GB, was read and unmarshalled whole before its search was ready, ~0.25 s), opened as `entry_bytes` opens
-    it; ValueError for an empty one."""
-    with open_regular(entry, MOST_ENTRY, "a cache entry") as file:
-        return mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
-
-
-def header_of(*parts: bytes | bytearray) -> bytes:
-    """What a parse entry file holds before its data, `parts` one after another: `MAGIC` and the CRC-32 of them all
-    (4 bytes)."""
-    crc = 0
-    for part in parts:
-        crc = zlib.crc32(part, crc)
-    return MAGIC + crc.to_bytes(4, "big")
-
-
-def unsealed(data: bytes | mmap.mmap) -> memoryview:
-    """The payload of a parse entry file; ValueError when it fails its checksum (checked before
-    unmarshalling: a damaged length inside could otherwise ask for gigabytes)."""
-    head = len(MAGIC) + 4
-    payload = memoryview(data)[head:]
-    if data[: len(MAGIC)] != MAGIC or zlib.crc32(payload).to_bytes(4, "big") != data[len(MAGIC) : head]:
-        raise ValueError("damaged cache entry")
-    return payload
-
-
 def _encode(key: tuple, collection: Collection, texts: texts_entry.Table) -> tuple[bytes, bytearray]:
     """The entry of one list file's `collection` (parsed from it as it was at `key`), its texts in the texts entry
     `texts` describes: what says where its columns are (their length first), and the columns' slices."""
@@ -222,6 +183,7 @@ def _encode(key: tuple, collection: Collection, texts: texts_entry.Table) -> tup
     # distinct values (`_SHARED`) each of them once, and arXiv links and PDF links as the ids (`_KEPT`).
     papers = collection.papers
     columns: dict[str, list[bytes] | tuple[list[bytes], bytes]] = {}
+    ends: dict[str, list[bytes]] = {}  # (where each value of a column's slice is: `store.common.sliced.indexed`)
     same: dict[str, object] = {}
     lookups: dict[str, Lookup] = {}
     for name in COLUMNS:
@@ -229,44 +191,51 @@ def _encode(key: tuple, collection: Collection, texts: texts_entry.Table) -> tup
         if values and values.count(values[0]) == len(values):
             same[name] = values[0]
         else:
-            columns[name] = name in _SHARED and shared(values) or sliced(values)
+            distinct = name in _SHARED and shared(values)
+            if distinct or name == "id":  # (the ids are read whole as the entry is)
+                columns[name] = distinct or sliced(values)
+            else:
+                columns[name], ends[name] = indexed(values)
             if name in LOOKUPS and len(papers) >= LOOKUPS_FROM:
                 lookups[name] = Lookup.of(values)
     # A display text as the paper keeps it: None for the text itself, False for one worked out when asked.
     # (the texts read out one at a time: a long list's may be kept compressed, `store.papers.packed`, ~150 MB as strings)
     plains = [None if kept_form is text or kept_form == text else False if kept_form is None else kept_form
               for text, kept_form in zip(map(attrgetter("text"), papers), map(kept_plain, papers))]
+    columns["plain"], ends["plain"] = indexed(plains)
     positions = [paper.position for paper in papers]
     meta = (collection.header, collection.venue, collection.year, list(collection.sources), list(collection.warnings))
     # (each long list a slice at a time, laid one after another after what says where: `store.common.sliced`)
     blob = bytearray()
     laid_columns = {name: (laid(column[0], blob), laid([column[1]], blob)) if type(column) is tuple else laid(column, blob)
                     for name, column in columns.items()}
+    laid_ends = {name: laid(places, blob) for name, places in ends.items()}
     laid_lookups = {name: laid([lookup.hashes.tobytes(), lookup.rows.tobytes()], blob) for name, lookup in lookups.items()}
-    directory = marshal.dumps((key, meta, len(papers), laid_columns, same, texts, laid(sliced(plains), blob),
+    directory = marshal.dumps((key, meta, len(papers), laid_columns, same, texts,
                                None if positions == list(range(len(papers))) else laid(sliced(positions), blob),
-                               laid_lookups))
+                               laid_ends, laid_lookups))
     return len(directory).to_bytes(8, "big") + directory, blob
 
 
 def decode(data: bytes | mmap.mmap, key: tuple, path: Path, wanted: AbstractSet[str] | None = None,
-            parse: Callable[[], Collection] | None = None) -> Collection | None:
+            parse: Callable[[], Collection] | None = None, checked: bool = False) -> Collection | None:
     """The collection an entry holds (its texts left in its texts entry, `store.readers.texts_entry`: read again by
     `parse` should that be found damaged), or None when it is another key's; ValueError (or another error) when it
-    or its texts entry is damaged. Its columns are read from `data` where they are (an entry mapped: `entry_mapped`).
+    or its texts entry is damaged. Its columns are read from `data` where they are (an entry mapped: `store.readers.sealed.mapped`).
     Its papers are made a chunk at a time when asked for (`store.papers.chunked`); with `wanted`, of its papers only
-    those whose ids are `wanted`, made now."""
-    payload = unsealed(data)
+    those whose ids are `wanted`, made now. `checked`: its CRC held already (`store.readers.sealed.mapped`)."""
+    payload = unsealed(data, checked)
     size = int.from_bytes(payload[:8], "big")
     blob = payload[8 + size :]
     with collector_paused():
-        stored_key, meta, count, columns, same, table, plains, positions, lookups = marshal.loads(payload[8 : 8 + size])
+        stored_key, meta, count, columns, same, table, positions, ends, lookups = marshal.loads(payload[8 : 8 + size])
         if stored_key != key:
             return None
         columns = {name: (taken(column[0], blob), taken(column[1], blob)[0]) if type(column) is tuple else taken(column, blob)
                    for name, column in columns.items()}
         lookups = {name: Lookup(*(view.cast("I") for view in taken(places, blob))) for name, places in lookups.items()}
-        plains, positions = taken(plains, blob), None if positions is None else taken(positions, blob)
+        ends = {name: taken(places, blob) for name, places in ends.items()}
+        plains, positions = columns.pop("plain"), None if positions is None else taken(positions, blob)
         header, venue, year, sources, warnings = meta
         ids = joined(columns.pop("id")) if "id" in columns else [same["id"]] * count
         side = entry_file([path], TEXTS_SUFFIX)
@@ -276,7 +245,7 @@ def decode(data: bytes | mmap.mmap, key: tuple, path: Path, wanted: AbstractSet[
     if isinstance(data, mmap.mmap):  # (its pages read for the CRC are the system's cache again, not this process's memory)
         data.madvise(mmap.MADV_DONTNEED)
     if wanted is None:
-        papers: Sequence[Paper] = chunked(ids, columns, same, chunks, pairs, plains, positions, lookups)
+        papers: Sequence[Paper] = chunked(ids, columns, ends, same, chunks, pairs, plains, positions, lookups)
     else:
         papers = picked(ids, wanted, columns, same, chunks, pairs, plains, positions)
     return Collection(papers, header, venue, year, list(sources), list(warnings), ids=ids if wanted is None else None)
@@ -436,6 +405,12 @@ def mark_used(entry: Path) -> None:
         pass
 
 
+def check_entry_ahead(name: str) -> None:
+    """Have the CRC of the parse entry of the list file `name` worked out now, on a thread of its own, as reading it
+    first does (`store.readers.sealed.check_ahead`): called as a cached list opens, before its first frame."""
+    check_ahead(entry_file([Path(name)], SUFFIX))
+
+
 def has_entry(name: str) -> bool:
     """Whether the cache has a parse entry for the list file `name` newer than the file: a guess, for
     preparing what a parse needs, of whether reading it will parse (reading it checks the entry's key)."""
@@ -482,7 +457,8 @@ def cached(name: str, path: Path, parse: Callable[[], Collection],
         return parse()
     entry = entry_file([path], SUFFIX)
     try:
-        found = decode(entry_mapped(entry), key, path, parse=parse)
+        data, checked = mapped(entry)
+        found = decode(data, key, path, parse=parse, checked=checked)
     except Exception:  # missing, unreadable, truncated, from another format, its file changed: parse again
         found = None
     if found is not None:

@@ -24,7 +24,7 @@ from store.common.collector import collector_paused
 from store.common.files import read_regular
 from store.papers.matching import KEPT_FROM
 from store.papers.model import Origin, Paper
-from store.readers import cache
+from store.readers import cache, sealed
 
 BEHIND_FROM = 20_000
 """An entry of this many papers and more is written by the cache's background writer."""
@@ -67,7 +67,7 @@ def write(out: BinaryIO, keys: tuple[tuple, ...], made: Made, code: str = "") ->
     if any(text is not None and text.count("\0") != count - 1 for text in joined):
         raise ValueError("a value holding a NUL")
     data = marshal.dumps((keys, code, count, joined))
-    out.write(cache.header_of(data))
+    out.write(sealed.header_of(data))
     out.write(data)
 
 
@@ -84,7 +84,7 @@ def read(entry: Path, keys: tuple[tuple, ...], count: int, width: int, code: str
     writes."""
     data = read_regular(entry, _most(keys, count, width), "a kept entry")  # (never a FIFO nor a link; larger: not read)
     with collector_paused():
-        stored_keys, stored_code, stored_count, stored = marshal.loads(cache.unsealed(data))
+        stored_keys, stored_code, stored_count, stored = marshal.loads(sealed.unsealed(data))
     if stored_keys != keys or stored_code != code:
         return None
     if stored_count != count or type(stored) is not list or len(stored) != width:

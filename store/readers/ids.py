@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
 from store.papers.model import Collection, Origin, Paper
-from store.readers import cache
+from store.readers import cache, sealed
 from store.common.collector import collector_paused
 
 from store.readers.cache import IDS_SUFFIX as SUFFIX
@@ -60,7 +60,7 @@ def save(path: Path, key: tuple, found: Callable[[], Ids], count: int) -> None:
         texts = [paper.text for paper in made.papers]
         titles = [paper.title for paper in made.papers]
         data = marshal.dumps((key, (made.sources, made.warnings), [paper.id for paper in made.papers], texts, titles))
-        out.write(cache.header_of(data))
+        out.write(sealed.header_of(data))
         out.write(data)
 
     cache.save(cache.entry_file([path], SUFFIX), write, 300 * count >= cache.BACKGROUND_FROM)
@@ -85,7 +85,7 @@ def _columns(data: bytes, key: tuple) -> tuple[tuple, list[str], list[str], list
     """What an entry holds, as held: (sources, warnings), the papers' ids, fingerprints and titles; None when it was
     made under another key; ValueError for one that fails its CRC or whose columns are not as long as one another."""
     with collector_paused():
-        stored_key, lists, ids, texts, titles = marshal.loads(cache.unsealed(data))
+        stored_key, lists, ids, texts, titles = marshal.loads(sealed.unsealed(data))
     if stored_key != key:
         return None
     if not len(texts) == len(titles) == len(ids):
@@ -103,7 +103,7 @@ def ids(paths: Sequence[str]) -> Ids | None:
         try:
             key = cache.parse_key(name, path)
             entry = cache.entry_file([path], SUFFIX)
-            found = _decode(cache.entry_bytes(entry), key) if entry.exists() else _from_parse(path, key)
+            found = _decode(sealed.entry_bytes(entry), key) if entry.exists() else _from_parse(path, key)
         except Exception:  # not a regular file, unreadable, truncated, damaged: the caller reads the list
             return None
         if found is None:
@@ -128,7 +128,7 @@ def fingerprints(origin: Origin | None, papers: Sequence[Paper]) -> list[str] | 
     key = origin.keys[0]
     entry = cache.entry_file([Path(key[2])], SUFFIX)
     try:  # (not waited for while it is written, behind a list just parsed: the caller works them out meanwhile)
-        found = _columns(cache.entry_bytes(entry), key)
+        found = _columns(sealed.entry_bytes(entry), key)
     except Exception:  # missing, unreadable, truncated, damaged: worked out by the caller
         return None
     if found is None or found[1] != [paper.id for paper in papers]:
@@ -146,7 +146,7 @@ def papers_named(paths: Sequence[str], wanted: AbstractSet[str],
     for name in paths:
         path = Path(name)
         try:
-            entry = cache.entry_mapped(cache.entry_file([path], cache.SUFFIX))
+            entry = sealed.entry_mapped(cache.entry_file([path], cache.SUFFIX))
             part = cache.decode(entry, cache.parse_key(name, path), path, wanted - found.keys(),
                                  partial(read, name) if read is not None else None)
         except Exception:  # missing, unreadable, truncated, damaged, its file changed: the caller reads the lists
@@ -160,7 +160,7 @@ def papers_named(paths: Sequence[str], wanted: AbstractSet[str],
 
 def _from_parse(path: Path, key: tuple) -> Ids | None:
     """The ids of a list whose parse entry is cached under `key` (kept now in an ids entry); else None."""
-    collection = cache.decode(cache.entry_mapped(cache.entry_file([path], cache.SUFFIX)), key, path)
+    collection = cache.decode(sealed.entry_mapped(cache.entry_file([path], cache.SUFFIX)), key, path)
     if collection is None:
         return None
     found = known(collection)

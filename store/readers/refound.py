@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from store.papers.model import Origin, Paper
-from store.readers import cache
+from store.readers import cache, sealed
 from store.readers.cache import REFOUND_SUFFIX as SUFFIX
 
 
@@ -34,7 +34,7 @@ class Refound:
         if key is None:
             return None
         try:
-            stored_key, orphans, housed = marshal.loads(cache.unsealed(cache.entry_bytes(_entry(key))))
+            stored_key, orphans, housed = marshal.loads(sealed.unsealed(sealed.entry_bytes(_entry(key))))
         except Exception:  # missing, unreadable, truncated, damaged: the re-find is done again
             return None
         if stored_key != key or not (isinstance(orphans, frozenset) and isinstance(housed, frozenset)) \
@@ -48,7 +48,7 @@ class Refound:
         if key is None:
             return
         data = marshal.dumps((key, frozenset(orphans), frozenset(housed)))
-        cache.save(_entry(key), lambda out: (out.write(cache.header_of(data)), out.write(data)), behind=False)
+        cache.save(_entry(key), lambda out: (out.write(sealed.header_of(data)), out.write(data)), behind=False)
 
     def _key(self, papers: Sequence[Paper]) -> tuple | None:
         origin = self._origin

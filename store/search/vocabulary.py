@@ -13,6 +13,7 @@ import unicodedata
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
+from functools import cached_property
 
 import numpy as np
 from rapidfuzz import process
@@ -37,10 +38,11 @@ class Vocabulary:
     and grouped by length for edit-distance lookup."""
 
     def __init__(self, words: Iterable[str], ends: bool = True) -> None:
-        """`ends`: whether `ending` is asked (it keeps every word reversed too)."""
+        """`ends`: whether `ending` may be asked (it keeps every word reversed too, sorted when first asked: a query's
+        first word waited for them, ~10 ms of 22,000 words, when a suffix is asked for seldom)."""
         self.sorted = sorted(words)
         self._set = set(self.sorted)
-        self._reversed = sorted(w[::-1] for w in self.sorted) if ends else []
+        self._ends = ends
         self.by_length: defaultdict[int, list[str]] = defaultdict(list)
         for word in self.sorted:
             self.by_length[len(word)].append(word)
@@ -70,6 +72,10 @@ class Vocabulary:
 
     def containing(self, part: str) -> list[str]:
         return [w for w in self.sorted if part in w]
+
+    @cached_property
+    def _reversed(self) -> list[str]:
+        return sorted(w[::-1] for w in self.sorted) if self._ends else []
 
     def ending(self, suffix: str) -> list[str]:
         reverse = suffix[::-1]
