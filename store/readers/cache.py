@@ -221,9 +221,10 @@ def decode(data: bytes | mmap.mmap, key: tuple, path: Path, wanted: AbstractSet[
             parse: Callable[[], Collection] | None = None, checked: bool = False) -> Collection | None:
     """The collection an entry holds (its texts left in its texts entry, `store.readers.texts_entry`: read again by
     `parse` should that be found damaged), or None when it is another key's; ValueError (or another error) when it
-    or its texts entry is damaged. Its columns are read from `data` where they are (an entry mapped: `store.readers.sealed.mapped`).
-    Its papers are made a chunk at a time when asked for (`store.papers.chunked`); with `wanted`, of its papers only
-    those whose ids are `wanted`, made now. `checked`: its CRC held already (`store.readers.sealed.mapped`)."""
+    or its texts entry is damaged. Its columns are read from `data` where they are (an entry mapped:
+    `store.readers.sealed.mapped`, which says whether its CRC held already: `checked`). Its papers are made a chunk at a
+    time when asked for (`store.papers.chunked`); with `wanted`, of its papers only those whose ids are `wanted`, made
+    now."""
     payload = unsealed(data, checked)
     size = int.from_bytes(payload[:8], "big")
     blob = payload[8 + size :]

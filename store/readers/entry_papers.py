@@ -54,7 +54,7 @@ def chunked(ids: list[str], columns: dict, ends: dict, same: dict, chunks: list,
         return map(values.__getitem__, indices[start:stop])
 
     def value(name: str, at: int) -> object:
-        """The field `name` of the paper at `at` alone (its slice of a column unmarshalled, no other value made)."""
+        """The field `name` of the paper at `at` alone (read alone from its slice: `store.common.sliced.one`)."""
         k, place = divmod(at, SIZE)
         if name == "id":
             return ids[at]

@@ -47,13 +47,18 @@ def header_of(*parts: bytes | bytearray) -> bytes:
     return MAGIC + crc.to_bytes(4, "big")
 
 
+def _held(data: bytes | mmap.mmap) -> bool:
+    """Whether an entry file's bytes are `MAGIC`, then the CRC-32 of the rest, then the rest."""
+    with memoryview(data)[_HEAD:] as payload:
+        return data[: len(MAGIC)] == MAGIC and zlib.crc32(payload).to_bytes(4, "big") == data[len(MAGIC) : _HEAD]
+
+
 def unsealed(data: bytes | mmap.mmap, checked: bool = False) -> memoryview:
     """The payload of an entry file; ValueError when it fails its checksum (checked before unmarshalling: a damaged
     length inside could otherwise ask for gigabytes). `checked`: its CRC held already (`mapped`)."""
-    payload = memoryview(data)[_HEAD:]
-    if data[: len(MAGIC)] != MAGIC or not checked and zlib.crc32(payload).to_bytes(4, "big") != data[len(MAGIC) : _HEAD]:
+    if not (data[: len(MAGIC)] == MAGIC if checked else _held(data)):
         raise ValueError("damaged cache entry")
-    return payload
+    return memoryview(data)[_HEAD:]
 
 
 _Pin = tuple[int, int, int, int, int, int]
@@ -73,9 +78,7 @@ def _mapped_now(entry: Path) -> tuple[mmap.mmap, _Pin]:
 def _checked(entry: Path, found: list) -> None:
     try:
         data, pin = _mapped_now(entry)
-        payload = memoryview(data)[_HEAD:]
-        found += [data, pin, data[: len(MAGIC)] == MAGIC and zlib.crc32(payload).to_bytes(4, "big") == data[len(MAGIC) : _HEAD]]
-        payload.release()
+        found += [data, pin, _held(data)]
         data.madvise(mmap.MADV_DONTNEED)  # (the pages read are the system's cache again, not the app's memory meanwhile)
     except Exception:  # noqa: BLE001 - missing, unreadable, empty: `mapped` maps it again, and says why
         found.clear()
