@@ -59,6 +59,13 @@ unchanged. Idle (load 0.4, 23:32-23:34): 100k reopened 1.35 → 1.37 s (5 runs; 
 folder opened ahead (0.40 s from the first frame: numpy and tantivy imported under the GIL beside the read, then the CRCs
 of its 169 MB), not by the passes over the papers. What the read takes (CPU): ~0.23 s, most of it making 100,000
 `Paper`s (`built` ~0.1, two `Packed` per paper ~0.08); one search ~0.04.
+Queries part at 1M arXiv, 2026-12-06 17:10-17:25 UTC (load 1.3-2.7, `--sizes 1000000 --kinds arxiv --skip open,cli
+--runs 5 --data . --cache …` from the lists' folder), main 47ad96f with its folder (not `ordered`: merges had mixed
+its rows) then the index sorted by row (ordered), ms p50 of every hit ranked / of the first screen ("screen"):
+learning 375/47 → 342/23, graph neural 81/53 → 86/28, 4 words 48/42 → 47/40, typo 7/10 → 9/7, prefix 42/48 → 48/7,
+"n 519/775 → 492/137, "neural network" 147/97 → 149/50, 3-word phrase 51/63 → 52/35, author: 3/3 → 4/1, author:"…"
+4/4 → 4/3, kw: 45/73 → 45/18, title: 13/16 → 15/4, OR 237/47 → 222/26, NOT 141/48 → 143/27; rg -i 565-2,891 ms a
+query, fzf --filter 10-111 s; the index built in 95 s either way.
 
 Each list gets three parts, all through the public code paths:
 - open: the installed `triage LIST` in a private tmux server (bench/open.py's `run`: the first frame,
