@@ -1,7 +1,7 @@
 """paper-triage at scale: one table per list size, fzf and rg timed in the same run on the same text.
 
     python bench/scale.py [--sizes iclr,100000,1000000] [--kinds arxiv,bare] [--data /work/wt/engine34-data]
-                          [--runs 7] [--skip open,queries,cli]
+                          [--runs 7] [--skip open,queries,cli] [--cache DIR]
 
 The lists: `iclr` is the real ICLR 2024 list (../shared/corpora/iclr-2024-papers.jsonl, 2,260 records);
 a number N gives two lists made once by bench/arxiv_lists.py into `--data` (outside the repository)
@@ -59,6 +59,13 @@ unchanged. Idle (load 0.4, 23:32-23:34): 100k reopened 1.35 → 1.37 s (5 runs; 
 folder opened ahead (0.40 s from the first frame: numpy and tantivy imported under the GIL beside the read, then the CRCs
 of its 169 MB), not by the passes over the papers. What the read takes (CPU): ~0.23 s, most of it making 100,000
 `Paper`s (`built` ~0.1, two `Packed` per paper ~0.08); one search ~0.04.
+Queries part at 1M arXiv, 2026-12-06 17:10-17:25 UTC (load 1.3-2.7, `--sizes 1000000 --kinds arxiv --skip open,cli
+--runs 5 --data . --cache …` from the lists' folder), main 47ad96f with its folder (not `ordered`: merges had mixed
+its rows) then the index sorted by row (ordered), ms p50 of every hit ranked / of the first screen ("screen"):
+learning 375/47 → 342/23, graph neural 81/53 → 86/28, 4 words 48/42 → 47/40, typo 7/10 → 9/7, prefix 42/48 → 48/7,
+"n 519/775 → 492/137, "neural network" 147/97 → 149/50, 3-word phrase 51/63 → 52/35, author: 3/3 → 4/1, author:"…"
+4/4 → 4/3, kw: 45/73 → 45/18, title: 13/16 → 15/4, OR 237/47 → 222/26, NOT 141/48 → 143/27; rg -i 565-2,891 ms a
+query, fzf --filter 10-111 s; the index built in 95 s either way.
 
 Each list gets three parts, all through the public code paths:
 - open: the installed `triage LIST` in a private tmux server (bench/open.py's `run`: the first frame,
@@ -72,7 +79,9 @@ Each list gets three parts, all through the public code paths:
 - queries: the list's engine as the app gets it (`read_path`, then `engine_for`: the folder the open
   left in the cache, opened; built first when there is none, as with `--skip open`, which the row
   says), in a process of its own: each query's first
-  time, then p50 / p95 over `--runs`; `rg -i` and `fzf --filter` on the list file itself, in the same
+  time, then p50 / p95 over `--runs` of every hit ranked (`triage`: what `triage list -q` and the app's list of hits
+  read) and of the first hundred hits with their count ("screen": `Engine.glance`, what the app shows first from
+  tui.filtering's `GLANCE_FROM` papers on, the rest following); `rg -i` and `fzf --filter` on the list file itself, in the same
   loop (one run of each in turn, so load falls on all three alike). rg and fzf cannot say what
   triage says (fields, typos, ranking): each row gives the nearest pattern they take (QUERIES), "-"
   where there is none; "*" after a count: the app shows a hint beside it (an unfinished `"n`).
@@ -194,18 +203,21 @@ def measure_queries(path: Path, runs: int) -> dict:
         started = time.perf_counter()
         hits = engine.search(query)
         first = (time.perf_counter() - started) * 1000
-        mine, rg, fzf = [], [], []
+        mine, screen, rg, fzf = [], [], [], []
         if big and label not in FZF_BIG:
             fuzzy = None
         for run in range(runs):
             started = time.perf_counter()
             hits = engine.search(query)
             mine.append((time.perf_counter() - started) * 1000)
+            started = time.perf_counter()
+            engine.glance(query, {})
+            screen.append((time.perf_counter() - started) * 1000)
             rg.append(_tool(["rg", "-i", "-c", "-e", pattern], path, pattern))
             if fuzzy is not None and (run == 0 or not big):
                 fzf.append(_tool(["fzf", "--filter", fuzzy], path, None))
         out["queries"][label] = {"hits": f"{len(hits)}{'*' if hits.query.hint else ''}", "first": first, "mine": mine,
-                                 "rg": rg, "fzf": fzf}
+                                 "screen": screen, "rg": rg, "fzf": fzf}
     out["ids"] = [hit.paper_id for hit in engine.search("graph neural")[:3]] or [collection.papers[0].id]
     out["peak"] = int(Path("/proc/self/status").read_text().split("VmHWM:")[1].split()[0]) / 1024
     return out
@@ -237,16 +249,16 @@ def query_rows(path: Path, cache: Path, runs: int) -> tuple[list[str], dict]:
     how = "no folder in the cache: read and built" if got["built"] else "cache the open left: parse, engine folder opened"
     rows = [f"  engine as the app gets it ({how}): "
             f"{got['ready'][0]:.1f} s wall, {got['ready'][1]:.1f} s CPU; peak {got['peak']:.0f} MB",
-            f"  {'class':<10} {'query':<40} {'hits':>7} {'first ms':>9} {'triage p50/p95':>15} {'rg -i p50/p95':>15} "
-            f"{'fzf p50/p95':>15}"]
+            f"  {'class':<10} {'query':<40} {'hits':>7} {'first ms':>9} {'triage p50/p95':>15} {'screen p50/p95':>15} "
+            f"{'rg -i p50/p95':>15} {'fzf p50/p95':>15}"]
     for label, query, _, _ in QUERIES:
         q = got["queries"][label]
 
         def cell(samples: list[float]) -> str:
             return f"{statistics.median(samples):.0f}/{percentile(samples, 0.95):.0f}" if samples else "-"
 
-        rows.append(f"  {label:<10} {query:<40} {q['hits']:>7} {q['first']:>9.0f} {cell(q['mine']):>15} {cell(q['rg']):>15} "
-                    f"{cell(q['fzf']):>15}")
+        rows.append(f"  {label:<10} {query:<40} {q['hits']:>7} {q['first']:>9.0f} {cell(q['mine']):>15} "
+                    f"{cell(q['screen']):>15} {cell(q['rg']):>15} {cell(q['fzf']):>15}")
     return rows, got
 
 
@@ -299,6 +311,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--skip", default="", help="parts to leave out: open, queries, cli")
     parser.add_argument("--triage", default=str(Path(sys.executable).parent / "triage"))
+    parser.add_argument("--cache", help="the cache folder the queries part reads the lists' engines from, kept (else a new "
+                                         "one: each list read and its engine built first, ~2 minutes at 1,000,000)")
     parser.add_argument("--measure-queries", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure_queries:
@@ -323,7 +337,7 @@ def main() -> None:
                     open_rows(args.triage, path, total, folder)
                 ident = None
                 if "queries" not in skip:
-                    rows, got = query_rows(path, folder / "cache", args.runs)
+                    rows, got = query_rows(path, Path(args.cache) if args.cache else folder / "cache", args.runs)
                     ident = got["ids"][0]
                     print("\n".join(rows), flush=True)
                 if "cli" not in skip:

@@ -108,9 +108,13 @@ def test_the_iclr_list_is_ranked_as_it_was(corpora, tmp_path):
     ids = [row["id"] for row in rows(triage("list", path, "--format", "jsonl", db=db))]
     for pid, mark in ((ids[10], "--star"), (ids[500], "--star"), (ids[20], "--read")):
         assert triage("set", pid, mark, path, db=db).returncode == 0
-    shown = {"similar": rows(triage("similar", ids[10], path, "--format", "jsonl", "-n", "20", db=db)),
-             **{sort: rows(triage("list", path, "--sort", sort, "--format", "jsonl", db=db))[:20] for sort in ("interest", "suggested")}}
-    assert {name: [row["id"] for row in printed] for name, printed in shown.items()} == ICLR_ORDERS
+    listed = {sort: [row["id"] for row in rows(triage("list", path, "--sort", sort, "--format", "jsonl", db=db))]
+              for sort in ("interest", "suggested")}
+    similar = [row["id"] for row in rows(triage("similar", ids[10], path, "--format", "jsonl", "-n", "20", db=db))]
+    assert {"similar": similar, **{sort: order[:20] for sort, order in listed.items()}} == ICLR_ORDERS
+    for sort, order in listed.items():  # the table (its rows from the list's columns, no paper made) in that order too
+        table = triage("list", path, "--sort", sort, db=db)
+        assert table.returncode == 0 and [line.split()[0] for line in table.stdout.splitlines()] == order
 
 
 def test_similar_to_an_unknown_or_ambiguous_id_is_one_line_and_exit_2(tmp_path):
@@ -149,6 +153,9 @@ def test_no_star_lists_in_file_order_and_says_a_star_is_enough(two_topics, tmp_p
     listed = rows(result)
     assert [row["id"] for row in listed] == [pid for pair in zip(rl, graphs) for pid in pair]
     assert {row["id"]: row["bucket"] for row in listed} == {pid: None if pid == graphs[0] else "unsure" for pid in rl + graphs}
+    table = triage("list", str(path), "--sort", "interest", db=db)
+    assert table.stderr == "triage: star a paper to get suggestions (0 starred)\n"
+    assert [line.split()[0] for line in table.stdout.splitlines()] == [row["id"] for row in listed]
 
 
 def test_one_star_puts_the_papers_like_it_first(two_topics, tmp_path):

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from store.common.json_out import dumps
 from store.papers.model import Triage, texts
 from store.readers.title_cache import ROWS_FROM, kept_titles, shown_title
-from store.search.views import SCORE_SORT, SORTS
+from store.search.views import LEARNT_SORTS, SCORE_SORT, SORTS
 from tui.cli.common import (add_common, add_library, add_query, database, engine_ahead, list_rows, load, matched, opened_now, paper_row,
                             paper_rows, parse_args, parse_query, print_table, attached, write_lines)
 
@@ -50,8 +50,14 @@ def run_list(argv: Sequence[str]) -> int:
 
         mark_arrived(db, collection, arrived, states, new)
     hits = matched(collection, query, states, new, updated, ahead)
-    if not args.sort and args.format != "jsonl":  # (a table of rows in file or hit order: from the list's columns)
-        rows = range(len(collection.papers)) if hits is None else hits.positions.tolist()
+    if args.format != "jsonl" and (not args.sort or (args.sort in LEARNT_SORTS and hits is None)):
+        # (a table of rows in file, hit or learnt order: from the list's columns)
+        if args.sort:
+            from tui.cli.rank import learnt_rows
+
+            rows: Sequence[int] = learnt_rows(collection, states, args.sort, db)
+        else:
+            rows = range(len(collection.papers)) if hits is None else hits.positions.tolist()
         print_table(list_rows(collection, rows), states, updated)
         return 0 if rows else 1
     found = [(paper, None) for paper in collection.papers] if hits is None else hits.scored

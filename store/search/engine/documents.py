@@ -47,6 +47,14 @@ def schema() -> tantivy.Schema:
     return builder.build()
 
 
+def new_index(path: str | None = None) -> tantivy.Index:
+    """An empty index of `schema` (in the folder `path`, else in memory) whose documents are kept in `row` order
+    (tantivy's index sorting): a segment's documents, and those of a merge of segments, in list order, so that a
+    long list's folder, merged while it was built, is still in list order (store.search.engine.folder's `ordered`:
+    at 1,000,000 papers, a query whose first screen ties, `"n`, read every hit again without it, ~0.8 s)."""
+    return tantivy.Index(schema(), path=path, sort_by_field="row")
+
+
 _APART = re.compile(r"[^\w\u0300-\u036f ]+")
 """Characters between words but spaces (a lowered text has no other spacing): each run of them a `GAP`."""
 

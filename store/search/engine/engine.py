@@ -22,7 +22,7 @@ import numpy as np
 import tantivy
 
 from store.papers.model import Paper, Triage
-from store.search.engine.documents import schema
+from store.search.engine.documents import new_index
 from store.search.engine.folder import build, checked, fill, ordered, sealed
 from store.search.engine.lexicon import Lexicon, made
 from store.search.engine.translate import Translator
@@ -96,7 +96,7 @@ class Engine:
     @classmethod
     def of(cls, papers: Sequence[Paper]) -> Engine:
         """The engine of `papers` built in memory (no folder): the same answers as one in a folder."""
-        index = tantivy.Index(schema())
+        index = new_index()
         fill(index, papers)
         return cls(papers, index, Lexicon(made(index.searcher()).__getitem__))
 

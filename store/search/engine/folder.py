@@ -17,10 +17,12 @@ stamp missing or not a plain file, has them read again (and stamped anew when th
 Files changed less than `SETTLED` before are not stamped (a write within the clock's tick after it would leave their
 times as they were: the next open checks them again), so a folder just built is checked once more, at its reopen.
 
-The writer indexes on one thread, so each segment holds rows one after another, and the segments are then listed
-in row order: the documents are in list order, which is how tantivy breaks ties (`ordered`; ICLR×44, ~100,000
-papers, is one segment). A merge of the writer's may mix rows (a long list over its budget): that folder is not
-`ordered`, and its ties are asked for again (store.search.engine.engine).
+The writer indexes on one thread, so each segment holds rows one after another, and the index keeps each segment's
+documents in row order, a merge's too (store.search.engine.documents' `new_index`: without it a merge of the
+writer's, a long list over its budget, joined its segments in the order of their size); the segments are then
+listed in row order: the documents are in list order, which is how tantivy breaks ties (`ordered`; ICLR×44, ~100,000
+papers, is one segment; 1,000,000 papers are several, each one run of rows). A folder whose segments' rows are not
+runs is not `ordered`, and its ties are asked for again (store.search.engine.engine).
 """
 from __future__ import annotations
 
@@ -44,7 +46,7 @@ from store.common.errors import ReadError
 from store.common.files import Abandoned, read_regular, write_whole
 from store.papers.model import Paper
 from store.search.engine import lexicon
-from store.search.engine.documents import document, schema
+from store.search.engine.documents import document, new_index
 
 MANIFEST = "manifest.json"
 MANIFEST_MOST = 1 << 20
@@ -125,7 +127,7 @@ _OS_ERROR = re.compile(r"\(os error (\d+)\)")
 
 def _sealed(papers: Sequence[Paper], temp: Path, key: str, stop: threading.Event | None) -> None:
     temp.mkdir(parents=True)
-    index = tantivy.Index(schema(), path=str(temp))
+    index = new_index(str(temp))
     fill(index, papers, stop)
     ordered = _in_row_order(temp, index.searcher())
     lexicon.write(index.searcher(), temp)
