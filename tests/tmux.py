@@ -1,6 +1,7 @@
 """Drive the installed `triage` command in a real terminal: a private tmux server per test."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -18,6 +19,11 @@ def triage_command() -> str:
     if not found:
         pytest.skip("the triage command is not installed (pip install -e .)")
     return found
+
+
+def socket_file(name: str) -> Path:
+    """Where the tmux server named `name` (`tmux -L`) keeps its socket."""
+    return Path(os.environ.get("TMUX_TMPDIR") or "/tmp") / f"tmux-{os.getuid()}" / name
 
 
 class Tmux:
@@ -76,7 +82,9 @@ class Tmux:
         return [line for pid, line in lines.items() if pid != shell and below(pid)]
 
     def kill(self) -> None:
+        """End the server, and remove its socket file, which tmux leaves behind (~140 a run of the suite)."""
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+        socket_file(self.socket).unlink(missing_ok=True)
 
     def quit(self) -> None:
         """Press `q` and wait until the app has exited with status 0."""
