@@ -31,7 +31,7 @@ from pathlib import Path
 TITLES = """
 import os, sys, time
 from store.readers import read_paths
-from tui.cli.common import list_rows, paper_rows, print_table
+from tui.cli.table import list_rows, paper_rows, print_table
 collection = read_paths([sys.argv[1]])
 sys.stdout = open(os.devnull, "w")
 wall, cpu = time.perf_counter(), time.process_time()

@@ -5,20 +5,17 @@ from __future__ import annotations
 import argparse
 import gc
 import os
-import shutil
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set as AbstractSet
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set as AbstractSet
 from contextlib import nullcontext
 from itertools import islice
 from pathlib import Path
 from unicodedata import east_asian_width
 from typing import TYPE_CHECKING, TypeVar
 
-from store.papers.chunked import ids_of, values_of
 from store.papers.model import Collection, Paper, Triage
 from store.readers import describe_skipped, match_cache, read_paths
 from store.readers.records import reporting
-from store.readers.title_cache import ROWS_FROM, kept_titles, shown_title
 from store.search.query import Query, clipped, parse
 from tui.boundary import write_control
 
@@ -251,63 +248,6 @@ def paper_row(paper: Paper, state: Triage, text: str) -> dict[str, object]:
     `store.papers.model.texts` reads them) and its marks."""
     return {"id": paper.id, **paper.record(), "source": paper.source, "line": paper.line, "text": text,
             **state.marks()}
-
-
-def marks_column(state: Triage) -> str:
-    """A paper's marks in three characters, as the app's list shows them: `•` unread (`✗` not for me), `★`, the priority."""
-    return ("✗" if state.dismissed else " " if state.read else "•") + ("★" if state.starred else " ") + (str(state.priority or " "))
-
-
-Row = tuple[str, str, "int | None", str]
-"""A paper as a table row takes it: its id, venue, year and title as shown."""
-
-
-def paper_rows(papers: Iterable[Paper], titles: Callable[[Paper], str] = shown_title) -> Iterator[Row]:
-    """`papers` as table rows (`titles`: each one's title as shown, rendered now unless told)."""
-    return ((paper.id, paper.venue, paper.year, titles(paper)) for paper in papers)
-
-
-def list_rows(collection: Collection, rows: Sequence[int]) -> Iterable[Row]:
-    """The papers of `collection` at `rows` as table rows: of many, from its columns and its titles as shown, kept
-    (store.readers.title_cache), no paper made for them (a reopened list's are made a chunk at a time:
-    store.papers.chunked); of a few, or when the titles are not kept, from the papers."""
-    papers = collection.papers
-    title = kept_titles(collection) if len(rows) >= ROWS_FROM else None
-    if title is None:
-        return paper_rows(map(papers.__getitem__, rows))
-    ids, venues, years = ids_of(papers), list(values_of(papers, "venue")), list(values_of(papers, "year"))
-    return ((ids[row], venues[row], years[row], title(row)) for row in rows)
-
-
-def print_table(rows: Iterable[Row], states: Mapping[str, Triage], updated: AbstractSet[str] = frozenset()) -> None:
-    """A line a paper (`Row`: `paper_rows`, `list_rows`): its id, its marks (`marks_column`), its title as shown and
-    where it appeared, and `(updated)` for a paper of `updated` (a later version of a marked paper). (100,000 rows are
-    made in ~0.06 s of CPU: what is the same for many papers, unmarked ones' marks and a venue with its year, is made
-    once, and a row is one f-string with no format to parse: a title padded by a `:<{width}` of its own took a third
-    longer.)"""
-    width = shutil.get_terminal_size((100, 24)).columns
-    title_width = max(20, width - 12 - 5 - 12)
-    unmarked = marks_column(Triage())
-    places: dict[tuple[str, int | None], str] = {}
-
-    def line(row: Row) -> str:
-        pid, venue, year, title = row
-        state = states.get(pid)
-        where = places.get((venue, year))
-        if where is None:
-            where = places[venue, year] = venue_year(venue, year)
-        if updated and pid in updated:
-            where += "  (updated)"
-        marks = unmarked if state is None else marks_column(state)
-        return f"{pid}  {marks}  {clipped(title, title_width).ljust(title_width)}  {where}".rstrip()
-
-    write_lines(map(line, rows))
-
-
-def venue_year(venue: str, year: int | None) -> str:
-    """Where a paper appeared, as a table row shows it: its venue and year ('ICLR 2024', the year once)."""
-    shown = str(year or "")
-    return venue if shown in venue else " ".join(part for part in (venue, shown) if part)
 
 
 def write_lines(lines: Iterable[str], batch: int = 1000) -> None:

@@ -8,8 +8,9 @@ from store.common.json_out import dumps
 from store.papers.model import Triage, texts
 from store.readers.title_cache import ROWS_FROM, kept_titles, shown_title
 from store.search.views import LEARNT_SORTS, SCORE_SORT, SORTS
-from tui.cli.common import (add_common, add_library, add_query, database, engine_ahead, list_rows, load, matched, opened_now, paper_row,
-                            paper_rows, parse_args, parse_query, print_table, attached, write_lines)
+from tui.cli.common import (add_common, add_library, add_query, attached, database, engine_ahead, load, matched, opened_now, paper_row,
+                            parse_args, parse_query, write_lines)
+from tui.cli.table import paper_rows, print_list, print_table
 
 
 def list_parser() -> argparse.ArgumentParser:
@@ -58,7 +59,7 @@ def run_list(argv: Sequence[str]) -> int:
             rows: Sequence[int] = learnt_rows(collection, states, args.sort, db)
         else:
             rows = range(len(collection.papers)) if hits is None else hits.positions.tolist()
-        print_table(list_rows(collection, rows), states, updated)
+        print_list(collection, rows, states, updated)
         return 0 if rows else 1
     found = [(paper, None) for paper in collection.papers] if hits is None else hits.scored
     gains: Mapping[str, dict[str, object]] = {}

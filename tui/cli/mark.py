@@ -22,8 +22,9 @@ from store.readers import read_path
 from store.readers.ids import Known, ids, papers_named
 from store.readers.title_cache import shown_title
 from store.search.query import clipped
-from tui.cli.common import (add_common, database, default_files, in_store, load, marks_column, parse_args,
-                            Refused, tell_skipped)
+from tui.cli.common import (add_common, database, default_files, in_store, load, parse_args, Refused,
+                            tell_skipped)
+from tui.cli.table import marks_column
 
 if TYPE_CHECKING:
     from store.marks.db import TriageStore

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from store.papers.model import Collection, Paper, Triage, texts
 from store.papers.rows import ById
 from store.common.json_out import dumps
-from tui.cli.common import (add_common, add_library, database, in_store, keys_naming, load, named, paper_row, paper_rows, parse_args, print_table,
-                            stored_states)
+from tui.cli.common import (add_common, add_library, database, in_store, keys_naming, load, named, paper_row, parse_args, stored_states)
+from tui.cli.table import paper_rows, print_table
 
 if TYPE_CHECKING:
     from store.interest.ranking import Ranking

@@ -15,8 +15,9 @@ from store.marks.clock import now
 from store.marks.rules import Rule, Rules
 from store.papers.inert import inert
 from store.papers.model import Collection, Triage
-from tui.cli.common import (add_db, database, default_files, engine_of, in_store, load, matching, paper_rows, parse_args, parse_query, print_table,
-                            Refused, stored_states, write_lines)
+from tui.cli.common import (add_db, database, default_files, engine_of, in_store, load, matching, parse_args, parse_query, Refused,
+                            stored_states, write_lines)
+from tui.cli.table import paper_rows, print_table
 
 
 def rules_parser() -> argparse.ArgumentParser:
