@@ -186,3 +186,34 @@ def test_a_list_opened_again_unchanged_finds_what_looking_at_each_paper_finds(tm
     opened(second, known=False)
     forgot = opened(first)  # looked at each paper again: the forgotten ones arrive again
     assert forgot.new == forgot.arrived and len(forgot.new) == 3
+
+
+def test_a_list_of_more_identities_than_are_kept_keeps_its_own_and_is_not_all_new_again(tmp_path, monkeypatch):
+    """A list with more identities than `MOST_IDENTITIES` (the whole arXiv: ~7.8 million for 2.7 million papers) keeps
+    those it brought: opened again, nothing is new and no paper is looked at; another list's seen earlier are the
+    ones forgotten. (Before, its own were forgotten as they were written: every paper new at every open.)"""
+    from store.library import seen
+    from store.marks.db import TriageStore
+    from store.readers import read_path
+    from store.readers.list_key import read_key
+
+    big, small = tmp_path / "big.jsonl", tmp_path / "small.jsonl"
+    write(small, [paper(20), paper(21)])
+    write(big, [paper(k) for k in range(1, 11)])
+    monkeypatch.setattr(seen, "MOST_IDENTITIES", 5)
+    looked: list[int] = []
+    monkeypatch.setattr(seen, "_opening", lambda *args, _was=seen._opening: looked.append(1) or _was(*args))
+
+    def opened(path: Path) -> seen.Opened:
+        store = TriageStore(tmp_path / "triage.json")
+        try:
+            collection = read_path(path)
+            return store.opened(collection.sources, collection.papers, read_key(collection))
+        finally:
+            store.close()
+
+    assert len(opened(small).new) == 2
+    assert len(opened(big).new) == 10
+    assert opened(big) == seen.NOTHING and opened(big) == seen.NOTHING
+    assert len(looked) == 3  # (small, big, and big once more: the small list's forgotten took the keys with them)
+    assert len(opened(small).new) == 2  # (the small list's, seen earliest, were forgotten: new again, as always)
