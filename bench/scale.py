@@ -7,7 +7,7 @@ The lists: `iclr` is the real ICLR 2024 list (../shared/corpora/iclr-2024-papers
 a number N gives two lists made once by bench/arxiv_lists.py into `--data` (outside the repository)
 and reused: `arxiv-N.jsonl` (the arXiv metadata snapshot's own JSON Lines, records of the corpora,
 varied) and `abstracts-N.txt` (make_corpus.py's bare abstracts). 2700000 (the snapshot's size) is
-a size like any other: it was not run (its list alone would be ~5.9 GB in this form).
+a size like any other (its list is 5.6 GB in this form; made in ~2.5 minutes): run once, see the end of these notes.
 Run of 2026-12-02, before the engine (the app's in-memory SearchIndex; load 14-27 on the 2 shared cores):
 ICLR and both 100k lists measured whole; at 1M (arxiv-1000000.jsonl, 2,082 MB) the app showed its first
 59 rows and then, after 10 minutes (62 s of CPU), still said "reading 0%…" with 7.9 GB resident: the run
@@ -66,6 +66,18 @@ learning 375/47 → 342/23, graph neural 81/53 → 86/28, 4 words 48/42 → 47/4
 "n 519/775 → 492/137, "neural network" 147/97 → 149/50, 3-word phrase 51/63 → 52/35, author: 3/3 → 4/1, author:"…"
 4/4 → 4/3, kw: 45/73 → 45/18, title: 13/16 → 15/4, OR 237/47 → 222/26, NOT 141/48 → 143/27; rg -i 565-2,891 ms a
 query, fzf --filter 10-111 s; the index built in 95 s either way.
+2,700,000 arXiv records (arxiv-2700000.jsonl, 2,699,998 papers), 2026-12-06 19:18-20:05 UTC, idle but for the run:
+cold, `triage list arxiv-2700000.jsonl -q learning` with an empty cache (main de72c6e) 878 s wall, 1,313 s CPU, peak
+16.5 GB (the whole list read into one process before it is written to the cache), cache 7.5 GB. Reopened, the app
+(bench/open.py's `run`, three opens, main 51f5c7a): first frame 0.41-0.54 s, searchable 1.04-1.16 s, peak 736-754 MB
+(app and workers); `triage list -q '"neural network"'` (659,201 rows) 2.9-3.0 s at 1.0 GB (22-25 s and 3.9 GB at every
+call before seen56: the list's own identities were forgotten as they were written, so each call made every paper's
+again), the whole list 2.8 s. Queries part (`--sizes 2700000 --kinds arxiv --skip open,cli --runs 3 --data . --cache
+…`), ms p50 every hit ranked / first screen / `rg -i`: learning 1,130/52/6,032, graph neural 218/59/3,238, 4 words
+98/83/2,330, typo 20/11/2,921, prefix 120/12/1,690, "n 1,219/286/1,316, "neural network" 413/126/1,059, 3-word phrase
+125/84/2,367, author: 4/2/2,743, author:"…" 6/3/2,797, kw: 122/44/2,756, title: 29/5/2,770, OR 606/51/7,034, NOT
+375/56/1,955 (p95 within 5% of p50 but typo's every hit, 170); fzf --filter 177 s (1 word), 161 s (typo), 29 s (phrase),
+at up to 18 GB; the measuring process (the list read in it, every hit of each class ranked) peaked at 8.4 GB.
 
 Each list gets three parts, all through the public code paths:
 - open: the installed `triage LIST` in a private tmux server (bench/open.py's `run`: the first frame,
