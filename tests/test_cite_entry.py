@@ -95,7 +95,7 @@ def test_a_damaged_or_forged_entry_never_changes_what_is_written(tmp_path, corpo
         damaged.append(bytes(flipped))
     damaged += [forged(twice), forged(by_case), forged(empty), forged(made_keys, number=count - 1),
                 forged(made_keys, "\0".join(made_titles[1:])),  # a title short
-                forged(made_keys[::-1], parse=((*keys[0][:3], 0, 0, 0, 0),))]  # another version of the list
+                forged(made_keys[::-1], parse=((*keys[0][:2], 0, 0, 0, 0),))]  # another version of the list
     for bad in damaged:
         entry.write_bytes(bad)
         assert exported(path, "bibtex") == expected

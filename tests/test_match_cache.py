@@ -92,7 +92,7 @@ def test_a_damaged_or_forged_entry_is_never_believed(tmp_path, corpora):
                 forged(keys, count, [titles_only.rpartition("\0")[0], None, None]),  # a paper short
                 forged(keys, count, [list(made.titles), None, None]),  # another kind
                 forged(keys, count, [titles_only]),  # a column short
-                forged(((*keys[0][:3], 0, 0, 0, 0),), count, [titles_only[::-1], None, None])]  # another version of the list
+                forged(((*keys[0][:2], 0, 0, 0, 0),), count, [titles_only[::-1], None, None])]  # another version of the list
     for bad in damaged:
         entry.write_bytes(bad)
         assert match_cache.columns(collection.origin, collection.papers) == made

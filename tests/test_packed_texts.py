@@ -70,12 +70,12 @@ def test_the_parse_entry_of_papers_kept_packed_is_a_plain_parses(iclr, on_worker
     path = iclr("packed.txt")
     collection = packed_read(path)
     assert any(type(kept_text(p)) is Packed for p in collection.papers)
-    key = cache.parse_key(str(path), path)
+    key = cache.parse_key(path)
     with cache.entry_file([path], cache.TEXTS_SUFFIX).open("wb") as out:
         table = texts_entry.write(collection.papers, out)
     head, blob = cache._encode(key, collection, table)
     data = head + bytes(blob)
-    decoded = cache.decode(sealed.header_of(data) + data, key, path)
+    decoded = cache.decode(sealed.header_of(data) + data, key, path, str(path))
     assert decoded is not None and fields(decoded.papers) == fields(read_path(iclr("plain.txt")).papers)
 
 

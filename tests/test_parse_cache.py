@@ -109,7 +109,7 @@ def values(entry: bytes, path: Path) -> object:
     """What a whole entry of the list `path` holds: its papers, their fields, in order (not always the same bytes for
     the same values: marshal flags the objects it meets more than once, and which those are depends on how the parse
     shared them)."""
-    collection = cache.decode(entry, cache.parse_key(str(path), path), path)
+    collection = cache.decode(entry, cache.parse_key(path), path, str(path))
     return [(paper, paper.text, paper.plain, paper.fields, paper.position) for paper in collection.papers]
 
 
@@ -302,3 +302,32 @@ def test_a_damaged_foreign_or_outdated_head_entry_is_never_believed(tmp_path):
     os.utime(lists[0], ns=(time.time_ns(), time.time_ns()))  # touched since it was cached
     assert cache.head(str(lists[0])) is None
     assert quick.head(str(lists[0]), 0, cached=True) == parsed
+
+
+def test_a_list_reached_by_another_path_is_read_from_the_cache_under_the_name_given_now(tmp_path, monkeypatch):
+    """The same file opened as `list.jsonl` from its folder, by its absolute path and through a link is one parse
+    (each of them parsed it again before: ~15 minutes at 2,700,000 papers, with every entry kept beside it): its
+    papers, head, ids and warnings say the name it is read under now, as a parse of that name would."""
+    import store.readers as readers
+    from store.readers import ids
+
+    records = [f'{{"title": "Paper {k}", "abstract": "We study problem {k} and solve it. It works well."}}' for k in range(6)]
+    listed = tmp_path / "lists" / "list.jsonl"
+    listed.parent.mkdir()
+    listed.write_text("\n".join([*records[:3], "{not json", *records[3:]]) + "\n", encoding="utf-8")
+    (tmp_path / "link.jsonl").symlink_to(listed)
+    parses: list[str] = []
+    monkeypatch.setattr(readers, "_parse", lambda name, p, _was=readers._parse: parses.append(name) or _was(name, p))
+    monkeypatch.chdir(listed.parent)
+    first = read_path("list.jsonl")
+    cache.settle()
+    for name in (str(listed), str(tmp_path / "link.jsonl"), "./list.jsonl", "list.jsonl"):
+        again = read_path(name)
+        assert [paper.source for paper in again.papers] == [name] * 6 and again.sources == [name]
+        assert again.warnings == [f"{name}:4: skipped a line that is not JSON (Expecting property name enclosed in double quotes)"]
+        assert [(paper.id, paper.title, paper.line) for paper in again.papers] == [
+            (paper.id, paper.title, paper.line) for paper in first.papers]
+        assert [paper.source for paper in cache.head(name).papers] == [name] * 6
+        known = ids.ids([name])
+        assert known is not None and known.sources == [name] and known.warnings == again.warnings
+    assert parses == ["list.jsonl"]

@@ -88,7 +88,7 @@ def test_a_damaged_forged_or_old_entry_never_changes_the_table(iclr, capsys, mon
         damaged.append(bytes(flipped))
     damaged += [forged(lines, number=count - 1), forged(lines[1:]), forged(lines + [b"one more"], number=count + 1),
                 forged([b"forged"] * count, code="old code"), forged([b"forged"] * count, width=70),
-                forged(lines[::-1], parse=((*keys[0][:3], 0, 0, 0, 0),))]
+                forged(lines[::-1], parse=((*keys[0][:2], 0, 0, 0, 0),))]
     for bad in damaged:
         entry.write_bytes(bad)
         assert printed(iclr, capsys, monkeypatch) == expected

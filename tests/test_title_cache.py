@@ -73,7 +73,7 @@ def test_a_damaged_forged_or_old_entry_never_changes_the_table(tmp_path, corpora
         flipped = bytearray(good)
         flipped[rng.randrange(len(good))] ^= 1 + rng.randrange(255)
         damaged.append(bytes(flipped))
-    damaged += [forged(made, number=count - 1), forged(made[1:]), forged(made[::-1], parse=((*keys[0][:3], 0, 0, 0, 0),))]
+    damaged += [forged(made, number=count - 1), forged(made[1:]), forged(made[::-1], parse=((*keys[0][:2], 0, 0, 0, 0),))]
     for bad in damaged:
         entry.write_bytes(bad)
         assert table(path, capsys) == expected

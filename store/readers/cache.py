@@ -4,8 +4,9 @@ and how any cache entry is written (whole, now or in the background, held until 
 One cache file per list (named by a hash of its absolute path) in `$TRIAGE_CACHE`, else the
 user cache folder, holds the parsed `Collection` (marshal, field by field, each long column a slice at a time laid
 one after another: plain values only, never code; mapped when it is read, a slice unmarshalled when its papers are
-made) and the key it was made under: the path as given and absolute, the file's size, mtime, ctime and
-inode, and a version key covering the source of the wings that parse (`PARSING`: not that of the marks, sync,
+made) and the key it was made under: the file's absolute path (not the path as given: a list reached by another
+path, relative, absolute or through a link, is the same parse, its papers and warnings told the name it is read under
+now, `renamed`), size, mtime, ctime and inode, and a version key covering the source of the wings that parse (`PARSING`: not that of the marks, sync,
 citations, search engine or ranking, whose own entries name their code, `code_key`), the Python version and the versions
 of the libraries that shape parsing, behind a CRC-32 of all that. Any difference, any
 unreadable, malformed or damaged cache file (one that fails its CRC), means the list is parsed
@@ -159,14 +160,25 @@ def pins(paths: Sequence[str]) -> tuple[tuple[int, int, int, int] | None, ...]:
     return tuple(found)
 
 
-def parse_key(name: str, path: Path) -> tuple:
-    """What must be unchanged for a cached parse to stand; OSError for a file that is not a regular
-    one (a pipe, a device), which is never cached."""
+def parse_key(path: Path) -> tuple:
+    """What must be unchanged for a cached parse to stand (the version of the code, the file's absolute path and what
+    pins its content: `_pin`); OSError for a file that is not a regular one (a pipe, a device), which is never cached.
+    (The path as given was part of it: a list opened as `arxiv.json`, then as `~/lists/arxiv.json`, was parsed again,
+    ~15 minutes at 2,700,000 papers, and so was every entry kept beside it.)"""
     absolute = str(path.resolve())
     info = path.stat()
     if not stat.S_ISREG(info.st_mode):
         raise OSError(f"{absolute} is not a regular file")
-    return (version_key(), name, absolute, *_pin(info))
+    return (version_key(), absolute, *_pin(info))
+
+
+def renamed(sources: Sequence[str], warnings: Sequence[str], name: str) -> tuple[list[str], list[str]]:
+    """The sources and warnings of one list file's entry made when it was read as another name, as read as `name`:
+    the name each warning begins with too (`file:line: skipped …`)."""
+    if len(sources) != 1 or sources[0] == name:
+        return list(sources), list(warnings)
+    was = sources[0]
+    return [name], [name + warning[len(was):] if warning.startswith(was) else warning for warning in warnings]
 
 
 def entry_file(paths: Sequence[Path], suffix: str) -> Path:
@@ -217,10 +229,10 @@ def _encode(key: tuple, collection: Collection, texts: texts_entry.Table) -> tup
     return len(directory).to_bytes(8, "big") + directory, blob
 
 
-def decode(data: bytes | mmap.mmap, key: tuple, path: Path, wanted: AbstractSet[str] | None = None,
+def decode(data: bytes | mmap.mmap, key: tuple, path: Path, name: str, wanted: AbstractSet[str] | None = None,
             parse: Callable[[], Collection] | None = None, checked: bool = False) -> Collection | None:
-    """The collection an entry holds (its texts left in its texts entry, `store.readers.texts_entry`: read again by
-    `parse` should that be found damaged), or None when it is another key's; ValueError (or another error) when it
+    """The collection an entry holds, read as `name` (`renamed`; its texts left in its texts entry,
+    `store.readers.texts_entry`: read again by `parse` should that be found damaged), or None when it is another key's; ValueError (or another error) when it
     or its texts entry is damaged. Its columns are read from `data` where they are (an entry mapped:
     `store.readers.sealed.mapped`, which says whether its CRC held already: `checked`). Its papers are made a chunk at a
     time when asked for (`store.papers.chunked`); with `wanted`, of its papers only those whose ids are `wanted`, made
@@ -237,10 +249,13 @@ def decode(data: bytes | mmap.mmap, key: tuple, path: Path, wanted: AbstractSet[
         lookups = {name: Lookup(*(view.cast("I") for view in taken(places, blob))) for name, places in lookups.items()}
         ends = {name: taken(places, blob) for name, places in ends.items()}
         plains, positions = columns.pop("plain"), None if positions is None else taken(positions, blob)
-        header, venue, year, sources, warnings = meta
+        header, venue, year, stored, warnings = meta
+        sources, warnings = renamed(stored, warnings, name)
+        if same.get("source") == stored[0] != name:
+            same["source"] = name
         ids = joined(columns.pop("id")) if "id" in columns else [same["id"]] * count
         side = entry_file([path], TEXTS_SUFFIX)
-        chunks, pairs = texts_entry.opened(side, table, key[1], ids, parse, (entry_file([path], SUFFIX), side))
+        chunks, pairs = texts_entry.opened(side, table, name, ids, parse, (entry_file([path], SUFFIX), side))
     if len(ids) != count or any(len(lookup.rows) != count for lookup in lookups.values()):
         raise ValueError("damaged cache entry")
     if isinstance(data, mmap.mmap):  # (its pages read for the CRC are the system's cache again, not this process's memory)
@@ -249,7 +264,7 @@ def decode(data: bytes | mmap.mmap, key: tuple, path: Path, wanted: AbstractSet[
         papers: Sequence[Paper] = chunked(ids, columns, ends, same, chunks, pairs, plains, positions, lookups)
     else:
         papers = picked(ids, wanted, columns, same, chunks, pairs, plains, positions)
-    return Collection(papers, header, venue, year, list(sources), list(warnings), ids=ids if wanted is None else None)
+    return Collection(papers, header, venue, year, sources, warnings, ids=ids if wanted is None else None)
 
 
 def _write_head(key: tuple, collection: Collection, out: BinaryIO) -> None:
@@ -273,12 +288,13 @@ def head(name: str) -> Collection | None:
     the cache holds no head entry of this very file (its key), or a damaged one."""
     path = Path(name)
     try:
-        key = parse_key(name, path)
+        key = parse_key(path)
         payload = unsealed(entry_bytes(entry_file([path], HEAD_SUFFIX)))
         with collector_paused():
             stored_key, (header, venue, year), values = marshal.loads(payload)
             if stored_key != key:
                 return None
+            values[FIELDS.index("source")] = [name] * len(values[0])  # (read as `name` now: `renamed`)
             papers = built(values)
         if not papers or len(values) != len(FIELDS) or any(len(column) != len(papers) for column in values):
             return None
@@ -453,13 +469,13 @@ def cached(name: str, path: Path, parse: Callable[[], Collection],
     # only while no other thread runs (see records.analysed).
     settle()
     try:
-        key = parse_key(name, path)
+        key = parse_key(path)
     except OSError:
         return parse()
     entry = entry_file([path], SUFFIX)
     try:
         data, checked = mapped(entry)
-        found = decode(data, key, path, parse=parse, checked=checked)
+        found = decode(data, key, path, name, parse=parse, checked=checked)
     except Exception:  # missing, unreadable, truncated, from another format, its file changed: parse again
         found = None
     if found is not None:
@@ -469,7 +485,7 @@ def cached(name: str, path: Path, parse: Callable[[], Collection],
         return found
     collection = parse()
     try:
-        if parse_key(name, path) != key:
+        if parse_key(path) != key:
             return collection
     except OSError:
         return collection

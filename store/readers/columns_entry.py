@@ -42,7 +42,7 @@ def kept(origin: Origin | None, papers: Sequence[Paper], suffix: str, width: int
     `make` is of besides those that parse (`cache.PARSING`), whose code the entry is kept under too."""
     if origin is None or len(papers) < KEPT_FROM or not origin.of(papers):
         return None
-    entry = cache.entry_file([Path(key[2]) for key in origin.keys], suffix)
+    entry = cache.entry_file([Path(key[1]) for key in origin.keys], suffix)
     code = cache.code_key(*wings) if wings else ""
     cache.settle(entry)  # (one being written is read once it is whole)
     try:
@@ -75,7 +75,7 @@ def _most(keys: tuple[tuple, ...], count: int, width: int) -> int:
     """The most bytes an entry of `width` columns of papers read from list files at `keys` can take: its columns are
     made of the files' text (a value may be longer than its text, by a little: a ligature or a fraction comes apart, a
     title's brace or escape is added)."""
-    return 4096 + 16 * count + 2 * width * sum(key[3] for key in keys)
+    return 4096 + 16 * count + 2 * width * sum(key[2] for key in keys)
 
 
 def read(entry: Path, keys: tuple[tuple, ...], count: int, width: int, code: str = "") -> list[list[str]] | None:

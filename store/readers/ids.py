@@ -72,13 +72,13 @@ def save_beside(path: Path, key: tuple, collection: Collection) -> None:
     save(path, key, lambda: known(collection), len(collection.papers))
 
 
-def _decode(data: bytes, key: tuple) -> Ids | None:
+def _decode(data: bytes, key: tuple, name: str) -> Ids | None:
     found = _columns(data, key)
     if found is None:
         return None
     (sources, warnings), ids, texts, titles = found
     with collector_paused():
-        return Ids(list(map(Known, ids, texts, titles)), list(sources), list(warnings))
+        return Ids(list(map(Known, ids, texts, titles)), *cache.renamed(sources, warnings, name))
 
 
 def _columns(data: bytes, key: tuple) -> tuple[tuple, list[str], list[str], list[str]] | None:
@@ -101,9 +101,9 @@ def ids(paths: Sequence[str]) -> Ids | None:
     for name in paths:
         path = Path(name)
         try:
-            key = cache.parse_key(name, path)
+            key = cache.parse_key(path)
             entry = cache.entry_file([path], SUFFIX)
-            found = _decode(sealed.entry_bytes(entry), key) if entry.exists() else _from_parse(path, key)
+            found = _decode(sealed.entry_bytes(entry), key, name) if entry.exists() else _from_parse(path, key, name)
         except Exception:  # not a regular file, unreadable, truncated, damaged: the caller reads the list
             return None
         if found is None:
@@ -126,7 +126,7 @@ def fingerprints(origin: Origin | None, papers: Sequence[Paper]) -> list[str] | 
     if origin is None or len(origin.keys) != 1 or not origin.of(papers):
         return None
     key = origin.keys[0]
-    entry = cache.entry_file([Path(key[2])], SUFFIX)
+    entry = cache.entry_file([Path(key[1])], SUFFIX)
     try:  # (not waited for while it is written, behind a list just parsed: the caller works them out meanwhile)
         found = _columns(sealed.entry_bytes(entry), key)
     except Exception:  # missing, unreadable, truncated, damaged: worked out by the caller
@@ -147,7 +147,7 @@ def papers_named(paths: Sequence[str], wanted: AbstractSet[str],
         path = Path(name)
         try:
             entry = sealed.entry_mapped(cache.entry_file([path], cache.SUFFIX))
-            part = cache.decode(entry, cache.parse_key(name, path), path, wanted - found.keys(),
+            part = cache.decode(entry, cache.parse_key(path), path, name, wanted - found.keys(),
                                  partial(read, name) if read is not None else None)
         except Exception:  # missing, unreadable, truncated, damaged, its file changed: the caller reads the lists
             return None
@@ -158,9 +158,9 @@ def papers_named(paths: Sequence[str], wanted: AbstractSet[str],
     return list(found.values())
 
 
-def _from_parse(path: Path, key: tuple) -> Ids | None:
-    """The ids of a list whose parse entry is cached under `key` (kept now in an ids entry); else None."""
-    collection = cache.decode(sealed.entry_mapped(cache.entry_file([path], cache.SUFFIX)), key, path)
+def _from_parse(path: Path, key: tuple, name: str) -> Ids | None:
+    """The ids of a list whose parse entry is cached under `key`, read as `name` (kept now in an ids entry); else None."""
+    collection = cache.decode(sealed.entry_mapped(cache.entry_file([path], cache.SUFFIX)), key, path, name)
     if collection is None:
         return None
     found = known(collection)

@@ -33,7 +33,7 @@ def files_key(files: Sequence[str]) -> str | None:
     """The key `read_key` gives the read of the list files `files` (`store.readers.files_of`) when each is read from
     its parse entry: worked out from their status alone, before they are read. None when a file is not there."""
     try:
-        return _of_keys([parse_key(name, Path(name)) for name in files])
+        return _of_keys([parse_key(Path(name)) for name in files])
     except (OSError, ValueError):
         return None
 

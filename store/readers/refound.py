@@ -58,4 +58,4 @@ class Refound:
 
 
 def _entry(key: tuple) -> Path:
-    return cache.entry_file([Path(key[0][2])], SUFFIX)
+    return cache.entry_file([Path(key[0][1])], SUFFIX)

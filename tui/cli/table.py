@@ -98,7 +98,7 @@ def kept_lines(collection: Collection, width: int) -> list[bytes] | None:
     papers, origin = collection.papers, collection.origin
     if origin is None or len(papers) < KEPT_FROM or not origin.of(papers):
         return None
-    entry = cache.entry_file([Path(key[2]) for key in origin.keys], LINES_SUFFIX)
+    entry = cache.entry_file([Path(key[1]) for key in origin.keys], LINES_SUFFIX)
     cache.settle(entry)
     try:
         found = _read(entry, origin.keys, width, len(papers))
@@ -164,7 +164,7 @@ def _write(out: BinaryIO, keys: tuple[tuple, ...], width: int, count: int, blob:
 def _read(entry: Path, keys: tuple[tuple, ...], width: int, count: int) -> list[bytes] | None:
     """The `count` lines at `width` of the papers read from list files at `keys` the entry file holds; None when it
     holds those of another parse, code or width; an error when it is damaged or not what `_write` writes."""
-    most = 4096 + count * (4 * width + 128) + sum(key[3] for key in keys)  # (ids, marks, a title, where: its venue)
+    most = 4096 + count * (4 * width + 128) + sum(key[2] for key in keys)  # (ids, marks, a title, where: its venue)
     data = read_regular(entry, most, "a kept entry")  # (never a FIFO nor a link; larger: not read)
     payload = sealed.unsealed(data)
     size = int.from_bytes(payload[:4], "big")
