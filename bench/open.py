@@ -37,6 +37,8 @@ import time
 import uuid
 from pathlib import Path
 
+from tui.widgets.line_text import counted  # (the header's counts, as it shows them)
+
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 MAKE_CORPUS = SHARED / "tools" / "make_corpus.py"
 ICLR = SHARED / "corpora" / "iclr-2024-abstracts.txt"
@@ -101,7 +103,7 @@ def run(triage: str, path: Path, total: int, cache: Path, db: Path, query: str) 
     try:
         shell = int(tmux(socket, "list-panes", "-t", "t", "-F", "#{pane_pid}").split()[0])
         shown = re.compile(r"\bof [\d,]+ shown")
-        matched = re.compile(rf"\b\d+ of {total}\b(?! shown)")
+        matched = re.compile(rf"\b[\d,]+ of {counted(total, total)}\b(?! shown)")
         titling = re.compile(r"\btitles(?: \d+%)?…")
         first = ready = titled = None
         peak = peak_pss = 0

@@ -9,6 +9,7 @@ import pytest
 
 from store.papers.model import Triage
 from store.readers import read_path, read_paths
+from tests.conftest import SEED
 from tests.waits import told, until
 from tui.app import TriageApp
 from tui.widgets.paper_list import PaperList
@@ -79,3 +80,31 @@ async def test_a_long_notice_leaves_the_lists_name_whole(seed_path, tmp_path, si
             assert "search index not kept: disk" in line, line  # (room enough for some of it)
         app.query_one(StatusLine).show_notice("")
         await until(pilot, lambda: "search index" not in header(app) and "0 prioritised" in header(app))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_counts_of_a_long_list_group_their_digits_and_a_conference_lists_keep_four(tmp_path, size):
+    """At 2,699,998 papers (the whole arXiv) a count is read at a glance only with its digits grouped: the header,
+    the view tabs and the filter's count say "1,875,021 of 2,699,998"; a list under 10,000 papers keeps "2260"."""
+    from tui.widgets.filter_bar import FilterBar
+    from tui.widgets.view_tabs import ViewTabs
+
+    app = TriageApp(read_path(SEED), str(tmp_path / "db.json"))
+    async with app.run_test(size=size) as pilot:
+        status, tabs, bar = app.query_one(StatusLine), app.query_one(ViewTabs), app.query_one(FilterBar)
+        await pilot.press("slash", "g")
+        await until(pilot, lambda: str(app.query_one("#filter-count").content).endswith(" of 19"))  # (its own answer first)
+        status.show(shown=1_875_021, total=2_699_998, unread=1_875_020, starred=1, prioritised=12_345, read=1_000)
+        tabs.set_counts({"all": 2_699_998, "unread": 2_699_997, "starred": 1, "prioritised": 12_345})
+        bar.show_result(1_875_021, 2_699_998, "")
+        counts = lambda: header(app).split(" sample ·")[-1]  # noqa: E731 (the list's name: "ICLR 2024 sample")
+        await until(pilot, lambda: "2,699,998 shown" in counts() and (size[0] < 100 or "1,000 read" in counts())
+                    and not cut_words(counts()) and (size[0] < 100 or "…" not in counts()))  # (laid out again, fitted)
+        line = counts()
+        assert "1,875,021 of 2,699,998 shown" in line and (size[0] < 100 or "1,875,020 unread · 1 ★" in line), line
+        assert str(app.query_one("#filter-count").content) == "1,875,021 of 2,699,998"
+        assert "All 2,699,998" in " ".join(str(tab.content) for tab in tabs.query(".view-tab"))
+        status.show(shown=30, total=2260, unread=2259, starred=1, prioritised=0, read=1)
+        bar.show_result(30, 2260, "")
+        await pilot.pause()
+        assert "30 of 2260 shown · 2259 unread" in header(app) and str(app.query_one("#filter-count").content) == "30 of 2260"

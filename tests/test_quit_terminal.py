@@ -48,7 +48,7 @@ def test_q_while_a_long_lists_cache_is_written_exits_at_once_and_the_next_open_w
 
     again = Tmux(f"{triage_command()} {path}")
     try:
-        again.wait_for(lambda s: "100000 of 100000 shown" in s, timeout=600)  # read whole
+        again.wait_for(lambda s: "100,000 of 100,000 shown" in s, timeout=600)  # read whole
         again.quit()
     finally:
         again.kill()
@@ -104,7 +104,7 @@ def test_q_while_a_long_list_is_read_or_indexed_ends_it_keeps_the_mark_and_the_n
     try:
         again.wait_for(lambda s: "★" in first_row(s) and "1 ★" in header(s), timeout=300)  # the star kept
         again.send("/", *"graph")
-        again.wait_for(lambda s: re.search(r"\b\d+ of 30000\b(?! shown)", s) is not None, timeout=600)  # searched, whole
+        again.wait_for(lambda s: re.search(r"\b[\d,]+ of 30,000\b(?! shown)", s) is not None, timeout=600)  # searched, whole
         again.send("Enter")
         again.quit()
     finally:

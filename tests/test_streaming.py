@@ -268,12 +268,12 @@ def test_the_list_is_on_screen_while_it_is_read_and_keys_work(generated, tmp_pat
     term = Tmux(f"{triage_command()} {path}")
     try:
         screen = term.wait_for(lambda s: re.search(r"\b(\d+) of \1 shown", s) and "reading" in s, timeout=120, interval=0.05)
-        assert "30000 of 30000" not in screen
+        assert "30,000 of 30,000" not in screen
         assert server(term) and server(term, "resource_tracker")  # (the parse's workers are forked from one, report to the other)
         term.send("j")
         term.send("/", *"graph")
-        term.wait_for(lambda s: re.search(r"\b\d+ of 30000\b(?! shown)", s), timeout=300, interval=0.05)
-        term.wait_for(lambda s: re.search(r"\b\d+ of 30000\b(?! shown)(?! · titles)", s), timeout=300, interval=0.05)
+        term.wait_for(lambda s: re.search(r"\b[\d,]+ of 30,000\b(?! shown)", s), timeout=300, interval=0.05)
+        term.wait_for(lambda s: re.search(r"\b[\d,]+ of 30,000\b(?! shown)(?! · titles)", s), timeout=300, interval=0.05)
         deadline = time.monotonic() + 120  # (a bound, not a time asserted: the machine may be loaded)
         while (server(term) or server(term, "resource_tracker")) and time.monotonic() < deadline:
             time.sleep(0.1)
@@ -298,7 +298,7 @@ def test_the_folder_triage_runs_in_holds_no_code_its_workers_run(generated, tmp_
     (folder / "store" / "__init__.py").write_text(f"open({str(ran)!r}, 'w').close()\n", encoding="utf-8")
     term = Tmux(f"sh -c 'cd {folder} && exec {triage_command()} {path}'")
     try:
-        term.wait_for(lambda s: "25000 of 25000 shown" in s, timeout=300, interval=0.1)
+        term.wait_for(lambda s: "25,000 of 25,000 shown" in s, timeout=300, interval=0.1)
         term.send("q")
         term.wait_for(lambda s: "EXIT=0" in s)
     finally:

@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from tui.keys import SEARCH
 from tui.widgets.inputs import Input
-from tui.widgets.line_text import show_line
+from tui.widgets.line_text import counted, show_line
 
 PLACEHOLDER = 'filter: words (typos ok), "phrase", a OR b, NOT a, is:unread, p<=2…'
 """What the bar says before a query is typed: whole at 80 columns (its input then has 72 cells)."""
@@ -107,7 +107,7 @@ class FilterBar(Horizontal):
 
     def show_result(self, shown: int, total: int, hint: str) -> None:
         """Show how many papers match ("7 of 19"; nothing when the filter is empty) and the query's hint."""
-        self._count = f"{shown} of {total}" if self.value.strip() else ""
+        self._count = f"{counted(shown, total)} of {counted(total, total)}" if self.value.strip() else ""
         self._show_count()
         hint_widget = self.query_one("#filter-hint", Static)
         show_line(hint_widget, Content(hint))

@@ -1,12 +1,14 @@
 """The header line: where the papers come from, how many are shown of how many, their marks, and a bar of papers read."""
 from __future__ import annotations
 
+from functools import partial
+
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import ProgressBar, Static
 
-from tui.widgets.line_text import show_line
+from tui.widgets.line_text import counted, show_line
 
 
 SAVING_WIDTH = len("saving…") + 1
@@ -96,13 +98,19 @@ class StatusLine(Horizontal):
         list opened for the first time is all new, which the count would only repeat)."""
         if self.has_class("-narrow") and len(like) > NARROW_LIKE:  # (80 columns: the counts still fit)
             like = like[: NARROW_LIKE - 1].rstrip() + "…"
-        lead = f"{shown} like {like}" if like else f"{shown} of {total} shown"
-        self._counts = [lead, *([f"{new} new"] if 0 < new < total else []), f"{unread} unread", f"{starred} ★", f"{prioritised} prioritised"]
+        n = partial(counted, total=total)
+        lead = f"{n(shown)} like {like}" if like else f"{n(shown)} of {n(total)} shown"
+        self._counts = [lead, *([f"{n(new)} new"] if 0 < new < total else []), f"{n(unread)} unread", f"{n(starred)} ★",
+                        f"{n(prioritised)} prioritised"]
         if selected or visual:
-            self._counts.insert(0, f"{selected} selected{' (visual)' if visual else ''}")
+            self._counts.insert(0, f"{n(selected)} selected{' (visual)' if visual else ''}")
         self._fit()
-        show_line(self.query_one("#status-read", Static), Content(f"{read} read"))
+        read_line = self.query_one("#status-read", Static)
+        before = read_line.outer_size.width
+        show_line(read_line, Content(f"{n(read)} read"))
         self.query_one(ProgressBar).update(total=max(total, 1), progress=read)
+        if len(f"{n(read)} read") != before:  # (999 read → 1000 read: the counts' room is one cell less once laid out)
+            self.call_after_refresh(self._fit)
 
     @property
     def text(self) -> str:

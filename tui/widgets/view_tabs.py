@@ -12,7 +12,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from store.search.views import SORTS, VIEWS
-from tui.widgets.line_text import show_line
+from tui.widgets.line_text import counted, show_line
 
 
 class ViewTab(Static):
@@ -88,6 +88,6 @@ class ViewTabs(Horizontal):
         if not self.is_mounted:
             return
         for tab in self.query(ViewTab):
-            show_line(tab, Content(f"{VIEWS[tab.view]} {self._counts.get(tab.view, 0)}"))
+            show_line(tab, Content(f"{VIEWS[tab.view]} {counted(self._counts.get(tab.view, 0), self._counts.get('all', 0))}"))
             tab.set_class(tab.view == self.view, "-active")
         show_line(self.query_one("#sort-name", Static), Content(self.note or f"sorted by {SORTS[self.sort]}"))
