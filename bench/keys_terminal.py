@@ -35,6 +35,9 @@ import time
 import uuid
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from open import ended  # noqa: E402 (bench/open.py beside this file: its tmux server, ended with its socket file)
+
 MAKE_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "tools" / "make_corpus.py"
 GAP = 0.12
 """Seconds between two presses."""
@@ -94,7 +97,7 @@ class Terminal:
         deadline = time.monotonic() + 60
         while os.path.exists(f"/proc/{self.pid}") and time.monotonic() < deadline:  # the cache is written as it exits
             time.sleep(0.1)
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+        ended(self.socket)
 
 
 def per_key(term: Terminal, keys: tuple[str, ...], count: int) -> tuple[float, float]:

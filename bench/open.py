@@ -52,6 +52,12 @@ def tmux(socket: str, *args: str) -> str:
     return subprocess.run(["tmux", "-L", socket, *args], check=True, capture_output=True, text=True).stdout
 
 
+def ended(socket: str) -> None:
+    """End the private tmux server `socket`, its socket file too (tmux leaves it behind: one a run in /tmp/tmux-UID)."""
+    subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
+    (Path(os.environ.get("TMUX_TMPDIR") or "/tmp") / f"tmux-{os.getuid()}" / socket).unlink(missing_ok=True)
+
+
 def _pss(pid: int) -> int:
     """Proportional resident bytes of a process: its shared pages split between their sharers."""
     try:
@@ -131,7 +137,7 @@ def run(triage: str, path: Path, total: int, cache: Path, db: Path, query: str) 
         nan = float("nan")
         return first or nan, ready or nan, titled or nan, peak / 2**20, peak_pss / 2**20
     finally:
-        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
+        ended(socket)
 
 
 def corpus(size: str, folder: Path) -> tuple[Path, int]:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import time
@@ -27,7 +26,7 @@ import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from open import corpus, process_table, tmux  # noqa: E402 (bench/open.py beside this file)
+from open import corpus, ended, process_table, tmux  # noqa: E402 (bench/open.py beside this file)
 
 POLL = 0.05
 AFTER = 20
@@ -105,7 +104,7 @@ def run(triage: str, path: Path, folder: Path) -> tuple[dict[str, tuple[float, d
         tmux(socket, "send-keys", "-t", "t", "Enter", "q")
         time.sleep(1)
     finally:
-        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
+        ended(socket)
     return peaks, highest
 
 

@@ -20,21 +20,19 @@ import argparse
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 import uuid
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from open import ended, tmux  # noqa: E402 (bench/open.py beside this file: its tmux server, ended with its socket file)
+
 POLL = 0.02
 TIMEOUT = 600.0
 
 READING = re.compile(r"reading (\d+)%")
-
-
-def tmux(socket: str, *args: str) -> str:
-    return subprocess.run(["tmux", "-L", socket, *args], check=True, capture_output=True, text=True).stdout
 
 
 def below(shell: int) -> list[int]:
@@ -97,7 +95,7 @@ def one(triage: str, path: Path, folder: Path, case: str) -> tuple[float, float]
             time.sleep(POLL)
         return pressed - start, time.monotonic() - pressed
     finally:
-        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
+        ended(socket)
 
 
 def settled(triage: str, path: Path, folder: Path) -> None:
@@ -121,7 +119,7 @@ def settled(triage: str, path: Path, folder: Path) -> None:
         while "EXIT=" not in tmux(socket, "capture-pane", "-p", "-t", "t"):
             time.sleep(0.2)
     finally:
-        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True)
+        ended(socket)
 
 
 def main() -> None:
