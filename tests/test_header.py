@@ -95,7 +95,7 @@ async def test_the_counts_of_a_long_list_group_their_digits_and_a_conference_lis
         await pilot.press("slash", "g")
         await until(pilot, lambda: str(app.query_one("#filter-count").content).endswith(" of 19"))  # (its own answer first)
         status.show(shown=1_875_021, total=2_699_998, unread=1_875_020, starred=1, prioritised=12_345, read=1_000)
-        tabs.set_counts({"all": 2_699_998, "unread": 2_699_997, "starred": 1, "prioritised": 12_345})
+        tabs.set_counts({"all": 2_699_998, "unread": 2_699_997, "starred": 1, "prioritised": 12_345}, 2_699_998)
         bar.show_result(1_875_021, 2_699_998, "")
         counts = lambda: header(app).split(" sample ·")[-1]  # noqa: E731 (the list's name: "ICLR 2024 sample")
         await until(pilot, lambda: "2,699,998 shown" in counts() and (size[0] < 100 or "1,000 read" in counts())
@@ -104,6 +104,9 @@ async def test_the_counts_of_a_long_list_group_their_digits_and_a_conference_lis
         assert "1,875,021 of 2,699,998 shown" in line and (size[0] < 100 or "1,875,020 unread · 1 ★" in line), line
         assert str(app.query_one("#filter-count").content) == "1,875,021 of 2,699,998"
         assert "All 2,699,998" in " ".join(str(tab.content) for tab in tabs.query(".view-tab"))
+        tabs.set_counts({"all": 5_000, "unread": 4_999, "starred": 1, "prioritised": 0}, 2_699_998)  # (a query's: 5,000 of them)
+        await pilot.pause()
+        assert [str(tab.content) for tab in tabs.query(".view-tab")][:2] == ["All 5,000", "Unread 4,999"]
         status.show(shown=30, total=2260, unread=2259, starred=1, prioritised=0, read=1)
         bar.show_result(30, 2260, "")
         await pilot.pause()

@@ -77,11 +77,11 @@ async def test_counts_that_keep_their_width_change_in_place(corpora, monkeypatch
         assert layouts == []
         status, view_tabs = app.query_one(StatusLine), app.query_one(ViewTabs)
         status.show(shown=2260, total=2260, unread=2259, starred=1, prioritised=0, read=1)
-        view_tabs.set_counts({"all": 2260, "unread": 2259, "starred": 1, "prioritised": 0})
+        view_tabs.set_counts({"all": 2260, "unread": 2259, "starred": 1, "prioritised": 0}, 2260)
         await pilot.pause()
         assert "Starred 1" in tabs(app) and "2259 unread · 1 ★" in header(app)
         assert layouts == []  # each count is as wide as before: repainted where it is, nothing laid out
-        view_tabs.set_counts({"all": 2260, "unread": 2259, "starred": 10, "prioritised": 0})
+        view_tabs.set_counts({"all": 2260, "unread": 2259, "starred": 10, "prioritised": 0}, 2260)
         await pilot.pause()
         assert "Starred 10" in tabs(app) and layouts  # a wider tab moves those after it: laid out
 

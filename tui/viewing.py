@@ -129,8 +129,8 @@ class ViewActions:
             tabs.note = f"sorted by {SORTS[self.sort]} · {TOO_FEW}"
         else:
             tabs.note = ""
-        tabs.set_counts(self._tallies["matched"].counts)
         shown, every = self._tallies["shown"].counts, self._tallies["all"].counts
+        tabs.set_counts(self._tallies["matched"].counts, every["all"])
         self.query_one(StatusLine).show(
             shown=shown["all"], total=every["all"], like=shortly(self._similar.of) if self._similar else "",
             unread=shown["unread"], starred=shown["starred"],

@@ -30,10 +30,10 @@ them: a crash between the two writes counts papers new again, never old unseen.
 
 Opens are counted, not timed: two opens in one second, or a clock set back, still tell old from new. Both files are
 written whole, a symbolic link in their place replaced, never followed, and read only when regular files of at most
-`store.library.seen_files.MOST_BYTES`; past `MOST_IDENTITIES` the identities first seen earliest are forgotten, past
-`MOST_LISTS` the lists opened earliest (never those first seen last: a longer list keeps its own). A file that cannot be read is set aside and begun again (said); a disk nearly
-full keeps its margin for the marks, a database only read is not written, quietly. `Seen` is not locked: its owner
-(the triage store) calls it under the database's lock.
+`store.library.seen_files.MOST_BYTES`; past `MOST_IDENTITIES` the identities first seen earliest are forgotten (never
+those first seen last: a longer list keeps its own), past `MOST_LISTS` the lists opened earliest. A file that cannot be
+read is set aside and begun again (said); a disk nearly full keeps its margin for the marks, a database only read is
+not written, quietly. `Seen` is not locked: its owner (the triage store) calls it under the database's lock.
 
 A marked paper seen in a list in a later version than the record kept of it (`store.library.identity.later`: the
 row says `is:updated`) is remembered under its id with that version's stage (`store.library.record.stage`), so the
@@ -247,7 +247,8 @@ class Seen:
         made every paper's identities again, ~18 s at 2,700,000), the lists opened earliest past `MOST_LISTS`; a
         list's `read` key goes with its identities or with the list. Whether identities were forgotten."""
         forgot = False
-        earliest = sorted(groups, key=lambda s: int(s) if s.isdigit() else -1)[:-1] if groups and count is not None else []
+        serials = sorted(groups, key=lambda s: int(s) if s.isdigit() else -1) if groups and count is not None else []
+        earliest = serials[:-1]  # (the last open's kept)
         for serial in earliest:
             if count <= MOST_IDENTITIES:
                 break

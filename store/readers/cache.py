@@ -6,8 +6,9 @@ user cache folder, holds the parsed `Collection` (marshal, field by field, each 
 one after another: plain values only, never code; mapped when it is read, a slice unmarshalled when its papers are
 made) and the key it was made under: the file's absolute path (not the path as given: a list reached by another
 path, relative, absolute or through a link, is the same parse, its papers and warnings told the name it is read under
-now, `renamed`), size, mtime, ctime and inode, and a version key covering the source of the wings that parse (`PARSING`: not that of the marks, sync,
-citations, search engine or ranking, whose own entries name their code, `code_key`), the Python version and the versions
+now, `renamed`), size, mtime, ctime and inode, and a version key covering the source of the wings that parse
+(`PARSING`: not that of the marks, sync, citations, search engine or ranking, whose own entries name their code,
+`code_key`), the Python version and the versions
 of the libraries that shape parsing, behind a CRC-32 of all that. Any difference, any
 unreadable, malformed or damaged cache file (one that fails its CRC), means the list is parsed
 again; a cache that cannot be written is simply not written.
@@ -232,11 +233,11 @@ def _encode(key: tuple, collection: Collection, texts: texts_entry.Table) -> tup
 def decode(data: bytes | mmap.mmap, key: tuple, path: Path, name: str, wanted: AbstractSet[str] | None = None,
             parse: Callable[[], Collection] | None = None, checked: bool = False) -> Collection | None:
     """The collection an entry holds, read as `name` (`renamed`; its texts left in its texts entry,
-    `store.readers.texts_entry`: read again by `parse` should that be found damaged), or None when it is another key's; ValueError (or another error) when it
-    or its texts entry is damaged. Its columns are read from `data` where they are (an entry mapped:
-    `store.readers.sealed.mapped`, which says whether its CRC held already: `checked`). Its papers are made a chunk at a
-    time when asked for (`store.papers.chunked`); with `wanted`, of its papers only those whose ids are `wanted`, made
-    now."""
+    `store.readers.texts_entry`: read again by `parse` should that be found damaged), or None when it is another key's;
+    ValueError (or another error) when it or its texts entry is damaged. Its columns are read from `data` where they are
+    (an entry mapped: `store.readers.sealed.mapped`, which says whether its CRC held already: `checked`). Its papers are
+    made a chunk at a time when asked for (`store.papers.chunked`); with `wanted`, of its papers only those whose ids are
+    `wanted`, made now."""
     payload = unsealed(data, checked)
     size = int.from_bytes(payload[:8], "big")
     blob = payload[8 + size :]
@@ -251,7 +252,7 @@ def decode(data: bytes | mmap.mmap, key: tuple, path: Path, name: str, wanted: A
         plains, positions = columns.pop("plain"), None if positions is None else taken(positions, blob)
         header, venue, year, stored, warnings = meta
         sources, warnings = renamed(stored, warnings, name)
-        if same.get("source") == stored[0] != name:
+        if len(stored) == 1 and same.get("source") == stored[0]:
             same["source"] = name
         ids = joined(columns.pop("id")) if "id" in columns else [same["id"]] * count
         side = entry_file([path], TEXTS_SUFFIX)

@@ -105,11 +105,11 @@ class StatusLine(Horizontal):
         if selected or visual:
             self._counts.insert(0, f"{n(selected)} selected{' (visual)' if visual else ''}")
         self._fit()
-        read_line = self.query_one("#status-read", Static)
+        read_line, read_text = self.query_one("#status-read", Static), f"{n(read)} read"
         before = read_line.outer_size.width
-        show_line(read_line, Content(f"{n(read)} read"))
+        show_line(read_line, Content(read_text))
         self.query_one(ProgressBar).update(total=max(total, 1), progress=read)
-        if len(f"{n(read)} read") != before:  # (999 read → 1000 read: the counts' room is one cell less once laid out)
+        if len(read_text) != before:  # (999 read → 1000 read: the counts' room is one cell less once laid out)
             self.call_after_refresh(self._fit)
 
     @property

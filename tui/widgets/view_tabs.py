@@ -61,6 +61,8 @@ class ViewTabs(Horizontal):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._counts: dict[str, int] = dict.fromkeys(VIEWS, 0)
+        self._total = 0
+        """The papers of the list, whether shown or not (what decides how its counts are written: `counted`)."""
 
     def compose(self) -> ComposeResult:
         for view in VIEWS:
@@ -70,9 +72,9 @@ class ViewTabs(Horizontal):
     def on_mount(self) -> None:
         self._draw()
 
-    def set_counts(self, counts: Mapping[str, int]) -> None:
-        """Show how many papers each view would show."""
-        self._counts = dict(counts)
+    def set_counts(self, counts: Mapping[str, int], total: int) -> None:
+        """Show how many papers each view would show, of a list of `total` papers."""
+        self._counts, self._total = dict(counts), total
         self._draw()
 
     def watch_view(self) -> None:
@@ -88,6 +90,6 @@ class ViewTabs(Horizontal):
         if not self.is_mounted:
             return
         for tab in self.query(ViewTab):
-            show_line(tab, Content(f"{VIEWS[tab.view]} {counted(self._counts.get(tab.view, 0), self._counts.get('all', 0))}"))
+            show_line(tab, Content(f"{VIEWS[tab.view]} {counted(self._counts.get(tab.view, 0), self._total)}"))
             tab.set_class(tab.view == self.view, "-active")
         show_line(self.query_one("#sort-name", Static), Content(self.note or f"sorted by {SORTS[self.sort]}"))
