@@ -165,7 +165,7 @@ def values_of(papers: Sequence[Paper], name: str) -> Iterable[object]:
     return papers.values(name) if isinstance(papers, Chunked) else map(attrgetter(name), papers)
 
 
-def passing(papers: Sequence[Paper]) -> Iterable[Paper]:
+def passing(papers: Iterable[Paper]) -> Iterable[Paper]:
     """`papers`, in order, for one pass (of `Chunked` papers, those not made not kept after it: `Chunked.passing`)."""
     return papers.passing() if isinstance(papers, Chunked) else papers
 
