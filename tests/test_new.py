@@ -217,3 +217,25 @@ def test_a_list_of_more_identities_than_are_kept_keeps_its_own_and_is_not_all_ne
     assert opened(big) == seen.NOTHING and opened(big) == seen.NOTHING
     assert len(looked) == 3  # (small, big, and big once more: the small list's forgotten took the keys with them)
     assert len(opened(small).new) == 2  # (the small list's, seen earliest, were forgotten: new again, as always)
+
+
+def test_a_reopened_list_looked_at_paper_by_paper_keeps_none_of_its_papers_made(tmp_path):
+    """A reopened list whose papers are looked at (another database, or identities forgotten) makes each chunk of its
+    papers for the look and lets it go (a 2,700,000-paper list's made are GBs): what is new and what arrived are
+    what the list parsed finds."""
+    from store.marks.db import TriageStore
+    from store.readers import read_path
+
+    listing = tmp_path / "list.jsonl"
+    write(listing, [paper(k) for k in range(1, 5001)])
+    parsed, reopened = read_path(listing), read_path(listing)
+    found = []
+    for collection, db in ((parsed, "a.json"), (reopened, "b.json")):
+        store = TriageStore(tmp_path / db)
+        try:
+            found.append(store.opened(collection.sources, collection.papers))
+            found.append(store.unseen(collection.papers))
+        finally:
+            store.close()
+    assert found[0] == found[2] and len(found[0].new) == 5000 and found[1] == found[3] == frozenset()
+    assert not any(reopened.papers._made)

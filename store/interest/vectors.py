@@ -23,10 +23,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from store.interest.spool import Spool
 from store.interest.reasons import content
 from store.papers.model import Paper
 
 if TYPE_CHECKING:
+    from store.interest.counts import Counts
     from scipy.sparse import csr_matrix
 
 DIMENSIONS = 64
@@ -65,58 +67,88 @@ class Vectors:
 
 def built(papers: Sequence[Paper]) -> Vectors:
     """The space of `papers` and their vectors in it (from their words' counts, store.interest.counts): seconds at
-    100,000."""
+    100,000. A `BLOCK` of papers at a time (their counts, their tf-idf rows, their latent rows), what a long list's
+    blocks make put aside on disk (store.interest.spool: at 1,000,000 papers, made whole, they held ~7-9 GB at once),
+    the arrays returned views of it: the same vectors as made whole, to the bit (each row's sums are its own)."""
+    from scipy import sparse
     from sklearn.decomposition import TruncatedSVD
 
+    from store.interest.counts import BLOCK, counted  # (here: vectors loaded from the cache count no word)
+
     n = len(papers)
-    tf, term_ids = _term_counts(papers)
-    tf = tf.tocsc()
-    tf.sum_duplicates()
-    df = np.diff(tf.indptr)
-    keep = df >= (2 if n >= 1000 else 1)
-    if n >= 10:
-        keep &= df <= n // 2
-    names = np.array(list(term_ids), dtype=object)
-    keep &= np.array(content(names), dtype=bool)
-    tf = tf[:, keep].tocsr()
-    terms: list[str] = names[keep].tolist()
-    idf = np.log((1 + n) / (1 + df[keep])) + 1
-    x = _weighted(tf, idf)
-    # The latent space, fitted on a sample (seeded: the same collection gives the same vectors).
-    dims = min(DIMENSIONS, len(terms) - 1, n // 10)  # a short list has no latent topics to find
-    if dims >= 2:
-        rng = np.random.default_rng(0)
-        sample = x[np.sort(rng.choice(n, SAMPLE, replace=False))] if n > SAMPLE else x
-        svd = TruncatedSVD(dims, n_iter=4, random_state=0).fit(sample)
-        axes = svd.components_.astype(np.float32)  # dims × terms
-    else:
-        axes = np.zeros((1, len(terms)), np.float32)
-    length, z = _latent(x, axes)
-    return Vectors(x, terms, idf, axes, length, z)
+    on_disk = n > BLOCK
+    with Spool(on_disk) as spool, Spool(on_disk) as data, Spool(on_disk) as columns, Spool(on_disk) as latent:
+        counts = counted(papers, spool)
+        to_terms, names = _to_terms(counts.words)
+        df = np.zeros(len(names), np.int64)
+        tfs = []  # (each block's term counts, put aside again: made once)
+        for k in range(counts.blocks):
+            tf = _block_counts(counts, k, to_terms)
+            df += np.bincount(tf.indices, minlength=len(names))
+            tfs.append((tf.shape, spool.put(tf.data), spool.put(tf.indices), spool.put(tf.indptr)))
+        keep = df >= (2 if n >= 1000 else 1)
+        if n >= 10:
+            keep &= df <= n // 2
+        named = np.array(names, dtype=object)
+        del names
+        keep &= np.array(content(named), dtype=bool)
+        terms: list[str] = named[keep].tolist()
+        del named
+        idf = np.log((1 + n) / (1 + df[keep])) + 1
+        column = np.cumsum(keep) - 1  # (a kept term's column among the kept)
+        # The latent space, fitted on a sample (seeded: the same collection gives the same vectors).
+        sample = np.sort(np.random.default_rng(0).choice(n, SAMPLE, replace=False)) if n > SAMPLE else np.arange(n)
+        sampled, indptr = [], [np.zeros(1, np.int64)]
+        for k, (shape, *places) in enumerate(tfs):
+            tf = sparse.csr_matrix(tuple(map(spool.get, places)), shape=shape)
+            rows = _weighted(_kept(tf, keep, column), idf)
+            data.put(rows.data)
+            columns.put(rows.indices.astype(np.int32))
+            indptr.append(rows.indptr[1:].astype(np.int64) + indptr[-1][-1])
+            sampled.append(rows[sample[(sample >= k * BLOCK) & (sample < (k + 1) * BLOCK)] - k * BLOCK])
+        blocks = len(tfs)
+        spool.close()
+        bounds = np.concatenate(indptr)
+        index = np.int32 if max(int(bounds[-1]), n, len(terms)) < 1 << 31 else np.int64
+        x = sparse.csr_matrix((data.whole(np.float32), columns.whole(np.int32).astype(index, copy=False),
+                               bounds.astype(index)), shape=(n, len(terms)))
+        dims = min(DIMENSIONS, len(terms) - 1, n // 10)  # a short list has no latent topics to find
+        if dims >= 2:
+            fitted = sparse.vstack(sampled, format="csr") if len(sampled) > 1 else sampled[0]
+            axes = TruncatedSVD(dims, n_iter=4, random_state=0).fit(fitted).components_.astype(np.float32)  # dims × terms
+        else:
+            axes = np.zeros((1, len(terms)), np.float32)
+        lengths = []
+        for k in range(blocks):
+            length, z = _latent(x[k * BLOCK : (k + 1) * BLOCK], axes)
+            lengths.append(length)
+            latent.put(z.ravel())
+        length = np.concatenate(lengths) if lengths else np.zeros(0, np.float32)
+        return Vectors(x, terms, idf, axes, length, latent.whole(np.float32).reshape(n, len(axes)))
 
 
 def projected(space: Vectors, papers: Sequence[Paper]) -> tuple[csr_matrix, np.ndarray, np.ndarray]:
     """The rows of `papers` in `space` (`x`, `length`, `z`, as `Vectors` holds them): their words counted, those of
     the space's terms weighed by its idf (the others left out) and normalised, then put on its latent axes."""
-    column = {term: k for k, term in enumerate(space.terms)}
-    tf, _ = _term_counts(papers, column)
-    tf.sum_duplicates()
+    from scipy import sparse
+
+    from store.interest.counts import counted
+
+    with Spool(False) as spool:
+        counts = counted(papers, spool)
+        to_terms, _ = _to_terms(counts.words, {term: k for k, term in enumerate(space.terms)})
+        tf = sparse.vstack([_block_counts(counts, k, to_terms) for k in range(counts.blocks)], format="csr")
     x = _weighted(tf, space.idf)
     length, z = _latent(x, space.axes)
     return x, length, z
 
 
-def _term_counts(papers: Sequence[Paper], columns: dict[str, int] | None = None) -> tuple[csr_matrix, dict[str, int]]:
-    """How many times each term is in each of `papers` (a row a paper; a word's case variants join, unspaced script
-    splits into bigrams), and the terms' columns: `columns`' (a term not among them left out), else every term the
-    papers have, in the order first met."""
+def _to_terms(words: list[str], columns: dict[str, int] | None = None) -> tuple[csr_matrix, list[str]]:
+    """The terms each of `words` counts as (a word's case variants join, unspaced script splits into bigrams), as a
+    matrix (a row a word, a column a term), and the terms' names: `columns`' (a term not among them left out), else
+    every term of the words, in the order first met."""
     from scipy import sparse
 
-    from store.interest.counts import counted  # (here: vectors loaded from the cache count no word, nor import what counts)
-
-    words, of_paper, of_word, times = counted(papers)
-    counts = sparse.csr_matrix((times, (of_paper, of_word)), shape=(len(papers), len(words)))
-    del of_paper, of_word, times  # (~200 MB at 100,000 papers, let go of before the rest is made)
     term_ids: dict[str, int] = {} if columns is None else columns
     rows, cols = [], []
     for w, word in enumerate(words):
@@ -125,8 +157,30 @@ def _term_counts(papers: Sequence[Paper], columns: dict[str, int] | None = None)
             if column is not None:
                 rows.append(w)
                 cols.append(column)
-    to_terms = sparse.csr_matrix((np.ones(len(rows), np.float32), (rows, cols)), shape=(len(words), len(term_ids)))
-    return counts @ to_terms, term_ids
+    matrix = sparse.csr_matrix((np.ones(len(rows), np.float32), (rows, cols)), shape=(len(words), len(term_ids)))
+    return matrix, list(term_ids)
+
+
+def _block_counts(counts: Counts, k: int, to_terms: csr_matrix) -> csr_matrix:
+    """How many times each term is in each paper of block `k` of `counts` (a row a paper), duplicates summed."""
+    from scipy import sparse
+
+    from store.interest.counts import BLOCK
+
+    rows, ids, times = counts.block(k)
+    size = min(BLOCK, counts.papers - k * BLOCK)
+    tf = sparse.csr_matrix((times, (rows, ids)), shape=(size, len(counts.words))) @ to_terms
+    tf.sum_duplicates()
+    return tf
+
+
+def _kept(tf: csr_matrix, keep: np.ndarray, column: np.ndarray) -> csr_matrix:
+    """The counts `tf` of the terms `keep` holds, each in its `column` among them (in order: each row's stay sorted)."""
+    from scipy import sparse
+
+    held = keep[tf.indices]
+    indptr = np.concatenate([np.zeros(1, np.int64), np.cumsum(held)])[tf.indptr]  # (the counts held before each row)
+    return sparse.csr_matrix((tf.data[held], column[tf.indices[held]], indptr), shape=(tf.shape[0], int(keep.sum())))
 
 
 def _weighted(tf: csr_matrix, idf: np.ndarray) -> csr_matrix:

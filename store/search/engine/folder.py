@@ -44,6 +44,7 @@ import tantivy
 
 from store.common.errors import ReadError
 from store.common.files import Abandoned, read_regular, write_whole
+from store.papers.chunked import passing
 from store.papers.model import Paper
 from store.search.engine import lexicon
 from store.search.engine.documents import document, new_index
@@ -92,7 +93,7 @@ def fill(index: tantivy.Index, papers: Sequence[Paper], stop: threading.Event | 
     """Index `papers` (in list order) into `index` (in a folder or in memory), committed and merged, and reload it.
     `Abandoned` once `stop` is set (checked every `STOP_EVERY` papers): the index is left as it is."""
     writer = index.writer(HEAP, 1)  # (one thread: each segment holds rows one after another; Python is the slower side)
-    for row, paper in enumerate(papers):
+    for row, paper in enumerate(passing(papers)):
         if stop is not None and row % STOP_EVERY == 0 and stop.is_set():
             _LEFT.append(writer)
             raise Abandoned("search index build stopped")
