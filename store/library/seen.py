@@ -56,8 +56,8 @@ from store.library.seen_files import Groups, SeenFiles, hashed
 from store.papers.matching import openreview_id
 from store.papers.model import Paper, paper_id
 
-MOST_IDENTITIES = 8_000_000
-"""Identities kept: some two million papers."""
+MOST_IDENTITIES = 16_000_000
+"""Identities kept: some five million papers (a 128 MB file; the whole arXiv and a year of daily lists besides)."""
 MOST_LISTS = 10_000
 
 

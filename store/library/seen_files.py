@@ -58,7 +58,7 @@ _HEAD = struct.Struct("<QI")
 SINGLE_FORMAT = "paper-triage seen 1"
 """The single file of before, carried over."""
 MOST_BYTES = 256 << 20
-"""The largest file read: some 10 million identities."""
+"""The largest file read: some 33 million identities (as hashes), or 10 million as text in a file of before."""
 
 Groups = dict[str, np.ndarray]
 """The identities first seen at each open: its number (a string, as JSON keys are) → their hashes (`hashed`)."""
