@@ -8,7 +8,7 @@ import json
 import os
 from pathlib import Path
 
-from store.library import seen
+from store.library import seen, seen_files
 from store.library.seen import identities, list_name
 from store.marks.db import TriageStore
 from store.readers import read_path
@@ -102,7 +102,7 @@ def test_the_single_file_of_before_is_carried_over(tmp_path):
     assert titles(str(listing), "-q", "is:new") == [paper(9)["title"]]
     kept = json.loads(small.read_text())
     assert kept["format"] == "paper-triage seen 2" and kept["opens"] == 8 and kept["later"] == later
-    assert "first" in json.loads(first.read_text())
+    assert first.read_bytes().startswith(seen_files.MAGIC)  # (its identities hashed)
     assert titles(str(listing), "-q", "is:new") == []
     assert not list(tmp_path.glob("*.corrupt-*"))
 
@@ -112,8 +112,11 @@ def test_a_damaged_identities_file_is_set_aside_and_said(tmp_path):
     write(listing, [paper(1), paper(2)])
     titles(str(listing))
     small, first = files(db)
-    for damage in ('{"format": "paper-triage seen first 2", "written": "x"}', "{not json", "[1, 2]"):
-        first.write_text(damage)
+    whole = first.read_bytes()
+    cut = len(seen_files.MAGIC) + 12
+    for damage in (b'{"format": "paper-triage seen first 2", "written": "x"}', b"{not json", b"[1, 2]", whole[:-3],
+                   whole[:-8] + bytes(8), whole[:cut] + whole[cut:].replace(b'"written"', b'"writtem"'), whole[:cut + 3]):
+        first.write_bytes(damage)
         write(listing, [paper(1), paper(2), paper(3)])  # (read anew: the identities are looked at)
         result = triage("list", str(listing), "-q", "is:new")
         assert result.returncode == 0 and "Traceback" not in result.stderr
@@ -122,8 +125,28 @@ def test_a_damaged_identities_file_is_set_aside_and_said(tmp_path):
         assert triage("list", str(listing), "-q", "is:new").returncode == 1  # remembered again since
         write(listing, [paper(1), paper(2)])
         assert triage("list", str(listing), "-q", "is:new").returncode == 1
-    assert len(list(tmp_path.glob("triage.json.seen.first.corrupt-*"))) == 3
-    assert json.loads(first.read_text())["format"] == "paper-triage seen first 2"
+    assert len(list(tmp_path.glob("triage.json.seen.first.corrupt-*"))) == 7
+    assert first.read_bytes().startswith(seen_files.MAGIC)
+
+
+def test_the_identities_file_of_before_is_read_and_written_anew_as_hashes(tmp_path):
+    """An identities file of before (JSON, each identity as text) counts as it did: its papers stay old, the paper
+    added since is new; it is written anew as 64-bit hashes, 8 bytes an identity (~30 as text, and ~100 as a string in
+    memory when read: the whole arXiv's were 133 MB)."""
+    db, listing = tmp_path / "triage.json", tmp_path / "list.jsonl"
+    old = [paper(n, arxiv=f"2401.0{n:04d}", doi=f"10.1000/x{n}") for n in range(1, 201)]
+    write(listing, old)
+    titles(str(listing))
+    small, first = files(db)
+    names = [name for p in read_path(listing).papers for name in identities(p)]
+    before = json.dumps({"format": "paper-triage seen first 2", "written": 1, "first": {"1": names}})
+    first.write_text(before)
+    write(listing, [*old, paper(999)])  # (read anew: the identities are looked at)
+    assert titles(str(listing), "-q", "is:new") == [paper(999)["title"]]
+    assert first.read_bytes().startswith(seen_files.MAGIC)
+    assert len(names) == 800 and len(first.read_bytes()) < 8 * 802 + 200 < len(before) // 2  # (and paper 999's two)
+    assert titles(str(listing), "-q", "is:new") == []  # (counted on again: nothing set aside, nothing new)
+    assert not list(tmp_path.glob("*.corrupt-*"))
 
 
 def test_a_link_in_place_of_either_file_is_replaced_never_followed(tmp_path):

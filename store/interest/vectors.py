@@ -23,13 +23,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from store.interest.spool import Spool
 from store.interest.reasons import content
+from store.interest.spool import Spool
 from store.papers.model import Paper
 
 if TYPE_CHECKING:
-    from store.interest.counts import Counts
     from scipy.sparse import csr_matrix
+
+    from store.interest.counts import Counts
 
 DIMENSIONS = 64
 """Size of the latent-semantic part of a paper's vector."""

@@ -4,7 +4,14 @@ are looked at and written only when they change.
 
     <database>.seen        {"format": "paper-triage seen 2", "opens": N, "identities": M,
                             "when": {...}, "opened": {...}, "read": {...}, "later": {...}}
-    <database>.seen.first  {"format": "paper-triage seen first 2", "written": M, "first": {"N": [identity, ...], ...}}
+    <database>.seen.first  `MAGIC`, the length and CRC-32 of a JSON header {"written": M, "groups": [[N, count], ...],
+                           "crc": the hashes' CRC-32}, then each group's identities as 64-bit hashes (`hashed`)
+
+An identity is kept as a hash (8 bytes; as text, with JSON around it, ~30 bytes, and ~100 as a Python string when read:
+the whole arXiv's ~7.8 million identities were a 133 MB file, and reading it for any list read anew took >1 GB); two
+identities sharing one (a chance of ~1 in 300,000 among 10 million) would count a paper as seen that was not. The
+identities file of before (JSON, "paper-triage seen first 2") is read as such, hashed, and written anew in this form
+at the next write.
 
 The small file counts on the identities as written at open M (its "identities"); the identities file says the open
 it was written at. The identities are written first, the small file then: a crash between the two leaves an
@@ -15,7 +22,7 @@ is dropped alike: a paper may be counted new again, never counted old unseen. Wh
 written, the small file is not written either (the open is not counted: its papers are new again next time).
 
 A single file of before (format "paper-triage seen 1", everything in `<database>.seen`) is carried over once: its
-bytes become the identities file (read as one written at its last open), then the small file replaces it; until both
+identities become the identities file (as one written at its last open), then the small file replaces it; until both
 are written it stays the file read.
 
 Each file is read only when it is a regular file of at most `MOST_BYTES`, written whole (`store.common.files.write_whole`,
@@ -25,9 +32,15 @@ and quietly not on a database only read (`QUIET`).
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import os
+import struct
+import zlib
+from collections.abc import Iterable
 from pathlib import Path
+
+import numpy as np
 
 from store.common.errors import ReadError
 from store.common.files import move_aside, read_regular, write_whole
@@ -39,24 +52,78 @@ MARGIN = 64 << 20
 
 FORMAT = "paper-triage seen 2"
 FIRST_FORMAT = "paper-triage seen first 2"
+"""The identities file of before (JSON: each identity as text), read and written anew as `MAGIC`'s."""
+MAGIC = b"paper-triage seen first 3\n"
+_HEAD = struct.Struct("<QI")
 SINGLE_FORMAT = "paper-triage seen 1"
 """The single file of before, carried over."""
 MOST_BYTES = 256 << 20
-"""The largest file read: some 10 million identities."""
+"""The largest file read: some 33 million identities (as hashes), or 10 million as text in a file of before."""
 
-Groups = dict[str, list]
-"""The identities first seen at each open: its number (a string, as JSON keys are) → them."""
+Groups = dict[str, np.ndarray]
+"""The identities first seen at each open: its number (a string, as JSON keys are) → their hashes (`hashed`)."""
+
+
+def hashed(names: Iterable[str]) -> np.ndarray:
+    """The 64-bit hash of each identity of `names` (uint64; the first 8 bytes of its BLAKE2b)."""
+    return np.fromiter((int.from_bytes(hashlib.blake2b(name.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
+                        for name in names), np.uint64)
+
+
+def _hashed_groups(first: dict) -> Groups:
+    """The identities of a file of before (`first`: each open's number → its identities as text), hashed."""
+    return {serial: hashed(name for name in names if isinstance(name, str))
+            for serial, names in first.items() if serial.isdigit() and isinstance(names, list)}
+
+
+def _identities_bytes(written: int, groups: Groups) -> bytes:
+    """The identities file of `groups` written at open `written` (see the module docstring)."""
+    body = b"".join(np.ascontiguousarray(hashes, "<u8").tobytes() for hashes in groups.values())
+    header = json.dumps({"written": written, "groups": [[serial, len(hashes)] for serial, hashes in groups.items()],
+                         "crc": zlib.crc32(body)}, separators=(",", ":")).encode()
+    return MAGIC + _HEAD.pack(len(header), zlib.crc32(header)) + header + body
+
+
+def _identities_of(path: Path, raw: bytes) -> tuple[int, Groups]:
+    """The open an identities file (`raw`, read from `path`) was written at, and its groups; ValueError when damaged."""
+    start = len(MAGIC) + _HEAD.size
+    length, crc = _HEAD.unpack_from(raw, len(MAGIC))
+    header = raw[start : start + length]
+    if len(header) != length or zlib.crc32(header) != crc:
+        raise _damaged(path)
+    about = json.loads(header)
+    body = memoryview(raw)[start + length :]
+    if not (isinstance(about, dict) and type(about.get("written")) is int and isinstance(about.get("groups"), list)
+            and zlib.crc32(body) == about.get("crc")
+            and all(isinstance(g, list) and len(g) == 2 and isinstance(g[0], str) and g[0].isdigit() and type(g[1]) is int
+                    and g[1] >= 0 for g in about["groups"])
+            and sum(count for _, count in about["groups"]) * 8 == len(body)):
+        raise _damaged(path)
+    hashes = np.frombuffer(body, "<u8").astype(np.uint64, copy=False)  # (read-only: a view of what was read)
+    groups, at = {}, 0
+    for serial, count in about["groups"]:
+        groups[serial] = hashes[at : at + count]
+        at += count
+    return about["written"], groups
 
 
 def _damaged(path: Path) -> ValueError:
     return ValueError(f"{path}: not a paper-triage first-seen file")
 
 
-def _loaded(path: Path) -> tuple[dict, bytes] | None:
-    """The JSON object of the file `path` and its bytes; None when there is none (ReadError, ValueError: damaged)."""
+def _read(path: Path) -> bytes | None:
+    """The bytes of the file `path`; None when there is none (ReadError: not to be read)."""
     try:
-        raw = read_regular(path, MOST_BYTES, "a first-seen file")
+        return read_regular(path, MOST_BYTES, "a first-seen file")
     except FileNotFoundError:
+        return None
+
+
+def _loaded(path: Path, raw: bytes | None = None) -> tuple[dict, bytes] | None:
+    """The JSON object of the file `path` (its bytes `raw`, when read) and its bytes; None when there is none
+    (ReadError, ValueError: damaged)."""
+    raw = _read(path) if raw is None else raw
+    if raw is None:
         return None
     data = json.loads(raw)
     if not isinstance(data, dict):
@@ -115,10 +182,11 @@ class SeenFiles:
     def _carry_over(self, data: dict, raw: bytes) -> tuple[dict, Groups]:
         """Split a single file of before (`raw`, read as `data`): its bytes become the identities file, then the small
         file replaces it (see the module docstring)."""
-        groups = data.pop("first")
+        groups = _hashed_groups(data.pop("first"))
         small = {**data, "format": FORMAT, "identities": None}
         small["read"] = small["read"] if isinstance(small.get("read"), dict) else {}
-        if self._write(self.first_path, raw, "what is new is read from the file of before again next time"):
+        if self._write(self.first_path, _identities_bytes(data["opens"], groups),
+                       "what is new is read from the file of before again next time"):
             small["identities"] = data["opens"]
             self._write(self.path, json.dumps(small, separators=(",", ":")).encode(), "it is carried over again next time")
         return small, groups
@@ -128,22 +196,25 @@ class SeenFiles:
         (missing, damaged, or holding other opens: then `data` forgets its lists' `read` keys and the times of the opens
         dropped). OSError when a damaged file cannot be set aside."""
         counted = data["identities"]
+        before = False  # (a file of before: written anew)
         try:
-            found = _loaded(self.first_path)
-            if found is None:
+            raw = _read(self.first_path)
+            if raw is None:
                 written, groups = 0, {}
+            elif raw.startswith(MAGIC):
+                written, groups = _identities_of(self.first_path, raw)
             else:
-                first = found[0]
+                first = _loaded(self.first_path, raw)[0]  # type: ignore[index]
                 written = first.get("written") if first.get("format") == FIRST_FORMAT else first.get("opens")
                 if not ((first.get("format") == FIRST_FORMAT or _single(first)) and type(written) is int
                         and isinstance(first.get("first"), dict)):
                     raise _damaged(self.first_path)
-                groups = first["first"]
-        except (ReadError, ValueError, RecursionError) as exc:
+                groups, before = _hashed_groups(first["first"]), True
+        except (ReadError, ValueError, RecursionError, struct.error) as exc:
             self._set_aside(self.first_path, exc)
             written, groups = None, {}
         if written == counted:
-            return groups, False
+            return groups, before
         groups = {serial: names for serial, names in groups.items() if serial.isdigit() and int(serial) <= counted}
         data["read"] = {}
         data["when"] = {serial: at for serial, at in data["when"].items() if serial in groups}
@@ -154,8 +225,7 @@ class SeenFiles:
         small file's `data`, counting on them; the small file not when the identities it counts on are not written.
         What is not written is said (`lost`: what that costs)."""
         if groups is not None and (changed or data["identities"] is None):
-            body = json.dumps({"format": FIRST_FORMAT, "written": data["opens"], "first": groups}, separators=(",", ":"))
-            if not self._write(self.first_path, body.encode(), lost):
+            if not self._write(self.first_path, _identities_bytes(data["opens"], groups), lost):
                 return
             data["identities"] = data["opens"]
         if data["identities"] is not None:
