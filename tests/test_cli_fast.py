@@ -1,6 +1,7 @@
 """`triage set` on a cached list: found by the list's ids entry, not by loading the list, with
 the same marks, fingerprints and re-found states as before; and a subcommand imports only what it
-uses (a .txt list read from the cache needs neither numpy nor the BibTeX, LaTeX or charset libraries)."""
+uses (a .txt list read from the cache needs neither numpy, but to look up its identities the first time a database sees
+it, nor the BibTeX, LaTeX or charset libraries)."""
 from __future__ import annotations
 
 import json
@@ -52,8 +53,11 @@ def test_set_on_a_cached_txt_list_imports_nothing_it_does_not_use(tmp_path):
 
 
 def test_list_of_a_cached_txt_list_imports_no_parsing_library(tmp_path):
+    """Opened the first time in a database, its papers' identities are looked up among those seen (numpy: hashes); opened
+    again unchanged, nothing is looked up, and nothing heavy is imported."""
     path = write_list(tmp_path / "list.txt", ABSTRACTS)
     read_path(path)
+    assert heavy_modules_after(["list", str(path)]) == "['numpy']"
     assert heavy_modules_after(["list", str(path)]) == "[]"
 
 

@@ -128,3 +128,21 @@ def test_a_holder_of_the_target_holds_the_link_too(seed_path, tmp_path):
         assert result.returncode == 2 and f"locked by process {holder.pid}" in one_line(result)
         holder.release()
     assert not marks(target, paper)["starred"] and sorted(p.name for p in link.parent.iterdir()) == ["link.json"]
+
+
+def test_an_open_noted_while_another_process_holds_the_lock_is_not_noted_and_nothing_fails(seed_path, tmp_path, monkeypatch):
+    """The app notes a list's open behind its first frame: another window holding the lock past the wait then means the
+    open is not noted (nothing is new this time; its papers are looked at again next time), not a crash."""
+    monkeypatch.setenv("TRIAGE_LOCK_TIMEOUT", WAIT["TRIAGE_LOCK_TIMEOUT"])
+    db = tmp_path / "triage.json"
+    papers = read_path(seed_path).papers
+    store = TriageStore(db)
+    try:
+        with LockHolder(db) as holder:
+            holder.stop()
+            assert store.opened([str(seed_path)], papers) == (frozenset(), frozenset())
+            assert store.unseen(papers) == frozenset()
+            holder.release()
+        assert len(store.opened([str(seed_path)], papers).new) == len(papers)  # (noted once it is free)
+    finally:
+        store.close()

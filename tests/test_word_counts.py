@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from store.interest import counts as paper_counts
+from store.interest.spool import Spool
 from store.papers.model import Paper
 from store.search import words as words_module
 from store.search.phrases import head
@@ -60,9 +61,13 @@ def test_words_that_share_a_hash_are_told_apart(monkeypatch):
 
 def test_a_papers_counts_are_its_text_words_capped_and_each_title_word_once_more(monkeypatch):
     monkeypatch.setattr(paper_counts, "BATCH", 2)  # (papers in several batches: rows and words named across them)
+    monkeypatch.setattr(paper_counts, "BLOCK", 4)  # (and blocks, each read back from the spool on disk)
     papers = [Paper(id=str(k), text=text, title=f"Title {k}: graph models, graph") for k, text in enumerate(TEXTS)]
-    words, of_paper, of_word, times = paper_counts.counted(papers)
     found = [Counter() for _ in papers]
-    for row, word, n in zip(of_paper.tolist(), of_word.tolist(), times.tolist()):
-        found[row][words[word]] += n
+    with Spool(True) as spool:
+        counts = paper_counts.counted(papers, spool)
+        for k in range(counts.blocks):
+            of_paper, of_word, times = counts.block(k)
+            for row, word, n in zip(of_paper.tolist(), of_word.tolist(), times.tolist()):
+                found[k * 4 + row][counts.words[word]] += n
     assert found == [findall(p.plain) + Counter(set(WORD.findall(head(p)))) for p in papers]

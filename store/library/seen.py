@@ -47,14 +47,17 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import compress, islice
 from pathlib import Path
 from threading import Event
-from typing import NamedTuple
-
-import numpy as np
+from typing import TYPE_CHECKING, NamedTuple
 
 from store.common.errors import unless_stopped
-from store.library.seen_files import Groups, SeenFiles, hashed
+from store.library.seen_files import SeenFiles, hashed
 from store.papers.matching import openreview_id
 from store.papers.model import Paper, paper_id
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from store.library.seen_files import Groups
 
 MOST_IDENTITIES = 16_000_000
 """Identities kept: some five million papers (a 128 MB file; the whole arXiv and a year of daily lists besides)."""
@@ -103,6 +106,8 @@ class First:
     one be in two groups); `at(hashes)` looks many up at once (numpy: no Python object an identity)."""
 
     def __init__(self, groups: Groups) -> None:
+        import numpy as np  # (here: the app's first frame imports none of it)
+
         serials = sorted(groups, key=int)
         hashes = np.concatenate([groups[serial] for serial in serials]) if groups else np.zeros(0, np.uint64)
         opens = np.repeat(np.array(serials, np.int32), [len(groups[serial]) for serial in serials])
@@ -118,6 +123,8 @@ class First:
 
     def at(self, hashes: np.ndarray) -> np.ndarray:
         """The open each of `hashes` was first seen at, -1 for one never seen."""
+        import numpy as np  # (here: the app's first frame imports none of it)
+
         place = np.searchsorted(self._hashes, hashes)
         inside = place < len(self._hashes)
         found = np.full(len(hashes), -1, np.int64)
@@ -152,6 +159,8 @@ _BATCH = 4096
 def _looked_up(first: First, papers: Iterable[Paper], stop: Event | None = None) -> Iterator[tuple[list[str], np.ndarray, np.ndarray]]:
     """For each `_BATCH` of `papers`: their ids, their identities' hashes, and when each was first seen (`First.at`),
     each paper's `ROOM` identities a row (a paper of fewer padded with unseen 0 hashes, told apart by `-2`)."""
+    import numpy as np  # (here: the app's first frame imports none of it)
+
     each = iter(unless_stopped(papers, stop))
     while batch := list(islice(each, _BATCH)):
         names = [identities(paper) for paper in batch]
@@ -169,6 +178,8 @@ def _opening(data: dict, first: First, name: str, papers: Iterable[Paper],
     """What opening the list `name` with `papers` finds in the small first-seen file's `data` (`first`: the identities
     it counts on), and the hashes of the identities of `papers` it sees first (`store.common.errors.Stopped` once
     `stop` is set)."""
+    import numpy as np  # (here: the app's first frame imports none of it)
+
     last = data["opened"].get(name)
     last = last if type(last) is int else None
     now = data["opens"] + 1

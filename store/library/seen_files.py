@@ -39,8 +39,7 @@ import struct
 import zlib
 from collections.abc import Iterable
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from store.common.errors import ReadError
 from store.common.files import move_aside, read_regular, write_whole
@@ -60,12 +59,17 @@ SINGLE_FORMAT = "paper-triage seen 1"
 MOST_BYTES = 256 << 20
 """The largest file read: some 33 million identities (as hashes), or 10 million as text in a file of before."""
 
-Groups = dict[str, np.ndarray]
-"""The identities first seen at each open: its number (a string, as JSON keys are) → their hashes (`hashed`)."""
+if TYPE_CHECKING:
+    import numpy as np
+
+    Groups = dict[str, np.ndarray]
+    """The identities first seen at each open: its number (a string, as JSON keys are) → their hashes (`hashed`)."""
 
 
 def hashed(names: Iterable[str]) -> np.ndarray:
     """The 64-bit hash of each identity of `names` (uint64; the first 8 bytes of its BLAKE2b)."""
+    import numpy as np  # (here: the app's first frame imports none of it)
+
     return np.fromiter((int.from_bytes(hashlib.blake2b(name.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
                         for name in names), np.uint64)
 
@@ -78,6 +82,8 @@ def _hashed_groups(first: dict) -> Groups:
 
 def _identities_bytes(written: int, groups: Groups) -> bytes:
     """The identities file of `groups` written at open `written` (see the module docstring)."""
+    import numpy as np  # (here: the app's first frame imports none of it)
+
     body = b"".join(np.ascontiguousarray(hashes, "<u8").tobytes() for hashes in groups.values())
     header = json.dumps({"written": written, "groups": [[serial, len(hashes)] for serial, hashes in groups.items()],
                          "crc": zlib.crc32(body)}, separators=(",", ":")).encode()
@@ -86,6 +92,8 @@ def _identities_bytes(written: int, groups: Groups) -> bytes:
 
 def _identities_of(path: Path, raw: bytes) -> tuple[int, Groups]:
     """The open an identities file (`raw`, read from `path`) was written at, and its groups; ValueError when damaged."""
+    import numpy as np  # (here: the app's first frame imports none of it)
+
     start = len(MAGIC) + _HEAD.size
     length, crc = _HEAD.unpack_from(raw, len(MAGIC))
     header = raw[start : start + length]

@@ -13,7 +13,7 @@ from functools import partial
 from threading import Event
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from store.common.errors import NotSaved
+from store.common.errors import Locked, NotSaved
 from store.library.identity import Identities, one_per_paper, sharing
 from store.library.keys_cache import entry as keys_entry, keys_of
 from store.library.record import record_of as paper_record
@@ -67,11 +67,13 @@ class KeptPapers:
         return self._seeing(lambda seen: seen.unseen((p for p in passing(papers) if isinstance(p, Paper))), frozenset())
 
     def _seeing(self, work: Callable[[Seen], T], nothing: T) -> T:
-        """What `work` does with the first-seen files under the lock (`nothing` when it cannot be taken); its notices told."""
+        """What `work` does with the first-seen files under the lock (`nothing` when it cannot be taken: a database only
+        read, or another process holding it past the wait, as the app's open is noted behind its first frame); its
+        notices told."""
         try:
             with self._storage.locked():
                 return work(self._seen)
-        except NotSaved:
+        except (NotSaved, Locked):
             return nothing
         finally:
             self._storage.notices.extend(self._seen.notices)
