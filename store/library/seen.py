@@ -125,13 +125,10 @@ class First:
         """The open each of `hashes` was first seen at, -1 for one never seen."""
         import numpy as np  # (here: the app's first frame imports none of it)
 
-        place = np.searchsorted(self._hashes, hashes)
-        inside = place < len(self._hashes)
-        found = np.full(len(hashes), -1, np.int64)
-        hit = inside.copy()
-        hit[inside] = self._hashes[place[inside]] == hashes[inside]
-        found[hit] = self._opens[place[hit]]
-        return found
+        if not len(self._hashes):
+            return np.full(len(hashes), -1, np.int64)
+        place = np.searchsorted(self._hashes, hashes).clip(max=len(self._hashes) - 1)
+        return np.where(self._hashes[place] == hashes, self._opens[place], -1)
 
 
 def _later(data: dict) -> dict[str, list[tuple[int, int]]]:
@@ -185,11 +182,9 @@ def _opening(data: dict, first: First, name: str, papers: Iterable[Paper],
     now = data["opens"] + 1
     new, arrived, unseen = set(), set(), []
     for ids, hashes, opens in _looked_up(first, papers, stop):  # (most of an open: 100,000 papers in ~0.3 s)
-        seen = np.where(opens >= 0, opens, np.iinfo(np.int64).max).min(axis=1)
-        never = seen == np.iinfo(np.int64).max
-        earliest = np.where(never, now, seen)
+        earliest = np.where(opens >= 0, opens, now).min(axis=1)  # (now for a paper none of whose identities was seen)
         new.update(compress(ids, np.broadcast_to(is_new(earliest, last), len(ids))))
-        arrived.update(compress(ids, never))
+        arrived.update(compress(ids, (opens < 0).all(axis=1)))
         unseen.append(hashes[opens == -1])
     return Opened(frozenset(new), frozenset(arrived)), np.unique(np.concatenate(unseen)) if unseen else np.zeros(0, np.uint64)
 

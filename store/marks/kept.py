@@ -8,7 +8,7 @@ themselves) and passing on what the user must be told to the store's notices; `T
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from threading import Event
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -20,8 +20,8 @@ from store.library.record import record_of as paper_record
 from store.library.seen import NOTHING, Opened, Seen, list_name
 from store.library.shelf import Records, Shelf
 from store.marks.documents import marked_doc
-from store.papers.matching import Columns
 from store.papers.chunked import passing
+from store.papers.matching import Columns
 from store.papers.model import Paper
 
 if TYPE_CHECKING:
@@ -31,6 +31,12 @@ T = TypeVar("T")
 FEW = 16
 """Papers looked up as a few (`_same_papers`): when the marked papers are this many times as many, the identities
 made are of the marked papers that have a key of theirs alone (`store.library.identity.sharing`), not kept."""
+
+
+def _papers(papers: Iterable[Paper]) -> Iterator[Paper]:
+    """Those of `papers` that are papers (not the ids a long list's cache gives), for one pass (`passing`: a reopened
+    list's not kept made)."""
+    return (paper for paper in passing(papers) if isinstance(paper, Paper))
 
 
 class KeptPapers:
@@ -53,18 +59,18 @@ class KeptPapers:
         (`store.library.seen.Opened`), now that it is opened with `papers` (`read_as`: the parse they are, when
         known: `store.readers.list_key.read_key`); none when the database cannot be locked (only read). Once `stop`
         is set: `store.common.errors.Stopped`, the list not opened (`store.library.seen.Seen.open`)."""
-        return self._seeing(lambda seen: seen.open(list_name(sources), (p for p in passing(papers) if isinstance(p, Paper)), read_as, stop),
+        return self._seeing(lambda seen: seen.open(list_name(sources), _papers(papers), read_as, stop),
                             NOTHING)
 
     def new(self, sources: Iterable[str], papers: Iterable[Paper], read_as: str | None = None) -> frozenset[str]:
         """The ids of the papers new in the list of the files `sources` (`store.library.seen`), as opening it with
         `papers` (read as `read_as`, as for `opened`) would find them, without opening it (what `triage export` asks)."""
-        return self._seeing(lambda seen: seen.new(list_name(sources), (p for p in passing(papers) if isinstance(p, Paper)), read_as),
+        return self._seeing(lambda seen: seen.new(list_name(sources), _papers(papers), read_as),
                             frozenset())
 
     def unseen(self, papers: Iterable[Paper]) -> frozenset[str]:
         """The ids of `papers` the database never saw in any list (`store.library.seen`); none is seen now."""
-        return self._seeing(lambda seen: seen.unseen((p for p in passing(papers) if isinstance(p, Paper))), frozenset())
+        return self._seeing(lambda seen: seen.unseen(_papers(papers)), frozenset())
 
     def _seeing(self, work: Callable[[Seen], T], nothing: T) -> T:
         """What `work` does with the first-seen files under the lock (`nothing` when it cannot be taken: a database only
