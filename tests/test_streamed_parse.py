@@ -16,7 +16,7 @@ import pytest
 
 from store.common.errors import ReadError
 from store.papers.chunked import SIZE, Chunked
-from store.readers import cache, read_path
+from store.readers import cache, entry_writer, read_path
 from tests.conftest import ROOT
 from tests.test_engine_fallback import MOUNTS
 
@@ -58,9 +58,16 @@ def streamed(monkeypatch):
     monkeypatch.setattr(cache, "STREAM_FROM", SIZE)
 
 
-def test_a_long_parse_is_its_entry_and_what_a_parse_in_memory_gives(tmp_path, monkeypatch, streamed):
-    path = written(tmp_path / "long.jsonl", records(2 * SIZE + 123))
+@pytest.mark.parametrize("most", [entry_writer.DISTINCT_MOST, 2])
+def test_a_long_parse_is_its_entry_and_what_a_parse_in_memory_gives(tmp_path, monkeypatch, streamed, most):
+    """Its fields as kept: a DOI only from the second chunk on (one value for the first chunk's papers, then more),
+    categories of three values (kept once each, or, past `most`, a value a paper), authors of a paper each."""
+    found = records(2 * SIZE + 123)
+    for n, record in enumerate(found[SIZE + 7 :]):
+        record["doi"] = f"10.5555/{n}"
+    path = written(tmp_path / "long.jsonl", found)
     expected = in_memory(path, monkeypatch)
+    monkeypatch.setattr(entry_writer, "DISTINCT_MOST", most)
     collection = read_path(path)
     assert type(collection.papers) is Chunked and not any(collection.papers._made)  # (no paper kept of the parse)
     assert fields(collection.papers) == fields(expected) and len(expected) == 2 * SIZE + 123
@@ -112,7 +119,7 @@ def test_a_parse_that_fails_midway_leaves_no_entry(tmp_path, monkeypatch, stream
 
 STREAMED = """
 import dataclasses, json, os, sys
-from store.readers import cache, read_path
+from store.readers import cache, entry_writer, read_path
 cache.STREAM_FROM = 4096
 papers = read_path(sys.argv[1]).papers
 cache.settle()
@@ -138,3 +145,46 @@ def test_a_full_disk_midway_reads_the_list_in_memory(tmp_path, monkeypatch):
     kind, papers, left = json.loads(done.stdout)
     assert kind == "list" and papers == expected
     assert not [name for name in left if name.endswith(".tmp")]
+
+
+def test_repeats_judged_a_few_papers_at_a_time_as_all_at_once():
+    """`Uniques` taking papers as it goes (a chunk written) keeps the same papers as `unique` of all of them; a repeat
+    that would add to a paper taken says so (`Unstreamable`), one adding to a paper not taken yet does it."""
+    from store.readers.records import make_paper
+    from store.readers.uniques import Uniques, Unstreamable, unique
+
+    pick = random.Random(3)
+    texts = [f"Paper {n} studies {' '.join(pick.choices(WORDS, k=12))}." for n in range(300)]
+    made = []
+    for line in range(1200):
+        text = pick.choice(texts)
+        kind = pick.random()
+        key = "" if kind < 0.5 else f"key{pick.randrange(3)}"
+        made.append(make_paper(text, source="l.jsonl", line=line, key=key, authors=["A. B."] if kind > 0.8 else []))
+    plain = [paper for paper in made if not paper.key and not paper.authors]
+    with_authors = [paper for paper in made if paper.key or paper.authors]
+    for papers in (with_authors, plain + with_authors):
+        expected = unique(papers)
+        uniques, kept = Uniques(), []
+        try:
+            for start in range(0, len(papers), 50):
+                uniques.add(papers[start : start + 50])
+                kept += uniques.take(pick.randrange(len(uniques.papers) + 1))
+        except Unstreamable:
+            assert papers is not with_authors  # (a bare abstract first, a record of it with authors after)
+            continue
+        assert fields(kept + uniques.papers) == fields(expected)
+    uniques = Uniques()
+    uniques.add(plain[:1])
+    uniques.add([with_authors[0]])  # (another text: kept)
+    repeat = make_paper(plain[0].text, source="l.jsonl", line=9999, key="k", authors=["C. D."])
+    uniques.add([repeat])  # (not taken: the first gains its details)
+    assert uniques.papers[0].authors == ("C. D.",)
+    uniques.take(2)
+    uniques.add([make_paper(with_authors[0].text, source="l.jsonl", line=10000)])  # (a bare repeat: nothing to add)
+    assert len(uniques) == 2
+    other = next(paper for paper in plain if paper.text != plain[0].text)
+    uniques.add([other])
+    uniques.take(1)
+    with pytest.raises(Unstreamable):
+        uniques.add([make_paper(other.text, source="l.jsonl", line=10001, key="k2", authors=["E. F."])])

@@ -115,8 +115,8 @@ class Writer:
 
     def add(self, papers: Sequence[Paper]) -> None:
         """Write the next `papers` (`SIZE` of them, fewer only for the last), numbered in order from 0."""
-        if not papers or papers[0].position != self.count or papers[-1].position != self.count + len(papers) - 1 \
-                or (len(papers) < SIZE and self.count % SIZE):
+        if not 0 < len(papers) <= SIZE or self.count % SIZE or papers[0].position != self.count \
+                or papers[-1].position != self.count + len(papers) - 1:
             raise ValueError("papers out of order")
         self._texts.add(papers)
         for name in COLUMNS:
@@ -203,12 +203,12 @@ class Stream:
             rest = papers.rest if isinstance(papers, Taken) else papers
             for start in range(0, len(rest), SIZE):
                 self._write(rest[start : start + SIZE])
-            self._writer.finish(meta(collection))
+            self._writer.finish(about(collection))
         except OSError as error:
             raise Unstreamable(str(error)) from error
         return True
 
 
-def meta(collection: Collection) -> tuple:
+def about(collection: Collection) -> tuple:
     """What a parse entry keeps of `collection` but its papers."""
     return collection.header, collection.venue, collection.year, list(collection.sources), list(collection.warnings)

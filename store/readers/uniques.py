@@ -9,6 +9,7 @@ taken and would gain its details (`_richer`) cannot be, nor can a parse that mak
 format, then another): `Unstreamable` says so, and the caller parses the list again in memory."""
 from __future__ import annotations
 
+import hashlib
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
@@ -46,35 +47,93 @@ def _key_hash(key: str) -> int:
     return hash(key) if key else 0
 
 
+def _number(pid: str) -> int:
+    """A paper id as a 64-bit number: a `paper_id` (10 hexadecimal digits) as itself, another by its hash."""
+    try:
+        if len(pid) == 10:
+            return int(pid, 16)
+    except ValueError:
+        pass
+    return int.from_bytes(hashlib.blake2b(pid.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "big") | 1 << 63
+
+
+class _Taken:
+    """The rows of the papers taken by their ids' numbers (`_number`): sorted runs of numbers and rows (numpy; 12
+    bytes a paper, where a dict of the ids was ~130), two of a size merged, so that a chunk's ids are looked up in a
+    few binary searches."""
+
+    def __init__(self) -> None:
+        self._runs: list = []
+
+    def add(self, ids: Sequence[str], first: int) -> None:
+        if not ids:
+            return
+        import numpy as np
+
+        numbers = np.fromiter(map(_number, ids), dtype=np.uint64, count=len(ids))
+        rows = np.arange(first, first + len(ids), dtype=np.uint32)
+        runs = self._runs
+        order = np.argsort(numbers)
+        runs.append((numbers[order], rows[order]))
+        while len(runs) > 1 and len(runs[-2][0]) <= 2 * len(runs[-1][0]):
+            (before, before_rows), (after, after_rows) = runs[-2:]
+            numbers, rows = np.concatenate([before, after]), np.concatenate([before_rows, after_rows])
+            order = np.argsort(numbers)
+            runs[-2:] = [(numbers[order], rows[order])]
+
+    def rows(self, ids: Sequence[str]) -> dict[str, int]:
+        """The rows of those of `ids` taken."""
+        import numpy as np
+
+        numbers = np.fromiter(map(_number, ids), dtype=np.uint64, count=len(ids))
+        found: dict[str, int] = {}
+        for kept, rows in self._runs:
+            at = np.minimum(np.searchsorted(kept, numbers), len(kept) - 1)
+            for k in np.flatnonzero(kept[at] == numbers).tolist():
+                found[ids[k]] = int(rows[at[k]])
+        return found
+
+
 class Uniques:
     """Papers without repeats of an id, numbered by position from `start`, added a chunk at a time (`add`).
 
     The first of an id stays where it is; a later repeat lends it its record details when it has some and the first
     has none (`_richer`). A repeat with a key of its own that differs from the first's (an arXiv and a proceedings entry
     of one abstract, two untitled entries with one title) is another record: it stays a paper of its own, its id
-    qualified by its key (`keyed_id`). `papers` holds those not taken (`take`); of those taken, only their ids, their
-    keys' hashes and whether they have authors are kept (what a later repeat is judged by)."""
+    qualified by its key (`keyed_id`). `papers` holds those not taken (`take`); of those taken, only their ids' numbers
+    (`_Taken`), their keys' hashes and whether they have authors are kept (what a later repeat is judged by)."""
 
-    __slots__ = ("papers", "taken", "_start", "_at", "_keys", "_authored")
+    __slots__ = ("papers", "taken", "_start", "_at", "_taken", "_keys", "_authored")
 
     def __init__(self, start: int = 0) -> None:
         self.papers: list[Paper] = []
         self.taken = 0
         self._start = start
         self._at: dict[str, int] = {}
+        """The rows of the papers not taken, by id."""
+        self._taken = _Taken()
         self._keys = array("q")
         self._authored = bytearray()
 
     def __len__(self) -> int:
         return self.taken + len(self.papers)
 
+    def _row(self, pid: str, taken: dict[str, int] | None = None) -> int | None:
+        """The row of the paper of id `pid` (`taken`: the rows of those taken, looked up already), or None."""
+        if pid in self._at:
+            return self._at[pid]
+        if not self.taken:
+            return None
+        return (taken if taken is not None else self._taken.rows([pid])).get(pid)
+
     def add(self, papers: Iterable[Paper]) -> None:
         at, out = self._at, self.papers
+        # (a record of nothing but control or invisible characters has neither left: it is no paper)
+        papers = [paper for paper in papers if has_text(paper) or paper.title]
+        taken = self._taken.rows([paper.id for paper in papers]) if self.taken else {}
         for paper in papers:
-            if not (has_text(paper) or paper.title):  # (a record of nothing but control or invisible characters)
-                continue
-            if paper.id in at:
-                row = at[paper.id]
+            row = self._row(paper.id, taken)
+            if row is not None:
                 index = row - self.taken  # (in `papers`, when not taken)
                 first_key, first_authored = (_key_hash(out[index].key), bool(out[index].authors)) if index >= 0 \
                     else (self._keys[row], self._authored[row])
@@ -85,7 +144,7 @@ class Uniques:
                         raise Unstreamable("a later record adds to a paper handed on")
                     continue
                 paper = replaced(paper, id=keyed_id(paper))
-                if paper.id in at:  # this very record again (the same file read twice)
+                if self._row(paper.id) is not None:  # this very record again (the same file read twice)
                     continue
             at[paper.id] = len(self)
             position = self._start + len(self)
@@ -94,6 +153,9 @@ class Uniques:
     def take(self, count: int) -> list[Paper]:
         """The first `count` papers not taken yet, taken: a repeat of one of them later is judged by what is kept."""
         taken, self.papers[:count] = self.papers[:count], []
+        for paper in taken:
+            del self._at[paper.id]
+        self._taken.add([paper.id for paper in taken], self.taken)
         self._keys.extend(_key_hash(paper.key) for paper in taken)
         self._authored.extend(bool(paper.authors) for paper in taken)
         self.taken += len(taken)
