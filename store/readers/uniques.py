@@ -50,7 +50,7 @@ def _key_hash(key: str) -> int:
 def _number(pid: str) -> int:
     """A paper id as a 64-bit number: a `paper_id` (10 hexadecimal digits) as itself, another by its hash."""
     try:
-        if len(pid) == 10:
+        if len(pid) == 10 and pid.isascii() and pid.isalnum():  # (`int` takes spaces, underscores, other digits)
             return int(pid, 16)
     except ValueError:
         pass
