@@ -3,12 +3,14 @@ its papers' texts compressed (`store.papers.packed`): every text, display text, 
 parse gives it, and so do the parse cache's entry and the search engine built of them."""
 from __future__ import annotations
 
+import io
 import json
 import random
 
 import pytest
 
-from store.readers import cache, read_path, records, sealed, texts_entry
+from store.readers import cache, read_path, records
+from store.readers.entry_writer import Writer
 from store.papers.model import has_text, kept_plain, kept_text
 from store.papers.packed import Packed
 from store.search.engine import Engine
@@ -71,11 +73,12 @@ def test_the_parse_entry_of_papers_kept_packed_is_a_plain_parses(iclr, on_worker
     collection = packed_read(path)
     assert any(type(kept_text(p)) is Packed for p in collection.papers)
     key = cache.parse_key(path)
-    with cache.entry_file([path], cache.TEXTS_SUFFIX).open("wb") as out:
-        table = texts_entry.write(collection.papers, out)
-    head, blob = cache._encode(key, collection, table)
-    data = head + bytes(blob)
-    decoded = cache.decode(sealed.header_of(data) + data, key, path, str(path))
+    out = io.BytesIO()
+    with cache.entry_file([path], cache.TEXTS_SUFFIX).open("wb") as texts:
+        writer = Writer(key, out, texts)
+        writer.add(collection.papers)
+        writer.finish(("", "", None, [str(path)], []))
+    decoded = cache.decode(out.getvalue(), key, path, str(path))
     assert decoded is not None and fields(decoded.papers) == fields(read_path(iclr("plain.txt")).papers)
 
 

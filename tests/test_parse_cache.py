@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from store.papers.chunked import ALONE, values_of
-from store.readers import cache, read_path, read_paths
+from store.readers import cache, entry_writer, read_path, read_paths
 
 ABSTRACTS = [
     "We propose HDGNN, a hybrid directional graph neural network for $\\geq 50$\\% fewer edges.",
@@ -127,19 +127,19 @@ def test_a_damaged_cache_is_ignored_and_rebuilt(tmp_path):
 def test_a_changed_byte_anywhere_in_an_entry_is_never_believed(tmp_path, monkeypatch):
     """Each entry carries a CRC-32 of itself: any one changed byte means the list is parsed again
     (the papers are a fresh parse's) and the entry rebuilt; none ever alters a paper, nor the rows a long list's
-    entry keeps of its ids (`cache.LOOKUPS`: a byte among them changed is as any other)."""
+    entry keeps of its ids (`entry_writer.LOOKUPS`: a byte among them changed is as any other)."""
     import marshal
     import random
 
-    monkeypatch.setattr(cache, "LOOKUPS_FROM", 1)  # (this short list's entry keeps them as a long one's does)
+    monkeypatch.setattr(entry_writer, "LOOKUPS_FROM", 1)  # (this short list's entry keeps them as a long one's does)
     path = write_list(tmp_path / "list.txt", [f"{text} Variant {i}." for i in range(8) for text in ABSTRACTS])
     fresh = read_path(path)
     [entry] = cache_files()
     good = entry.read_bytes()
-    size = int.from_bytes(good[8:16], "big")  # (after MAGIC and the CRC: the directory's length, then it)
-    (start, length), _ = marshal.loads(good[16 : 16 + size])[-1]["id"]  # (the ids' hashes, laid in the blob after it)
+    size = int.from_bytes(good[-8:], "big")  # (the directory's length, last, after it: the slices after MAGIC and the CRC)
+    (start, length), _ = marshal.loads(good[-8 - size : -8])[-1]["id"]  # (the ids' hashes, laid among the slices)
     rng = random.Random(6)
-    for at in [*(rng.randrange(len(good)) for _ in range(80)), *(16 + size + start + rng.randrange(length) for _ in range(8))]:
+    for at in [*(rng.randrange(len(good)) for _ in range(80)), *(8 + start + rng.randrange(length) for _ in range(8))]:
         damaged = bytearray(good)
         damaged[at] = rng.choice([b for b in range(256) if b != good[at]])
         entry.write_bytes(bytes(damaged))

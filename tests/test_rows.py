@@ -9,7 +9,7 @@ from store.marks.db import TriageStore
 from store.papers import rows
 from store.papers.model import Collection, Paper, Triage
 from store.papers.rows import ById
-from store.readers import cache, read_path
+from store.readers import entry_writer, read_path
 
 
 def papers(ids: list[str]) -> list[Paper]:
@@ -47,7 +47,7 @@ def test_a_reopened_long_lists_papers_are_found_by_id_and_arxiv_id_through_the_l
     """A long list's parse entry keeps the rows of its ids and arXiv ids (`store.papers.rows.Lookup`): reopened, each of
     its papers is found by id without a pass over its ids or a paper made, and a paper starred in another list under
     the same arXiv id shows its star there, as it does in the list parsed."""
-    monkeypatch.setattr(cache, "LOOKUPS_FROM", 100)  # (a long list's, at 5,000 papers)
+    monkeypatch.setattr(entry_writer, "LOOKUPS_FROM", 100)  # (a long list's, at 5,000 papers)
     records = [{"title": f"Scheduling problem number {k} on parallel machines", "authors": [f"Ada Author{k % 50}"],
                 "abstract": f"We study scheduling problem {k} with a new bound.", "arxiv": f"2403.{k:05d}" if k % 7 else ""}
                for k in range(5000)]

@@ -1,12 +1,14 @@
 """Long lists marshalled a slice at a time: one `marshal` call holds the interpreter's lock (the GIL) from start
 to end, and a long list's parse entry made in one (store.readers.cache) held it for over a second at 100,000
 abstracts while its thread wrote it behind the app, whose `q` (and every key) waited that long. The slices are laid
-one after another in a file (`laid`) and read from it where they are (`taken`): an entry mapped, not read."""
+one after another in a file (`store.readers.entry_writer`) and read from it where they are (`taken`): an entry mapped,
+not read. A column of few distinct values is kept as them (`sliced`) and each value's index of them (4-byte numbers):
+`chained` and `joined` take that pair too."""
 from __future__ import annotations
 
 import marshal
 from array import array
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from itertools import accumulate, chain
 
 SLICE = 4096
@@ -41,19 +43,8 @@ def one(piece: memoryview, ends: memoryview, place: int) -> object:
     return marshal.loads(piece[at[place] : at[place + 1]])
 
 
-def shared(values: Sequence[Hashable]) -> tuple[list[bytes], bytes] | None:
-    """`values` as each distinct value once (`sliced`) and the index of each value's, when at most half of them are
-    distinct: `joined` gives them back as a list in which equal values are one object (a column of 100,000 papers'
-    categories, ~3,600 distinct: ~0.5 MB, not ~16 MB); else None."""
-    distinct = dict.fromkeys(values)
-    if len(distinct) > len(values) // 2:
-        return None
-    at = {value: k for k, value in enumerate(distinct)}
-    return sliced(list(distinct)), array("I", map(at.__getitem__, values)).tobytes()
-
-
 def chained(slices: list[bytes] | tuple[list[bytes], bytes]) -> Iterator:
-    """The values `sliced` (or `shared`) made `slices` of, one after another, never all in one list, and each slice
+    """The values `sliced` made `slices` of (or a pair of distinct values and indices), one after another, never all in one list, and each slice
     let go once read (`slices` emptied so): a reopened list's papers are made of its columns so (at 1,000,000 papers,
     not a list of 8 MB a column first, nor its slices held to the end)."""
     if type(slices) is tuple:
@@ -71,21 +62,12 @@ def _emptied(slices: list[bytes]) -> Iterator[bytes]:
 
 
 def joined(slices: Sequence[bytes] | tuple[list[bytes], bytes]) -> list:
-    """The list `sliced` (or `shared`) made `slices` of."""
+    """The list `sliced` made `slices` of (or a pair of distinct values and indices)."""
     return list(chained(slices if type(slices) is tuple else list(slices)))
 
 
-def laid(slices: Sequence[bytes], blob: bytearray) -> list[tuple[int, int]]:
-    """`slices` put at the end of `blob`: where each is (its offset, its length), for `taken`."""
-    places = []
-    for piece in slices:
-        places.append((len(blob), len(piece)))
-        blob += piece
-    return places
-
-
 def taken(places: Sequence[tuple[int, int]], blob: memoryview) -> list[memoryview]:
-    """The slices `laid` put in `blob`, each read from it where it is (a mapped file's: nothing copied, a page read when
+    """The slices laid in `blob` at `places` (offset, length), each read from it where it is (a mapped file's: nothing copied, a page read when
     a slice is unmarshalled); ValueError for one that is not in it."""
     size = len(blob)
     if any(at < 0 or length < 0 or at + length > size for at, length in places):

@@ -15,17 +15,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from store.papers.inert import inert
-from store.papers.model import Collection, Triage, has_text, replaced
+from store.papers.model import Collection, Triage
 
 
 def inert_collection(collection: Collection) -> Collection:
-    """A parsed `collection` (its papers inert as made) with its header and its warnings inert, in place.
-    A record of nothing but control or invisible characters has no text left: it is no paper."""
-    papers = collection.papers
-    kept = [paper for paper in papers if has_text(paper) or paper.title]
-    if len(kept) < len(papers):
-        kept = [paper if paper.position == i else replaced(paper, position=i) for i, paper in enumerate(kept)]
-    collection.papers = kept
+    """A parsed `collection` (its papers inert as made: a record of nothing but control or invisible characters has
+    no text left, and is no paper, `store.readers.uniques`) with its header and its warnings inert, in place."""
     collection.header = inert(collection.header)
     collection.venue = inert(collection.venue)
     collection.warnings = [inert(warning) for warning in collection.warnings]

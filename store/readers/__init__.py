@@ -22,7 +22,8 @@ from store.common.errors import ReadError
 from store.common.files import not_regular
 from store.papers.model import Collection, Origin
 from store.readers import atom, cache, ids, ris, rss, seed, tabular
-from store.readers.records import report, unique
+from store.readers.records import report
+from store.readers.uniques import unique
 
 Parser = Callable[[str, str], Collection]
 

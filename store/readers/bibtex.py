@@ -33,7 +33,8 @@ from store.common.errors import ReadError
 from store.papers.latex import latex_text
 from store.papers.model import Collection, replaced
 from store.readers.identifiers import arxiv_id, bare_doi, keyword_list
-from store.readers.records import make_paper, unique, year_of
+from store.readers.records import make_paper, year_of
+from store.readers.uniques import unique
 
 UNTITLED = "UNTITLED"
 """The field kept (empty) on a paper made of an entry with neither title nor abstract, listed under

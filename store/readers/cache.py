@@ -2,9 +2,9 @@
 and how any cache entry is written (whole, now or in the background, held until search is ready).
 
 One cache file per list (named by a hash of its absolute path) in `$TRIAGE_CACHE`, else the
-user cache folder, holds the parsed `Collection` (marshal, field by field, each long column a slice at a time laid
-one after another: plain values only, never code; mapped when it is read, a slice unmarshalled when its papers are
-made) and the key it was made under: the file's absolute path (not the path as given: a list reached by another
+user cache folder, holds the parsed `Collection` (marshal, field by field, each column a slice of a chunk of papers at a
+time, laid chunk after chunk: plain values only, never code; mapped when it is read, a slice unmarshalled when its
+papers are made) and the key it was made under: the file's absolute path (not the path as given: a list reached by another
 path, relative, absolute or through a link, is the same parse, its papers and warnings told the name it is read under
 now, `renamed`), size, mtime, ctime and inode, and a version key covering the source of the wings that parse
 (`PARSING`: not that of the marks, sync, citations, search engine or ranking, whose own entries name their code,
@@ -16,8 +16,10 @@ again; a cache that cannot be written is simply not written.
 An entry holds no abstract: they are in its texts entry (`store.readers.texts_entry`), written with it, which a
 reopened list reads a chunk at a time when a paper's text is asked for; nor any display text but as a paper keeps
 it (`store.papers.model.Paper.plain`: a patch over its text where the two differ).
-An entry is written whole or not at all (a temporary file renamed over it), a large one by a
-thread while the caller goes on (the app gives up at quit those not written in a moment: `abandon`). Entries not used for `KEEP_DAYS`, and the temporary files of
+An entry is written whole or not at all (a temporary file renamed over it): a long list's as it is parsed, none of its
+papers kept (`STREAM_FROM`, `store.readers.entry_writer`: the list is then read from its entry), a shorter one's from
+its papers, by a thread while the caller goes on when it is large (the app gives up at quit those not written in a
+moment: `abandon`). Entries not used for `KEEP_DAYS`, and the temporary files of
 writers that died before renaming theirs (`remove_dead`), are removed when
 a new entry is written (dead writers also when a list's engine is opened).
 
@@ -41,25 +43,27 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence, Set as AbstractSet
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from contextvars import ContextVar
 from functools import cache, partial
-from operator import attrgetter
 from pathlib import Path
 from typing import BinaryIO
 
 from store.common import heap
 from store.common.versions import version
-from store.common.files import (abandon as abandon_writes, abandonable, abandoned, cache_folder as folder, open_regular,
+from store.common.files import (Abandoned, abandon as abandon_writes, abandonable, abandoned, cache_folder as folder,
                                 remove_dead_writers, replace_unless_abandoned)
-from store.papers.model import Collection, Origin, Paper, built, kept_links, kept_pdf, kept_plain
+from store.papers.chunked import SIZE
+from store.papers.model import Collection, Origin, Paper, built, kept_plain
 from store.papers.rows import Lookup
 from store.readers import texts_entry
 from store.readers.sealed import check_ahead, entry_bytes, header_of, mapped, unsealed
-from store.readers.entry_papers import COLUMNS, FIELDS, chunked, picked
+from store.readers.entry_papers import FIELDS, chunked, picked
+from store.readers.entry_writer import Stream, Writer, about
 from store.common.collector import collector_paused
-from store.common.sliced import indexed, joined, laid, shared, sliced, taken
+from store.common.sliced import joined, taken
 from store.readers.records import within
+from store.readers.uniques import Unstreamable, streaming
 
 SUFFIX = ".parse"
 ENGINE_SUFFIX = ".engine"
@@ -96,21 +100,14 @@ _DEAD_WRITERS = re.compile(r"\.(?:[0-9a-f]{32}\.(?:parse|texts|index|ids|head|fe
 temporary files `_store` makes (the entry's name, then mkstemp's 8 random characters; before those were named, just
 the random characters), and the folders an engine's build makes beside its folder (`store.search.engine.folder`: a
 quit while it builds leaves one)."""
+STREAM_FROM = 5 * SIZE
+"""A parse of this many papers and more is written to its entries as it is made, and none of its papers kept
+(`store.readers.entry_writer`): the list is then read from its entry, as a reopened one is (a shorter one's papers are
+kept as parsed, and its entries written from them)."""
 BACKGROUND_FROM = 16 << 20
 """Entries of this many bytes and more are written in the background (for a parse entry: of this
 many bytes of abstracts, which it finds in the list file; 100,000 abstracts are about 150 MB: a
 good part of a second)."""
-_SHARED = ("name", "venue", "year", "authors", "area", "track", "keywords")
-"""The fields an entry keeps each distinct value of once when few are distinct (`store.common.sliced.shared`): a
-reopened list's papers then share them (at 100,000 arXiv papers: ~55 MB of categories and authors)."""
-_KEPT = {"links": kept_links, "pdf": kept_pdf}
-"""What an entry keeps of those fields a paper may keep as less (an arXiv paper's links and PDF link: its id)."""
-LOOKUPS = ("id", "arxiv")
-"""The columns whose rows by value a long list's entry keeps (`store.papers.rows.Lookup`): its papers are found by id,
-and by arXiv id (`store.library.identity`), without a pass over them when it is reopened."""
-LOOKUPS_FROM = 50_000
-"""A list of this many papers keeps its `LOOKUPS` (a shorter one's are made in milliseconds when first asked for, and
-its entry is written without numpy)."""
 _writers: list[tuple[Path, threading.Thread]] = []
 """The entries being written in the background, and their writers."""
 _SHAPING_LIBRARIES = ("pylatexenc", "bibtexparser", "charset-normalizer", "ahocorasick-rs")
@@ -188,48 +185,6 @@ def entry_file(paths: Sequence[Path], suffix: str) -> Path:
     return folder() / (hashlib.blake2b(named.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest() + suffix)
 
 
-def _encode(key: tuple, collection: Collection, texts: texts_entry.Table) -> tuple[bytes, bytearray]:
-    """The entry of one list file's `collection` (parsed from it as it was at `key`), its texts in the texts entry
-    `texts` describes: what says where its columns are (their length first), and the columns' slices."""
-    # By field rather than by paper: a field with one value for every paper (the source, often
-    # the venue, the year, the authors...) is stored once, and marshal writes fewer objects; a field of few
-    # distinct values (`_SHARED`) each of them once, and arXiv links and PDF links as the ids (`_KEPT`).
-    papers = collection.papers
-    columns: dict[str, list[bytes] | tuple[list[bytes], bytes]] = {}
-    ends: dict[str, list[bytes]] = {}  # (where each value of a column's slice is: `store.common.sliced.indexed`)
-    same: dict[str, object] = {}
-    lookups: dict[str, Lookup] = {}
-    for name in COLUMNS:
-        values = list(map(_KEPT.get(name) or attrgetter(name), papers))
-        if values and values.count(values[0]) == len(values):
-            same[name] = values[0]
-        else:
-            distinct = name in _SHARED and shared(values)
-            if distinct or name == "id":  # (the ids are read whole as the entry is)
-                columns[name] = distinct or sliced(values)
-            else:
-                columns[name], ends[name] = indexed(values)
-            if name in LOOKUPS and len(papers) >= LOOKUPS_FROM:
-                lookups[name] = Lookup.of(values)
-    # A display text as the paper keeps it: None for the text itself, False for one worked out when asked.
-    # (the texts read out one at a time: a long list's may be kept compressed, `store.papers.packed`, ~150 MB as strings)
-    plains = [None if kept_form is text or kept_form == text else False if kept_form is None else kept_form
-              for text, kept_form in zip(map(attrgetter("text"), papers), map(kept_plain, papers))]
-    columns["plain"], ends["plain"] = indexed(plains)
-    positions = [paper.position for paper in papers]
-    meta = (collection.header, collection.venue, collection.year, list(collection.sources), list(collection.warnings))
-    # (each long list a slice at a time, laid one after another after what says where: `store.common.sliced`)
-    blob = bytearray()
-    laid_columns = {name: (laid(column[0], blob), laid([column[1]], blob)) if type(column) is tuple else laid(column, blob)
-                    for name, column in columns.items()}
-    laid_ends = {name: laid(places, blob) for name, places in ends.items()}
-    laid_lookups = {name: laid([lookup.hashes.tobytes(), lookup.rows.tobytes()], blob) for name, lookup in lookups.items()}
-    directory = marshal.dumps((key, meta, len(papers), laid_columns, same, texts,
-                               None if positions == list(range(len(papers))) else laid(sliced(positions), blob),
-                               laid_ends, laid_lookups))
-    return len(directory).to_bytes(8, "big") + directory, blob
-
-
 def decode(data: bytes | mmap.mmap, key: tuple, path: Path, name: str, wanted: AbstractSet[str] | None = None,
             parse: Callable[[], Collection] | None = None, checked: bool = False) -> Collection | None:
     """The collection an entry holds, read as `name` (`renamed`; its texts left in its texts entry,
@@ -239,17 +194,17 @@ def decode(data: bytes | mmap.mmap, key: tuple, path: Path, name: str, wanted: A
     made a chunk at a time when asked for (`store.papers.chunked`); with `wanted`, of its papers only those whose ids are
     `wanted`, made now."""
     payload = unsealed(data, checked)
-    size = int.from_bytes(payload[:8], "big")
-    blob = payload[8 + size :]
+    size = int.from_bytes(payload[-8:], "big")  # (the directory's, laid after the columns' slices: `entry_writer`)
+    blob = payload[: -8 - size]
     with collector_paused():
-        stored_key, meta, count, columns, same, table, positions, ends, lookups = marshal.loads(payload[8 : 8 + size])
+        stored_key, meta, count, columns, same, table, ends, lookups = marshal.loads(payload[-8 - size : -8])
         if stored_key != key:
             return None
         columns = {name: (taken(column[0], blob), taken(column[1], blob)[0]) if type(column) is tuple else taken(column, blob)
                    for name, column in columns.items()}
         lookups = {name: Lookup(*(view.cast("I") for view in taken(places, blob))) for name, places in lookups.items()}
         ends = {name: taken(places, blob) for name, places in ends.items()}
-        plains, positions = columns.pop("plain"), None if positions is None else taken(positions, blob)
+        plains = columns.pop("plain")
         header, venue, year, stored, warnings = meta
         sources, warnings = renamed(stored, warnings, name)
         if len(stored) == 1 and same.get("source") == stored[0]:
@@ -262,9 +217,9 @@ def decode(data: bytes | mmap.mmap, key: tuple, path: Path, name: str, wanted: A
     if isinstance(data, mmap.mmap):  # (its pages read for the CRC are the system's cache again, not this process's memory)
         data.madvise(mmap.MADV_DONTNEED)
     if wanted is None:
-        papers: Sequence[Paper] = chunked(ids, columns, ends, same, chunks, pairs, plains, positions, lookups)
+        papers: Sequence[Paper] = chunked(ids, columns, ends, same, chunks, pairs, plains, lookups)
     else:
-        papers = picked(ids, wanted, columns, same, chunks, pairs, plains, positions)
+        papers = picked(ids, wanted, columns, same, chunks, pairs, plains)
     return Collection(papers, header, venue, year, sources, warnings, ids=ids if wanted is None else None)
 
 
@@ -304,15 +259,17 @@ def head(name: str) -> Collection | None:
     return Collection(papers, header, venue, year, [name], [])
 
 
-def _store(entry: Path, write: Callable[[BinaryIO], object]) -> None:
-    """Make `entry` what `write` writes to a file, whole or not at all; remove entries unused for
-    long and dead writers' temporary files."""
+@contextmanager
+def _storing(entry: Path) -> Iterator[BinaryIO]:
+    """A temporary file beside `entry`, written within the block, that becomes `entry` when the block ends: whole or not
+    at all (removed when the block raises, and at quit: `abandon`); then entries unused for long and dead writers'
+    temporary files are removed."""
     entry.parent.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(dir=entry.parent, prefix=f".{entry.name}.", suffix=".tmp")
     try:
         with abandonable(temp):  # (given up at quit: `abandon`)
             with os.fdopen(fd, "wb") as out:
-                write(out)
+                yield out
             replace_unless_abandoned(temp, entry)
     except BaseException:
         with suppress(FileNotFoundError):  # (removed by `abandon`)
@@ -333,6 +290,12 @@ def _store(entry: Path, write: Callable[[BinaryIO], object]) -> None:
             except OSError:  # gone meanwhile (another process cleaning up), or not ours to remove
                 pass
     remove_dead(entry.parent)
+
+
+def _store(entry: Path, write: Callable[[BinaryIO], object]) -> None:
+    """Make `entry` what `write` writes to a file (`_storing`)."""
+    with _storing(entry) as out:
+        write(out)
 
 
 def remove_dead(folder: Path) -> None:
@@ -464,8 +427,11 @@ def cached(name: str, path: Path, parse: Callable[[], Collection],
     unchanged file, else `parse()`, which is then cached if the file did not change meanwhile, and
     `beside(path, key, collection)` keeps what goes beside its entry (its ids, `store.readers.ids`).
 
-    A large entry is written by a thread while the caller goes on with the collection; the
-    interpreter waits for it before it exits."""
+    A long list's papers are written to its entries as `parse()` makes them (`store.readers.entry_writer.Stream`), and the collection is
+    read from its entry; should that fail (a full disk, a record adding to a paper written already:
+    `store.readers.uniques.Unstreamable`), the list is parsed again in memory. A shorter list's large entry is written
+    by a thread while the caller goes on with the collection; the interpreter waits for it before it exits. (A long
+    list's ids entry is made when first asked for: `store.readers.ids`.)"""
     # An entry being written is read once it is whole; and a parse forks its worker processes
     # only while no other thread runs (see records.analysed).
     settle()
@@ -474,17 +440,34 @@ def cached(name: str, path: Path, parse: Callable[[], Collection],
     except OSError:
         return parse()
     entry = entry_file([path], SUFFIX)
-    try:
-        data, checked = mapped(entry)
-        found = decode(data, key, path, name, parse=parse, checked=checked)
-    except Exception:  # missing, unreadable, truncated, from another format, its file changed: parse again
-        found = None
+    found = _decoded(entry, key, path, name, parse)
     if found is not None:
         mark_used(entry)
         mark_used(entry_file([path], TEXTS_SUFFIX))  # (read from while the list is open: kept as long as its parse entry)
-        found.origin = Origin((key,), found.papers)  # (made as they are asked for, never other objects)
         return found
-    collection = parse()
+    try:
+        with ExitStack() as entries:  # (each entry made whole as the block ends, or removed: `_storing`)
+            stream = Stream(key, STREAM_FROM, lambda: (entries.enter_context(_storing(entry)),
+                                                       entries.enter_context(_storing(entry_file([path], TEXTS_SUFFIX)))))
+            with streaming(stream):
+                collection = parse()
+            streamed = stream.finish(collection)
+    except Abandoned:  # (a quit: the parse ends)
+        raise
+    except (Unstreamable, OSError):  # (a full disk, a record adding to a paper written): read in memory
+        collection, streamed = parse(), False
+    if streamed:
+        head = Collection(stream.head, collection.header, collection.venue, collection.year)
+        _store_quietly(entry_file([path], HEAD_SUFFIX), partial(_write_head, key, head))
+        del stream, head, collection
+        heap.give_back()  # (what the parse made and let go, returned before the list is read and indexed)
+        found = _decoded(entry, key, path, name, parse)
+        if found is not None:
+            with suppress(OSError):
+                if parse_key(path) != key:  # (changed while it was parsed: as read, but its entry never read again)
+                    found.origin = None
+            return found
+        collection = parse()
     try:
         if parse_key(path) != key:
             return collection
@@ -493,15 +476,27 @@ def cached(name: str, path: Path, parse: Callable[[], Collection],
     collection.origin = Origin((key,), tuple(collection.papers))  # the file did not change while parsed
 
     def write(out: BinaryIO) -> None:
-        texts: list[texts_entry.Table] = []
-        _store(entry_file([path], TEXTS_SUFFIX), lambda side: texts.append(texts_entry.write(collection.papers, side)))
-        head, blob = _encode(key, collection, texts[0])
-        out.write(header_of(head, blob))  # (not joined: 0.2 GB at 1,000,000 papers)
-        out.write(head)
-        out.write(blob)
+        with _storing(entry_file([path], TEXTS_SUFFIX)) as texts:
+            writer = Writer(key, out, texts)
+            for start in range(0, len(collection.papers), SIZE):
+                writer.add(collection.papers[start : start + SIZE])
+            writer.finish(about(collection))
         _store_quietly(entry_file([path], HEAD_SUFFIX), partial(_write_head, key, collection))  # (before it is whole)
 
     behind = sum(map(len, (paper.text for paper in collection.papers))) >= BACKGROUND_FROM
     save(entry, write, behind)
     beside(path, key, collection)
     return collection
+
+
+def _decoded(entry: Path, key: tuple, path: Path, name: str, parse: Callable[[], Collection]) -> Collection | None:
+    """The collection the parse entry `entry` holds of the list file `path` at `key` (read as `name`), its papers
+    made as they are asked for; None when it holds another key's, or cannot be read (missing, damaged...)."""
+    try:
+        data, checked = mapped(entry)
+        found = decode(data, key, path, name, parse=parse, checked=checked)
+    except Exception:  # missing, unreadable, truncated, from another format, its file changed: parse again
+        return None
+    if found is not None:
+        found.origin = Origin((key,), found.papers)  # (made as they are asked for, never other objects)
+    return found

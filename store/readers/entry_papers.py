@@ -22,7 +22,7 @@ the other fields in its texts entry)."""
 
 
 def chunked(ids: list[str], columns: dict, ends: dict, same: dict, chunks: list, pairs: list, plains: list[bytes],
-             positions: list[bytes] | None, lookups: dict[str, Lookup]) -> Chunked:
+             lookups: dict[str, Lookup]) -> Chunked:
     """An entry's papers made a chunk at a time (`Chunked`) from its `columns` (each marshalled a slice of a chunk's
     papers at a time: `store.common.sliced`), each chunk's slices let go once it is made; `ends`: where each value is in
     its slice, of the columns so kept and of the display texts (`plain`: `store.common.sliced.indexed`), a paper made
@@ -31,7 +31,7 @@ def chunked(ids: list[str], columns: dict, ends: dict, same: dict, chunks: list,
     shared: dict[str, tuple[list, memoryview]] = {}
 
     def distinct(name: str) -> tuple[list, memoryview]:
-        """A field kept as its distinct values (`store.common.sliced.shared`): them, and the index of each paper's (read
+        """A field kept as its distinct values (`store.readers.entry_writer.SHARED`): them, and the index of each paper's (read
         where they are: 4 MB a field at 1,000,000 papers, not copied for the first paper made)."""
         if name not in shared:
             values, at = columns[name]
@@ -45,7 +45,7 @@ def chunked(ids: list[str], columns: dict, ends: dict, same: dict, chunks: list,
         if name in ("text", "fields"):
             return texts_entry.kept((chunks if name == "text" else pairs)[k * per : (k + 1) * per], range(stop - start))
         if name == "position":
-            return range(start, stop) if positions is None else marshal.loads(positions[k])
+            return range(start, stop)
         if name not in columns:
             return repeat(same[name], stop - start)
         if type(columns[name]) is not tuple:
@@ -59,7 +59,7 @@ def chunked(ids: list[str], columns: dict, ends: dict, same: dict, chunks: list,
         if name == "id":
             return ids[at]
         if name == "position":
-            return at if positions is None else marshal.loads(positions[k])[place]
+            return at
         if name not in columns:
             return same[name]
         if type(columns[name]) is not tuple:
@@ -91,8 +91,6 @@ def chunked(ids: list[str], columns: dict, ends: dict, same: dict, chunks: list,
             if type(found) is not tuple:
                 found[k] = None
         plains[k] = None
-        if positions is not None:
-            positions[k] = None
 
     if len(plains) != -(-len(ids) // SIZE) or SIZE % texts_entry.CHUNK:
         raise ValueError("damaged cache entry")
@@ -100,7 +98,7 @@ def chunked(ids: list[str], columns: dict, ends: dict, same: dict, chunks: list,
 
 
 def picked(ids: list[str], wanted: AbstractSet[str], columns: dict, same: dict, chunks: list, pairs: list,
-            plains: list[bytes], positions: list[bytes] | None) -> list[Paper]:
+            plains: list[bytes]) -> list[Paper]:
     """Those of an entry's papers whose ids are `wanted`, made now."""
     chosen = [at for at, pid in enumerate(ids) if pid in wanted]
     with collector_paused():
@@ -115,7 +113,7 @@ def picked(ids: list[str], wanted: AbstractSet[str], columns: dict, same: dict, 
         values["id"] = [ids[at] for at in chosen]
         values["text"], values["fields"] = texts, texts_entry.kept(pairs, chosen)
         values["plain"] = (text if plain is None else None if plain is False else plain for text, plain in zip(texts, of_chosen(plains)))
-        values["position"] = chosen if positions is None else of_chosen(positions)
+        values["position"] = chosen
         papers = built([values[name] for name in FIELDS])
         gc.freeze()  # (they live as long as their collection and form no cycles: out of the collector's walks)
     if len(papers) != len(chosen):  # (map stops at the shortest column)

@@ -6,8 +6,8 @@ An ids entry holds, under the very key of the parse entry (the file's path, size
 the code's version key) and behind a CRC-32, the list's sources, its warnings (the skipped records
 `triage` reports), and each paper's id, fingerprint (`store.marks.db.fingerprint`: what the triage
 store keeps with a state to find it again after a small edit, and all it reads of a text) and title. It is
-written with the parse entry, by the same background writer for a long list, or by the first
-`ids` call that finds the list cached without one; any doubt (another key, a failed CRC, a damaged
+written with the parse entry of a list parsed in memory (by the same background writer for a large one), or by the
+first `ids` call that finds the list cached without one (a long list's, written as it was parsed); any doubt (another key, a failed CRC, a damaged
 or missing entry, a file that is not a regular one) means None: the caller reads the list. The paper
 `triage set` marks first is made alone from the parse entry (`papers_named`), to keep its record.
 """
@@ -45,10 +45,12 @@ class Ids(NamedTuple):
 
 
 def known(collection: Collection) -> Ids:
+    """The ids of `collection`'s papers (a long list's read from its entry: each chunk made for this pass only)."""
+    from store.papers.chunked import passing
     from store.papers.model import fingerprint
 
-    return Ids([Known(paper.id, fingerprint(paper.text), paper.title) for paper in collection.papers], list(collection.sources),
-               list(collection.warnings))
+    return Ids([Known(paper.id, fingerprint(paper.text), paper.title) for paper in passing(collection.papers)],
+               list(collection.sources), list(collection.warnings))
 
 
 def save(path: Path, key: tuple, found: Callable[[], Ids], count: int) -> None:

@@ -1,13 +1,13 @@
-"""Turning source records into `Paper`s, and papers into a `Collection`'s list (deduplicated).
+"""Turning source records into `Paper`s, a chunk at a time (their repeats are `store.readers.uniques`'s).
 
 What a paper's text needs computed — id, display text, derived title and name, links — is
 the bulk of parsing; for long lists (`PARALLEL_FROM` abstracts and more) it runs in worker
 processes, one per core, and the readers only assemble the results. Who wants to show how far
 a long parse is sets a callback with `reporting` (see `Progress`).
 
-Over 400 lines, and kept whole for now: the worker processes, the chunks they are sent and the packed texts
-they send back are one piece with the records they make, and the on-disk engine planned next (its texts and
-records read from disk, not parsed into memory) replaces that piece rather than moving it."""
+Over 400 lines, and kept whole: the worker processes, the chunks they are sent and the packed texts they send back
+are one piece with the records they make (what becomes of those papers, repeats and all, is `store.readers.uniques`'s,
+and a long list's are written to its cache entries as they come: `store.readers.entry_writer`)."""
 from __future__ import annotations
 
 import os
@@ -26,7 +26,7 @@ from store.common import heap
 from store.common.ahead import in_order
 from store.common.collector import collector_paused
 from store.papers.inert import inert, inert_value
-from store.papers.model import Paper, built, keep_text, kept_plain, kept_text, paper_id, replaced
+from store.papers.model import Paper, built, keep_text, kept_text, paper_id
 from store.readers.identifiers import arxiv_id, bare_doi
 from store.papers.text import plain_form
 
@@ -278,13 +278,14 @@ def _chunked(head: list[str], rest: Iterator[str]) -> Iterator[list[str]]:
         yield chunk
 
 
-def make_papers(records: Iterable[dict[str, Any]]) -> list[Paper]:
-    """Papers from records: each a dict of `make_paper`'s arguments, positions numbered in order. `records`
-    may be read as the papers are made (see `analysed`)."""
+def make_papers(records: Iterable[dict[str, Any]]) -> Iterator[list[Paper]]:
+    """Papers from records, a chunk at a time: each record a dict of `make_paper`'s arguments, positions numbered in
+    order. `records` may be read as the papers are made (see `analysed`), and each chunk let go once the next is asked
+    for (`store.readers.uniques.papers_of`: a long list's may be handed on as they come)."""
     records = iter(records)
     first = next(records, None)
     if first is None:
-        return []
+        return
     read: deque[dict[str, Any]] = deque()  # the records whose texts `analysed` has taken, each let go of once made
     named: set[int] = set()  # the positions of those that name themselves
 
@@ -295,21 +296,22 @@ def make_papers(records: Iterable[dict[str, Any]]) -> list[Paper]:
                 named.add(at)
             yield record["text"].strip()
 
-    papers: list[Paper] = []
+    start = 0
     # Papers are made from each chunk as it arrives, while the workers go on with the next ones.
     for n, (part, packed) in enumerate(analysed(texts(), first["source"], named), 1):
         with collector_paused():
-            chunk, start = [read.popleft() for _ in part], len(papers)
+            chunk = [read.popleft() for _ in part]
             if all(map(_BARE.issuperset, chunk)):
-                papers += bare_papers(chunk, part, start)
+                papers = bare_papers(chunk, part, start)
             else:
-                papers += [make_paper(**record, analysis=analysis, position=start + i)
-                           for i, (record, analysis) in enumerate(zip(chunk, part))]
+                papers = [make_paper(**record, analysis=analysis, position=start + i)
+                          for i, (record, analysis) in enumerate(zip(chunk, part))]
             if packed is not None:
-                _packed(papers[start:], chunk, packed)
+                _packed(papers, chunk, packed)
                 if n % _TRIM_EVERY == 0:
                     heap.give_back()  # (the strings freed lie between what is kept: later ones would not reuse all of it)
-    return papers
+        start += len(papers)
+        yield papers
 
 
 _TRIM_EVERY = 8
@@ -436,47 +438,3 @@ def own_name(title: str) -> str:
 def _inert_shared(value: str) -> str:
     """`inert(value)` of a string many records share (the file's name, a venue, a track, an area), worked out once."""
     return inert(value)
-
-
-def _richer(first: Paper, other: Paper) -> Paper:
-    """`first` with the record details of `other` when only `other` has them (a bare abstract
-    that a BibTeX or JSON file also lists gets that file's title, authors, key...)."""
-    if first.key or first.authors or not (other.key or other.authors):
-        return first
-    links = tuple(dict.fromkeys(other.links + first.links))  # the record's own links first
-    return replaced(
-        other, text=first.text, plain=kept_plain(first), links=links, source=first.source, line=first.line,
-        position=first.position, venue=other.venue or first.venue, year=other.year or first.year,
-    )
-
-
-def keyed_id(paper: Paper) -> str:
-    """The id of a paper whose text (or, without an abstract, title) is another keyed record's: the
-    same hash over the text and the paper's own key, so each record keeps marks of its own."""
-    return paper_id(f"{paper.text or paper.title}\n{paper.key}")
-
-
-def unique(papers: Iterable[Paper], start: int = 0) -> list[Paper]:
-    """`papers` without repeats of an id, numbered by position from `start`.
-
-    The first one stays where it is; a later repeat lends it its record details when it has
-    some and the first has none (see `_richer`). A repeat with a key of its own that differs
-    from the first's (an arXiv and a proceedings entry of one abstract, two untitled entries
-    with one title) is another record: it stays a paper of its own, its id qualified by its key
-    (`keyed_id`)."""
-    at: dict[str, int] = {}
-    out: list[Paper] = []
-    for paper in papers:
-        if paper.id in at:
-            index = at[paper.id]
-            first = out[index]
-            if not (paper.key and first.key and paper.key != first.key):
-                out[index] = _richer(first, paper)
-                continue
-            paper = replaced(paper, id=keyed_id(paper))
-            if paper.id in at:  # this very record again (the same file read twice)
-                continue
-        at[paper.id] = len(out)
-        position = start + len(out)
-        out.append(paper if paper.position == position else replaced(paper, position=position))
-    return out

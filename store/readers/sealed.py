@@ -20,7 +20,8 @@ MAGIC = b"PTc2"
 """The start of a cache entry file, before the CRC-32 of the rest: an entry that fails it is made again."""
 MOST_ENTRY = 8 << 30
 """The most bytes a cache entry is read of (a 100,000-abstract list's parse entry is ~46 MB, its features ~112 MB)."""
-_HEAD = len(MAGIC) + 4
+HEAD = len(MAGIC) + 4
+"""The bytes of an entry file before its data (`header`)."""
 
 
 def entry_bytes(entry: Path) -> bytes:
@@ -44,13 +45,18 @@ def header_of(*parts: bytes | bytearray) -> bytes:
     crc = 0
     for part in parts:
         crc = zlib.crc32(part, crc)
+    return header(crc)
+
+
+def header(crc: int) -> bytes:
+    """What an entry file holds before data whose CRC-32 is `crc`."""
     return MAGIC + crc.to_bytes(4, "big")
 
 
 def _held(data: bytes | mmap.mmap) -> bool:
     """Whether an entry file's bytes are `MAGIC`, then the CRC-32 of the rest, then the rest."""
-    with memoryview(data)[_HEAD:] as payload:
-        return data[: len(MAGIC)] == MAGIC and zlib.crc32(payload).to_bytes(4, "big") == data[len(MAGIC) : _HEAD]
+    with memoryview(data)[HEAD:] as payload:
+        return data[: len(MAGIC)] == MAGIC and zlib.crc32(payload).to_bytes(4, "big") == data[len(MAGIC) : HEAD]
 
 
 def unsealed(data: bytes | mmap.mmap, checked: bool = False) -> memoryview:
@@ -58,7 +64,7 @@ def unsealed(data: bytes | mmap.mmap, checked: bool = False) -> memoryview:
     length inside could otherwise ask for gigabytes). `checked`: its CRC held already (`mapped`)."""
     if not (data[: len(MAGIC)] == MAGIC if checked else _held(data)):
         raise ValueError("damaged cache entry")
-    return memoryview(data)[_HEAD:]
+    return memoryview(data)[HEAD:]
 
 
 _Pin = tuple[int, int, int, int, int, int]

@@ -16,7 +16,8 @@ from itertools import chain
 
 from store.common.errors import ReadError
 from store.papers.model import Collection
-from store.readers.records import make_papers, unique
+from store.readers.records import make_papers
+from store.readers.uniques import papers_of
 
 _VENUE_YEAR = re.compile(r"\b([A-Za-z][A-Za-z&\-]{1,15})\s*'?((?:19|20)\d\d)\b")
 MAX_HEADER = 120
@@ -137,7 +138,7 @@ def _collection(found: Iterable[tuple[int, str]], header: str, path: str) -> Col
     venue, year = venue_year(header)
     # (read as the papers are made: a long list's first abstracts are analysed while the rest is split)
     records = ({"text": paragraph, "source": path, "line": number, "venue": venue, "year": year} for number, paragraph in found)
-    papers = make_papers(records)
+    papers = papers_of(make_papers(records))
     if not papers:
         raise ReadError(path, "no abstracts found (expected one paragraph per abstract)")
-    return Collection(papers=unique(papers), header=header, venue=venue, year=year, sources=[path])
+    return Collection(papers=papers, header=header, venue=venue, year=year, sources=[path])

@@ -24,7 +24,8 @@ from store.papers.inert import inert
 from store.papers.model import Collection
 from store.readers import arxiv, conference, csl
 from store.readers.identifiers import keyword_list
-from store.readers.records import make_papers, split_authors, unique, year_of
+from store.readers.records import make_papers, split_authors, year_of
+from store.readers.uniques import papers_of
 from store.papers.text import html_text
 
 _ALIASES = {
@@ -199,10 +200,10 @@ def collect(records: Iterable[tuple[int, str, object]], path: str, warnings: lis
             else:
                 yield fields
 
-    papers = make_papers(found())
+    papers = papers_of(make_papers(found()))
     if not papers:
         raise ReadError(path, "no records with a title or abstract" + (f" ({len(warnings)} skipped)" if warnings else ""))
-    return Collection(papers=unique(papers), sources=[path], warnings=warnings)
+    return Collection(papers=papers, sources=[path], warnings=warnings)
 
 
 TOO_DEEP = "nested too deeply to read"

@@ -2,8 +2,9 @@
 reopened list reads only when a paper's text is asked for (a row, the detail pane, an export), not at its open.
 
 The file is `MAGIC`, the texts in chunks of `store.readers.records.CHUNK`, each compressed as one
-(`store.papers.packed.Chunk`; a cold parse's own chunks are written as they are), then a token (a hash of the
-chunks: `TOKEN` bytes of BLAKE2b). The parse entry keeps the token, the file's size and each chunk's offset, length,
+(`store.papers.packed.Chunk`; a cold parse's own chunks are written as they are), each followed by its papers' fields
+(`_pairs`) so, written as a parse makes them (`Writing`), then a token (a hash of the chunks: `TOKEN` bytes of
+BLAKE2b). The parse entry keeps the token, the file's size and each chunk's offset, length,
 CRC-32 and text ends (its `Table`), sealed with the rest of it. A reopened paper keeps its text as its place in a `store.papers.packed.Stored` chunk, which reads its bytes from the
 file when first asked (`Place.read`) and keeps them through the machinery of packed texts (the last `KEEP`).
 
@@ -26,7 +27,7 @@ disk but keep the list file open, its status checked at every read, and lose the
 open (a daily list a fetch appends to), where the texts entry is the list as it was opened.
 
 Each paper's other fields (`Paper.fields`: what the detail pane shows, what a citation writes back) are kept the same
-way, as JSON in chunks after the texts' (`_pairs`).
+way, as JSON in chunks beside the texts' (`_pairs`).
 """
 from __future__ import annotations
 
@@ -70,10 +71,10 @@ tell: Callable[[str], None] = say
 """Where the one line saying a texts entry was found damaged goes (the app shows it as a notice while it runs)."""
 
 
-def _chunks(papers: Sequence[Paper]) -> list[Chunk]:
+def _chunks(papers: Sequence[Paper]) -> tuple[list[Chunk], list[Chunk]]:
     """The texts of `papers` in chunks of `CHUNK`: a cold parse's own where a chunk's papers keep their places in one
-    in order (compressed once, by the parse's workers), else compressed now; then their fields (`_pairs`) so."""
-    out = []
+    in order (compressed once, by the parse's workers), else compressed now; and their fields (`_pairs`) so."""
+    texts = []
     for start in range(0, len(papers), CHUNK):
         part = papers[start : start + CHUNK]
         first = kept_text(part[0])
@@ -82,9 +83,9 @@ def _chunks(papers: Sequence[Paper]) -> list[Chunk]:
                 and all(type(kept := kept_text(paper)) is Packed and kept.chunk is chunk and kept.at == at
                         for at, paper in enumerate(part))):
             chunk = Chunk.of([paper.text for paper in part])
-        out.append(chunk)
-    return out + [Chunk.of([_pairs(paper.fields) for paper in papers[start : start + CHUNK]])
-                  for start in range(0, len(papers), CHUNK)]
+        texts.append(chunk)
+    return texts, [Chunk.of([_pairs(paper.fields) for paper in papers[start : start + CHUNK]])
+                   for start in range(0, len(papers), CHUNK)]
 
 
 def _pairs(fields: tuple[tuple[str, str], ...]) -> str:
@@ -92,20 +93,32 @@ def _pairs(fields: tuple[tuple[str, str], ...]) -> str:
     return json.dumps(fields, ensure_ascii=False) if fields else ""
 
 
-def write(papers: Sequence[Paper], out: BinaryIO) -> Table:
-    """Write the texts entry of `papers` to `out`; what the parse entry keeps of it."""
-    out.write(MAGIC)
-    offset = len(MAGIC)
-    places, ends = [], []
-    token = hashlib.blake2b(digest_size=TOKEN)
-    for chunk in _chunks(papers):
-        out.write(chunk.packed)
-        token.update(chunk.packed)
-        places.append((offset, len(chunk.packed), zlib.crc32(chunk.packed)))
-        ends.append(chunk.ends.tobytes())
-        offset += len(chunk.packed)
-    out.write(token.digest())
-    return token.digest(), offset + TOKEN, places, ends
+class Writing:
+    """A texts entry written to `out` a few papers at a time (`add`: a multiple of `CHUNK` of them but the last), each
+    chunk of their texts and of their fields as it comes (the table says which is where); `table` ends it."""
+
+    def __init__(self, out: BinaryIO) -> None:
+        out.write(MAGIC)
+        self._out = out
+        self._offset = len(MAGIC)
+        self._places: tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]] = ([], [])
+        self._ends: tuple[list[bytes], list[bytes]] = ([], [])
+        self._token = hashlib.blake2b(digest_size=TOKEN)
+
+    def add(self, papers: Sequence[Paper]) -> None:
+        for column, chunks in enumerate(_chunks(papers)):
+            for chunk in chunks:
+                self._out.write(chunk.packed)
+                self._token.update(chunk.packed)
+                self._places[column].append((self._offset, len(chunk.packed), zlib.crc32(chunk.packed)))
+                self._ends[column].append(chunk.ends.tobytes())
+                self._offset += len(chunk.packed)
+
+    def table(self) -> Table:
+        """Write the end of the entry; what the parse entry keeps of it."""
+        token = self._token.digest()
+        self._out.write(token)
+        return token, self._offset + TOKEN, self._places[0] + self._places[1], self._ends[0] + self._ends[1]
 
 
 class SideFile:
