@@ -10,10 +10,10 @@ the end.
 
 By field rather than by paper: a field with one value for every paper (the source, often the venue, the year, the
 authors...) is stored once (`same`), a field of few distinct values (`SHARED`) each of them once with each paper's
-index of them, and arXiv links and PDF links as the ids (`KEPT`). Which a field is is
-known only at the end: each field's distinct values are followed as the chunks come (`_Followed`), up to
-`DISTINCT_MOST` of them (`SHARED`) or one (the others); a field that has more is written a slice a chunk from then on
-(`store.common.sliced.indexed`: its earlier chunks' made from what was followed)."""
+index of them, and arXiv links and PDF links as the ids (`KEPT`). How a field is kept is known only at the end: each
+field's distinct values are followed as the chunks come (`_Followed`), up to `DISTINCT_MOST` of them (`SHARED`) or one
+(the others); a field that has more is written a slice a chunk from then on (`store.common.sliced.indexed`: its
+earlier chunks' made from what was followed)."""
 from __future__ import annotations
 
 import marshal
@@ -33,7 +33,8 @@ from store.readers.sealed import HEAD, header
 from store.readers.uniques import Taken, Uniques, Unstreamable
 
 SHARED = ("name", "venue", "year", "authors", "area", "track", "keywords")
-"""The fields an entry keeps each distinct value of once when at most half are distinct: a reopened list's papers then share them (at 100,000 arXiv papers: ~55 MB of categories and authors)."""
+"""The fields an entry keeps each distinct value of once when at most half are distinct: a reopened list's papers then
+share them (at 100,000 arXiv papers: ~55 MB of categories and authors)."""
 DISTINCT_MOST = 1 << 16
 """The most distinct values of a `SHARED` field followed (more: the field is kept a value a paper)."""
 KEPT = {"links": kept_links, "pdf": kept_pdf}
