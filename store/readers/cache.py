@@ -447,8 +447,13 @@ def cached(name: str, path: Path, parse: Callable[[], Collection],
         return found
     try:
         with ExitStack() as entries:  # (each entry made whole as the block ends, or removed: `_storing`)
-            stream = Stream(key, STREAM_FROM, lambda: (entries.enter_context(_storing(entry)),
-                                                       entries.enter_context(_storing(entry_file([path], TEXTS_SUFFIX)))))
+            def opened() -> tuple[BinaryIO, BinaryIO]:
+                with ExitStack() as both:  # (both on `entries`, or neither)
+                    files = both.enter_context(_storing(entry)), both.enter_context(_storing(entry_file([path], TEXTS_SUFFIX)))
+                    entries.enter_context(both.pop_all())
+                return files
+
+            stream = Stream(key, STREAM_FROM, opened)
             with streaming(stream):
                 collection = parse()
             streamed = stream.finish(collection)
