@@ -119,31 +119,37 @@ def test_a_parse_that_fails_midway_leaves_no_entry(tmp_path, monkeypatch, stream
 
 STREAMED = """
 import dataclasses, json, os, sys
-from store.readers import cache, entry_writer, read_path
+import store.readers
+from store.readers import cache, read_path
 cache.STREAM_FROM = 4096
+parse, parses = store.readers._parse, []
+store.readers._parse = lambda *args: (parses.append(1), parse(*args))[1]
 papers = read_path(sys.argv[1]).papers
 cache.settle()
-print(json.dumps([type(papers).__name__, [list(map(str, dataclasses.astuple(p))) for p in papers], os.listdir(sys.argv[2])]))
+print(json.dumps([type(papers).__name__, len(parses), [list(map(str, dataclasses.astuple(p))) for p in papers],
+                  os.listdir(sys.argv[2])]))
 """
 
 
-def test_a_full_disk_midway_reads_the_list_in_memory(tmp_path, monkeypatch):
-    """The cache folder a 64 KB disk: the stream fills it in its first chunk; the list is read in memory, the same."""
+@pytest.mark.parametrize("disk, parses", [("full", 2), ("read-only", 1)])
+def test_a_cache_that_cannot_be_written_reads_the_list_in_memory(tmp_path, monkeypatch, disk, parses):
+    """The cache folder a 64 KB disk: the stream fills it in its first chunk, and the list is read again in memory; a
+    read-only one: the list is read in memory at once (nothing was taken). The same papers, no temporary file left."""
     path = written(tmp_path / "full.jsonl", records(2 * SIZE + 5))
     expected = [list(map(str, paper)) for paper in fields(in_memory(path, monkeypatch))]
     folder = tmp_path / "cache"
     folder.mkdir()
-    mounted = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", MOUNTS["full"], "sh", str(folder)],
+    mounted = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c", MOUNTS[disk], "sh", str(folder)],
                              capture_output=True)
     if mounted.returncode:
-        pytest.skip(f"no full disk here: {mounted.stderr.decode().strip()}")
+        pytest.skip(f"no {disk} disk here: {mounted.stderr.decode().strip()}")
     done = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c",
-                           f'{MOUNTS["full"]} && shift && exec "$@"', "sh", str(folder),
+                           f'{MOUNTS[disk]} && shift && exec "$@"', "sh", str(folder),
                            sys.executable, "-c", STREAMED, str(path), str(folder)],
                           capture_output=True, cwd=ROOT, timeout=300, env={"TRIAGE_CACHE": str(folder), "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr.decode()
-    kind, papers, left = json.loads(done.stdout)
-    assert kind == "list" and papers == expected
+    kind, parsed, papers, left = json.loads(done.stdout)
+    assert (kind, parsed) == ("list", parses) and papers == expected
     assert not [name for name in left if name.endswith(".tmp")]
 
 

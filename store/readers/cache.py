@@ -427,11 +427,11 @@ def cached(name: str, path: Path, parse: Callable[[], Collection],
     unchanged file, else `parse()`, which is then cached if the file did not change meanwhile, and
     `beside(path, key, collection)` keeps what goes beside its entry (its ids, `store.readers.ids`).
 
-    A long list's papers are written to its entries as `parse()` makes them (`store.readers.entry_writer.Stream`), and the collection is
-    read from its entry; should that fail (a full disk, a record adding to a paper written already:
-    `store.readers.uniques.Unstreamable`), the list is parsed again in memory. A shorter list's large entry is written
-    by a thread while the caller goes on with the collection; the interpreter waits for it before it exits. (A long
-    list's ids entry is made when first asked for: `store.readers.ids`.)"""
+    A long list's papers are written to its entries as `parse()` makes them (`store.readers.entry_writer.Stream`),
+    and the collection is read from its entry; should that fail midway (a full disk, a record adding to a paper
+    written already: `store.readers.uniques.Unstreamable`), the list is parsed again in memory. A shorter list's large
+    entry is written by a thread while the caller goes on with the collection; the interpreter waits for it before it
+    exits. (A long list's ids entry is made when first asked for: `store.readers.ids`.)"""
     # An entry being written is read once it is whole; and a parse forks its worker processes
     # only while no other thread runs (see records.analysed).
     settle()
@@ -447,8 +447,14 @@ def cached(name: str, path: Path, parse: Callable[[], Collection],
         return found
     try:
         with ExitStack() as entries:  # (each entry made whole as the block ends, or removed: `_storing`)
-            stream = Stream(key, STREAM_FROM, lambda: (entries.enter_context(_storing(entry)),
-                                                       entries.enter_context(_storing(entry_file([path], TEXTS_SUFFIX)))))
+            def opened() -> tuple[BinaryIO, BinaryIO]:
+                with ExitStack() as both:  # (both on `entries`, or neither)
+                    files = (both.enter_context(_storing(entry)),
+                             both.enter_context(_storing(entry_file([path], TEXTS_SUFFIX))))
+                    entries.enter_context(both.pop_all())
+                return files
+
+            stream = Stream(key, STREAM_FROM, opened)
             with streaming(stream):
                 collection = parse()
             streamed = stream.finish(collection)

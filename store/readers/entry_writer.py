@@ -165,12 +165,14 @@ class Writer:
 
 class Stream:
     """A long parse's papers written to its entries as they are made (the sink of `store.readers.uniques.streaming`),
-    once there are `most` of them: `opened()` gives the files of its parse entry and its texts entry then."""
+    once there are `most` of them: `opened()` gives the files of its parse entry and its texts entry then (both, or
+    an OSError and neither: the cache cannot be written, and the parse goes on in memory, as a short one's)."""
 
     def __init__(self, key: tuple, most: int, opened: Callable[[], tuple[BinaryIO, BinaryIO]]) -> None:
         self._key, self._most, self._opened = key, most, opened
         self._writer: Writer | None = None
         self._uniques: Uniques | None = None
+        self._unwritable = False
         self.head: list[Paper] = []
         """The first chunk's papers (what a head entry shows: `store.readers.cache.head`)."""
 
@@ -179,11 +181,16 @@ class Stream:
             if self._writer is not None:
                 raise Unstreamable("a second parse")
             self._uniques = uniques
-        if self._writer is None and len(uniques) < self._most:
-            return
+        if self._writer is None:
+            if self._unwritable or len(uniques) < self._most:
+                return
+            try:
+                files = self._opened()
+            except OSError:  # (a read-only or forbidden cache folder: nothing taken yet)
+                self._unwritable = True
+                return
+            self._writer = Writer(self._key, *files)
         try:
-            if self._writer is None:
-                self._writer = Writer(self._key, *self._opened())
             while len(uniques.papers) >= SIZE:
                 self._write(uniques.take(SIZE))
         except OSError as error:
