@@ -75,9 +75,7 @@ def test_the_parse_entry_of_papers_kept_packed_is_a_plain_parses(iclr, on_worker
     key = cache.parse_key(path)
     out = io.BytesIO()
     with cache.entry_file([path], cache.TEXTS_SUFFIX).open("wb") as texts:
-        writer = Writer(key, out, texts)
-        writer.add(collection.papers)
-        writer.finish(("", "", None, [str(path)], []))
+        Writer(key, out, texts).finish(collection, collection.papers)
     decoded = cache.decode(out.getvalue(), key, path, str(path))
     assert decoded is not None and fields(decoded.papers) == fields(read_path(iclr("plain.txt")).papers)
 

@@ -44,9 +44,9 @@ def one(piece: memoryview, ends: memoryview, place: int) -> object:
 
 
 def chained(slices: list[bytes] | tuple[list[bytes], bytes]) -> Iterator:
-    """The values `sliced` made `slices` of (or a pair of distinct values and indices), one after another, never all in one list, and each slice
-    let go once read (`slices` emptied so): a reopened list's papers are made of its columns so (at 1,000,000 papers,
-    not a list of 8 MB a column first, nor its slices held to the end)."""
+    """The values `sliced` made `slices` of (or a pair of distinct values and indices), one after another, never all in
+    one list, and each slice let go once read (`slices` emptied so): a reopened list's papers are made of its columns so
+    (at 1,000,000 papers, not a list of 8 MB a column first, nor its slices held to the end)."""
     if type(slices) is tuple:
         distinct, at = slices
         indices = array("I")
@@ -67,8 +67,8 @@ def joined(slices: Sequence[bytes] | tuple[list[bytes], bytes]) -> list:
 
 
 def taken(places: Sequence[tuple[int, int]], blob: memoryview) -> list[memoryview]:
-    """The slices laid in `blob` at `places` (offset, length), each read from it where it is (a mapped file's: nothing copied, a page read when
-    a slice is unmarshalled); ValueError for one that is not in it."""
+    """The slices laid in `blob` at `places` (offset, length), each read from it where it is (a mapped file's: nothing
+    copied, a page read when a slice is unmarshalled); ValueError for one that is not in it."""
     size = len(blob)
     if any(at < 0 or length < 0 or at + length > size for at, length in places):
         raise ValueError("damaged cache entry")

@@ -23,7 +23,7 @@ from store.common.files import not_regular
 from store.papers.model import Collection, Origin
 from store.readers import atom, cache, ids, ris, rss, seed, tabular
 from store.readers.records import report
-from store.readers.uniques import unique
+from store.readers.uniques import NOTHING_LEFT, unique
 
 Parser = Callable[[str, str], Collection]
 
@@ -165,7 +165,7 @@ def _parse(name: str, p: Path) -> Collection:
         found = (parser or _by_content)(text, name)
     collection = inert_collection(found)
     if not collection.papers:
-        raise ReadError(name, "no abstracts found (nothing but control or invisible characters)")
+        raise ReadError(name, NOTHING_LEFT)
     if parser is None and len(collection.papers) == 1 and not _SENTENCE.search(collection.papers[0].text):  # /etc/passwd
         collection.warnings.append(f"{name}: read as one abstract without a sentence: {NOT_A_LIST}")
     return collection

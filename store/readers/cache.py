@@ -59,7 +59,7 @@ from store.papers.rows import Lookup
 from store.readers import texts_entry
 from store.readers.sealed import check_ahead, entry_bytes, header_of, mapped, unsealed
 from store.readers.entry_papers import FIELDS, chunked, picked
-from store.readers.entry_writer import Stream, Writer, about
+from store.readers.entry_writer import Stream, Writer
 from store.common.collector import collector_paused
 from store.common.sliced import joined, taken
 from store.readers.records import within
@@ -463,7 +463,7 @@ def cached(name: str, path: Path, parse: Callable[[], Collection],
     except (Unstreamable, OSError):  # (a full disk, a record adding to a paper written): read in memory
         collection, streamed = parse(), False
     if streamed:
-        head = Collection(stream.head, collection.header, collection.venue, collection.year)
+        head = Collection(stream.writer.first, collection.header, collection.venue, collection.year)
         _store_quietly(entry_file([path], HEAD_SUFFIX), partial(_write_head, key, head))
         del stream, head, collection
         heap.give_back()  # (what the parse made and let go, returned before the list is read and indexed)
@@ -483,10 +483,7 @@ def cached(name: str, path: Path, parse: Callable[[], Collection],
 
     def write(out: BinaryIO) -> None:
         with _storing(entry_file([path], TEXTS_SUFFIX)) as texts:
-            writer = Writer(key, out, texts)
-            for start in range(0, len(collection.papers), SIZE):
-                writer.add(collection.papers[start : start + SIZE])
-            writer.finish(about(collection))
+            Writer(key, out, texts).finish(collection, collection.papers)
         _store_quietly(entry_file([path], HEAD_SUFFIX), partial(_write_head, key, collection))  # (before it is whole)
 
     behind = sum(map(len, (paper.text for paper in collection.papers))) >= BACKGROUND_FROM

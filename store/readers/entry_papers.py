@@ -17,8 +17,8 @@ from store.readers import texts_entry
 
 FIELDS = tuple(Paper.__dataclass_fields__)
 COLUMNS = tuple(name for name in FIELDS if name not in ("text", "plain", "position", "fields"))
-"""The fields an entry keeps as they are; the texts, display texts and positions it keeps apart (the texts and
-the other fields in its texts entry)."""
+"""The fields an entry keeps as they are; the texts and display texts it keeps apart (the texts and the other fields
+in its texts entry), and a paper's position is its row."""
 
 
 def chunked(ids: list[str], columns: dict, ends: dict, same: dict, chunks: list, pairs: list, plains: list[bytes],
@@ -31,8 +31,8 @@ def chunked(ids: list[str], columns: dict, ends: dict, same: dict, chunks: list,
     shared: dict[str, tuple[list, memoryview]] = {}
 
     def distinct(name: str) -> tuple[list, memoryview]:
-        """A field kept as its distinct values (`store.readers.entry_writer.SHARED`): them, and the index of each paper's (read
-        where they are: 4 MB a field at 1,000,000 papers, not copied for the first paper made)."""
+        """A field kept as its distinct values (`store.readers.entry_writer.SHARED`): them, and the index of each paper's
+        (read where they are: 4 MB a field at 1,000,000 papers, not copied for the first paper made)."""
         if name not in shared:
             values, at = columns[name]
             shared[name] = (joined(values), memoryview(at).cast("I"))

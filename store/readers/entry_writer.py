@@ -84,7 +84,8 @@ class _Followed:
 
 class Writer:
     """A list's parse entry written to `out` and its texts entry to `texts`, a chunk of papers at a time (`add`), under
-    `key` (`store.readers.cache.parse_key`); `finish` ends both."""
+    `key` (`store.readers.cache.parse_key`); `finish` ends both. `first`: the first chunk's papers (what a head entry
+    shows: `store.readers.cache.head`)."""
 
     def __init__(self, key: tuple, out: BinaryIO, texts: BinaryIO) -> None:
         self._key = key
@@ -99,6 +100,7 @@ class Writer:
         self._slices: dict[str, list[tuple[int, int]]] = {name: [] for name in (*COLUMNS, "plain")}
         self._ends: dict[str, list[tuple[int, int]]] = {name: [] for name in (*COLUMNS, "plain") if name != "id"}
         self._hashes = {name: array("I") for name in LOOKUPS}
+        self.first: Sequence[Paper] = ()
 
     def _laid(self, pieces: Sequence[bytes | bytearray]) -> list[tuple[int, int]]:
         places = []
@@ -119,6 +121,7 @@ class Writer:
         if not 0 < len(papers) <= SIZE or self.count % SIZE or papers[0].position != self.count \
                 or papers[-1].position != self.count + len(papers) - 1:
             raise ValueError("papers out of order")
+        self.first = self.first or papers
         self._texts.add(papers)
         for name in COLUMNS:
             values = list(map(KEPT.get(name) or attrgetter(name), papers))
@@ -139,8 +142,12 @@ class Writer:
                                 for text, kept_form in zip(map(attrgetter("text"), papers), map(kept_plain, papers))])
         self.count += len(papers)
 
-    def finish(self, meta: tuple) -> None:
-        """End both entries (`meta`: the list's header, venue, year, sources and warnings)."""
+    def finish(self, collection: Collection, rest: Sequence[Paper]) -> None:
+        """Write `rest`, the last of `collection`'s papers (a chunk at a time), and end both entries with what the parse
+        entry keeps of `collection` but its papers."""
+        for start in range(0, len(rest), SIZE):
+            self.add(rest[start : start + SIZE])
+        meta = (collection.header, collection.venue, collection.year, list(collection.sources), list(collection.warnings))
         same = {}
         for name, followed in self._followed.items():
             if len(followed.distinct) == 1:
@@ -170,18 +177,16 @@ class Stream:
 
     def __init__(self, key: tuple, most: int, opened: Callable[[], tuple[BinaryIO, BinaryIO]]) -> None:
         self._key, self._most, self._opened = key, most, opened
-        self._writer: Writer | None = None
+        self.writer: Writer | None = None
         self._uniques: Uniques | None = None
         self._unwritable = False
-        self.head: list[Paper] = []
-        """The first chunk's papers (what a head entry shows: `store.readers.cache.head`)."""
 
     def __call__(self, uniques: Uniques) -> None:
         if uniques is not self._uniques:  # (a file tried as one format, then another)
-            if self._writer is not None:
+            if self.writer is not None:
                 raise Unstreamable("a second parse")
             self._uniques = uniques
-        if self._writer is None:
+        if self.writer is None:
             if self._unwritable or len(uniques) < self._most:
                 return
             try:
@@ -189,34 +194,21 @@ class Stream:
             except OSError:  # (a read-only or forbidden cache folder: nothing taken yet)
                 self._unwritable = True
                 return
-            self._writer = Writer(self._key, *files)
+            self.writer = Writer(self._key, *files)
         try:
             while len(uniques.papers) >= SIZE:
-                self._write(uniques.take(SIZE))
+                self.writer.add(uniques.take(SIZE))
         except OSError as error:
             raise Unstreamable(str(error)) from error
-
-    def _write(self, papers: list[Paper]) -> None:
-        if not self.head:  # (a head entry's characters are a few hundred abstracts: fewer than a chunk's)
-            self.head = papers
-        self._writer.add(papers)
 
     def finish(self, collection: Collection) -> bool:
         """End the entries of `collection` (what the parse gave: `store.readers.uniques.Taken`), when it was written as
         it was made; whether it was."""
-        if self._writer is None:
+        if self.writer is None:
             return False
+        papers = collection.papers
         try:
-            papers = collection.papers
-            rest = papers.rest if isinstance(papers, Taken) else papers
-            for start in range(0, len(rest), SIZE):
-                self._write(rest[start : start + SIZE])
-            self._writer.finish(about(collection))
+            self.writer.finish(collection, papers.rest if isinstance(papers, Taken) else papers)
         except OSError as error:
             raise Unstreamable(str(error)) from error
         return True
-
-
-def about(collection: Collection) -> tuple:
-    """What a parse entry keeps of `collection` but its papers."""
-    return collection.header, collection.venue, collection.year, list(collection.sources), list(collection.warnings)

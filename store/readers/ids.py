@@ -7,8 +7,8 @@ the code's version key) and behind a CRC-32, the list's sources, its warnings (t
 `triage` reports), and each paper's id, fingerprint (`store.marks.db.fingerprint`: what the triage
 store keeps with a state to find it again after a small edit, and all it reads of a text) and title. It is
 written with the parse entry of a list parsed in memory (by the same background writer for a large one), or by the
-first `ids` call that finds the list cached without one (a long list's, written as it was parsed); any doubt (another key, a failed CRC, a damaged
-or missing entry, a file that is not a regular one) means None: the caller reads the list. The paper
+first `ids` call that finds the list cached without one (a long list's, written as it was parsed); any doubt (another
+key, a failed CRC, a damaged or missing entry, a file that is not a regular one) means None: the caller reads the list. The paper
 `triage set` marks first is made alone from the parse entry (`papers_named`), to keep its record.
 """
 from __future__ import annotations

@@ -138,7 +138,7 @@ def _collection(found: Iterable[tuple[int, str]], header: str, path: str) -> Col
     venue, year = venue_year(header)
     # (read as the papers are made: a long list's first abstracts are analysed while the rest is split)
     records = ({"text": paragraph, "source": path, "line": number, "venue": venue, "year": year} for number, paragraph in found)
-    papers = papers_of(make_papers(records))
+    papers = papers_of(make_papers(records), path)
     if not papers:
         raise ReadError(path, "no abstracts found (expected one paragraph per abstract)")
     return Collection(papers=papers, header=header, venue=venue, year=year, sources=[path])

@@ -200,7 +200,7 @@ def collect(records: Iterable[tuple[int, str, object]], path: str, warnings: lis
             else:
                 yield fields
 
-    papers = papers_of(make_papers(found()))
+    papers = papers_of(make_papers(found()), path)
     if not papers:
         raise ReadError(path, "no records with a title or abstract" + (f" ({len(warnings)} skipped)" if warnings else ""))
     return Collection(papers=papers, sources=[path], warnings=warnings)

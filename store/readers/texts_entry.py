@@ -2,9 +2,9 @@
 reopened list reads only when a paper's text is asked for (a row, the detail pane, an export), not at its open.
 
 The file is `MAGIC`, the texts in chunks of `store.readers.records.CHUNK`, each compressed as one
-(`store.papers.packed.Chunk`; a cold parse's own chunks are written as they are), each followed by its papers' fields
-(`_pairs`) so, written as a parse makes them (`Writing`), then a token (a hash of the chunks: `TOKEN` bytes of
-BLAKE2b). The parse entry keeps the token, the file's size and each chunk's offset, length,
+(`store.papers.packed.Chunk`; a cold parse's own chunks are written as they are), and the fields of their papers
+(`_pairs`) so, a few chunks of each at a time as a parse makes them (`Writing`: which is where, the table says), then
+a token (a hash of the chunks: `TOKEN` bytes of BLAKE2b). The parse entry keeps the token, the file's size and each chunk's offset, length,
 CRC-32 and text ends (its `Table`), sealed with the rest of it. A reopened paper keeps its text as its place in a `store.papers.packed.Stored` chunk, which reads its bytes from the
 file when first asked (`Place.read`) and keeps them through the machinery of packed texts (the last `KEEP`).
 

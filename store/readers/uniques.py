@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import hashlib
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from contextvars import ContextVar
-from typing import overload
 
+from store.common.errors import ReadError
 from store.papers.model import Paper, has_text, kept_plain, paper_id, replaced
 from store.readers.records import within
 
@@ -24,10 +24,16 @@ class Unstreamable(Exception):
     """A parse's papers cannot be handed on as they are made (see the module's docstring)."""
 
 
+def _lends(other: Paper, first_keyed: bool, first_authored: bool) -> bool:
+    """Whether `other` lends its record details to the first paper of its id, which has a key or not and authors or
+    not (`_richer`): only when it has some and the first has none."""
+    return not (first_keyed or first_authored) and bool(other.key or other.authors)
+
+
 def _richer(first: Paper, other: Paper) -> Paper:
     """`first` with the record details of `other` when only `other` has them (a bare abstract
     that a BibTeX or JSON file also lists gets that file's title, authors, key...)."""
-    if first.key or first.authors or not (other.key or other.authors):
+    if not _lends(other, bool(first.key), bool(first.authors)):
         return first
     links = tuple(dict.fromkeys(other.links + first.links))  # the record's own links first
     return replaced(
@@ -140,7 +146,7 @@ class Uniques:
                 if not (paper.key and first_key and _key_hash(paper.key) != first_key):
                     if index >= 0:
                         out[index] = _richer(out[index], paper)
-                    elif not (first_key or first_authored or not (paper.key or paper.authors)):
+                    elif _lends(paper, bool(first_key), bool(first_authored)):
                         raise Unstreamable("a later record adds to a paper handed on")
                     continue
                 paper = replaced(paper, id=keyed_id(paper))
@@ -179,14 +185,7 @@ class Taken(Sequence[Paper]):
     def __len__(self) -> int:
         return self._count
 
-    @overload
-    def __getitem__(self, at: int) -> Paper: ...
-    @overload
-    def __getitem__(self, at: slice) -> Sequence[Paper]: ...
-    def __getitem__(self, at: int | slice) -> Paper | Sequence[Paper]:
-        raise TypeError("the papers were handed on as they were made")
-
-    def __iter__(self) -> Iterator[Paper]:
+    def __getitem__(self, at: object) -> Paper:  # type: ignore[override]
         raise TypeError("the papers were handed on as they were made")
 
 
@@ -200,12 +199,20 @@ def streaming(sink: Sink) -> AbstractContextManager[Sink]:
     return within(_SINK, sink)
 
 
-def papers_of(chunks: Iterable[list[Paper]]) -> Sequence[Paper]:
-    """The papers of `chunks` (as a reader makes them: `store.readers.records.make_papers`) without repeats (`Uniques`):
-    a list; or, when a sink took some (`streaming`), `Taken`."""
-    uniques, sink = Uniques(), _SINK.get()
+NOTHING_LEFT = "no abstracts found (nothing but control or invisible characters)"
+"""Why a file whose every record was of nothing but control or invisible characters is no list."""
+
+
+def papers_of(chunks: Iterable[list[Paper]], path: str) -> Sequence[Paper]:
+    """The papers of `chunks` (as a reader makes them of the file `path`: `store.readers.records.make_papers`) without
+    repeats (`Uniques`): a list; or, when a sink took some (`streaming`), `Taken`. `ReadError` when papers were made
+    and none is left (`NOTHING_LEFT`)."""
+    uniques, sink, made = Uniques(), _SINK.get(), 0
     for chunk in chunks:
+        made += len(chunk)
         uniques.add(chunk)
         if sink is not None:
             sink(uniques)
+    if made and not len(uniques):
+        raise ReadError(path, NOTHING_LEFT)
     return Taken(uniques) if uniques.taken else uniques.papers
