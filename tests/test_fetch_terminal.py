@@ -16,8 +16,7 @@ from tests.tmux import Tmux, triage_command
 def test_fetch_open_opens_the_app_on_the_fetched_list(arxiv_server):
     term = Tmux(f"{triage_command()} fetch arxiv cs.LG --endpoint {arxiv_server.url}/api/query --delay 0.01 --open")
     try:
-        screen = term.wait_for(lambda s: "12 of 12 shown" in s)
-        assert f"arxiv-cs.LG-{today()}.atom" in screen and "Sample paper 0" in screen
+        term.wait_for(lambda s: "12 of 12 shown" in s and f"arxiv-cs.LG-{today()}.atom" in s and "Sample paper 0" in s)
         term.quit()
     finally:
         term.kill()
@@ -85,16 +84,15 @@ def test_F_fetches_the_newest_papers_of_the_open_feed_marks_them_new_keeps_marks
             served.extend(records[8:])
             term.send("F")
             term.wait_for(lambda s: "fetching: page 1, 4 of 5 papers" in s.splitlines()[0])  # (paced: 1 s a page)
-            screen = term.wait_for(lambda s: "12 of 12 shown" in s and "1 ★" in s)
-            assert "in setting 2." in screen
+            screen = term.wait_for(lambda s: "12 of 12 shown" in s and "1 ★" in s and "in setting 2." in s
+                                   and "Sample paper 11" in s)
             rows = {line.split("Sample paper ")[1].split(":")[0]: line.split("▕")[0] for line in screen.splitlines()
                     if "Sample paper " in line and "▕" in line}
             assert all("+" in rows.get(str(i), "") for i in range(8, 12)), screen
             assert not any("+" in rows.get(str(i), "+") for i in range(8)), screen
             assert "changed on disk" not in screen
             term.send("/", "is:new", "Enter")
-            screen = term.wait_for(lambda s: "4 of 12 shown" in s)
-            assert "Sample paper 8" in screen and "Sample paper 7" not in screen
+            term.wait_for(lambda s: "4 of 12 shown" in s and "Sample paper 8" in s and "Sample paper 7" not in s)
             term.send("Escape")
             term.wait_for(lambda s: "12 of 12 shown" in s)
             server.failing = lambda q: "403"

@@ -23,8 +23,7 @@ def test_first_run_says_what_the_sample_is_names_five_keys_and_esc_hides_them_fo
         first.kill()
     second = Tmux(command, width=120, height=40, env={"TRIAGE_NO_HINTS": ""})
     try:
-        screen = second.wait_for(lambda s: "19 unread" in s)
-        assert "ICLR 2024 sample · 19 of 19 shown" in screen  # the header says it too
+        second.wait_for(lambda s: "19 unread" in s and "ICLR 2024 sample · 19 of 19 shown" in s)  # the header says it too
         assert "esc hides this" not in second.wait_for(lambda s: "^p palette" in s)
         second.quit()
     finally:

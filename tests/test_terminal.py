@@ -23,8 +23,7 @@ def detail_text(screen: str) -> str:
 def test_list_and_full_abstract_then_j_then_q(terminal, seed_path):
     papers = read_path(seed_path).papers
     first = " ".join(papers[0].plain.split()[:150])  # the pane holds half the width: a long abstract scrolls
-    screen = terminal.wait_for(lambda s: first in detail_text(s))
-    assert "ICLR 2024" in screen
+    terminal.wait_for(lambda s: first in detail_text(s) and "ICLR 2024" in s)
     second = " ".join(papers[1].plain.split())
     terminal.send("j")
     terminal.wait_for(lambda s: second in detail_text(s))
