@@ -15,10 +15,12 @@ from pathlib import Path
 import pytest
 
 from store.common.errors import ReadError
+from store.papers.model import paper_id
 from store.papers.chunked import SIZE, Chunked
 from store.readers import cache, entry_writer, read_path
 from tests.conftest import ROOT
 from tests.test_engine_fallback import MOUNTS
+from tests.test_id_clash import FIRST, SECOND
 
 WORDS = ("graph neural network language model diffusion policy reward agent vision transformer attention sparse "
          "kernel bound theorem sample robust federated privacy causal inference token memory retrieval").split()
@@ -90,6 +92,21 @@ def test_repeats_across_chunks_are_judged_as_in_memory(tmp_path, monkeypatch, st
     assert fields(collection.papers) == fields(expected)
 
 
+def test_two_abstracts_of_one_id_across_chunks_are_two_papers_as_in_memory(tmp_path, monkeypatch, streamed):
+    """The first written chunks before the second comes (its id is another text's: another id), then the second's
+    very record again (a repeat: no paper)."""
+    found = records(2 * SIZE + 10)
+    found[3]["abstract"], found[SIZE + 9]["abstract"] = FIRST, SECOND
+    found.append(dict(found[SIZE + 9]))
+    path = written(tmp_path / "clash.jsonl", found)
+    expected = in_memory(path, monkeypatch)
+    collection = read_path(path)
+    assert type(collection.papers) is Chunked and len(expected) == 2 * SIZE + 10
+    assert fields(collection.papers) == fields(expected)
+    assert collection.papers[3].text == FIRST and collection.papers[SIZE + 9].text == SECOND
+    assert collection.papers[3].id == paper_id(SECOND) != collection.papers[SIZE + 9].id
+
+
 def test_a_repeat_adding_to_a_paper_written_reads_the_list_in_memory(tmp_path, monkeypatch, streamed):
     """A bare abstract first, then the same abstract with its title and authors chunks later: the first gains them,
     as in memory, the list read in memory for it; its entry is written whole after, and read as it was given."""
@@ -155,12 +172,13 @@ def test_a_cache_that_cannot_be_written_reads_the_list_in_memory(tmp_path, monke
 
 def test_repeats_judged_a_few_papers_at_a_time_as_all_at_once():
     """`Uniques` taking papers as it goes (a chunk written) keeps the same papers as `unique` of all of them; a repeat
-    that would add to a paper taken says so (`Unstreamable`), one adding to a paper not taken yet does it."""
+    that would add to a paper taken says so (`Unstreamable`), one adding to a paper not taken yet does it. Two texts of
+    one id among them (`FIRST`, `SECOND`)."""
     from store.readers.records import make_paper
     from store.readers.uniques import Uniques, Unstreamable, unique
 
     pick = random.Random(3)
-    texts = [f"Paper {n} studies {' '.join(pick.choices(WORDS, k=12))}." for n in range(300)]
+    texts = [f"Paper {n} studies {' '.join(pick.choices(WORDS, k=12))}." for n in range(300)] + [FIRST, SECOND]
     made = []
     for line in range(1200):
         text = pick.choice(texts)

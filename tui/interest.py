@@ -100,6 +100,10 @@ class InterestActions:
         """Rank the marks off the UI thread (a key never waits for it); a newer mark's ranking wins. The rows below
         the cursor are put in the new order here too, as they are now (`Reordered`): the UI thread takes them
         unless the rows or the cursor changed meanwhile (100,000 rows: 0.4 s it would otherwise spend)."""
+        with self._interest.ranking():
+            self._ranked(states)
+
+    def _ranked(self, states: dict[str, Triage]) -> None:
         try:
             ranking = self._interest.rank(states)
         except ReadError as exc:  # (a text the features need, of a reopened list gone since its cache was damaged)

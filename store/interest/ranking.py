@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
 from itertools import compress
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from store.interest.products import Rows, product
 from store.interest.reasons import pairs, phrases, words_of
 from store.interest.svm import dual
 from store.interest.vectors import UNSPACED, Vectors, built, projected, terms_of
@@ -34,8 +34,6 @@ from store.papers.chunked import ids_of
 from store.papers.rows import ById, lookup_of
 from store.papers.model import Paper, Triage
 
-if TYPE_CHECKING:
-    from scipy.sparse import csr_matrix
 
 MIN_POSITIVES = 1
 """Fewer starred papers than this and the model does not rank: one star ranks by likeness to it,
@@ -73,7 +71,7 @@ class Features:
         self.x, self.terms, self.axes, self.length, self.z = made.x, made.terms, made.axes, made.length, made.z
         if self.outside:
             x, length, z = projected(made, self.outside)
-            self.x, self.z, self.length = _Rows(made.x, x), _Rows(made.z, z), np.concatenate([made.length, length])
+            self.x, self.z, self.length = Rows(made.x, x), Rows(made.z, z), np.concatenate([made.length, length])
         self.telling = np.array([not t.isdigit() and (len(t) > 1 or bool(UNSPACED.match(t))) for t in self.terms], dtype=bool)
         """Which terms a reason may name: not bare numbers or single letters, which say nothing to a reader."""
 
@@ -114,8 +112,8 @@ class Features:
         """Similarity of paper `row` to each of `others` (rows; default every paper): tf-idf
         cosine plus `LATENT` times latent cosine."""
         if others is None:
-            return self.x @ self.x[row].toarray().ravel() + LATENT * _dot(self.z, self.z[row])
-        return (self.x[others] @ self.x[row].T).toarray().ravel() + LATENT * _dot(self.z[others], self.z[row])
+            return product(self.x, self.x[row].toarray().ravel()) + LATENT * product(self.z, self.z[row])
+        return (self.x[others] @ self.x[row].T).toarray().ravel() + LATENT * product(self.z[others], self.z[row])
 
     def similar(self, paper_id: str, k: int = 10) -> list[str]:
         """The ids of the `k` papers most like `paper_id`, best first, never itself; KeyError for
@@ -232,7 +230,7 @@ class _Linear:
     latent: np.ndarray
 
     def scores(self, f: Features) -> np.ndarray:
-        return f.x @ self.terms + _dot(f.z, self.latent)
+        return product(f.x, self.terms) + product(f.z, self.latent)
 
     def scaled(self, by: float) -> _Linear:
         return _Linear(self.terms * by, self.latent * by)
@@ -253,7 +251,7 @@ def _fit(f: Features, pos: np.ndarray, neg: np.ndarray, neg_weight: np.ndarray) 
     if len(pos) < 2 or not len(neg):
         terms, latent = np.asarray(f.x[pos].mean(axis=0), dtype=np.float32).ravel(), f.z[pos].mean(axis=0)
         if len(pos) == 1:  # one star: the papers nearest it join it (pseudo-relevance feedback)
-            near = f.x @ terms + _dot(f.z, latent)
+            near = product(f.x, terms) + product(f.z, latent)
             near[pos] = -np.inf
             near = np.argpartition(-near, NEIGHBOURS)[:NEIGHBOURS] if len(f) > NEIGHBOURS + 1 else np.flatnonzero(np.isfinite(near))
             terms = terms + np.asarray(f.x[near].mean(axis=0), dtype=np.float32).ravel()
@@ -273,43 +271,6 @@ def _fit(f: Features, pos: np.ndarray, neg: np.ndarray, neg_weight: np.ndarray) 
     coef = svc.fit(sparse.hstack([x, sparse.csr_matrix(z)]).tocsr(), target, sample_weight=weight).coef_.ravel()
     terms = len(f.terms)
     return _Linear(coef[:terms].astype(np.float32), SVM_LATENT * coef[terms:].astype(np.float32))
-
-
-def _dot(matrix: np.ndarray | _Rows, vector: np.ndarray) -> np.ndarray:
-    """matrix @ vector without BLAS threads: on a busy machine they make this ten times slower."""
-    if isinstance(matrix, _Rows):
-        return matrix @ vector
-    return np.einsum("ij,j->i", matrix, vector)
-
-
-class _Rows:
-    """The rows of a list's papers (`own`: tf-idf, sparse, or latent, dense) and below them those of the papers
-    projected beside them (`other`), as one matrix without a copy of the list's (which, at 100,000 papers, took longer
-    than the projection: ~0.15 s of CPU for the tf-idf rows): `rows[k]`, `rows[ks]` (stacked in that order) and
-    `rows @ vector`."""
-
-    def __init__(self, own: csr_matrix | np.ndarray, other: csr_matrix | np.ndarray) -> None:
-        self.own, self.other, self.split = own, other, own.shape[0]
-
-    def __matmul__(self, vector: np.ndarray) -> np.ndarray:
-        return np.concatenate([_dot(part, vector) if isinstance(part, np.ndarray) else part @ vector
-                               for part in (self.own, self.other)])
-
-    def __getitem__(self, rows: int | np.integer | Sequence[int] | np.ndarray) -> csr_matrix | np.ndarray:
-        if isinstance(rows, (int, np.integer)):
-            return self.own[rows] if rows < self.split else self.other[rows - self.split]
-        rows = np.asarray(rows, dtype=np.intp)
-        inside = rows < self.split
-        if inside.all():
-            return self.own[rows]
-        parts = [self.own[rows[inside]], self.other[rows[~inside] - self.split]]
-        if isinstance(self.own, np.ndarray):
-            stacked = np.concatenate(parts)
-        else:
-            from scipy import sparse
-
-            stacked = sparse.vstack(parts, format="csr")
-        return stacked[np.argsort(np.concatenate([np.flatnonzero(inside), np.flatnonzero(~inside)]), kind="stable")]
 
 
 class Ranking:

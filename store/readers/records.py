@@ -26,7 +26,7 @@ from store.common import heap
 from store.common.ahead import in_order
 from store.common.collector import collector_paused
 from store.papers.inert import inert, inert_value
-from store.papers.model import Paper, built, keep_text, kept_text, paper_id
+from store.papers.model import Paper, built, identity, keep_text, kept_text, paper_id, text_check
 from store.readers.identifiers import arxiv_id, bare_doi
 from store.papers.text import plain_form
 
@@ -83,6 +83,8 @@ class Analysis(NamedTuple):
     """What is computed from an abstract's text alone."""
 
     id: str
+    check: int
+    """`store.papers.model.text_check` of the text: it tells two texts of one id apart (`store.readers.uniques`)."""
     plain: str | bytes | None
     """What a paper keeps of its display text (`store.papers.text.plain_form`): None when it is the text itself."""
     title: str
@@ -153,7 +155,7 @@ def analyse(texts: Sequence[str], packed: bool = False, named: AbstractSet[int] 
     for at, text in enumerate(texts):
         shown, plain = plain_form(text)
         title, name = derive_title(shown.plain) if text and at not in named else ("", "")
-        out.append(Analysis(paper_id(text), plain, title, name, shown.links))
+        out.append(Analysis(*identity(text), plain, title, name, shown.links))
     if not packed:
         return out
     from store.papers.packed import Chunk
@@ -278,9 +280,20 @@ def _chunked(head: list[str], rest: Iterator[str]) -> Iterator[list[str]]:
         yield chunk
 
 
-def make_papers(records: Iterable[dict[str, Any]]) -> Iterator[list[Paper]]:
-    """Papers from records, a chunk at a time: each record a dict of `make_paper`'s arguments, positions numbered in
-    order. `records` may be read as the papers are made (see `analysed`), and each chunk let go once the next is asked
+class Made(list):  # type: ignore[type-arg]
+    """A chunk of papers as `make_papers` makes them, with the `text_check` of what each one's id was made of (its
+    text's, worked out by the workers with the id: `store.readers.uniques` tells two texts of one id apart by it)."""
+
+    __slots__ = ("checks",)
+
+    def __init__(self, papers: list[Paper], checks: list[int]) -> None:
+        super().__init__(papers)
+        self.checks = checks
+
+
+def make_papers(records: Iterable[dict[str, Any]]) -> Iterator[Made]:
+    """Papers from records, a chunk at a time (`Made`): each record a dict of `make_paper`'s arguments, positions
+    numbered in order. `records` may be read as the papers are made (see `analysed`), and each chunk let go once the next is asked
     for (`store.readers.uniques.papers_of`: a long list's may be handed on as they come)."""
     records = iter(records)
     first = next(records, None)
@@ -303,15 +316,19 @@ def make_papers(records: Iterable[dict[str, Any]]) -> Iterator[list[Paper]]:
             chunk = [read.popleft() for _ in part]
             if all(map(_BARE.issuperset, chunk)):
                 papers = bare_papers(chunk, part, start)
+                checks = [analysis.check for analysis in part]
             else:
                 papers = [make_paper(**record, analysis=analysis, position=start + i)
                           for i, (record, analysis) in enumerate(zip(chunk, part))]
+                # (a paper of no text: its id is its title's, or its key's: `make_paper`)
+                checks = [analysis.check if record["text"].strip() else text_check(record.get("title", "") or record.get("key", ""))
+                          for record, analysis in zip(chunk, part)]
             if packed is not None:
                 _packed(papers, chunk, packed)
                 if n % _TRIM_EVERY == 0:
                     heap.give_back()  # (the strings freed lie between what is kept: later ones would not reuse all of it)
         start += len(papers)
-        yield papers
+        yield Made(papers, checks)
 
 
 _TRIM_EVERY = 8

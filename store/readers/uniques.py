@@ -1,8 +1,9 @@
 """A list's papers without repeats (`Uniques`, `unique`), and a long list's handed on as they are made (`streaming`).
 
 Every reader's papers go through `papers_of` (or `unique`): a record with neither text nor title is no paper, a repeat of
-an id is no second paper (it lends the first its record details, or it is another record: `Uniques`), and the papers
-are numbered in order. Within `streaming` (the parse cache writing a list's entries as it is parsed:
+an id is no second paper (it lends the first its record details, or it is another record: `Uniques`), another text of
+the same id (ids are 40 bits: two pairs in the 2.7 million papers of an arXiv snapshot) is a paper of another id
+(`clash_id`), and the papers are numbered in order. Within `streaming` (the parse cache writing a list's entries as it is parsed:
 `store.readers.cache`), the papers made so far are shown to a sink after each chunk, which may take the first of them
 (`Uniques.take`): a parse of millions of papers then holds a chunk of them, not the list. A repeat whose first paper was
 taken and would gain its details (`_richer`) cannot be, nor can a parse that makes papers twice (a file tried as one
@@ -14,9 +15,10 @@ from array import array
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from contextvars import ContextVar
+from itertools import repeat
 
 from store.common.errors import ReadError
-from store.papers.model import Paper, has_text, kept_plain, paper_id, replaced
+from store.papers.model import Paper, has_text, kept_plain, paper_id, replaced, text_check
 from store.readers.records import within
 
 
@@ -46,6 +48,18 @@ def keyed_id(paper: Paper) -> str:
     """The id of a paper whose text (or, without an abstract, title) is another keyed record's: the
     same hash over the text and the paper's own key, so each record keeps marks of its own."""
     return paper_id(f"{paper.text or paper.title}\n{paper.key}")
+
+
+def clash_id(paper: Paper, tries: int) -> str:
+    """The id of a paper whose id is another text's, at the `tries`-th try (1, 2, ... until one is free): the same hash
+    over its text (as `_check_of`) and the number, so the same list gives it the same id each time it is read."""
+    return paper_id(f"{paper.text or paper.title or paper.key}\n{tries}")
+
+
+def _check_of(paper: Paper) -> int:
+    """The `text_check` of a paper made without one (not by `store.readers.records.make_papers`): of its text, else of
+    its title, else of its key (what its id was made of)."""
+    return text_check(paper.text or paper.title or paper.key)
 
 
 def _key_hash(key: str) -> int:
@@ -103,13 +117,14 @@ class _Taken:
 class Uniques:
     """Papers without repeats of an id, numbered by position from `start`, added a chunk at a time (`add`).
 
-    The first of an id stays where it is; a later repeat lends it its record details when it has some and the first
-    has none (`_richer`). A repeat with a key of its own that differs from the first's (an arXiv and a proceedings entry
+    A paper whose id is a paper's of another text (`text_check`) gets another id (`clash_id`). The first of an id stays
+    where it is; a later repeat lends it its record details when it has some and the first has none (`_richer`). A repeat with a key of its own that differs from the first's (an arXiv and a proceedings entry
     of one abstract, two untitled entries with one title) is another record: it stays a paper of its own, its id
     qualified by its key (`keyed_id`). `papers` holds those not taken (`take`); of those taken, only their ids' numbers
-    (`_Taken`), their keys' hashes and whether they have authors are kept (what a later repeat is judged by)."""
+    (`_Taken`), their texts' checks, their keys' hashes and whether they have authors are kept (what a later repeat is
+    judged by)."""
 
-    __slots__ = ("papers", "taken", "_start", "_at", "_taken", "_keys", "_authored")
+    __slots__ = ("papers", "taken", "_start", "_at", "_taken", "_checks", "_pending", "_keys", "_authored")
 
     def __init__(self, start: int = 0) -> None:
         self.papers: list[Paper] = []
@@ -118,6 +133,10 @@ class Uniques:
         self._at: dict[str, int] = {}
         """The rows of the papers not taken, by id."""
         self._taken = _Taken()
+        self._checks = array("Q")
+        """The text checks of the papers taken, by row."""
+        self._pending: list[int | None] = []
+        """The text checks of `papers` (None: not worked out yet, `_check`)."""
         self._keys = array("q")
         self._authored = bytearray()
 
@@ -132,13 +151,38 @@ class Uniques:
             return None
         return (taken if taken is not None else self._taken.rows([pid])).get(pid)
 
+    def _check(self, row: int) -> int:
+        """The text check of the paper at `row`."""
+        if row < self.taken:
+            return self._checks[row]
+        index = row - self.taken
+        check = self._pending[index]
+        if check is None:
+            check = self._pending[index] = _check_of(self.papers[index])
+        return check
+
+    def _of_text(self, paper: Paper, check: int | None, row: int | None) -> tuple[Paper, int | None, int | None]:
+        """(`paper`, with another id when the paper at `row`, of its id, is of another text; the row of the paper of
+        its id and text, or None; its text check when it was needed)."""
+        tries, pid = 0, paper.id
+        while row is not None:
+            check = _check_of(paper) if check is None else check
+            if self._check(row) == check:
+                break
+            tries += 1
+            pid = clash_id(paper, tries)
+            row = self._row(pid)
+        return (replaced(paper, id=pid) if tries else paper), row, check
+
     def add(self, papers: Iterable[Paper]) -> None:
+        """Add `papers` (with their text checks when they are `store.readers.records.Made`, else worked out as needed)."""
         at, out = self._at, self.papers
+        checks = getattr(papers, "checks", None)
         # (a record of nothing but control or invisible characters has neither left: it is no paper)
-        papers = [paper for paper in papers if has_text(paper) or paper.title]
-        taken = self._taken.rows([paper.id for paper in papers]) if self.taken else {}
-        for paper in papers:
-            row = self._row(paper.id, taken)
+        made = [(paper, check) for paper, check in zip(papers, checks or repeat(None)) if has_text(paper) or paper.title]
+        taken = self._taken.rows([paper.id for paper, _ in made]) if self.taken else {}
+        for paper, check in made:
+            paper, row, check = self._of_text(paper, check, self._row(paper.id, taken))
             if row is not None:
                 index = row - self.taken  # (in `papers`, when not taken)
                 first_key, first_authored = (_key_hash(out[index].key), bool(out[index].authors)) if index >= 0 \
@@ -153,15 +197,18 @@ class Uniques:
                 if self._row(paper.id) is not None:  # this very record again (the same file read twice)
                     continue
             at[paper.id] = len(self)
+            self._pending.append(check)
             position = self._start + len(self)
             out.append(paper if paper.position == position else replaced(paper, position=position))
 
     def take(self, count: int) -> list[Paper]:
         """The first `count` papers not taken yet, taken: a repeat of one of them later is judged by what is kept."""
-        taken, self.papers[:count] = self.papers[:count], []
+        checks = [_check_of(paper) if check is None else check for paper, check in zip(self.papers, self._pending[:count])]
+        taken, self.papers[:count], self._pending[:count] = self.papers[:count], [], []
         for paper in taken:
             del self._at[paper.id]
         self._taken.add([paper.id for paper in taken], self.taken)
+        self._checks.extend(checks)
         self._keys.extend(_key_hash(paper.key) for paper in taken)
         self._authored.extend(bool(paper.authors) for paper in taken)
         self.taken += len(taken)

@@ -17,7 +17,7 @@ import marshal
 import shutil
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set as AbstractSet
-from itertools import compress
+from itertools import compress, islice
 from pathlib import Path
 from typing import BinaryIO
 
@@ -87,14 +87,64 @@ def print_list(collection: Collection, rows: Sequence[int], states: Mapping[str,
     for row, made in zip(changed, map(line, list_rows(collection, changed))):
         lines[row] = made.encode()
     for start in range(0, len(rows), _BLOCK):
-        block = rows[start : start + _BLOCK]
-        sys.stdout.write(b"\n".join(map(lines.__getitem__, block)).decode() + "\n")
+        sys.stdout.write(b"\n".join(lines.block(rows[start : start + _BLOCK])).decode() + "\n")
 
 
-def kept_lines(collection: Collection, width: int) -> list[bytes] | None:
-    """Each paper's table line at the title width `width`, as an unmarked paper's, in UTF-8, when `collection` holds
-    the very papers of a parse of `KEPT_FROM` papers or more (else None): from its lines entry when that holds them at
-    this width, else made now (in file order) and kept (written in the background, at most one entry a list)."""
+class Lines:
+    """Each paper's table line (`kept_lines`), in UTF-8: slices of one blob of them, one a paper from `start`, found by
+    their ends (a number a paper, 8 bytes: the lines of 2,700,000 papers as a list of bytes were ~1.4 GB), the lines
+    of some papers set anew (`__setitem__`: a marked paper's)."""
+
+    def __init__(self, blob: bytes, start: int = 0) -> None:
+        import numpy as np  # (here: a short table needs none)
+
+        self._blob = blob
+        ends = [np.flatnonzero(np.frombuffer(blob, np.uint8, min(_PIECE, len(blob) - at), at) == 10) + at
+                for at in range(start, len(blob), _PIECE)]  # (a piece at a time: no array of the blob's size)
+        self._bounds = np.concatenate([[start], *ends, [len(blob)]]).astype(np.int64)
+        self._bounds[1:-1] += 1  # (each line begins after the end of the one before)
+        self._set: dict[int, bytes] = {}
+
+    def __len__(self) -> int:
+        return len(self._bounds) - 1
+
+    def __getitem__(self, row: int) -> bytes:
+        return self.block([row])[0]
+
+    def __setitem__(self, row: int, line: bytes) -> None:
+        self._set[row] = line
+
+    def __iter__(self) -> Iterator[bytes]:
+        for start in range(0, len(self), _BLOCK):
+            yield from self.block(range(start, min(len(self), start + _BLOCK)))
+
+    def block(self, rows: Sequence[int]) -> list[bytes]:
+        """The lines of `rows`, in that order."""
+        import numpy as np
+
+        at = np.asarray(rows, dtype=np.int64)
+        if len(at) and not (0 <= at.min() and at.max() < len(self)):
+            raise IndexError("line index out of range")
+        starts, stops = self._bounds[at].tolist(), self._bounds[at + 1]
+        stops[at + 1 < len(self._bounds) - 1] -= 1  # (each line but the last without its line end)
+        blob = self._blob
+        found = [blob[start:stop] for start, stop in zip(starts, stops.tolist())]
+        if self._set:
+            for k, row in enumerate(at.tolist()):
+                if row in self._set:
+                    found[k] = self._set[row]
+        return found
+
+
+_PIECE = 1 << 25
+"""Bytes of a lines entry searched for line ends at a time (`Lines`)."""
+
+
+def kept_lines(collection: Collection, width: int) -> Lines | None:
+    """Each paper's table line at the title width `width`, as an unmarked paper's, in UTF-8 (`Lines`), when
+    `collection` holds the very papers of a parse of `KEPT_FROM` papers or more (else None): from its lines entry when
+    that holds them at this width, else made now (in file order) and kept (written in the background, at most one
+    entry a list). None too when a line made holds a line end (the table is then made row by row)."""
     papers, origin = collection.papers, collection.origin
     if origin is None or len(papers) < KEPT_FROM or not origin.of(papers):
         return None
@@ -108,11 +158,14 @@ def kept_lines(collection: Collection, width: int) -> list[bytes] | None:
         cache.mark_used(entry)
         return found
     line = _liner({}, frozenset(), width)
-    made = [line(row).encode() for row in list_rows(collection, range(len(papers)))]
-    blob = b"\n".join(made)  # (now: the caller changes some of `made`)
-    if blob.count(b"\n") == len(made) - 1:  # (a line holding a line end would have the entry refused each time)
-        cache.save(entry, lambda out: _write(out, origin.keys, width, len(made), blob), behind=True)
-    return made
+    made = iter(list_rows(collection, range(len(papers))))
+    blocks = [b"\n".join(line(row).encode() for row in islice(made, _BLOCK)) for _ in range(0, len(papers), _BLOCK)]
+    blob = b"\n".join(blocks)
+    del blocks
+    if blob.count(b"\n") != len(papers) - 1:  # (a line holding a line end: the entry would be refused each time)
+        return None
+    cache.save(entry, lambda out: _write(out, origin.keys, width, len(papers), blob), behind=True)
+    return Lines(blob)
 
 
 def _liner(states: Mapping[str, Triage], updated: AbstractSet[str], title_width: int) -> Callable[[Row], str]:
@@ -161,7 +214,7 @@ def _write(out: BinaryIO, keys: tuple[tuple, ...], width: int, count: int, blob:
     out.write(blob)
 
 
-def _read(entry: Path, keys: tuple[tuple, ...], width: int, count: int) -> list[bytes] | None:
+def _read(entry: Path, keys: tuple[tuple, ...], width: int, count: int) -> Lines | None:
     """The `count` lines at `width` of the papers read from list files at `keys` the entry file holds; None when it
     holds those of another parse, code or width; an error when it is damaged or not what `_write` writes."""
     most = 4096 + count * (4 * width + 128) + sum(key[2] for key in keys)  # (ids, marks, a title, where: its venue)
@@ -171,10 +224,7 @@ def _read(entry: Path, keys: tuple[tuple, ...], width: int, count: int) -> list[
     stored_keys, code, stored_width, stored_count = marshal.loads(payload[4 : 4 + size])
     if stored_keys != keys or code != _code() or stored_width != width:
         return None
-    start = len(data) - len(payload) + 4 + size
-    lines = data.split(b"\n")  # (the lines split where they are read: no copy of them first, 0.1 GB at 1,000,000)
-    before = data.count(b"\n", 0, start)  # (line ends in what comes before the lines)
-    lines[: before + 1] = [b"\n".join(lines[: before + 1])[start:]]
+    lines = Lines(data, len(data) - len(payload) + 4 + size)  # (the lines where they were read: no copy of them)
     if stored_count != count or len(lines) != count:
         raise ValueError("another count")
     return lines

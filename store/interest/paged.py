@@ -1,0 +1,49 @@
+"""Arrays that are views of a file mapped (a cache entry's: store.interest.features_cache) read whole a piece at a time,
+each piece's pages let go of once it is read (`let_go`), so that a pass over them holds a piece, not the file.
+
+A page of a file mapped stays in the process's resident memory once read, until the mapping ends: a pass over the
+features of the whole arXiv (a 3 GB entry: its CRCs at an open, then For you's scores of every paper) held all of it,
+~3 GB of resident memory for arrays read once a ranking. `madvise(MADV_DONTNEED)` takes a piece's pages out of the
+process (the file's pages stay in the system's cache, which a next pass reads again from without the disk); pages of a
+mapping that were never written (the entries' are mapped copy-on-write and only read) come back as the file has them
+when read again. Nothing happens for an array of memory of its own, or where `madvise` is missing."""
+from __future__ import annotations
+
+import mmap
+
+import numpy as np
+
+PIECE = 1 << 25
+"""Bytes read between two lettings-go (`pieces`): 32 MB."""
+
+
+def _mapping(array: np.ndarray) -> mmap.mmap | None:
+    """The mapping `array` is a view of, if any."""
+    base = array
+    while isinstance(base, np.ndarray):
+        base = base.base
+    if isinstance(base, memoryview):  # (what `np.frombuffer` of a mapping keeps)
+        base = base.obj
+    return base if isinstance(base, mmap.mmap) else None
+
+
+def let_go(array: np.ndarray) -> None:
+    """Take the pages that lie wholly within `array` (a view of a mapped file: else nothing) out of this process's
+    resident memory: read again, they come back from the file."""
+    mapped = _mapping(array)
+    if mapped is None or not array.nbytes or not hasattr(mapped, "madvise"):
+        return
+    start = array.ctypes.data - np.frombuffer(mapped, np.uint8, 1).ctypes.data
+    first, last = -(-start // mmap.PAGESIZE) * mmap.PAGESIZE, (start + array.nbytes) // mmap.PAGESIZE * mmap.PAGESIZE
+    if last > first:
+        mapped.madvise(mmap.MADV_DONTNEED, first, last - first)
+
+
+def pieces(array: np.ndarray, size: int = PIECE):
+    """`array` (one-dimensional) a piece of about `size` bytes at a time, each piece let go of once the next is asked
+    for (`let_go`)."""
+    step = max(1, size // max(1, array.itemsize))
+    for at in range(0, len(array), step):
+        piece = array[at : at + step]
+        yield piece
+        let_go(piece)
