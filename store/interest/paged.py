@@ -10,6 +10,7 @@ when read again. Nothing happens for an array of memory of its own, or where `ma
 from __future__ import annotations
 
 import mmap
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -39,10 +40,10 @@ def let_go(array: np.ndarray) -> None:
         mapped.madvise(mmap.MADV_DONTNEED, first, last - first)
 
 
-def pieces(array: np.ndarray, size: int = PIECE):
-    """`array` (one-dimensional) a piece of about `size` bytes at a time, each piece let go of once the next is asked
-    for (`let_go`)."""
-    step = max(1, size // max(1, array.itemsize))
+def pieces(array: np.ndarray, size: int = PIECE) -> Iterator[np.ndarray]:
+    """`array` a piece of about `size` bytes at a time (of whole rows, when it has them), each piece let go of once the
+    next is asked for (`let_go`)."""
+    step = max(1, size // max(1, array[:1].nbytes))
     for at in range(0, len(array), step):
         piece = array[at : at + step]
         yield piece

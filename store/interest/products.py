@@ -4,28 +4,29 @@ a time, each block's pages let go of once multiplied (a long list's rows are vie
 store.interest.features_cache, store.interest.paged)."""
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from store.interest.paged import let_go
+from store.interest.paged import let_go, pieces
 
 if TYPE_CHECKING:
     from scipy.sparse import csr_matrix
 
 BLOCK = 65_536
-"""Rows multiplied at a time by `product` (of 2,700,000 papers' tf-idf rows, ~55 MB)."""
+"""Sparse rows multiplied at a time by `product` (of 2,700,000 papers' tf-idf rows, ~55 MB; dense rows go a piece of
+store.interest.paged's at a time)."""
 
 
 def product(matrix: np.ndarray | csr_matrix | Rows, vector: np.ndarray) -> np.ndarray:
-    """matrix @ vector a block of `BLOCK` rows at a time, each block's pages let go of once multiplied (a long list's
+    """matrix @ vector a block of rows at a time, each block's pages let go of once multiplied (a long list's
     features are views of its cache entry mapped: a ranking read all 3 GB of the whole arXiv's, and held them:
     store.interest.paged), without BLAS threads (on a busy machine they make it ten times slower)."""
     if isinstance(matrix, Rows):
         return matrix @ vector
     if isinstance(matrix, np.ndarray):
-        return np.concatenate([np.einsum("ij,j->i", block, vector) for block in blocks(matrix)] or [np.zeros(0, vector.dtype)])
+        return np.concatenate([np.einsum("ij,j->i", block, vector) for block in pieces(matrix)] or [np.zeros(0, vector.dtype)])
     from scipy import sparse
 
     data, indices, bounds = matrix.data, matrix.indices, matrix.indptr
@@ -39,14 +40,6 @@ def product(matrix: np.ndarray | csr_matrix | Rows, vector: np.ndarray) -> np.nd
         let_go(data[start:stop])
         let_go(indices[start:stop])
     return np.concatenate(out) if out else np.zeros(0, np.result_type(data.dtype, vector.dtype))
-
-
-def blocks(rows: np.ndarray) -> Iterator[np.ndarray]:
-    """`rows` (dense) `BLOCK` at a time, each let go of once the next is asked for (`product`)."""
-    for first in range(0, len(rows), BLOCK):
-        block = rows[first : first + BLOCK]
-        yield block
-        let_go(block)
 
 
 class Rows:
