@@ -13,7 +13,7 @@ with: the list's papers alone. The library's papers of other lists learnt from b
 another list keeps the entry). It stands for those very papers only, and is checked before it is believed: its
 header (CRC, key, each array's type, shape and room in the file: `_mapped`) and then the shapes the arrays must have
 together (`_vectors`) before any is used; and each array's CRC and bounds (`_checking`), summed on another core while
-the features are put together (zlib and numpy let go of the interpreter's lock), and waited for before they are
+the features are put together (the CRC and numpy let go of the interpreter's lock), and waited for before they are
 returned. Any doubt means the features are built again, and then kept again (written whole, by a thread, as every
 entry: `store.readers.cache`)."""
 from __future__ import annotations
@@ -23,13 +23,13 @@ import math
 import mmap
 import struct
 import threading
-import zlib
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
 import numpy as np
 
+from store.common.checksum import crc32
 from store.interest.ranking import Features
 from store.interest.vectors import Vectors
 from store.papers.model import Collection, Paper
@@ -109,11 +109,11 @@ def write(out: BinaryIO, key: str, arrays: Mapping[str, np.ndarray]) -> None:
         row = values.ravel(order="F" if fortran else "C")  # (a view of an array that lies so: no copy)
         flat.append(row)
         described[name] = {"type": row.dtype.str, "shape": list(values.shape), "fortran": fortran, "at": at,
-                           "crc": zlib.crc32(row)}
+                           "crc": crc32(row)}
         at = _aligned(at + row.nbytes)
     header = json.dumps({"key": key, "arrays": described}).encode()
     start = _aligned(_HEAD.size + len(header))
-    out.write(_HEAD.pack(MAGIC, len(header), zlib.crc32(header)) + header)
+    out.write(_HEAD.pack(MAGIC, len(header), crc32(header)) + header)
     written = _HEAD.size + len(header)
     for row, about in zip(flat, described.values()):
         out.write(bytes(start + about["at"] - written))
@@ -134,7 +134,7 @@ def _mapped(entry: Path, key: str) -> dict[str, tuple[np.ndarray, int]] | None:
         mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_COPY)  # (it outlives the file: the arrays hold it)
     magic, length, crc = _HEAD.unpack_from(mapped)
     header = mapped[_HEAD.size : _HEAD.size + length]
-    if magic != MAGIC or len(header) != length or zlib.crc32(header) != crc:
+    if magic != MAGIC or len(header) != length or crc32(header) != crc:
         raise ValueError("not an entry, or a damaged one")
     about = json.loads(header)
     if about["key"] != key:
@@ -158,7 +158,7 @@ _FINITE = ("data", "idf", "axes", "length", "z")
 def _checking(stored: Mapping[str, tuple[np.ndarray, int]]) -> Callable[[], bool]:
     """Whether each of the `stored` arrays has its CRC-32, the tf-idf rows' columns are among the terms (as many as
     their weights, `idf`: `_vectors` checks there are) and the values are finite, found out on a thread of its own
-    (zlib and numpy let go of the interpreter's lock: ~0.3 s of the other core at 1,000,000 papers, a ~1 GB entry)
+    (the CRC and numpy let go of the interpreter's lock: ~0.3 s of the other core at 1,000,000 papers, a ~1 GB entry)
     while the caller goes on, in one pass over each array a piece at a time, its pages let go of as they are read
     (store.interest.paged: the 3 GB of 2,700,000 papers' features were all resident after it); a call that waits for
     the answer."""
@@ -170,7 +170,7 @@ def _checking(stored: Mapping[str, tuple[np.ndarray, int]]) -> Callable[[], bool
             values = values.view(np.uint64 if values.itemsize == 8 else np.uint32)
         found, most, finite = 0, -1, True
         for piece in pieces(values):
-            found = zlib.crc32(piece, found)
+            found = crc32(piece, found)
             if name == "indices":
                 most = max(most, int(piece.max()))
             elif name in _FINITE:

@@ -17,12 +17,12 @@ earlier chunks' made from what was followed)."""
 from __future__ import annotations
 
 import marshal
-import zlib
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from operator import attrgetter
 from typing import BinaryIO
 
+from store.common.checksum import crc32
 from store.common.sliced import indexed, sliced
 from store.papers.chunked import SIZE
 from store.papers.model import Collection, Paper, kept_links, kept_pdf, kept_plain
@@ -106,7 +106,7 @@ class Writer:
         places = []
         for piece in pieces:
             self._out.write(piece)
-            self._crc = zlib.crc32(piece, self._crc)
+            self._crc = crc32(piece, self._crc)
             places.append((self._size, len(piece)))
             self._size += len(piece)
         return places

@@ -2,7 +2,7 @@
 through a link (`entry_bytes`, `entry_mapped`) and believed only once its CRC holds (`unsealed`).
 
 A reopened long list's parse entry is mapped and its CRC worked out before a byte of it is unmarshalled: ~55 ms at
-1,000,000 papers (0.2 GB), which zlib spends without the interpreter's lock. `check_ahead` has that done on a thread
+1,000,000 papers (0.2 GB), spent without the interpreter's lock (store.common.checksum). `check_ahead` has that done on a thread
 of its own while the app draws its first frame (on the other core), and `mapped` then gives the mapping so checked, as
 long as the entry is still that very file (its device, inode, size and times: an entry is only ever replaced whole,
 by a rename, never written in place)."""
@@ -11,9 +11,9 @@ from __future__ import annotations
 import mmap
 import os
 import threading
-import zlib
 from pathlib import Path
 
+from store.common.checksum import crc32
 from store.common.files import open_regular
 
 MAGIC = b"PTc2"
@@ -44,7 +44,7 @@ def header_of(*parts: bytes | bytearray) -> bytes:
     (4 bytes)."""
     crc = 0
     for part in parts:
-        crc = zlib.crc32(part, crc)
+        crc = crc32(part, crc)
     return header(crc)
 
 
@@ -56,7 +56,7 @@ def header(crc: int) -> bytes:
 def _held(data: bytes | mmap.mmap) -> bool:
     """Whether an entry file's bytes are `MAGIC`, then the CRC-32 of the rest, then the rest."""
     with memoryview(data)[HEAD:] as payload:
-        return data[: len(MAGIC)] == MAGIC and zlib.crc32(payload).to_bytes(4, "big") == data[len(MAGIC) : HEAD]
+        return data[: len(MAGIC)] == MAGIC and crc32(payload).to_bytes(4, "big") == data[len(MAGIC) : HEAD]
 
 
 def unsealed(data: bytes | mmap.mmap, checked: bool = False) -> memoryview:

@@ -37,7 +37,6 @@ import os
 import sys
 import threading
 import weakref
-import zlib
 from array import array
 from collections.abc import Callable, Sequence
 from contextlib import suppress
@@ -45,6 +44,7 @@ from itertools import repeat
 from pathlib import Path
 from typing import BinaryIO
 
+from store.common.checksum import crc32
 from store.common.errors import ReadError
 from store.common.files import open_regular
 from store.papers.model import Collection, Paper, kept_text
@@ -110,7 +110,7 @@ class Writing:
             for chunk in chunks:
                 self._out.write(chunk.packed)
                 self._token.update(chunk.packed)
-                self._places[column].append((self._offset, len(chunk.packed), zlib.crc32(chunk.packed)))
+                self._places[column].append((self._offset, len(chunk.packed), crc32(chunk.packed)))
                 self._ends[column].append(chunk.ends.tobytes())
                 self._offset += len(chunk.packed)
 
@@ -192,7 +192,7 @@ class Place:
             packed = os.pread(self.side.fd, self.length, self.offset)
         except OSError:
             return None
-        return packed if len(packed) == self.length and zlib.crc32(packed) == self.crc else None
+        return packed if len(packed) == self.length and crc32(packed) == self.crc else None
 
     def recovered(self) -> list[str]:
         return self.side.recovered(self.column, self.first, self.count)

@@ -6,8 +6,8 @@ one there moved aside, then removed) once the index is committed and merged, its
 (store.search.engine.lexicon) and its manifest last: `manifest.json` names the key the folder was built under
 (what the caller keys it by: the list files' identity and this code's version), the number of papers, and the
 size and CRC-32 of every file a search reads. A folder without one (a build that died), under another key, with
-a file missing, of another size or failing its CRC, is not intact. The CRCs are read a large piece at a time: zlib
-works out a piece's CRC without the interpreter's lock, so a check runs on one core while the list is read on the
+a file missing, of another size or failing its CRC, is not intact. The CRCs are read a large piece at a time: a
+piece's CRC is worked out without the interpreter's lock (store.common.checksum), so a check runs on one core while the list is read on the
 other (`sealed`, before the papers are there: store.readers.engine_cache's `ahead`). They are read once, not at
 every open (1.6 GB at 1,000,000 papers: 3 s of the reopen's second core, search ready waiting for it): a folder whose
 CRCs held is stamped (`STAMP`: each file's size, times, inode and device, the manifest's too), and a folder whose
@@ -35,13 +35,13 @@ import shutil
 import stat
 import threading
 import time
-import zlib
 from collections.abc import Sequence
 from contextlib import suppress
 from pathlib import Path
 
 import tantivy
 
+from store.common.checksum import crc32
 from store.common.errors import ReadError
 from store.common.files import Abandoned, read_regular, write_whole
 from store.papers.chunked import passing
@@ -79,7 +79,7 @@ def _crc(path: Path) -> int:
         # (a mapping of its own, unmapped at the end: not the heap's, which would keep the room: store.common.heap)
         with mmap.mmap(-1, min(_CHUNK, size)) as buffer, memoryview(buffer) as piece:
             while count := source.readinto(piece):
-                crc = zlib.crc32(piece[:count], crc)
+                crc = crc32(piece[:count], crc)
     return crc
 
 
