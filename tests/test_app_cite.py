@@ -267,3 +267,55 @@ async def test_the_citation_keys_wait_for_for_you_and_x_before_them_says_so(seed
                 assert "citation_keys" not in app.__dict__
             held.set()
             await until(pilot, lambda: "citation_keys" in app.__dict__)
+
+
+async def test_a_long_lists_keys_are_assigned_at_its_first_copy_and_a_quit_does_not_wait_for_them(tmp_path, monkeypatch):
+    """A list of `KEYS_AT_OPEN` papers or more has no keys assigned as it opens (at 2,700,000 papers they were ~12 s of
+    CPU and ~0.3 GB every open, and `q` waited for them: ~9 s); `c` assigns them, saying so, and copies; `q` while they
+    are being assigned quits without waiting for them."""
+    from store.cite import keys
+    from tests.test_reopened_columns import abstracts
+    from tui import copying
+
+    path = tmp_path / "long.txt"
+    path.write_text("SYNTH 2024\n\n" + "\n\n".join(abstracts(3000)) + "\n", encoding="utf-8")
+    monkeypatch.setattr(copying, "KEYS_AT_OPEN", 1000)
+    made, base = [], keys.base_key
+
+    def slow(paper):
+        made.append(paper)
+        if slowly.is_set():
+            threading.Event().wait(0.002)
+        return base(paper)
+
+    def assigning(papers, stop=None):
+        try:
+            return assign(papers, stop)
+        finally:
+            ended.set()
+
+    slowly, ended, assign = threading.Event(), threading.Event(), keys.citation_keys
+    monkeypatch.setattr(keys, "base_key", slow)
+    monkeypatch.setattr(keys, "citation_keys", assigning)
+    collection = read_path(path)
+    expected = cite.render([collection.papers[1]], "bibtex", citation_keys(collection.papers))
+    made.clear()
+    app = TriageApp(collection)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: app._noted.is_set() and not any(w.group == "citation-keys" for w in app.workers))
+        await settle(app, pilot)
+        assert "citation_keys" not in app.__dict__ and not made
+        await pilot.press("j", "c")
+        await until(pilot, lambda: app.clipboard == expected)
+        assert copying.ASSIGNING in messages(app) and len(made) == 3000
+    made.clear()
+    slowly.set()
+    ended.clear()
+    app = TriageApp(read_path(path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: app.read_whole)
+        await pilot.press("j", "c")
+        await until(pilot, lambda: made)
+        await pilot.press("q")
+    assert ended.wait(60)  # (the assigning stops: a process that quits waits for its threads)
+    assert len(made) < 3000 and "citation_keys" not in app.__dict__

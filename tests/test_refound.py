@@ -7,6 +7,8 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
 from store.marks.db import TriageStore
 from store.readers import read_path
 from tests.test_cli_fast import ABSTRACTS, triage
@@ -86,3 +88,38 @@ def test_a_star_in_another_list_ranks_this_lists_like_paper_first_every_time(tmp
         orders.append([json.loads(line)["text"] for line in result.stdout.splitlines()])
     assert len(refound_entries()) == 1
     assert orders[0] == orders[1] and orders[0][0] == like
+
+
+
+@pytest.mark.parametrize("compared", ["every pair", "by their ends"])
+def test_a_long_lists_first_look_for_marks_of_another_list_holds_none_of_its_papers(tmp_path, monkeypatch, compared):
+    """Marks of another list are looked for among a list's papers without a state the first time it is opened: a
+    reopened list's papers made a chunk at a time and let go, their texts read one at a time, never all held (a
+    1,000,000-paper list's first `triage list` held all its texts, ~2 GB; a reopened one kept all its papers made),
+    whether every pair is compared or (more pairs) those whose ends agree."""
+    from store.marks import refind
+    from store.papers.chunked import SIZE
+
+    if compared == "by their ends":
+        monkeypatch.setattr(refind, "FULL_SCAN_PAIRS", 1000)
+    from store.papers.model import Triage
+    from store.readers import cache
+    from tests.test_reopened_columns import abstracts
+
+    path = tmp_path / "long.txt"
+    edited = abstracts(3 * SIZE)
+    edited[SIZE + 7] = ABSTRACTS[0]
+    path.write_text("SYNTH 2024\n\n" + "\n\n".join(edited) + "\n", encoding="utf-8")
+    read_path(path)
+    cache.settle()
+    papers = read_path(path).papers  # (reopened: its papers made when asked for)
+    store = TriageStore(tmp_path / "db.json")
+    other = read_path(write_list(tmp_path / "other.txt", [*OTHER, EDITED])).papers
+    store.attach(other)
+    store.put({other[0].id: Triage(starred=True), other[1].id: Triage(starred=True)})
+    store.close()
+    store = TriageStore(tmp_path / "db.json")  # (the list opened later: the other list's papers not attached)
+    store.attach(papers)
+    assert [k for k, chunk in enumerate(papers._made) if chunk is not None] == []
+    assert store.get(papers.ids[SIZE + 7]).starred  # (the edited copy's star found on it)
+    assert store.get(other[0].id).starred and sum(store.get(pid).starred for pid in papers.ids) == 1

@@ -8,11 +8,12 @@ import os
 import sys
 import webbrowser
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from functools import cached_property
 
 from textual import work
 
-from store.common.errors import ReadError
+from store.common.errors import ReadError, Stopped
 from store.papers.model import Collection, Paper, Triage, at_hand
 from store.common import heap
 from store.marks.db import TriageStore
@@ -26,6 +27,10 @@ WAITING_FOR_THE_LIST = "Citation keys need every paper's title: a moment, until 
 ASSIGNING = "Citation keys are being assigned: a moment…"
 RANKING_WITHIN = 60.0
 """Seconds the citation keys of an open wait at most for its first For-you ranking before they are assigned."""
+KEYS_AT_OPEN = 500_000
+"""Lists of fewer papers have their citation keys assigned as they open (~2 s of CPU at most); a longer list's are
+assigned when a copy or an export first needs them (at 2,700,000 papers, ~12 s of CPU and ~0.3 GB more, which every
+open paid, slowing its first For you)."""
 
 
 class CopyActions:
@@ -46,7 +51,7 @@ class CopyActions:
         (from every paper's title: once a long list just opened is read and has them all); a long list's from
         its `.cite` entry when a `triage export` kept one, with its BibTeX titles (tui.citing)."""
         self.wait_for_whole()  # type: ignore[attr-defined]
-        keys, self._bibtex_titles = citing(self.collection, make_missing=False)
+        keys, self._bibtex_titles = citing(self.collection, make_missing=False, stop=self._stopping)  # type: ignore[attr-defined]
         return keys
 
     def _once_keyed(self, then: Callable[[], object]) -> None:
@@ -61,16 +66,21 @@ class CopyActions:
 
     @work(thread=True, group="whole-list")
     def _when_keyed(self, then: Callable[[], object]) -> None:
-        self.citation_keys  # noqa: B018 - (made here when not yet: never on the UI thread)
-        self.call_from_thread(then)
+        with suppress(Stopped):  # (the app is quitting: nothing is waited for)
+            self.citation_keys  # noqa: B018 - (made here when not yet: never on the UI thread)
+            self.call_from_thread(then)
 
     @work(thread=True, group="citation-keys")
     def _assign_citation_keys(self) -> None:
-        """Assign the keys off the UI thread (0.7 s at 100,000 papers, ~12 s at 2,700,000) before a copy or the picker
-        needs them, once the first For-you ranking is over (both hold the interpreter: the ranking goes first)."""
+        """Assign the keys of a list of fewer than `KEYS_AT_OPEN` papers off the UI thread (0.7 s at 100,000 papers)
+        before a copy or the picker needs them, once the first For-you ranking is over (both hold the interpreter: the
+        ranking goes first)."""
+        if len(self.collection.papers) >= KEYS_AT_OPEN:
+            return
         self._interest.ranked.wait(RANKING_WITHIN)  # type: ignore[attr-defined]
-        self.citation_keys  # noqa: B018 - computing the cached property is the point
-        heap.give_back()  # (what assigning them freed: the last work of a long list's open, ~12 MB at 100k)
+        with suppress(Stopped):  # (the app is quitting: the keys are not waited for)
+            self.citation_keys  # noqa: B018 - computing the cached property is the point
+            heap.give_back()  # (what assigning them freed: the last work of a long list's open, ~12 MB at 100k)
 
     @property
     def shown(self) -> Sequence[Paper]:
@@ -126,10 +136,14 @@ class CopyActions:
         what = cite.FORMATS[fmt] if len(papers) == 1 else f"{cite.FORMATS[fmt]} of {len(papers)} papers"
         if not self.read_whole:  # type: ignore[attr-defined]
             self.call_from_thread(self.notify, WAITING_FOR_THE_LIST)  # (the keys below wait for them)
+        elif "citation_keys" not in self.__dict__:  # (a long list's, assigned at its first copy: `KEYS_AT_OPEN`)
+            self.call_from_thread(self.notify, ASSIGNING)
         try:
             rendered = cite.render(papers, fmt, self.citation_keys)
         except ReadError as exc:  # (a text of a reopened list's damaged cache, the list gone since: tui.rereading)
             self.call_from_thread(self.notify, f"Not copied: {exc}", severity="error", markup=False)
+            return
+        except Stopped:  # (the app is quitting)
             return
         self.copy_text(rendered, what)
 

@@ -34,7 +34,7 @@ from store.interest.ranking import Features
 from store.interest.vectors import Vectors
 from store.papers.model import Collection, Paper
 from store.common.files import open_regular
-from store.interest.paged import pieces
+from store.common.paged import pieces
 from store.common.versions import version
 from store.readers.cache import FEATURES_SUFFIX, code_key, entry_file, mark_used, save, settle
 from store.readers.sealed import MOST_ENTRY
@@ -101,15 +101,19 @@ def _arrays(made: Vectors) -> dict[str, np.ndarray]:
 
 def write(out: BinaryIO, key: str, arrays: Mapping[str, np.ndarray]) -> None:
     """Write an entry of `arrays` under `key` to `out` (see the module docstring), each array as it lies in memory (in
-    Fortran order when it is so: the latent axes are an SVD's, and kept so, for the very same sums)."""
+    Fortran order when it is so: the latent axes are an SVD's, and kept so, for the very same sums), read a piece at a
+    time (a long list's just built are views of a file mapped, whose pages are let go of as they are read:
+    store.common.paged)."""
     flat, described = [], {}
     at = 0
     for name, values in arrays.items():
         fortran = values.flags.f_contiguous and not values.flags.c_contiguous
         row = values.ravel(order="F" if fortran else "C")  # (a view of an array that lies so: no copy)
         flat.append(row)
-        described[name] = {"type": row.dtype.str, "shape": list(values.shape), "fortran": fortran, "at": at,
-                           "crc": crc32(row)}
+        crc = 0
+        for piece in pieces(row):  # (a long list's rows are views of a file mapped: store.common.paged)
+            crc = crc32(piece, crc)
+        described[name] = {"type": row.dtype.str, "shape": list(values.shape), "fortran": fortran, "at": at, "crc": crc}
         at = _aligned(at + row.nbytes)
     header = json.dumps({"key": key, "arrays": described}).encode()
     start = _aligned(_HEAD.size + len(header))
@@ -117,7 +121,8 @@ def write(out: BinaryIO, key: str, arrays: Mapping[str, np.ndarray]) -> None:
     written = _HEAD.size + len(header)
     for row, about in zip(flat, described.values()):
         out.write(bytes(start + about["at"] - written))
-        out.write(memoryview(row).cast("B"))
+        for piece in pieces(row):
+            out.write(memoryview(piece).cast("B"))
         written = start + about["at"] + row.nbytes
 
 
@@ -160,7 +165,7 @@ def _checking(stored: Mapping[str, tuple[np.ndarray, int]]) -> Callable[[], bool
     their weights, `idf`: `_vectors` checks there are) and the values are finite, found out on a thread of its own
     (the CRC and numpy let go of the interpreter's lock: ~0.3 s of the other core at 1,000,000 papers, a ~1 GB entry)
     while the caller goes on, in one pass over each array a piece at a time, its pages let go of as they are read
-    (store.interest.paged: the 3 GB of 2,700,000 papers' features were all resident after it); a call that waits for
+    (store.common.paged: the 3 GB of 2,700,000 papers' features were all resident after it); a call that waits for
     the answer."""
     passed = [False]
 

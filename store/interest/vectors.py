@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from store.interest.products import blocks
 from store.interest.reasons import content
 from store.interest.spool import Spool
 from store.papers.model import Paper
@@ -107,7 +108,6 @@ def built(papers: Sequence[Paper]) -> Vectors:
             columns.put(rows.indices.astype(np.int32))
             indptr.append(rows.indptr[1:].astype(np.int64) + indptr[-1][-1])
             sampled.append(rows[sample[(sample >= k * BLOCK) & (sample < (k + 1) * BLOCK)] - k * BLOCK])
-        blocks = len(tfs)
         spool.close()
         bounds = np.concatenate(indptr)
         index = np.int32 if max(int(bounds[-1]), n, len(terms)) < 1 << 31 else np.int64
@@ -120,8 +120,8 @@ def built(papers: Sequence[Paper]) -> Vectors:
         else:
             axes = np.zeros((1, len(terms)), np.float32)
         lengths = []
-        for k in range(blocks):
-            length, z = _latent(x[k * BLOCK : (k + 1) * BLOCK], axes)
+        for rows in blocks(x, BLOCK):  # (each block's pages let go of: the rows are read again from the file)
+            length, z = _latent(rows, axes)
             lengths.append(length)
             latent.put(z.ravel())
         length = np.concatenate(lengths) if lengths else np.zeros(0, np.float32)

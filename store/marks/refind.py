@@ -6,12 +6,14 @@ look at every paper while they and the list stay as they were."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Mapping, Sequence, Set as AbstractSet
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set as AbstractSet
+from itertools import chain, islice
 from operator import attrgetter
 from threading import Event
 from typing import Protocol
 
 from store.common.errors import unless_stopped
+from store.papers.chunked import ids_of, passing
 from store.papers.model import Paper, fingerprint, normalise
 
 MATCH_CUTOFF = 90
@@ -52,7 +54,7 @@ def refound(papers: Sequence[Paper], ids: AbstractSet[str], stored: Mapping[str,
         orphans = {key: fp for key, fp in orphans.items() if digests[key] not in before[0]}
     if not orphans:
         return {}
-    homeless, fingerprinted = _homeless(papers, stored, shared, fingerprints, stop)
+    homeless, fingerprinted = _homeless(papers, stored, shared, fingerprints)
     moves = rematch(homeless, orphans, stop, fingerprinted)
     if remembered is not None:  # (with the papers moved to: an orphan another one beat to a paper may match it else)
         gone = set(moves.values())
@@ -61,14 +63,14 @@ def refound(papers: Sequence[Paper], ids: AbstractSet[str], stored: Mapping[str,
 
 
 def _homeless(papers: Sequence[Paper], stored: Mapping[str, object], shared: Mapping[str, str],
-              fingerprints: Callable[[Sequence[Paper]], Sequence[str] | None] | None, stop: Event | None
-              ) -> tuple[dict[str, str], bool]:
-    """Id → text of `papers` without a state, to re-find lost states by (`rematch`), and whether those are their
-    fingerprints (when `fingerprints(papers)` gives them kept) rather than their texts."""
+              fingerprints: Callable[[Sequence[Paper]], Sequence[str] | None] | None
+              ) -> tuple[Iterator[tuple[str, str]], bool]:
+    """The id and text of each of `papers` without a state, to re-find lost states by (`rematch`), one at a time (a
+    reopened list's papers made a chunk at a time and let go: store.papers.chunked's `passing`), and whether those are
+    their fingerprints (when `fingerprints(papers)` gives them kept) rather than their texts."""
     found = fingerprints(papers) if fingerprints is not None else None
-    texts = found if found is not None else map(attrgetter("text"), papers)
-    return ({p.id: text for p, text in zip(unless_stopped(papers, stop), texts) if p.id not in stored and p.id not in shared and text},
-            found is not None)
+    texts = found if found is not None else map(attrgetter("text"), passing(papers))
+    return ((pid, text) for pid, text in zip(ids_of(papers), texts) if pid not in stored and pid not in shared and text), found is not None
 
 
 def _ends(text: str) -> tuple[str, str]:
@@ -80,22 +82,28 @@ def _ends(text: str) -> tuple[str, str]:
     return head[:ANCHOR], tail[-ANCHOR:]
 
 
-def rematch(homeless: dict[str, str], orphans: dict[str, str], stop: Event | None = None,
+def rematch(homeless: Mapping[str, str] | Iterable[tuple[str, str]], orphans: dict[str, str], stop: Event | None = None,
             fingerprinted: bool = False) -> dict[str, str]:
-    """new id → old id for papers without a state (id → text, or its fingerprint when `fingerprinted`) whose
-    fingerprint is ≥ 90 similar to an orphan's (id → fingerprint); `store.common.errors.Stopped` once `stop` is set.
+    """new id → old id for papers without a state (id → text, or its fingerprint when `fingerprinted`: a mapping, or
+    pairs read one at a time) whose fingerprint is ≥ 90 similar to an orphan's (id → fingerprint);
+    `store.common.errors.Stopped` once `stop` is set.
 
     Few pairs are compared exhaustively; many only where the first or last 60 characters agree
     (a small edit leaves at least one end alone): then a paper's fingerprint is only worked out
-    when one of its ends is an orphan's.
+    when one of its ends is an orphan's, and the papers' texts are read one at a time, never all held (at 1,000,000
+    papers, ~2 GB; the marks of another list are orphans of every list opened the first time).
     """
-    if not homeless or not orphans:
+    if not orphans:
+        return {}
+    pairs = iter(homeless.items() if isinstance(homeless, Mapping) else homeless)
+    first = dict(islice(unless_stopped(pairs, stop), FULL_SCAN_PAIRS // len(orphans) + 1))
+    if not first:
         return {}
     from rapidfuzz import fuzz, process  # (here: most opens have no state to find again)
 
-    full_scan = len(homeless) * len(orphans) <= FULL_SCAN_PAIRS
+    full_scan = len(first) * len(orphans) <= FULL_SCAN_PAIRS  # (then `first` holds them all)
     if full_scan and fingerprinted:
-        return _scanned(homeless, orphans)
+        return _scanned(first, orphans)
     by_end: dict[str, list[str]] = {}
     if not full_scan:
         for key, fp in orphans.items():
@@ -103,7 +111,7 @@ def rematch(homeless: dict[str, str], orphans: dict[str, str], stop: Event | Non
             by_end.setdefault(">" + fp[-ANCHOR:], []).append(key)
     moves: dict[str, str] = {}
     taken: set[str] = set()
-    for pid, text in unless_stopped(homeless.items(), stop):
+    for pid, text in unless_stopped(chain(first.items(), pairs), stop):
         if full_scan:
             keys: Iterable[str] = orphans.keys()
         else:

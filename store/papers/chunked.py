@@ -31,6 +31,9 @@ ALONE = 64
 """Papers of a chunk made alone before it is made whole (a paper alone, ~0.1 ms: a screen of rows of a reopened list, a
 screen of its hits, its marked papers found as it opens)."""
 
+LET_GO = 16
+"""Chunks made for a pass (`Chunked.passing`) between two lettings-go of the pages their columns were read from."""
+
 Values = Callable[[str, int], Iterable[object]]
 """A field's values of the papers of chunk `k`, from the columns (the field's name, `k`)."""
 
@@ -41,12 +44,14 @@ class Chunked(Sequence[Paper]):
     be let go once it is. The first `ALONE` papers of a chunk asked for alone (a row drawn, a hit shown) are made alone
     by `one` (its place → it: a screen of a long list's hits is forty papers of forty chunks), each the paper of its
     chunk once that is made (by the next of its papers asked for). `lookups`: field → the rows of
-    its values (`Lookup`: the ids' and arXiv ids' a parse entry keeps)."""
+    its values (`Lookup`: the ids' and arXiv ids' a parse entry keeps); `let_go`: what takes the pages the columns were
+    read from out of the process's memory (read again, they come back from the file: a parse entry mapped)."""
 
-    __slots__ = ("ids", "lookups", "_make", "_one", "_values", "_made", "_alone", "_forget", "_lock")
+    __slots__ = ("ids", "lookups", "_make", "_one", "_values", "_made", "_alone", "_forget", "_let_go", "_lock")
 
     def __init__(self, ids: Sequence[str], make: Callable[[int], list[Paper]], one: Callable[[int], Paper],
-                 values: Values, forget: Callable[[int], None], lookups: Mapping[str, Lookup] | None = None) -> None:
+                 values: Values, forget: Callable[[int], None], lookups: Mapping[str, Lookup] | None = None,
+                 let_go: Callable[[], None] = lambda: None) -> None:
         self.ids = ids
         """The papers' ids, in order (a column: no paper made for it)."""
         self.lookups: Mapping[str, Lookup] = lookups or {}
@@ -54,6 +59,7 @@ class Chunked(Sequence[Paper]):
         self._one = one
         self._values = values
         self._forget = forget
+        self._let_go = let_go
         self._made: list[list[Paper] | None] = [None] * -(-len(ids) // SIZE)
         self._alone: dict[int, dict[int, Paper]] = {}
         """Chunk → place in it → the paper made alone there, while the chunk is not made."""
@@ -122,14 +128,22 @@ class Chunked(Sequence[Paper]):
 
     def passing(self) -> Iterator[Paper]:
         """Every paper in order, for one pass over them (an index built of them): a chunk not made is made for the pass
-        and let go after it, not kept (made and kept, a 2,700,000-paper list's papers would be GBs)."""
+        and let go after it, not kept (made and kept, a 2,700,000-paper list's papers would be GBs), and the pages of the
+        columns read for it are let go of every `LET_GO` such chunks (`let_go`: a pass over a 2,700,000-paper list's
+        features held its whole parse entry's, ~600 MB)."""
+        made = 0
         for k in range(len(self._made)):
             with self._lock:  # (not while the chunk is made and its columns let go: `_chunk`)
                 chunk = self._made[k]
                 if chunk is None:
                     with collector_paused():
                         chunk = self._make(k)
+                    made += 1
             yield from chunk
+            if made == LET_GO:
+                self._let_go()
+                made = 0
+        self._let_go()
 
     def __eq__(self, other: object) -> bool:
         """Equal to a list (or another `Chunked`) of equal papers in the same order, as a list of them would be."""

@@ -214,10 +214,10 @@ def decode(data: bytes | mmap.mmap, key: tuple, path: Path, name: str, wanted: A
         chunks, pairs = texts_entry.opened(side, table, name, ids, parse, (entry_file([path], SUFFIX), side))
     if len(ids) != count or any(len(lookup.rows) != count for lookup in lookups.values()):
         raise ValueError("damaged cache entry")
-    if isinstance(data, mmap.mmap):  # (its pages read for the CRC are the system's cache again, not this process's memory)
-        data.madvise(mmap.MADV_DONTNEED)
+    let_go = partial(data.madvise, mmap.MADV_DONTNEED) if isinstance(data, mmap.mmap) else lambda: None
+    let_go()  # (its pages read for the CRC are the system's cache again, not this process's memory)
     if wanted is None:
-        papers: Sequence[Paper] = chunked(ids, columns, ends, same, chunks, pairs, plains, lookups)
+        papers: Sequence[Paper] = chunked(ids, columns, ends, same, chunks, pairs, plains, lookups, let_go)
     else:
         papers = picked(ids, wanted, columns, same, chunks, pairs, plains)
     return Collection(papers, header, venue, year, sources, warnings, ids=ids if wanted is None else None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import gc
 import marshal
-from collections.abc import Iterable, Sequence, Set as AbstractSet
+from collections.abc import Callable, Iterable, Sequence, Set as AbstractSet
 from itertools import repeat
 
 from store.common.collector import collector_paused
@@ -22,11 +22,12 @@ in its texts entry), and a paper's position is its row."""
 
 
 def chunked(ids: list[str], columns: dict, ends: dict, same: dict, chunks: list, pairs: list, plains: list[bytes],
-             lookups: dict[str, Lookup]) -> Chunked:
+             lookups: dict[str, Lookup], let_go: Callable[[], None]) -> Chunked:
     """An entry's papers made a chunk at a time (`Chunked`) from its `columns` (each marshalled a slice of a chunk's
     papers at a time: `store.common.sliced`), each chunk's slices let go once it is made; `ends`: where each value is in
     its slice, of the columns so kept and of the display texts (`plain`: `store.common.sliced.indexed`), a paper made
-    alone reads only its own values; `lookups` the rows of the values of some of its columns (`Chunked.lookups`)."""
+    alone reads only its own values; `lookups` the rows of the values of some of its columns (`Chunked.lookups`);
+    `let_go` what lets go of the pages the columns were read from (`Chunked`)."""
     per = SIZE // texts_entry.CHUNK  # (the texts entry's chunks in one of papers)
     shared: dict[str, tuple[list, memoryview]] = {}
 
@@ -94,7 +95,7 @@ def chunked(ids: list[str], columns: dict, ends: dict, same: dict, chunks: list,
 
     if len(plains) != -(-len(ids) // SIZE) or SIZE % texts_entry.CHUNK:
         raise ValueError("damaged cache entry")
-    return Chunked(ids, make, one, column, forget, lookups)
+    return Chunked(ids, make, one, column, forget, lookups, let_go)
 
 
 def picked(ids: list[str], wanted: AbstractSet[str], columns: dict, same: dict, chunks: list, pairs: list,

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from store.common.checksum import crc32
 from store.common.files import open_regular
+from store.common.paged import PIECE, released
 
 MAGIC = b"PTc2"
 """The start of a cache entry file, before the CRC-32 of the rest: an entry that fails it is made again."""
@@ -54,9 +55,18 @@ def header(crc: int) -> bytes:
 
 
 def _held(data: bytes | mmap.mmap) -> bool:
-    """Whether an entry file's bytes are `MAGIC`, then the CRC-32 of the rest, then the rest."""
-    with memoryview(data)[HEAD:] as payload:
-        return data[: len(MAGIC)] == MAGIC and crc32(payload).to_bytes(4, "big") == data[len(MAGIC) : HEAD]
+    """Whether an entry file's bytes are `MAGIC`, then the CRC-32 of the rest, then the rest: read a piece at a time,
+    each piece's pages of an entry mapped let go of once read (store.common.paged: a 2,700,000-paper list's parse entry
+    was ~0.7 GB of the app's resident memory while its first frame was drawn)."""
+    if data[: len(MAGIC)] != MAGIC:
+        return False
+    stored, crc = data[len(MAGIC) : HEAD], 0
+    for at in range(0, len(data), PIECE):
+        with memoryview(data) as whole, whole[max(at, HEAD) : at + PIECE] as piece:
+            crc = crc32(piece, crc)
+        if isinstance(data, mmap.mmap):
+            released(data, at, at + PIECE)
+    return crc.to_bytes(4, "big") == stored
 
 
 def unsealed(data: bytes | mmap.mmap, checked: bool = False) -> memoryview:
