@@ -136,7 +136,7 @@ class CopyActions:
         what = cite.FORMATS[fmt] if len(papers) == 1 else f"{cite.FORMATS[fmt]} of {len(papers)} papers"
         if not self.read_whole:  # type: ignore[attr-defined]
             self.call_from_thread(self.notify, WAITING_FOR_THE_LIST)  # (the keys below wait for them)
-        elif "citation_keys" not in self.__dict__:  # (a long list's, assigned at its first copy: `KEYS_AT_OPEN`)
+        elif "citation_keys" not in self.__dict__ and len(self.collection.papers) >= KEYS_AT_OPEN:  # (seconds of work)
             self.call_from_thread(self.notify, ASSIGNING)
         try:
             rendered = cite.render(papers, fmt, self.citation_keys)
