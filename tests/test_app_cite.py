@@ -319,3 +319,33 @@ async def test_a_long_lists_keys_are_assigned_at_its_first_copy_and_a_quit_does_
         await pilot.press("q")
     assert ended.wait(60)  # (the assigning stops: a process that quits waits for its threads)
     assert len(made) < 3000 and "citation_keys" not in app.__dict__
+
+
+async def test_a_lists_keys_are_assigned_once_when_two_workers_ask_together(seed_path, monkeypatch):
+    """A copy and an export asking for the keys at once (each on a worker thread) assign them once: from Python 3.12,
+    `cached_property` holds no lock, and both would (at 2,700,000 papers, twice ~12 s and ~0.3 GB). The property's own
+    function is called, as 3.12 calls it: 3.11's lock would hide the race."""
+    from store.cite import keys
+    from tui.copying import CopyActions
+
+    assigned, held, assign = [], threading.Event(), keys.citation_keys
+
+    def slow(papers, stop=None):
+        assigned.append(papers)
+        held.wait(60)
+        return assign(papers, stop)
+
+    monkeypatch.setattr(keys, "citation_keys", slow)
+    app = TriageApp(read_path(seed_path))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: app.read_whole)
+        found: list[dict] = []
+        asking = [threading.Thread(target=lambda: found.append(CopyActions.citation_keys.func(app))) for _ in range(2)]
+        for thread in asking:
+            thread.start()
+        await until(pilot, lambda: assigned)
+        held.set()
+        for thread in asking:
+            thread.join(60)
+        await until(pilot, lambda: "citation_keys" in app.__dict__)
+        assert len(assigned) == 1 and len(found) == 2 and found[0] is found[1] is app.citation_keys

@@ -6,6 +6,7 @@ from __future__ import annotations
 import operator
 import os
 import sys
+import threading
 import webbrowser
 from collections.abc import Callable, Sequence
 from contextlib import suppress
@@ -27,6 +28,8 @@ WAITING_FOR_THE_LIST = "Citation keys need every paper's title: a moment, until 
 ASSIGNING = "Citation keys are being assigned: a moment…"
 RANKING_WITHIN = 60.0
 """Seconds the citation keys of an open wait at most for its first For-you ranking before they are assigned."""
+_KEYING = threading.Lock()
+"""Held while citation keys are assigned (`CopyActions.citation_keys`)."""
 KEYS_AT_OPEN = 500_000
 """Lists of fewer papers have their citation keys assigned as they open (~2 s of CPU at most); a longer list's are
 assigned when a copy or an export first needs them (at 2,700,000 papers, ~12 s of CPU and ~0.3 GB more, which every
@@ -49,10 +52,15 @@ class CopyActions:
     def citation_keys(self) -> dict[str, str]:
         """Paper id → citation key, assigned over the whole collection so keys never change with the filter
         (from every paper's title: once a long list just opened is read and has them all); a long list's from
-        its `.cite` entry when a `triage export` kept one, with its BibTeX titles (tui.citing)."""
-        self.wait_for_whole()  # type: ignore[attr-defined]
-        keys, self._bibtex_titles = citing(self.collection, make_missing=False, stop=self._stopping)  # type: ignore[attr-defined]
-        return keys
+        its `.cite` entry when a `triage export` kept one, with its BibTeX titles (tui.citing). Assigned once, however
+        many workers ask at a time (a copy and an export: `cached_property` holds no lock from Python 3.12)."""
+        with _KEYING:
+            if "citation_keys" in self.__dict__:  # (assigned while this one waited)
+                return self.__dict__["citation_keys"]
+            self.wait_for_whole()  # type: ignore[attr-defined]
+            keys, self._bibtex_titles = citing(self.collection, make_missing=False, stop=self._stopping)  # type: ignore[attr-defined]
+            self.__dict__["citation_keys"] = keys  # (before another waiting worker looks)
+            return keys
 
     def _once_keyed(self, then: Callable[[], object]) -> None:
         """Run `then` (which needs the citation keys) now, or, while a long list just opened is still read
