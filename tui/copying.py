@@ -54,10 +54,10 @@ class CopyActions:
         (from every paper's title: once a long list just opened is read and has them all); a long list's from
         its `.cite` entry when a `triage export` kept one, with its BibTeX titles (tui.citing). Assigned once, however
         many workers ask at a time (a copy and an export: `cached_property` holds no lock from Python 3.12)."""
+        self.wait_for_whole()  # type: ignore[attr-defined]
         with _KEYING:
             if "citation_keys" in self.__dict__:  # (assigned while this one waited)
                 return self.__dict__["citation_keys"]
-            self.wait_for_whole()  # type: ignore[attr-defined]
             keys, self._bibtex_titles = citing(self.collection, make_missing=False, stop=self._stopping)  # type: ignore[attr-defined]
             self.__dict__["citation_keys"] = keys  # (before another waiting worker looks)
             return keys

@@ -82,11 +82,11 @@ def _ends(text: str) -> tuple[str, str]:
     return head[:ANCHOR], tail[-ANCHOR:]
 
 
-def rematch(homeless: Mapping[str, str] | Iterable[tuple[str, str]], orphans: dict[str, str], stop: Event | None = None,
+def rematch(homeless: Iterable[tuple[str, str]], orphans: dict[str, str], stop: Event | None = None,
             fingerprinted: bool = False) -> dict[str, str]:
-    """new id → old id for papers without a state (id → text, or its fingerprint when `fingerprinted`: a mapping, or
-    pairs read one at a time) whose fingerprint is ≥ 90 similar to an orphan's (id → fingerprint);
-    `store.common.errors.Stopped` once `stop` is set.
+    """new id → old id for papers without a state (their ids and texts, or fingerprints when `fingerprinted`, read one
+    at a time) whose fingerprint is ≥ 90 similar to an orphan's (id → fingerprint); `store.common.errors.Stopped` once
+    `stop` is set.
 
     Few pairs are compared exhaustively; many only where the first or last 60 characters agree
     (a small edit leaves at least one end alone): then a paper's fingerprint is only worked out
@@ -95,7 +95,7 @@ def rematch(homeless: Mapping[str, str] | Iterable[tuple[str, str]], orphans: di
     """
     if not orphans:
         return {}
-    pairs = iter(homeless.items() if isinstance(homeless, Mapping) else homeless)
+    pairs = iter(homeless)
     first = dict(islice(unless_stopped(pairs, stop), FULL_SCAN_PAIRS // len(orphans) + 1))
     if not first:
         return {}
