@@ -66,3 +66,22 @@ def test_a_phrase_inside_words_is_found_however_often_a_text_holds_it():
     engine = Engine.of(papers)
     assert sorted(hit.paper.id for hit in engine.search('"nes')) == ["0", "1", "3"]
     assert [hit.paper.id for hit in engine.search('"est w')] == ["3"]
+
+
+def test_a_reopened_lists_literals_are_found_as_a_scan_finds_them_none_of_its_papers_made(tmp_path):
+    """A literal the index can only narrow (a capital, a dash) is checked on the texts of the papers it narrows to: on a
+    reopened long list (store.papers.chunked), what a scan finds, in every chunk, few of a chunk or most, and not one of
+    its papers made for it (at 1,000,000 papers they would be GBs)."""
+    from store.papers.chunked import SIZE, ids_at
+
+    abstracts = [f"We train {'Neural' if k % 3 else 'neural'} solvers on graph {k} with {'Rare-Event' if k % 1000 == 7 else 'common'}"
+                 f" sampling. The {'state-of-the-art' if k % 2 else 'prior'} bound improves by {k % 13} points." for k in range(2 * SIZE + 99)]
+    path = tmp_path / "long.txt"
+    path.write_text("SYNTH 2024\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
+    first = read_path(path).papers
+    papers = read_path(path).papers
+    engine = Engine.of(papers)
+    made = [chunk is not None for chunk in papers._made]
+    for query in ('"Neural solvers', '"Rare-Event', '"state-of-the', '"-Event sampling'):
+        assert set(ids_at(papers, engine.search(query).positions)) == scanned(first, query)[1], query  # (no paper made)
+    assert [chunk is not None for chunk in papers._made] == made

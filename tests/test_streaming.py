@@ -16,6 +16,7 @@ from store.papers.model import Triage
 from store.cite import citations as cite
 from store.cite.keys import citation_keys
 from store.readers import cache, engine_cache, quick, read_path, read_paths
+from store.marks import refind as store_refind
 from store.marks.db import TriageStore
 from tests.tmux import Tmux, triage_command
 from tests.waits import settled, told, until
@@ -106,7 +107,8 @@ async def test_the_rows_grow_to_the_whole_list_as_it_lands_marks_and_cursor_kept
         await finished(pilot, app)
         assert rows(app) == [(paper.id, paper.title) for paper in full]
         assert app.query_one(PaperList).current.id == full[3].id  # the cursor stayed on its paper
-        await until(pilot, lambda: "2 ★" in counts(app))
+        await pilot.press("slash", "ctrl+u", "enter")  # (the query's rows stay as they were found: the whole list's counts)
+        await until(pilot, lambda: counts(app).startswith("2260 of 2260 shown") and "2 ★" in counts(app))
         assert counts(app).startswith(f"{len(full)} of {len(full)} shown")
         assert app.state_of(full[2000].id).starred
         assert str(app.query_one("#status-loading").content) == ""
@@ -149,6 +151,45 @@ async def test_a_query_on_marks_typed_while_the_list_is_read_sees_the_marks_of_a
         await settled(app, pilot)
         assert [paper.id for paper in app.query_one(PaperList).papers] == [full[2000].id]
         assert str(app.query_one("#filter-count").content) == "1 of 2260" and "1 ★" in counts(app)
+
+
+async def test_a_query_is_answered_while_marks_of_other_lists_are_looked_for_among_the_papers(corpora, parsed, held,
+                                                                                             tmp_path, monkeypatch):
+    """The marks of the list's own papers are what a search waits for; the marks whose papers are not in it (another
+    list's, or of an abstract since edited) are looked for among its papers after (at 1,000,000 papers ~6 s whenever
+    they changed, which every search waited for, at most `MARKS_WITHIN`), and one found so shows once it is."""
+    path = corpora / "iclr-2024-abstracts.txt"
+    full = parsed(path)
+    other = tmp_path / "other.txt"  # (a list holding an edited copy of one of its abstracts)
+    other.write_text("OTHER 2024\n\n" + full[1500].text + " Code is released.\n", encoding="utf-8")
+    edited = read_path(other).papers[0]
+    store = TriageStore(str(tmp_path / "triage.json"))
+    store.attach(full)
+    store.put({full[2000].id: Triage(starred=True)})
+    store.attach([edited])
+    store.put({edited.id: Triage(starred=True)})
+    store.close()
+    looking, found = threading.Event(), threading.Event()
+    rematch = store_refind.rematch
+
+    def held_back(*args, **kwargs):
+        looking.set()
+        found.wait(60)
+        return rematch(*args, **kwargs)
+
+    monkeypatch.setattr(store_refind, "rematch", held_back)
+    app = streamed_app([path])
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"is:starred")
+        held.set()
+        await finished(pilot, app)
+        await until(pilot, lambda: [paper.id for paper in app.query_one(PaperList).papers] == [full[2000].id])
+        assert str(app.query_one("#filter-count").content) == "1 of 2260" and looking.is_set() and not found.is_set()
+        assert not app.state_of(full[1500].id).starred
+        found.set()
+        await until(pilot, lambda: app.state_of(full[1500].id).starred)
+        await pilot.press("slash", "ctrl+u", "enter")  # (the query's rows stay as they were found: the whole list's counts)
+        await until(pilot, lambda: counts(app).startswith("2260 of 2260 shown") and "2 ★" in counts(app))
 
 
 async def test_the_parse_entry_is_written_once_the_list_is_read_while_its_engine_is_built(corpora, tmp_path, monkeypatch):

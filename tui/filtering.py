@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from operator import attrgetter
 from typing import TYPE_CHECKING, overload
 
 from textual import work
 from textual.worker import get_current_worker
 
+from store.papers.chunked import ids_at
 from store.papers.model import Collection, Paper, Triage
 from store.papers.rows import ById
 from store.search.highlight import Hits
@@ -71,8 +71,7 @@ class HitPapers(Sequence[Paper]):
 
     @property
     def ids(self) -> list[str]:
-        kept = getattr(self._papers, "ids", None)
-        return list(map(kept.__getitem__, self._positions.tolist())) if kept is not None else list(map(attrgetter("id"), self))
+        return ids_at(self._papers, self._positions)
 
 
 class FilterActions:

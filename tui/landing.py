@@ -95,8 +95,9 @@ class Landed:
             paper_list.columns = landing.columns
         self.refresh_rows(keep=keep)
         self._all_marked.clear()  # (searches wait for them: tui.loading)
-        self._saver.refresh(lambda: self._attached(landing.by_id))  # with the writes, in turn: then shown
+        self._saver.refresh(lambda: self._attached(landing.by_id, refind=False))  # with the writes, in turn: then shown
         self._saver.run(self._post, self._all_marked.set)  # (after them, in turn)
+        self._saver.refresh(lambda: self._attached(landing.by_id, refind=True))  # (lost marks re-found: not waited for)
         self.tell_skipped()
         self.mark_arrivals()  # type: ignore[attr-defined]
 
@@ -108,11 +109,14 @@ class Landed:
             paper_list.columns = columns
             paper_list.redraw()
 
-    def _attached(self, papers: ById) -> Mapping[str, Triage]:
+    def _attached(self, papers: ById, refind: bool) -> Mapping[str, Triage]:
         """The marks of the whole list (`TriageStore.attach`, on the writer thread); its later versions of marked
         papers (`is:updated`) are shown when it is done. Given up at quit (seconds at a million papers, and the marks
-        made meanwhile wait behind it): the next open attaches again."""
-        states = self.store.attach(papers, stop=self._saver.closing, **match_cache.attaching(self.collection))
+        made meanwhile wait behind it): the next open attaches again. Those of its papers first (what searches wait
+        for), then, with `refind`, again with the marks whose papers are not in it looked for among its papers
+        (`store.marks.refind`: at 1,000,000 papers ~6 s each time the marks of other lists changed, which a search
+        waited for, at most `tui.loading.MARKS_WITHIN`; a mark found so is shown once it is)."""
+        states = self.store.attach(papers, refind=refind, stop=self._saver.closing, **match_cache.attaching(self.collection))
         self._from_writer(self._show_updated)
         return states
 

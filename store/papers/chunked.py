@@ -21,7 +21,7 @@ from operator import attrgetter, eq
 from typing import overload
 
 from store.common.collector import collector_paused
-from store.common.sliced import SLICE
+from store.common.sliced import SLICE, Column
 from store.papers.model import Paper
 from store.papers.rows import Lookup
 
@@ -182,6 +182,16 @@ def values_of(papers: Sequence[Paper], name: str) -> Iterable[object]:
 def passing(papers: Iterable[Paper]) -> Iterable[Paper]:
     """`papers`, in order, for one pass (of `Chunked` papers, those not made not kept after it: `Chunked.passing`)."""
     return papers.passing() if isinstance(papers, Chunked) else papers
+
+
+def ids_at(papers: Sequence[Paper], rows: Sequence[int]) -> list[str]:
+    """The ids of the papers at `rows` of `papers`, in that order: from their ids column when they keep one (a reopened
+    list's, `store.common.sliced.Column`: each slice of it read once), no paper made."""
+    ids = getattr(papers, "ids", None)
+    if isinstance(ids, Column):
+        return ids.at(rows)
+    rows = rows.tolist() if hasattr(rows, "tolist") else rows  # (a numpy array's, as Python's numbers)
+    return [papers[row].id for row in rows] if ids is None else list(map(ids.__getitem__, rows))
 
 
 def ids_of(papers: Sequence[Paper]) -> Sequence[str]:

@@ -398,7 +398,7 @@ class Collection:
     origin: Origin | None = field(default=None, compare=False)
     """The parse the papers are exactly (what a long list's index entry is keyed by: `store.readers.cache`),
     or None when not known."""
-    ids: list[str] | None = field(default=None, compare=False, repr=False)
+    ids: Sequence[str] | None = field(default=None, compare=False, repr=False)
     """The ids of `papers` in their order as a column, read from the parse cache without them (`store.papers.rows`),
     or None when not read so. Whoever changes `papers` changes it with them (`tui.landing`)."""
 

@@ -61,7 +61,7 @@ from store.readers.sealed import check_ahead, entry_bytes, header_of, mapped, un
 from store.readers.entry_papers import FIELDS, chunked, picked
 from store.readers.entry_writer import Stream, Writer
 from store.common.collector import collector_paused
-from store.common.sliced import joined, taken
+from store.common.sliced import Column, joined, taken
 from store.readers.records import within
 from store.readers.uniques import Unstreamable, streaming
 
@@ -209,12 +209,13 @@ def decode(data: bytes | mmap.mmap, key: tuple, path: Path, name: str, wanted: A
         sources, warnings = renamed(stored, warnings, name)
         if len(stored) == 1 and same.get("source") == stored[0]:
             same["source"] = name
-        ids = joined(columns.pop("id")) if "id" in columns else [same["id"]] * count
+        let_go = partial(data.madvise, mmap.MADV_DONTNEED) if isinstance(data, mmap.mmap) else lambda: None
+        column = columns.pop("id", None)
+        ids = [same["id"]] * count if column is None else joined(column) if type(column) is tuple else Column(column, count, let_go)
         side = entry_file([path], TEXTS_SUFFIX)
         chunks, pairs = texts_entry.opened(side, table, name, ids, parse, (entry_file([path], SUFFIX), side))
     if len(ids) != count or any(len(lookup.rows) != count for lookup in lookups.values()):
         raise ValueError("damaged cache entry")
-    let_go = partial(data.madvise, mmap.MADV_DONTNEED) if isinstance(data, mmap.mmap) else lambda: None
     let_go()  # (its pages read for the CRC are the system's cache again, not this process's memory)
     if wanted is None:
         papers: Sequence[Paper] = chunked(ids, columns, ends, same, chunks, pairs, plains, lookups, let_go)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from store.common.files import read_regular
-from store.papers.chunked import ids_of, values_of
+from store.papers.chunked import ids_at, ids_of, values_of
 from store.papers.matching import KEPT_FROM
 from store.papers.model import Collection, Paper, Triage
 from store.readers import cache, sealed
@@ -62,8 +62,8 @@ def list_rows(collection: Collection, rows: Sequence[int]) -> Iterable[Row]:
     title = kept_titles(collection) if len(rows) >= ROWS_FROM else None
     if title is None:
         return paper_rows(map(papers.__getitem__, rows))
-    ids, venues, years = ids_of(papers), list(values_of(papers, "venue")), list(values_of(papers, "year"))
-    return ((ids[row], venues[row], years[row], title(row)) for row in rows)
+    venues, years = list(values_of(papers, "venue")), list(values_of(papers, "year"))
+    return ((pid, venues[row], years[row], title(row)) for pid, row in zip(ids_at(papers, rows), rows))
 
 
 def print_table(rows: Iterable[Row], states: Mapping[str, Triage], updated: AbstractSet[str] = frozenset()) -> None:
