@@ -27,6 +27,7 @@ from collections.abc import Callable, Collection, Mapping
 import tantivy
 
 from store.papers.model import Triage
+from store.search.engine.documents import ALPHABET, CHARS
 from store.search.engine.lexicon import Lexicon
 from store.search.phrases import literal_pattern, lower
 from store.search.qualifiers import NEW, UPDATED, compare, state_test
@@ -57,6 +58,13 @@ def _any(queries: list[tantivy.Query]) -> tantivy.Query:
 
 def _all(queries: list[tantivy.Query]) -> tantivy.Query:
     return queries[0] if len(queries) == 1 else Q.boolean_query([(Occur.Must, q) for q in queries])
+
+
+def _characters(schema: tantivy.Schema, char: str) -> tantivy.Query:
+    """The papers whose texts' words hold the character `char` (store.search.engine.documents' `body_chars`)."""
+    if char in ALPHABET:
+        return Q.boolean_query([(Occur.Must, Q.all_query()), (Occur.MustNot, Q.term_query(schema, CHARS, "-" + char))])
+    return Q.term_query(schema, CHARS, char)
 
 
 def _best(queries: list[tantivy.Query]) -> tantivy.Query:
@@ -234,6 +242,8 @@ class Translator:
         sides = [(side, weight) for side, weight, left in (("head", TITLE, "abstract"), ("body", 1.0, "title")) if term.field != left]
 
         def near(side: str) -> tantivy.Query:
+            if len(patterns) == 1 and len(keys[0]) == 1 and side == "body":  # (one character: one term, scored as its regex)
+                return Q.const_score_query(_characters(self._schema, keys[0]), 1.0)
             if len(patterns) == 1:
                 return Q.regex_query(self._schema, side, patterns[0])
             return Q.regex_phrase_query(self._schema, side, patterns) if patterns else Q.all_query()
