@@ -101,6 +101,15 @@ class Opened(NamedTuple):
 NOTHING = Opened(frozenset(), frozenset())
 
 
+def _firsts(ordered: np.ndarray) -> np.ndarray:
+    """Which of the sorted `ordered` is the first of its value."""
+    import numpy as np  # (here: the app's first frame imports none of it)
+
+    first = np.ones(len(ordered), bool)
+    first[1:] = ordered[1:] != ordered[:-1]
+    return first
+
+
 class First:
     """When each identity of `groups` was first seen: their hashes sorted, and the open of each (the earliest, should
     one be in two groups); `at(hashes)` looks many up at once (numpy: no Python object an identity)."""
@@ -114,8 +123,7 @@ class First:
         order = np.argsort(hashes, kind="stable")  # (by hash, the earliest open first: in that order already)
         hashes, opens = hashes[order], opens[order]
         del order
-        first = np.ones(len(hashes), bool)
-        first[1:] = hashes[1:] != hashes[:-1]
+        first = _firsts(hashes)
         self._hashes, self._opens = hashes[first], opens[first]
 
     def __len__(self) -> int:
@@ -189,9 +197,7 @@ def _opening(data: dict, first: First, name: str, papers: Iterable[Paper],
     # Each once, by a sort: numpy 2's `np.unique` of integers goes through a hash table, 40 times slower here (4,000,000
     # hashes, a first open of 1,000,000 papers: 4.8 s against 0.12 s).
     hashes = np.sort(np.concatenate(unseen)) if unseen else np.zeros(0, np.uint64)
-    first = np.ones(len(hashes), bool)
-    first[1:] = hashes[1:] != hashes[:-1]
-    return Opened(frozenset(new), frozenset(arrived)), hashes[first]
+    return Opened(frozenset(new), frozenset(arrived)), hashes[_firsts(hashes)]
 
 
 def list_name(sources: Iterable[str]) -> str:
