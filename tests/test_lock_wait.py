@@ -74,6 +74,30 @@ def test_a_mark_made_while_the_lock_is_held_waits_is_told_and_is_saved_once_it_i
         term.quit()
 
 
+def test_for_you_and_more_like_this_wait_for_a_lock_held_from_the_first_frame(generated, tmp_path):
+    """The lock taken while a long list is still read, before For you first reads the other lists' marks (the app
+    used to end there, with a traceback): `m` says the database is locked and by whom, and once it is free `m` shows
+    the papers most like the one under the cursor."""
+    db = tmp_path / "triage.json"
+    path = generated(20_000)
+    term = Tmux(f"{triage_command()} --db {db} {path} 2>&1", env=WAIT)
+    try:
+        term.wait_for(lambda s: "Unread" in s, interval=0.05)
+        with LockHolder(db) as holder:
+            holder.stop()
+            term.wait_for(lambda s: "20,000 of 20,000 shown" in s, timeout=300)
+            term.send("m")
+            screen = re.sub(r"\s+", " ", term.wait_for(lambda s: "not shown yet" in s or "EXIT" in s))
+            assert "More like this not shown yet" in screen and f"process {holder.pid}" in screen
+            holder.release()
+        term.send("m")
+        term.wait_for(lambda s: "like" in s.splitlines()[1])
+        assert "Traceback" not in term.screen()
+        term.quit()
+    finally:
+        term.kill()
+
+
 def test_quitting_while_the_lock_is_held_exits_and_says_what_was_not_saved(seed_path, tmp_path):
     db = tmp_path / "triage.json"
     with marked_under_a_stopped_holder(db, "s") as (term, holder):

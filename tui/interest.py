@@ -8,6 +8,7 @@ detail's reasons), and `m`, "more like this", with esc back to the list it was o
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import work
 from textual.worker import get_current_worker
 
-from store.common.errors import ReadError
+from store.common.errors import Locked, ReadError
 from store.papers.model import Paper, Triage
 from store.papers.rows import ById
 from store.search.views import INTEREST_SORT, LEARNT_SORTS, rerank
@@ -26,6 +27,10 @@ from tui.widgets.paper_list import PaperList
 
 if TYPE_CHECKING:  # (numpy: imported with the first ranking, on its worker's thread)
     from store.interest.ranking import Ranking
+
+LOCKED_RETRY = 1.0
+"""Seconds between tries of a ranking whose first look at the other lists' marks met the database locked past the
+store's wait (another process holding it: a stopped `triage set`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,11 +109,17 @@ class InterestActions:
             self._ranked(states)
 
     def _ranked(self, states: dict[str, Triage]) -> None:
-        try:
-            ranking = self._interest.rank(states)
-        except ReadError as exc:  # (a text the features need, of a reopened list gone since its cache was damaged)
-            self.call_from_thread(self.tell_unavailable, exc)
-            return
+        while True:
+            try:
+                ranking = self._interest.rank(states)
+                break
+            except ReadError as exc:  # (a text the features need, of a reopened list gone since its cache was damaged)
+                self.call_from_thread(self.tell_unavailable, exc)
+                return
+            except Locked:  # (the other lists' marks, read at the first ranking, behind another process's lock)
+                if get_current_worker().is_cancelled or not self.is_running:
+                    return  # (a newer mark's ranking tries again; a quit ends the wait)
+                time.sleep(LOCKED_RETRY)
         if get_current_worker().is_cancelled:
             return
         if ranking is not None:
@@ -186,6 +197,10 @@ class InterestActions:
                 similar = [self.papers_by_id[pid] for pid in self._interest.similar(paper.id, Similar.SIZE)]
             except ReadError as exc:  # (as in `_rank`)
                 self.call_from_thread(self.tell_unavailable, exc)
+                return
+            except Locked as exc:  # (as in `_rank`: said, not waited for, as a mark that waits is)
+                self.call_from_thread(self.notify, f"More like this not shown yet: {exc}", title="Triage database",
+                                      severity="warning", timeout=10, markup=False)
                 return
             self.call_from_thread(self._show_similar, paper, similar)
 
