@@ -63,6 +63,14 @@ def first_row(screen: str) -> str:
     return lines[3] if len(lines) > 3 else ""
 
 
+def parent(pid: int) -> int | None:
+    """The parent of process `pid` (None once it is gone)."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def running(pid: int) -> bool:
     """Whether process `pid` runs (a zombie does not: its parent has not reaped it yet)."""
     try:
@@ -86,9 +94,12 @@ def test_q_while_a_long_list_is_read_or_indexed_ends_it_keeps_the_mark_and_the_n
         terminal.send("s")  # a star on the first paper, while the rest is read behind it
         terminal.wait_for(lambda s: "★" in first_row(s) and "1 ★" in header(s), interval=0.05)
         terminal.wait_for(lambda s: moment in header(s), timeout=600, interval=0.05)
-        started = [int(line.split()[0]) for line in terminal.command("list-panes", "-t", "t", "-F", "#{pane_pid}").split()]
+        shell = int(terminal.command("list-panes", "-t", "t", "-F", "#{pane_pid}").split()[0])
+        # (the app: the pane's shell's child, not the tmux server, whose command names the list too and which stays
+        # until the pane's shell ends, a minute after the app: waiting for it took the test ~60 s)
         app = [pid for pid in map(int, filter(str.isdigit, (p.name for p in Path("/proc").iterdir())))
-               if pid not in started and running(pid) and str(path) in " ".join(Path(f"/proc/{pid}/cmdline").read_text().split("\0"))]
+               if running(pid) and parent(pid) == shell
+               and str(path) in " ".join(Path(f"/proc/{pid}/cmdline").read_text().split("\0"))]
         children = [int(child) for pid in app for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
         terminal.send("q")
         screen = terminal.wait_for(lambda s: "EXIT=0" in s, interval=0.05)
