@@ -1,11 +1,13 @@
 """The worker processes behind an open list (`tui.loading`): what they need started before the app draws (the
 resource tracker, the fork server the parse's workers are forked from), how a parse behind the list uses them, and
-each ended once the open no longer needs it (`forkserver_stopped`, `tracker_stopped`, `ended` at quit). They are the
-only processes the app starts."""
+each ended once the open no longer needs it (`forkserver_stopped`, `tracker_stopped`, `ended` at quit, `ending_with`
+when the app is hung up on or told to end). They are the only processes the app starts."""
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -100,3 +102,29 @@ def ended() -> None:
             records.ENDED = True
     for child in multiprocessing.active_children():
         child.terminate()
+
+
+ENDING_SIGNALS = (signal.SIGHUP, signal.SIGTERM)
+"""What ends the app from outside: its terminal closed (a hangup), `kill` or a logout (a termination)."""
+
+
+def ending_with() -> None:
+    """From now on a hangup or a termination ends the processes the app started before the app ends of it as before
+    (its marks are stored as they are made): without this the fork server, the resource tracker and the workers of a
+    list being read stayed, orphaned, ~110 MB at 100,000 abstracts, the workers still at their chunks. The workers and
+    the fork server are sent SIGTERM, not waited for (nothing locked: the signal may come while this thread holds
+    `_ending`)."""
+    for number in ENDING_SIGNALS:
+        signal.signal(number, _ended_by)
+
+
+def _ended_by(number: int, frame: object) -> None:
+    for child in multiprocessing.active_children():  # (the workers: the fork server's children, the app's to end)
+        child.terminate()
+    server = getattr(forkserver._forkserver, "_forkserver_pid", None)  # (CPython's own, as above)
+    if server:
+        with contextlib.suppress(OSError):
+            os.kill(server, signal.SIGTERM)
+    # (the tracker ignores SIGTERM: it ends when the last process holding its pipe, this one or a worker, has ended)
+    signal.signal(number, signal.SIG_DFL)
+    os.kill(os.getpid(), number)  # (ends of it, as it did)

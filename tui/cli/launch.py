@@ -114,6 +114,9 @@ def run_app(argv: Sequence[str], fetch_first: Callable[[str, str | None], tuple[
     # What exists now (the modules, the papers shown) lives as long as the app: out of the cycle collector's
     # sight, whose full collections while the first frame is drawn would walk it all again and again.
     gc.freeze()
+    from tui import processes
+
+    processes.ending_with()  # (a hangup or a termination ends the worker processes too)
     app.run()
     for line in app.farewell:  # what could not be saved, now that the terminal is ours again
         print(line, file=sys.stderr)
