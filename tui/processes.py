@@ -4,13 +4,12 @@ each ended once the open no longer needs it (`forkserver_stopped`, `tracker_stop
 when the app is hung up on or told to end). They are the only processes the app starts."""
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
 import os
 import signal
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from multiprocessing import forkserver, resource_tracker, synchronize, util
 
 from store.readers import records
@@ -123,7 +122,7 @@ def _ended_by(number: int, frame: object) -> None:
         child.terminate()
     server = getattr(forkserver._forkserver, "_forkserver_pid", None)  # (CPython's own, as above)
     if server:
-        with contextlib.suppress(OSError):
+        with suppress(OSError):
             os.kill(server, signal.SIGTERM)
     # (the tracker ignores SIGTERM: it ends when the last process holding its pipe, this one or a worker, has ended)
     signal.signal(number, signal.SIG_DFL)
