@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import subprocess
 import time
 from pathlib import Path
 
@@ -159,3 +160,34 @@ def test_a_hangup_or_kill_while_a_long_list_is_read_ends_every_process_it_starte
         again.quit()
     finally:
         again.kill()
+
+
+def children(pid: int) -> list[int]:
+    try:
+        return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGKILL], ids=["termination", "kill"])
+def test_a_command_killed_while_it_parses_leaves_no_worker_behind(generated, number):
+    """`triage list` on a cold list, killed (SIGTERM, or SIGKILL, which nothing can catch) once its worker processes
+    parse: they end with it. They stayed for good before, each blocked writing to its results pipe."""
+    path = generated(30_000)
+    command = subprocess.Popen([triage_command(), "list", str(path), "-q", "graph"], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    workers: list[int] = []
+    try:
+        wait(lambda: children(command.pid) or command.poll() is not None, timeout=300)
+        workers = children(command.pid)
+        assert workers and command.poll() is None  # (the parse on them)
+        os.kill(command.pid, number)
+        assert command.wait(timeout=60) == -number
+        wait(lambda: not any(map(running, workers)), timeout=QUIT_WITHIN,
+             what=lambda: [Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ") for pid in workers if running(pid)])
+    finally:
+        if command.poll() is None:
+            command.kill()
+        for pid in filter(running, workers):  # (a failure's orphans)
+            os.kill(pid, signal.SIGKILL)

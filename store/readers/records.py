@@ -111,11 +111,30 @@ own work (the app's keys, the papers made of what the workers send) goes first."
 
 
 def worker_pool(workers: int, start: str) -> ProcessPoolExecutor:
-    """A pool of `workers` processes started by `start` ("fork", "forkserver", "spawn"), each `NICENESS` behind."""
+    """A pool of `workers` processes started by `start` ("fork", "forkserver", "spawn"), each `NICENESS` behind and
+    ended with the process that started it (`_worker_started`)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(start), initializer=os.nice, initargs=(NICENESS,))
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(start), initializer=_worker_started)
+
+
+_PR_SET_PDEATHSIG = 1
+"""Linux's prctl option: the signal a process is sent when the one that started it ends."""
+
+
+def _worker_started() -> None:
+    """In a new worker: `NICENESS` behind, and sent SIGTERM when the process that started it ends, however it ends (a
+    command killed while it parses left its forked workers blocked for good writing to their results pipe, whose read
+    end each of them holds too; the app's are the fork server's, which the app ends: tui.processes)."""
+    os.nice(NICENESS)
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)  # (the C library's, in the process already)
+    except (OSError, AttributeError):  # not Linux: as before
+        pass
 
 
 Progress = Callable[[str, int], None]
