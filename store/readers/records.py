@@ -116,17 +116,21 @@ def worker_pool(workers: int, start: str) -> ProcessPoolExecutor:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(start), initializer=_worker_started)
+    # (a forked or spawned worker's parent is this process; a fork server's are the server's)
+    parent = None if start == "forkserver" else os.getpid()
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(start), initializer=_worker_started,
+                               initargs=(parent,))
 
 
 _PR_SET_PDEATHSIG = 1
 """Linux's prctl option: the signal a process is sent when the one that started it ends."""
 
 
-def _worker_started() -> None:
+def _worker_started(parent: int | None) -> None:
     """In a new worker: `NICENESS` behind, and sent SIGTERM when the process that started it ends, however it ends (a
     command killed while it parses left its forked workers blocked for good writing to their results pipe, whose read
-    end each of them holds too; the app's are the fork server's, which the app ends: tui.processes)."""
+    end each of them holds too; the app's are the fork server's, which the app ends: tui.processes). A worker whose
+    `parent` (when known) ended before it asked ends now."""
     os.nice(NICENESS)
     import ctypes
     import signal
@@ -134,7 +138,9 @@ def _worker_started() -> None:
     try:
         ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)  # (the C library's, in the process already)
     except (OSError, AttributeError):  # not Linux: as before
-        pass
+        return
+    if parent is not None and os.getppid() != parent:
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 Progress = Callable[[str, int], None]
