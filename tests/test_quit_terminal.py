@@ -127,11 +127,12 @@ def test_q_while_a_long_list_is_read_or_indexed_ends_it_keeps_the_mark_and_the_n
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("number", [signal.SIGHUP, signal.SIGTERM], ids=["hangup", "termination"])
+@pytest.mark.parametrize("number", [signal.SIGHUP, signal.SIGTERM, signal.SIGKILL], ids=["hangup", "termination", "kill"])
 def test_a_hangup_or_kill_while_a_long_list_is_read_ends_every_process_it_started_and_keeps_the_star(generated, tmp_path, number):
-    """The terminal closed (SIGHUP) or `kill` (SIGTERM) while a cold list is read: the app ends of it as before, and
-    every process it started ends with it (its fork server, resource tracker and workers stayed, orphaned, ~110 MB at
-    100,000 abstracts); the star it showed saved is kept."""
+    """The terminal closed (SIGHUP), `kill` (SIGTERM) or `kill -9` (SIGKILL, the OOM killer's: nothing the app does
+    can run) while a cold list is read: the app ends of it as before, and every process it started ends with it (its
+    fork server, resource tracker and workers stayed, orphaned, ~110 MB at 100,000 abstracts; after a SIGKILL, until
+    the fork server was told to end with the app: tui.fork_server); the star it showed saved is kept."""
     path = generated(30_000)
     terminal = Tmux(f"{triage_command()} {path}")
     try:

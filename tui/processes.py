@@ -17,6 +17,9 @@ from store.readers import records
 _behind = False
 """Whether a parse runs within `behind_the_list` (what `ended` ends with its workers)."""
 _ending = threading.Lock()
+SERVER_PARENT = "TRIAGE_FORK_SERVER_PARENT"
+"""The variable naming the app's process to the fork server it starts (`safe_path`): `tui.fork_server` ends the server
+with it."""
 WORKERS_FROM = 2 * records.CHUNK
 """Behind the list, a parse of this many abstracts and more is split over worker processes."""
 
@@ -30,7 +33,8 @@ def prepare(parsing: bool) -> None:
     with safe_path():
         resource_tracker.ensure_running()
     if "forkserver" in multiprocessing.get_all_start_methods():
-        multiprocessing.set_forkserver_preload(["store.readers.records", "store.papers.names", "store.papers.text"])
+        multiprocessing.set_forkserver_preload(["store.readers.records", "store.papers.names", "store.papers.text",
+                                                "tui.fork_server"])
         if parsing:
             with safe_path():
                 forkserver.ensure_running()
@@ -42,16 +46,19 @@ def safe_path() -> Iterator[None]:
     from the folder `triage` runs in (PYTHONSAFEPATH, Python 3.11 and later): the path of such a command starts with
     that folder, and the fork server (which ignores the path it is given) imported a `store` or `tui` package there —
     another checkout of this project, any project's own `store` — for the workers, which died on it (the parse then
-    fell back to this one process, ~2.5 times as long at 100,000 abstracts)."""
-    before = os.environ.get("PYTHONSAFEPATH")
-    os.environ["PYTHONSAFEPATH"] = "1"
+    fell back to this one process, ~2.5 times as long at 100,000 abstracts). And the fork server is told which process
+    is the app (`SERVER_PARENT`)."""
+    told = {"PYTHONSAFEPATH": "1", SERVER_PARENT: str(os.getpid())}
+    before = {name: os.environ.get(name) for name in told}
+    os.environ.update(told)
     try:
         yield
     finally:
-        if before is None:
-            os.environ.pop("PYTHONSAFEPATH", None)
-        else:
-            os.environ["PYTHONSAFEPATH"] = before
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def forkserver_stopped() -> None:

@@ -127,11 +127,16 @@ _PR_SET_PDEATHSIG = 1
 
 
 def _worker_started(parent: int | None) -> None:
-    """In a new worker: `NICENESS` behind, and sent SIGTERM when the process that started it ends, however it ends (a
-    command killed while it parses left its forked workers blocked for good writing to their results pipe, whose read
-    end each of them holds too; the app's are the fork server's, which the app ends: tui.processes). A worker whose
-    `parent` (when known) ended before it asked ends now."""
+    """In a new worker: `NICENESS` behind, and ended with the process that started it (`ending_with_parent`: a command
+    killed while it parses left its forked workers blocked for good writing to their results pipe, whose read end
+    each of them holds too; the app's are the fork server's, which ends with the app: store.readers.fork_server)."""
     os.nice(NICENESS)
+    ending_with_parent(parent)
+
+
+def ending_with_parent(parent: int | None) -> None:
+    """This process is sent SIGTERM when the process that started it ends, however it ends (Linux's
+    PR_SET_PDEATHSIG; elsewhere nothing changes); if that one, `parent` (when known), has ended already, it ends now."""
     import ctypes
     import signal
 
