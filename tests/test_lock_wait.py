@@ -11,10 +11,14 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from store.readers import read_path
+from store.marks.changes import Change
 from store.marks.db import TriageStore
 from store.papers.model import Triage
+from store.papers.rows import ById
 from tests.hostile import LockHolder, one_line, rows, triage
 from tests.tmux import Tmux, triage_command
+from tests.waits import wait
+from tui.saving import Saver
 
 WAIT = {"TRIAGE_LOCK_TIMEOUT": "0.3"}
 
@@ -170,3 +174,32 @@ def test_an_open_noted_while_another_process_holds_the_lock_is_not_noted_and_not
         assert len(store.opened([str(seed_path)], papers).new) == len(papers)  # (noted once it is free)
     finally:
         store.close()
+
+
+def test_what_waits_for_the_lock_is_named_a_mark_only_when_it_is_one(seed_path, tmp_path):
+    """The list's place kept for the next start (a store job that is no mark) meets the lock held: the app says
+    changes wait, not marks; a mark made then is told of as one; once the lock is free, the marks are said saved."""
+    papers = read_path(seed_path).papers
+    db = tmp_path / "triage.json"
+    store = TriageStore(db)
+    store.lock_timeout = 0.3
+    told: list[str] = []
+    saver = Saver(store, lambda: ById([], []), lambda callback: callback(), lambda states: None, lambda message: None,
+                  lambda message, severity: told.append(message))
+    try:
+        with LockHolder(db) as holder:
+            holder.stop()
+            saver.run(store.put_setting, "session", {"cursor": papers[1].id})
+            wait(lambda: told, timeout=60)
+            assert told[0].startswith(f"Changes not saved yet: the database {db} is locked by process {holder.pid}")
+            saver.save({papers[1].id: Change(old={"read": False}, new={"read": True}, stamp=0.0)}, lambda pid: Triage())
+            wait(lambda: len(told) > 1, timeout=60)
+            assert told[1].startswith("Marks not saved yet: the database")
+            holder.release()
+        saver.poll()
+        wait(lambda: len(told) > 2, timeout=60)
+        assert told[2] == "Marks saved: the changes that were waiting are stored."
+    finally:
+        saver.close()
+    again = TriageStore(db)
+    assert again.get(papers[1].id).read and again.setting("session") == {"cursor": papers[1].id}

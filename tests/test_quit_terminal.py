@@ -7,13 +7,13 @@ import os
 import re
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
 
 from store.readers import cache, sealed
 from tests.tmux import Tmux, triage_command
+from tests.waits import wait
 
 QUIT_WITHIN = 8.0
 """How long the app may take to be gone after `q` (the aim is about a second; before, it waited for the
@@ -23,13 +23,6 @@ cache writers: 11 s at 100,000 abstracts on an idle machine, 22 s on a busy one)
 def writing(folder: Path) -> bool:
     """Whether a cache entry is being written in `folder` (its temporary file is there)."""
     return any(folder.glob(".*.tmp"))
-
-
-def wait(condition, timeout: float, what=lambda: "never happened") -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, what()
-        time.sleep(0.05)
 
 
 @pytest.mark.slow

@@ -14,6 +14,14 @@ async def until(pilot, condition: Callable[[], bool], timeout: float = 60.0) -> 
         await pilot.pause(0.02)
 
 
+def wait(condition: Callable[[], object], timeout: float, what: Callable[[], object] = lambda: "never happened") -> None:
+    """Wait (outside an app) until `condition()` holds; fail, saying `what()`, if it does not within `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, what()
+        time.sleep(0.05)
+
+
 async def settled(app, pilot, timeout: float = 120.0) -> None:
     """Let the app finish what it does behind its first frame (tui.loading's thread: the whole read,
     the index, the header's "reading…"/"titles…" going away, the citation keys) and lay the screen out:

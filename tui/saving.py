@@ -100,10 +100,14 @@ class Saver:
         """Queue `job` (None: a retry) and do the waiting jobs, oldest first, until one is blocked. A job
         behind blocked ones waits for the next retry: a stopped lock holder costs a wait per poll, not per mark."""
         if job is not None:
+            marks_waited = self._marks_wait()
             self.waiting.append(job)
             if self.blocked is not None:
+                if not marks_waited and self._marks_wait():  # (what waited was no mark: the first one is told of)
+                    self._post(partial(self._tell, f"Marks not saved yet: {self.blocked}; retrying.", "warning"))
                 return
         before, self.blocked = self.blocked, None
+        marks = self._marks_wait()
         while self.waiting:
             try:
                 self.waiting[0]()
@@ -111,10 +115,16 @@ class Saver:
                 self.blocked = exc
                 break
             self.waiting.popleft()
+        # (a store job that is no mark, the list's place and view kept for the next start, a setting: not called one)
+        what = "Marks" if marks else "Changes"
         if self.blocked is not None and before is None:
-            self._post(partial(self._tell, f"Marks not saved yet: {self.blocked}; retrying.", "warning"))
+            self._post(partial(self._tell, f"{what} not saved yet: {self.blocked}; retrying.", "warning"))
         elif before is not None and self.blocked is None:
-            self._post(partial(self._tell, "Marks saved: the changes that were waiting are stored.", "information"))
+            self._post(partial(self._tell, f"{what} saved: the changes that were waiting are stored.", "information"))
+
+    def _marks_wait(self) -> bool:
+        """Whether a triage action's changes are among the jobs waiting (`save`'s writes)."""
+        return any(getattr(job, "func", None) == self._write for job in self.waiting)
 
     def _write(self, serial: int, changes: dict[str, Change]) -> None:
         try:
