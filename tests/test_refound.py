@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from store.marks.db import TriageStore
 from store.readers import read_path
+from tests.conftest import ROOT
 from tests.test_cli_fast import ABSTRACTS, triage
 from tests.test_parse_cache import write_list
 
@@ -123,3 +127,81 @@ def test_a_long_lists_first_look_for_marks_of_another_list_holds_none_of_its_pap
     assert [k for k, chunk in enumerate(papers._made) if chunk is not None] == []
     assert store.get(papers.ids[SIZE + 7]).starred  # (the edited copy's star found on it)
     assert store.get(other[0].id).starred and sum(store.get(pid).starred for pid in papers.ids) == 1
+
+
+MARK = """
+import sys
+from store.marks.db import TriageStore
+from store.papers.model import Triage
+TriageStore(sys.argv[1]).put({sys.argv[2]: Triage(read=True)})
+"""
+
+
+@pytest.fixture
+def looking(monkeypatch):
+    """The look for other lists' marks, held at its first paper until the event it gives is set."""
+    import store.marks.refind
+
+    at, go = threading.Event(), threading.Event()
+    fingerprint = store.marks.refind.fingerprint
+
+    def held(text):
+        at.set()
+        assert go.wait(120)
+        return fingerprint(text)
+
+    monkeypatch.setattr(store.marks.refind, "fingerprint", held)
+    return at, go
+
+
+def attached_behind(papers, at: threading.Event) -> tuple[threading.Thread, dict]:
+    """`TriageStore.attach(papers)` on a thread of its own, once it is at its look for the marks; what it gives."""
+    found: dict = {}
+    store = TriageStore(os.environ["TRIAGE_DB"])
+    attaching = threading.Thread(target=lambda: found.update(store.attach(papers)))
+    attaching.start()
+    assert at.wait(120)
+    return attaching, found
+
+
+def test_while_marks_of_other_lists_are_looked_for_another_process_can_mark(tmp_path, looking, monkeypatch):
+    """The look (a pass over every paper of the list: seconds at 1,000,000) is made without the database's lock: a
+    `triage set` meanwhile is stored, where it waited and was refused after its timeout before; the mark found is
+    moved to its edited copy as before."""
+    at, go = looking
+    listed = write_list(tmp_path / "listed.txt", ABSTRACTS)
+    other = write_list(tmp_path / "other.txt", [*OTHER, EDITED])
+    star(other, 1)  # the listed paper's edited copy
+    papers = read_path(listed).papers
+    attaching, found = attached_behind(papers, at)
+    monkeypatch.setenv("TRIAGE_LOCK_TIMEOUT", "2")
+    try:
+        result = triage("set", papers[2].id, str(listed), "--read")
+        assert result.returncode == 0, result.stderr
+    finally:
+        go.set()
+        attaching.join(120)
+    assert found[papers[0].id].starred
+    again = TriageStore(os.environ["TRIAGE_DB"])
+    assert again.get(papers[0].id).starred and again.get(papers[2].id).read
+
+
+def test_a_paper_marked_while_its_lost_mark_was_looked_for_keeps_its_own(tmp_path, looking):
+    """The edited copy marked by another process (its mark stored without looking for lost ones) while the look found
+    the lost mark for it: that mark stands (the look's is not moved over it), and the lost mark stays where it was."""
+    at, go = looking
+    listed = write_list(tmp_path / "listed.txt", ABSTRACTS)
+    other = write_list(tmp_path / "other.txt", [*OTHER, EDITED])
+    lost = star(other, 1)
+    papers = read_path(listed).papers
+    attaching, found = attached_behind(papers, at)
+    try:
+        result = subprocess.run([sys.executable, "-c", MARK, os.environ["TRIAGE_DB"], papers[0].id], cwd=ROOT,
+                                capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stderr
+    finally:
+        go.set()
+        attaching.join(120)
+    assert found[papers[0].id].read and not found[papers[0].id].starred
+    again = TriageStore(os.environ["TRIAGE_DB"])
+    assert again.get(lost).starred and not again.get(papers[0].id).starred

@@ -21,7 +21,7 @@ import socket
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from pathlib import Path
 from threading import Event
-from typing import Any
+from typing import Any, NamedTuple
 
 from store.marks.documents import MarksDB, MarksTable, from_doc
 from store.common.errors import NotSaved, Stopped
@@ -58,6 +58,18 @@ DEVICE = "device"
 CLOCK = "clock"
 """The settings document holding this database's clock: `at`, the latest time of a mark it made or merged in."""
 _BLANK = Triage().marks()
+
+
+class _Looked(NamedTuple):
+    """What `TriageStore.attach` finds of the store for a list's papers: the `stored` documents, the papers `shared`
+    (id → the marked paper's), those `marked` (id → paper) and `housed` (with a state of their own), and the `orphans`
+    (id → fingerprint: states whose paper is not in the list, to re-find)."""
+
+    stored: dict[str, Any]
+    shared: dict[str, str]
+    marked: dict[str, Paper]
+    housed: Set[str]
+    orphans: dict[str, str]
 
 
 class TriageStore(KeptPapers):
@@ -145,37 +157,58 @@ class TriageStore(KeptPapers):
             papers = papers if isinstance(papers, Sequence) else list(papers)
             listed = ById(papers, list(ids_of(papers)), lookup_of(papers, "id"))  # (a reopened long list's look-up: kept)
         self._attached.add(listed, source)
-        papers = listed.papers
         with self._storage.locked():
-            stored = dict(self._docs())  # (not TinyDB's documents: a database with many marks waiting costs little)
-            shared = self._same_papers(papers, stored, kept)
-            if stop is not None and stop.is_set():
-                raise Stopped
-            self.shares.update(shared)
-            # The list's papers with marks, found in one look through its ids (no set of them made: ~0.1 s at 1,000,000)
-            marked = _those(listed, stored.keys() | shared.keys())
-            housed = marked.keys() & stored.keys()
-            # Without an abstract (a title-only entry) there is no text to re-find a state by; a shared state stays.
-            orphans = {key: doc["fp"] for key, doc in stored.items() if key not in housed and doc.get("fp")} if refind else {}
-            orphans = {key: fp for key, fp in orphans.items() if key not in shared.values()} if shared else orphans
-            moves = refound(papers, housed, stored, shared, orphans, fingerprints, remembered, stop)
-            if moves:
-                moved = _those(listed, moves.keys())
-                docs = {new: {**stored[old], "fp": fingerprint(moved[new].text)} for new, old in moves.items()}
-                with contextlib.suppress(NotSaved):  # a database only read: the states are found again next time
-                    self._table.replace_many(docs, moves.values())
-                stored.update(docs)
-                marked.update(moved)
-                housed |= moved.keys()
-            kept = self._shelf.richness()
-            self._keep_papers({pid: p for pid, p in marked.items() if pid in stored and (refresh or pid not in kept)})  # (~40 µs each)
-            states = {pid: from_doc(stored[pid]) for pid in housed}
-            states.update((pid, from_doc(stored[key])) for pid, key in shared.items())
-            self._seen_later = self._seeing(Seen.later, {}) if library else None
-            found = updated_papers(marked, states, shared, self._shelf.richness(), self._seen_later)
-            self.updated = (self.updated - listed.among(self.updated)) | found
-            if found and not library:
-                self._seeing(lambda seen: seen.note_later({shared.get(pid, pid): paper_stage(marked[pid]) for pid in found}), None)
+            looked = self._looked_at(listed, refind, kept, stop)
+            if not looked.orphans:
+                return self._attached_states(listed, looked, {}, refresh, library)
+        # The re-find's pass over the list's papers (seconds at 1,000,000) is made without the lock: another process
+        # writing meanwhile (`triage set`, a second window) waited, and gave up after its timeout. What it found holds
+        # where the store is still as it was for it: the orphan's state unchanged, the paper still without a state.
+        found = refound(listed.papers, looked.housed, looked.stored, looked.shared, looked.orphans, fingerprints,
+                        remembered, stop)
+        with self._storage.locked():
+            now = self._looked_at(listed, refind, kept, stop)
+            moves = {new: old for new, old in found.items()
+                     if now.orphans.get(old) == looked.orphans[old] and new not in now.stored and new not in now.shared}
+            return self._attached_states(listed, now, moves, refresh, library)
+
+    def _looked_at(self, listed: ById, refind: bool, kept: Callable[[Sequence[Paper]], Columns | None] | None,
+                   stop: Event | None) -> _Looked:
+        """What `attach` finds of the store for the papers of `listed` (under the lock)."""
+        stored = dict(self._docs())  # (not TinyDB's documents: a database with many marks waiting costs little)
+        shared = self._same_papers(listed.papers, stored, kept)
+        if stop is not None and stop.is_set():
+            raise Stopped
+        # The list's papers with marks, found in one look through its ids (no set of them made: ~0.1 s at 1,000,000)
+        marked = _those(listed, stored.keys() | shared.keys())
+        housed = marked.keys() & stored.keys()
+        # Without an abstract (a title-only entry) there is no text to re-find a state by; a shared state stays.
+        orphans = {key: doc["fp"] for key, doc in stored.items() if key not in housed and doc.get("fp")} if refind else {}
+        orphans = {key: fp for key, fp in orphans.items() if key not in shared.values()} if shared else orphans
+        return _Looked(stored, shared, marked, housed, orphans)
+
+    def _attached_states(self, listed: ById, looked: _Looked, moves: Mapping[str, str], refresh: bool,
+                         library: bool) -> dict[str, Triage]:
+        """`attach`'s states of `looked` (under the lock), the states `moves` re-found (new id → old id) moved."""
+        stored, shared, marked, housed = looked.stored, looked.shared, looked.marked, set(looked.housed)
+        self.shares.update(shared)
+        if moves:
+            moved = _those(listed, moves.keys())
+            docs = {new: {**stored[old], "fp": fingerprint(moved[new].text)} for new, old in moves.items()}
+            with contextlib.suppress(NotSaved):  # a database only read: the states are found again next time
+                self._table.replace_many(docs, moves.values())
+            stored.update(docs)
+            marked.update(moved)
+            housed |= moved.keys()
+        kept = self._shelf.richness()
+        self._keep_papers({pid: p for pid, p in marked.items() if pid in stored and (refresh or pid not in kept)})  # (~40 µs each)
+        states = {pid: from_doc(stored[pid]) for pid in housed}
+        states.update((pid, from_doc(stored[key])) for pid, key in shared.items())
+        self._seen_later = self._seeing(Seen.later, {}) if library else None
+        found = updated_papers(marked, states, shared, self._shelf.richness(), self._seen_later)
+        self.updated = (self.updated - listed.among(self.updated)) | found
+        if found and not library:
+            self._seeing(lambda seen: seen.note_later({shared.get(pid, pid): paper_stage(marked[pid]) for pid in found}), None)
         return states
 
     def get(self, pid: str) -> Triage:
