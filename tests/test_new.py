@@ -3,10 +3,14 @@ the installed `triage`: a daily arXiv listing that grows, a conference list whos
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+import sys
+import threading
 from pathlib import Path
 
 from tests.tmux import Tmux, triage_command
+from tests.waits import held
 
 
 def triage(*args: str) -> subprocess.CompletedProcess[str]:
@@ -240,3 +244,53 @@ def test_a_reopened_list_looked_at_paper_by_paper_keeps_none_of_its_papers_made(
             store.close()
     assert found[0] == found[2] and len(found[0].new) == 5000 and found[1] == found[3] == frozenset()
     assert not any(reopened.papers._made)
+
+
+
+NOTE_OPEN = """
+import sys
+from store.marks.db import TriageStore
+from store.papers.model import Triage
+from store.readers import read_path
+store = TriageStore(sys.argv[1])
+collection = read_path(sys.argv[3])
+if sys.argv[2] == "mark":
+    store.put({collection.papers[0].id: Triage(starred=True)})
+else:
+    print(len(store.opened(collection.sources, collection.papers).new))
+"""
+
+
+def test_while_an_open_looks_up_its_papers_another_process_can_mark_and_open(tmp_path, monkeypatch):
+    """An open's look at each of its papers' identities (seconds at 1,000,000) is made without the database's lock: a
+    mark stored and another list opened meanwhile by other processes (they waited, and gave up after 10 s), and the
+    open then noted as the files are by then: a paper the other list showed first did not arrive here."""
+    import store.library.seen
+    from store.marks.db import TriageStore
+    from store.readers import read_path
+    from tests.conftest import ROOT
+
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    write(first, [paper(1), paper(2), paper(3)])
+    write(second, [paper(3), paper(4)])
+    db = tmp_path / "triage.json"
+    at, go = held(monkeypatch, store.library.seen, "identities")
+    found: list = []
+    marks = TriageStore(db)
+    collection = read_path(first)
+    opening = threading.Thread(target=lambda: found.append(marks.opened(collection.sources, collection.papers)))
+    opening.start()
+    try:
+        assert at.wait(120)
+        for what, path in (("mark", first), ("open", second)):
+            done = subprocess.run([sys.executable, "-c", NOTE_OPEN, str(db), what, str(path)], cwd=ROOT,
+                                  capture_output=True, text=True, timeout=120, env={**os.environ, "TRIAGE_LOCK_TIMEOUT": "2"})
+            assert done.returncode == 0, done.stderr
+            assert what == "mark" or done.stdout.split() == ["2"]
+    finally:
+        go.set()
+        opening.join(120)
+    assert [len(part) for part in found[0]] == [3, 2]  # all new (never opened); papers 1 and 2 arrived, not 3
+    again = TriageStore(db)
+    assert again.get(collection.papers[0].id).starred
+    assert again.opened(collection.sources, collection.papers) == store.library.seen.NOTHING

@@ -17,6 +17,7 @@ from store.readers import read_path
 from tests.conftest import ROOT
 from tests.test_cli_fast import ABSTRACTS, triage
 from tests.test_parse_cache import write_list
+from tests.waits import held
 
 OTHER = ["Diffusion models denoise images step by step; we make each step cheaper with a learnt schedule of noise levels."]
 EDITED = ABSTRACTS[0].replace("retraining", "re-training")
@@ -142,16 +143,7 @@ def looking(monkeypatch):
     """The look for other lists' marks, held at its first paper until the event it gives is set."""
     import store.marks.refind
 
-    at, go = threading.Event(), threading.Event()
-    fingerprint = store.marks.refind.fingerprint
-
-    def held(text):
-        at.set()
-        assert go.wait(120)
-        return fingerprint(text)
-
-    monkeypatch.setattr(store.marks.refind, "fingerprint", held)
-    return at, go
+    return held(monkeypatch, store.marks.refind, "fingerprint")
 
 
 def attached_behind(papers, at: threading.Event) -> tuple[threading.Thread, dict]:

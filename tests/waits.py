@@ -1,6 +1,7 @@
 """Waiting in a Pilot for what the user would wait for, instead of a fixed sleep."""
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 
@@ -20,6 +21,21 @@ def wait(condition: Callable[[], object], timeout: float, what: Callable[[], obj
     while not condition():
         assert time.monotonic() < deadline, what()
         time.sleep(0.05)
+
+
+def held(monkeypatch, module: object, name: str) -> tuple[threading.Event, threading.Event]:
+    """`module.name` (a function) made to wait at each call until the second event is set; the first is set once it
+    is called: a test holds the work at that point, does what it checks meanwhile, then lets it go."""
+    at, go = threading.Event(), threading.Event()
+    work = getattr(module, name)
+
+    def waiting(*args: object, **kwargs: object) -> object:
+        at.set()
+        assert go.wait(120)
+        return work(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, waiting)
+    return at, go
 
 
 async def settled(app, pilot, timeout: float = 120.0) -> None:

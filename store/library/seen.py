@@ -101,6 +101,18 @@ class Opened(NamedTuple):
 NOTHING = Opened(frozenset(), frozenset())
 
 
+class Looked(NamedTuple):
+    """What an open of a list found of its papers in the first-seen files (`Seen.looked`) as they were `at` (their
+    opens and the open their identities were written at): their `groups`, the papers new and arrived (`opened`), the
+    hashes of the identities seen first (`unseen`), and how many identities there are then (`count`)."""
+
+    at: tuple[int, int]
+    groups: Groups
+    opened: Opened
+    unseen: np.ndarray
+    count: int
+
+
 def _firsts(ordered: np.ndarray) -> np.ndarray:
     """Which of the sorted `ordered` is the first of its value."""
     import numpy as np  # (here: the app's first frame imports none of it)
@@ -219,13 +231,37 @@ class Seen:
         read from the identities file (OSError: not known)."""
         return First(groups if groups is not None else self._files.groups(data)[0])
 
-    def open(self, name: str, papers: Iterable[Paper], read_as: str | None = None, stop: Event | None = None) -> Opened:
+    def to_look_up(self, name: str, read_as: str | None = None) -> tuple[dict, Groups] | None:
+        """The first-seen files as an open of the list `name` (read as `read_as`, as for `open`) would look its papers
+        up in them (None when it would not, or they cannot be read or were mended: `open` does it all): for `looked`,
+        which works it out without the lock."""
+        try:
+            data, groups = self._files.read()
+            if _read_again(data, name, read_as):
+                return None
+            groups, mended = (groups, False) if groups is not None else self._files.groups(data)
+        except OSError:
+            return None
+        return None if mended else (data, groups)
+
+    @staticmethod
+    def looked(files: tuple[dict, Groups], name: str, papers: Iterable[Paper], stop: Event | None = None) -> Looked:
+        """What opening the list `name` with `papers` finds in the first-seen `files` as `to_look_up` read them (seconds
+        at a million papers: without the lock, which a `triage set` or a second window waited for, and gave up)."""
+        data, groups = files
+        first = First(groups)
+        opened, unseen = _opening(data, first, name, papers, stop)
+        return Looked((data["opens"], data["identities"]), groups, opened, unseen, len(first) + len(unseen))
+
+    def open(self, name: str, papers: Iterable[Paper], read_as: str | None = None, stop: Event | None = None,
+             looked: Looked | None = None) -> Opened:
         """The ids of `papers` new in the list `name` (`is_new`) and of those that arrived (`Opened`), now that
         it is opened: its papers not seen before are seen now, and the list is opened now. `read_as`: the key of the
         parse `papers` are (`store.readers.list_key.read_key`), when they are one: the same as at the list's last
-        open, nothing is new and the identities are not read (see the module docstring). Once `stop` is set it raises
-        `store.common.errors.Stopped` before a file is written: the list is not opened (seconds at a million papers,
-        the database locked)."""
+        open, nothing is new and the identities are not read (see the module docstring). `looked`: what `looked` found
+        of the files, taken while they are as they were then (no open since), else worked out again. Once `stop` is
+        set it raises `store.common.errors.Stopped` before a file is written: the list is not opened (seconds at a
+        million papers)."""
         try:
             data, groups = self._files.read()
         except OSError:
@@ -233,6 +269,8 @@ class Seen:
         now = data["opens"] + 1
         if _read_again(data, name, read_as):
             opened, unseen, count, mended = NOTHING, [], None, False
+        elif looked is not None and looked.at == (data["opens"], data["identities"]):
+            groups, opened, unseen, count, mended = looked.groups, looked.opened, looked.unseen, looked.count, False
         else:
             try:
                 groups, mended = (groups, False) if groups is not None else self._files.groups(data)

@@ -59,8 +59,11 @@ class KeptPapers:
         (`store.library.seen.Opened`), now that it is opened with `papers` (`read_as`: the parse they are, when
         known: `store.readers.list_key.read_key`); none when the database cannot be locked (only read). Once `stop`
         is set: `store.common.errors.Stopped`, the list not opened (`store.library.seen.Seen.open`)."""
-        return self._seeing(lambda seen: seen.open(list_name(sources), _papers(papers), read_as, stop),
-                            NOTHING)
+        name = list_name(sources)
+        files = self._seeing(lambda seen: seen.to_look_up(name, read_as), None)
+        # (its papers looked up without the lock, which other processes then wait for only while the files are written)
+        looked = Seen.looked(files, name, _papers(papers), stop) if files is not None else None
+        return self._seeing(lambda seen: seen.open(name, _papers(papers), read_as, stop, looked), NOTHING)
 
     def new(self, sources: Iterable[str], papers: Iterable[Paper], read_as: str | None = None) -> frozenset[str]:
         """The ids of the papers new in the list of the files `sources` (`store.library.seen`), as opening it with
