@@ -116,7 +116,7 @@ def worker_pool(workers: int, start: str) -> ProcessPoolExecutor:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    # (a forked or spawned worker's parent is this process; a fork server's are the server's)
+    # (a forked or spawned worker's parent is this process; a fork server's are the server's: `FORK_SERVER`)
     parent = None if start == "forkserver" else os.getpid()
     return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(start), initializer=_worker_started,
                                initargs=(parent,))
@@ -124,14 +124,18 @@ def worker_pool(workers: int, start: str) -> ProcessPoolExecutor:
 
 _PR_SET_PDEATHSIG = 1
 """Linux's prctl option: the signal a process is sent when the one that started it ends."""
+FORK_SERVER = "TRIAGE_FORK_SERVER"
+"""The variable a fork server sets to its own process (`tui.fork_server`), which the workers forked from it inherit:
+the parent a worker of a pool started by "forkserver" checks it still has (`_worker_started`)."""
 
 
 def _worker_started(parent: int | None) -> None:
     """In a new worker: `NICENESS` behind, and ended with the process that started it (`ending_with_parent`: a command
     killed while it parses left its forked workers blocked for good writing to their results pipe, whose read end
-    each of them holds too; the app's are the fork server's, which ends with the app: store.readers.fork_server)."""
+    each of them holds too; the app's are the fork server's, which ends with the app: tui.fork_server)."""
     os.nice(NICENESS)
-    ending_with_parent(parent)
+    # (a fork server's worker that asked only after the server ended stayed: the app killed right as it forked)
+    ending_with_parent(parent if parent is not None else int(os.environ.get(FORK_SERVER, "0")) or None)
 
 
 def ending_with_parent(parent: int | None) -> None:
