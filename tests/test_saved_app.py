@@ -98,6 +98,22 @@ async def test_the_picker_counts_each_saved_search_and_recounts_on_opening(seed_
         await until(pilot, lambda: app.query_one(FilterBar).value == "is:starred" and len(shown_ids(app)) == 2)
 
 
+async def test_a_count_that_comes_as_the_picker_closes_is_dropped(seed_path, tmp_path):
+    """A letter pressed while the picker still counts: it closes, its list goes first, and a count that comes then is
+    dropped (the app ended with a traceback on it, NoMatches, in the tmux trial under load)."""
+    app = TriageApp(read_path(seed_path), db_path=str(tmp_path / "db.json"))
+    async with app.run_test(size=SIZE) as pilot:
+        await save_queries(pilot, ("language", "language", "a"))
+        await press(pilot, "apostrophe")
+        await until(pilot, lambda: isinstance(app.screen, SavedPicker))
+        picker = app.screen
+        await picker.query_one(OptionList).remove()  # (as the picker's closing removes its widgets)
+        picker._show_count(app.saved_searches.named("language"), 5)
+        await press(pilot, "escape")
+        await until(pilot, lambda: not isinstance(app.screen, SavedPicker))
+    assert app.return_code in (0, None)
+
+
 async def test_saved_searches_come_back_after_a_restart_and_the_palette_runs_and_forgets_them(seed_path, tmp_path):
     db = str(tmp_path / "db.json")
     papers = read_path(seed_path).papers

@@ -139,9 +139,11 @@ class SavedPicker(ModalScreen[str | None]):
             self.app.call_from_thread(self._show_count, search, count)
 
     def _show_count(self, search: SavedSearch, count: int | str) -> None:
-        if self.is_mounted:
+        # (a count that comes as the picker closes, a letter pressed: its list may be gone before the picker is, and
+        # the app ended on it with a traceback)
+        for options in self.query(OptionList):
             self.counts[search.letter] = count
-            self.query_one(OptionList).replace_option_prompt(search.letter, self._row(search))
+            options.replace_option_prompt(search.letter, self._row(search))
 
     def on_key(self, event: events.Key) -> None:
         """A letter runs the search on it: the letters are the searches', not key bindings (a keys file
