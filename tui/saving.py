@@ -100,10 +100,10 @@ class Saver:
         """Queue `job` (None: a retry) and do the waiting jobs, oldest first, until one is blocked. A job
         behind blocked ones waits for the next retry: a stopped lock holder costs a wait per poll, not per mark."""
         if job is not None:
-            marks_waited = self._marks_wait()
+            first_mark = self._is_mark(job) and not self._marks_wait()
             self.waiting.append(job)
             if self.blocked is not None:
-                if not marks_waited and self._marks_wait():  # (what waited was no mark: the first one is told of)
+                if first_mark:  # (what waited was no mark: the first one is told of)
                     self._post(partial(self._tell, f"Marks not saved yet: {self.blocked}; retrying.", "warning"))
                 return
         before, self.blocked = self.blocked, None
@@ -122,9 +122,13 @@ class Saver:
         elif before is not None and self.blocked is None:
             self._post(partial(self._tell, f"{what} saved: the changes that were waiting are stored.", "information"))
 
+    def _is_mark(self, job: Callable[[], None]) -> bool:
+        """Whether `job` stores a triage action's changes (`save`'s writes)."""
+        return getattr(job, "func", None) == self._write
+
     def _marks_wait(self) -> bool:
-        """Whether a triage action's changes are among the jobs waiting (`save`'s writes)."""
-        return any(getattr(job, "func", None) == self._write for job in self.waiting)
+        """Whether a triage action's changes are among the jobs waiting."""
+        return any(map(self._is_mark, self.waiting))
 
     def _write(self, serial: int, changes: dict[str, Change]) -> None:
         try:
